@@ -1,0 +1,123 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static void vmsg(const char *kind, int err, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s: ", progname, kind);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void die(int code, const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("fatal", err, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void diex(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("fatal", 0, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("fatal", err, fmt, ap);
+	va_end(ap);
+	if (hintmsg)
+		fprintf(stderr, "hint: %s\n", hintmsg);
+	exit(code);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning", 0, fmt, ap);
+	va_end(ap);
+}
+
+void hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hint: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void usage_die(const char *usage)
+{
+	fprintf(stderr, "usage: %s\n", usage);
+	exit(EXIT_REFUSED);
+}
+
+int parse_ulong(const char *s, unsigned long min, unsigned long max,
+                unsigned long *out)
+{
+	unsigned long v = 0;
+	const char *p;
+
+	if (!s || !*s)
+		return 0;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		if (v > (ULONG_MAX - (unsigned long)(*p - '0')) / 10)
+			return 0;
+		v = v * 10 + (unsigned long)(*p - '0');
+	}
+	if (p - s > 1 && s[0] == '0')
+		return 0;
+	if (v < min || v > max)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+void xexecvp(const char *file, char *const argv[])
+{
+	execvp(file, argv);
+	die(errno == ENOENT ? EXIT_NOTFOUND : EXIT_CONFINE,
+	    "unable to execute %s", file);
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

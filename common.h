@@ -1,0 +1,45 @@
+/* The few things every program of sharness-exec shares: one message shape,
+ * die-don't-unwind helpers, number parsing and the one exec wrapper that
+ * maps ENOENT to 127 and every other failure to 126. */
+#ifndef SHARNESS_COMMON_H
+#define SHARNESS_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include "exitcodes.h"
+
+#define NORETURN __attribute__((noreturn))
+#define PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* Set once at the top of main(), hard-coded per program (never argv[0]). */
+extern const char *progname;
+
+/* "PROG: fatal: MSG: strerror(errno)" then exit(code). */
+void die(int code, const char *fmt, ...) NORETURN PRINTF(2, 3);
+/* "PROG: fatal: MSG" then exit(code). */
+void diex(int code, const char *fmt, ...) NORETURN PRINTF(2, 3);
+/* "PROG: warning: MSG" */
+void warnx_(const char *fmt, ...) PRINTF(1, 2);
+/* "hint: MSG" on the line after a fatal message. */
+void hint(const char *fmt, ...) PRINTF(1, 2);
+/* "PROG: fatal: MSG: strerror(err)", a "hint: HINT" line if HINT is not
+ * NULL, then exit(code). */
+void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
+	NORETURN PRINTF(4, 5);
+
+/* Usage line on stderr and exit 125. */
+void usage_die(const char *usage) NORETURN;
+
+/* Parse a decimal number in [min, max]; 1 on success, 0 otherwise.
+ * Refuses signs, spaces, empty strings and trailing garbage. */
+int parse_ulong(const char *s, unsigned long min, unsigned long max,
+                unsigned long *out);
+
+/* Exec FILE (looked up in PATH when it has no slash) with ARGV and the
+ * current environment. Never returns: 127 when not found, else 126. */
+void xexecvp(const char *file, char *const argv[]) NORETURN;
+
+/* Write all of BUF to FD, retrying on EINTR; 0 on success, -1 on error. */
+int write_all(int fd, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,33 @@
+/* What the front end's subcommands share. */
+#ifndef SHARNESS_FRONTEND_H
+#define SHARNESS_FRONTEND_H
+
+#include <stddef.h>
+#include "hash.h"
+#include "json.h"
+#include "policy.h"
+
+#ifndef HELPERDIR
+# error "HELPERDIR must name the directory of the helpers (set by Makefile.am)"
+#endif
+
+/* A policy file read once, parsed, hashed and checked. */
+struct loaded {
+	char *text;
+	size_t len;
+	struct json_doc doc;
+	unsigned char digest[HASH_LEN];
+	char hash[HASH_TEXT_LEN + 1];
+	struct policy pol;
+};
+
+/* Read, parse, hash and check PATH ("-": stdin). Every problem goes to
+ * stderr as one line prefixed with "sharness-exec: "; returns 1 when the
+ * policy is valid, 0 otherwise. */
+int load_policy(const char *path, struct loaded *l);
+
+int cmd_run(int argc, char **argv);
+int cmd_hello(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+
+#endif

@@ -1,0 +1,60 @@
+/* Strict JSON reader for sharness-exec: jsmn (JSMN_STRICT, JSMN_PARENT_LINKS)
+ * finds the tokens; our own code checks the grammar between them and every
+ * number, string escape and UTF-8 sequence, because jsmn alone accepts text
+ * that is not JSON. The rules are DESIGN.md 2.1: strict UTF-8, no BOM, top
+ * level an object, integers only (|n| <= 2^53-1, no floats or exponents),
+ * no duplicate keys (compared after unescaping), no lone surrogate escapes,
+ * nesting at most 64, at most 1 MiB, nothing after the object.
+ *
+ * Only the front end links this. */
+#ifndef SHARNESS_JSON_H
+#define SHARNESS_JSON_H
+
+#include <stddef.h>
+
+#define JSON_MAX_BYTES (1u << 20)
+#define JSON_MAX_DEPTH 64
+#define JSON_MAX_SAFE  9007199254740991LL /* 2^53 - 1 */
+
+enum json_type { JSON_OBJECT = 1, JSON_ARRAY, JSON_STRING, JSON_NUMBER,
+                 JSON_TRUE, JSON_FALSE, JSON_NULL };
+
+struct json_tok {
+	enum json_type type;
+	unsigned start, end;   /* byte range in text: for strings, inside the quotes */
+	unsigned size;         /* object: number of keys; array: number of elements */
+	unsigned next;         /* index of the first token after this subtree */
+};
+
+struct json_doc {
+	const char *text;
+	size_t len;
+	struct json_tok *tok;  /* tok[0] is the top-level object; keys and values alternate */
+	unsigned ntok;
+};
+
+/* Parse TEXT (LEN bytes, need not be NUL-terminated) strictly. On success
+ * returns 1 and DOC owns a heap token array (free with json_free; TEXT must
+ * outlive DOC). On refusal returns 0 and writes a one-line reason, e.g.
+ * "duplicate key \"a\" at byte 17", into ERR. Memory used is O(LEN). */
+int json_parse(struct json_doc *doc, const char *text, size_t len,
+               char *err, size_t errlen);
+void json_free(struct json_doc *doc);
+
+/* Decode string token I (escapes resolved, UTF-8 out) into a fresh heap
+ * buffer, NUL-terminated for convenience; *OUTLEN gets the decoded length,
+ * which may include embedded NULs from \u0000. Returns NULL only on ENOMEM.
+ * I MUST be a JSON_STRING token of a document json_parse accepted. */
+char *json_string(const struct json_doc *doc, unsigned i, size_t *outlen);
+
+/* 1 if string token I decodes to exactly the NUL-free C string S. */
+int json_streq(const struct json_doc *doc, unsigned i, const char *s);
+
+/* Value of number token I (already known to be a safe integer). */
+long long json_integer(const struct json_doc *doc, unsigned i);
+
+/* Object member lookup: index of the value whose key equals KEY, or 0 when
+ * absent (0 is never a member value). OBJ MUST be a JSON_OBJECT token. */
+unsigned json_get(const struct json_doc *doc, unsigned obj, const char *key);
+
+#endif

@@ -1,0 +1,8 @@
+/* placeholder: replaced by the real implementation */
+#include "common.h"
+#include "frontend.h"
+int cmd_run(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	diex(EXIT_REFUSED, "run: not implemented yet");
+}

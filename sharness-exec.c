@@ -1,0 +1,155 @@
+/* sharness-exec: the front end and the verify-hash step. It is the only
+ * program of the chain that parses JSON or links BearSSL: it reads the
+ * policy once, checks and hashes it, and for `run` compiles it into the argv
+ * of the helpers and execs the first (run.c). Exit: 0, or 125 when refused. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "frontend.h"
+
+const char *progname = "sharness-exec";
+
+#define USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
+	"--policy FILE [--expect-hash sha256:HEX] -- COMMAND [ARG...]\n" \
+	"       sharness-exec hash FILE\n" \
+	"       sharness-exec check FILE\n" \
+	"       sharness-exec hello\n" \
+	"       sharness-exec probe [--json]\n" \
+	"       sharness-exec --help | --version"
+
+static void help(void)
+{
+	printf("usage: %s\n\n", USAGE);
+	fputs(
+	"Confine COMMAND, and everything it starts, to what a pbp 1 JSON policy\n"
+	"allows: paths it may read, write and execute, TCP ports, network,\n"
+	"memory, processes and environment. The policy must hash to the pinned\n"
+	"sha256 (see `sharness-exec hash`).\n"
+	"\n"
+	"commands:\n"
+	"  run     check and hash the policy, then run COMMAND confined\n"
+	"  hash    print the canonical hash of a JSON object (FILE - is stdin)\n"
+	"  check   report every problem of a policy, one line each\n"
+	"  hello   self-test: show what this machine holds\n"
+	"  probe   report what this machine can enforce (--json for a machine)\n"
+	"\n"
+	"run options:\n"
+	"  -p, --policy FILE            the policy (required)\n"
+	"  -H, --expect-hash sha256:HEX refuse unless the policy has this hash\n"
+	"      --best-effort            go on when the kernel lacks a right, and say\n"
+	"                               exactly what was dropped\n"
+	"  -n, --dry-run                print the chain, one step a line, and exit\n"
+	"  -v, --verbose                say what is done on stderr\n"
+	"\n"
+	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"
+	"helper); 126 could not confine or could not execute; 127 not found.\n",
+	stdout);
+}
+
+int load_policy(const char *path, struct loaded *l)
+{
+	char err[256];
+	size_t problems;
+
+	memset(l, 0, sizeof *l);
+	l->text = read_policy_file(path, &l->len, err, sizeof err);
+	if (!l->text) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		return 0;
+	}
+	if (!json_parse(&l->doc, l->text, l->len, err, sizeof err)) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+		return 0;
+	}
+	if (!hash_doc(&l->doc, l->digest))
+		diex(EXIT_REFUSED, "out of memory");
+	hash_format(l->digest, l->hash);
+	problems = policy_load(&l->pol, &l->doc, NULL, NULL);
+	return problems == 0;
+}
+
+static int cmd_hash(int argc, char **argv)
+{
+	char err[256], out[HASH_TEXT_LEN + 1];
+	unsigned char digest[HASH_LEN];
+	struct json_doc doc;
+	size_t len;
+	char *text;
+
+	if (argc != 2)
+		usage_die("sharness-exec hash FILE");
+	text = read_policy_file(argv[1], &len, err, sizeof err);
+	if (!text)
+		diex(EXIT_REFUSED, "%s", err);
+	if (!json_parse(&doc, text, len, err, sizeof err))
+		diex(EXIT_REFUSED, "%s: %s", argv[1], err);
+	if (!hash_doc(&doc, digest))
+		diex(EXIT_REFUSED, "out of memory");
+	hash_format(digest, out);
+	puts(out);
+	json_free(&doc);
+	free(text);
+	return fflush(stdout) ? EXIT_REFUSED : 0;
+}
+
+static void report_line(void *ctx, const char *line)
+{
+	fprintf(stderr, "%s: %s: %s\n", progname, (const char *)ctx, line);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	char err[256];
+	struct json_doc doc;
+	struct policy pol;
+	size_t len;
+	char *text;
+
+	if (argc != 2)
+		usage_die("sharness-exec check FILE");
+	text = read_policy_file(argv[1], &len, err, sizeof err);
+	if (!text)
+		diex(EXIT_REFUSED, "%s", err);
+	if (!json_parse(&doc, text, len, err, sizeof err))
+		diex(EXIT_REFUSED, "%s: %s", argv[1], err);
+	if (policy_load(&pol, &doc, report_line, argv[1]))
+		return EXIT_REFUSED;
+	printf("%s: valid pbp 1 policy \"%s\"\n", argv[1], pol.id);
+	policy_free(&pol);
+	json_free(&doc);
+	free(text);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2)
+		usage_die(USAGE);
+	cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		help();
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("sharness-exec %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "hash"))
+		return cmd_hash(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "hello"))
+		return cmd_hello(argc - 1, argv + 1);
+	if (!strcmp(cmd, "probe"))
+		return cmd_probe(argc - 1, argv + 1);
+	fprintf(stderr, "%s: unknown command %s\n", progname, cmd);
+	usage_die(USAGE);
+}
