@@ -21,10 +21,11 @@ struct loaded {
 	struct policy pol;
 };
 
-/* Read, parse, hash and check PATH ("-": stdin). Every problem goes to
+/* Read, parse and hash PATH ("-": stdin); when WANT is not NULL, refuse
+ * unless the hash equals it; then check the policy. Every problem goes to
  * stderr as one line prefixed with "sharness-exec: "; returns 1 when the
- * policy is valid, 0 otherwise. */
-int load_policy(const char *path, struct loaded *l);
+ * policy is valid (and pinned, if asked), 0 otherwise. */
+int load_policy(const char *path, struct loaded *l, const unsigned char *want);
 
 int cmd_run(int argc, char **argv);
 int cmd_hello(int argc, char **argv);

@@ -1,8 +1,325 @@
-/* placeholder: replaced by the real implementation */
+/* sharness-exec run: the verify-hash step. Reads the policy once, hashes
+ * it and compares with the pinned hash (refuse: 125, nothing runs), checks
+ * it, builds the target's environment (DESIGN.md 2.2), compiles the policy
+ * into the argv of only the steps it needs and execs the first of them.
+ * Trusts nothing from its caller: inherited fds above 2 are closed first. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "common.h"
 #include "frontend.h"
+
+#define RUN_USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
+	"--policy FILE [--expect-hash sha256:HEX] -- COMMAND [ARG...]"
+
+extern char **environ;
+
+/* A growable NULL-terminated vector of strings; the front end is short-lived
+ * and execs away, so nothing here is ever freed. */
+struct vec {
+	char **v;
+	size_t n, cap;
+};
+
+static void vpush(struct vec *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 32;
+		a->v = reallocarray(a->v, a->cap, sizeof *a->v);
+		if (!a->v)
+			diex(EXIT_REFUSED, "out of memory");
+	}
+	a->v[a->n] = strdup(s);
+	if (!a->v[a->n])
+		diex(EXIT_REFUSED, "out of memory");
+	a->v[++a->n] = NULL;
+}
+
+static void vpushf(struct vec *a, const char *fmt, ...) PRINTF(2, 3);
+static void vpushf(struct vec *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		diex(EXIT_REFUSED, "out of memory");
+	va_end(ap);
+	vpush(a, s);
+	free(s);
+}
+
+/* --- the environment (DESIGN.md 2.2) --- */
+
+static const char *const default_env[] = {
+	"PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM",
+};
+
+static const char *const private_dirs[][2] = {
+	{ "HOME", "home" }, { "TMPDIR", "tmp" }, { "XDG_CONFIG_HOME", "config" },
+	{ "XDG_CACHE_HOME", "cache" }, { "XDG_DATA_HOME", "data" },
+	{ "XDG_STATE_HOME", "state" },
+};
+
+/* Put NAME=VALUE into ENV, replacing an earlier NAME. */
+static void env_put(struct vec *env, const char *name, const char *value)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < env->n; i++)
+		if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=') {
+			if (asprintf(&env->v[i], "%s=%s", name, value) < 0)
+				diex(EXIT_REFUSED, "out of memory");
+			return;
+		}
+	vpushf(env, "%s=%s", name, value);
+}
+
+static void env_pass(struct vec *env, const char *name)
+{
+	const char *v = getenv(name);
+
+	if (v)
+		env_put(env, name, v);
+}
+
+/* mkdir that accepts an existing directory (a second run of the same job)
+ * but nothing else in its place. */
+static void make_dir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) == 0)
+		return;
+	if (errno == EEXIST && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return;
+	die(EXIT_REFUSED, "unable to create private directory %s", path);
+}
+
+static void make_dirs(const char *path)
+{
+	char *p = strdup(path);
+
+	if (!p)
+		diex(EXIT_REFUSED, "out of memory");
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die(EXIT_REFUSED, "unable to create private directory %s", p);
+		*s = '/';
+	}
+	make_dir(p);
+	free(p);
+}
+
+static void build_env(struct vec *env, const struct loaded *l, int dry_run)
+{
+	const struct policy *p = &l->pol;
+
+	for (size_t i = 0; i < sizeof default_env / sizeof *default_env; i++)
+		env_pass(env, default_env[i]);
+	for (size_t i = 0; i < p->env_inherit.n; i++)
+		env_pass(env, p->env_inherit.v[i]);
+	if (p->env_private) {
+		if (!dry_run)
+			make_dirs(p->env_private);
+		for (size_t i = 0; i < sizeof private_dirs / sizeof *private_dirs; i++) {
+			char *dir;
+			if (asprintf(&dir, "%s/%s", strcmp(p->env_private, "/") ?
+			             p->env_private : "", private_dirs[i][1]) < 0)
+				diex(EXIT_REFUSED, "out of memory");
+			if (!dry_run)
+				make_dir(dir);
+			env_put(env, private_dirs[i][0], dir);
+			free(dir);
+		}
+	} else {
+		env_pass(env, "HOME");
+		env_pass(env, "USER");
+	}
+	for (size_t i = 0; i < p->env_set_names.n; i++)
+		env_put(env, p->env_set_names.v[i], p->env_set_values.v[i]);
+	env_put(env, "SHARNESS_AI_POLICY_HASH", l->hash);
+	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
+}
+
+/* --- the chain (DESIGN.md 1: netns -> limits -> landlock -> target) --- */
+
+static void helper(struct vec *chain, const char *name)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", HELPERDIR, name) < 0)
+		diex(EXIT_REFUSED, "out of memory");
+	if (access(path, X_OK) < 0)
+		die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
+		         "unable to find helper %s", path);
+	vpush(chain, path);
+	free(path);
+}
+
+#define MAX_STEPS 4
+static size_t step_start[MAX_STEPS + 1], nsteps;
+
+static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
+                        char **target)
+{
+	if (p->net_none) {
+		step_start[nsteps++] = chain->n;
+		helper(chain, "sharness-exec-netns");
+		vpush(chain, "--");
+	}
+	if (p->max_memory_mb || p->max_pids) {
+		step_start[nsteps++] = chain->n;
+		helper(chain, "sharness-exec-limits");
+		if (p->max_memory_mb) {
+			vpush(chain, "-m");
+			vpushf(chain, "%lu", p->max_memory_mb);
+		}
+		if (p->max_pids) {
+			vpush(chain, "-p");
+			vpushf(chain, "%lu", p->max_pids);
+		}
+		vpush(chain, "--");
+	}
+	step_start[nsteps++] = chain->n;
+	helper(chain, "sharness-exec-landlock");
+	if (best_effort)
+		vpush(chain, "-b");
+	if (!p->net_none)
+		vpush(chain, "-n");
+	for (size_t i = 0; i < p->read.n; i++) {
+		vpush(chain, "-r");
+		vpush(chain, p->read.v[i]);
+	}
+	for (size_t i = 0; i < p->exec.n; i++) {
+		vpush(chain, "-x");
+		vpush(chain, p->exec.v[i]);
+	}
+	for (size_t i = 0; i < p->write.n; i++) {
+		vpush(chain, "-w");
+		vpush(chain, p->write.v[i]);
+	}
+	for (size_t i = 0; i < p->nconnect; i++) {
+		vpush(chain, "-c");
+		vpushf(chain, "%u", p->connect_ports[i]);
+	}
+	for (size_t i = 0; i < p->nbind; i++) {
+		vpush(chain, "-l");
+		vpushf(chain, "%u", p->bind_ports[i]);
+	}
+	vpush(chain, "--");
+	step_start[nsteps++] = chain->n;
+	for (; *target; target++)
+		vpush(chain, *target);
+}
+
+/* One word, quoted for a POSIX shell when it needs to be, so the dry-run
+ * view is unambiguous and can be pasted. */
+static void put_word(const char *w, FILE *f)
+{
+	if (*w && !w[strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                      "0123456789_-+=/.,:@%")]) {
+		fputs(w, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*w, f);
+	}
+	fputc('\'', f);
+}
+
+/* Each step on a line of its own, the target last. */
+static void print_chain(const struct vec *chain, FILE *f)
+{
+	step_start[nsteps] = chain->n;
+	for (size_t s = 0; s < nsteps; s++) {
+		for (size_t i = step_start[s]; i < step_start[s + 1]; i++) {
+			if (i > step_start[s])
+				fputc(' ', f);
+			put_word(chain->v[i], f);
+		}
+		fputc('\n', f);
+	}
+}
+
 int cmd_run(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	diex(EXIT_REFUSED, "run: not implemented yet");
+	static const struct option longopts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "expect-hash", required_argument, NULL, 'H' },
+		{ "best-effort", no_argument, NULL, 'b' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *policy = NULL, *expect = NULL;
+	int best_effort = 0, dry_run = 0, verbose = 0, c;
+	unsigned char want[HASH_LEN];
+	struct vec env = { 0 }, chain = { 0 };
+	struct loaded l;
+	struct stat st;
+
+	/* A descriptor leaked by the caller could carry access past the
+	 * policy; no step after this one may gain privileges. */
+	closefrom(3);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die(EXIT_CONFINE, "unable to set no_new_privs");
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:H:nvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': policy = optarg; break;
+		case 'H': expect = optarg; break;
+		case 'b': best_effort = 1; break;
+		case 'n': dry_run = 1; break;
+		case 'v': verbose = 1; break;
+		case 'h': printf("usage: %s\n", RUN_USAGE); return 0;
+		default: usage_die(RUN_USAGE);
+		}
+	}
+	if (!policy) {
+		fprintf(stderr, "%s: run needs --policy FILE\n", progname);
+		usage_die(RUN_USAGE);
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "%s: run needs a COMMAND after the options\n", progname);
+		usage_die(RUN_USAGE);
+	}
+	if (expect && !hash_parse(expect, want))
+		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not \"%s\"", expect);
+	if (strcmp(policy, "-") && stat(policy, &st) == 0 && (st.st_mode & S_IWOTH))
+		die_hint(EXIT_REFUSED, 0, "chmod o-w the policy file",
+		         "refused: %s is writable by others", policy);
+
+	if (!load_policy(policy, &l, expect ? want : NULL))
+		return EXIT_REFUSED;
+
+	build_env(&env, &l, dry_run);
+	build_chain(&chain, &l.pol, best_effort, argv + optind);
+
+	if (verbose) {
+		fprintf(stderr, "%s: policy \"%s\" %s%s\n", progname, l.pol.id, l.hash,
+		        expect ? " (pinned)" : " (not pinned)");
+		print_chain(&chain, stderr);
+	}
+	if (dry_run) {
+		print_chain(&chain, stdout);
+		return fflush(stdout) ? EXIT_REFUSED : 0;
+	}
+	fflush(stderr);
+	environ = env.v;
+	execv(chain.v[0], chain.v);
+	die(EXIT_REFUSED, "unable to execute helper %s", chain.v[0]);
 }

@@ -50,10 +50,14 @@ static void help(void)
 	stdout);
 }
 
-int load_policy(const char *path, struct loaded *l)
+static void report_line(void *ctx, const char *line)
+{
+	fprintf(stderr, "%s: %s: %s\n", progname, (const char *)ctx, line);
+}
+
+int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 {
 	char err[256];
-	size_t problems;
 
 	memset(l, 0, sizeof *l);
 	l->text = read_policy_file(path, &l->len, err, sizeof err);
@@ -68,8 +72,14 @@ int load_policy(const char *path, struct loaded *l)
 	if (!hash_doc(&l->doc, l->digest))
 		diex(EXIT_REFUSED, "out of memory");
 	hash_format(l->digest, l->hash);
-	problems = policy_load(&l->pol, &l->doc, NULL, NULL);
-	return problems == 0;
+	if (want && !hash_equal(l->digest, want)) {
+		char want_text[HASH_TEXT_LEN + 1];
+		hash_format(want, want_text);
+		fprintf(stderr, "%s: refused: policy hash is %s, expected %s. Nothing ran.\n",
+		        progname, l->hash, want_text);
+		return 0;
+	}
+	return policy_load(&l->pol, &l->doc, report_line, (void *)path) == 0;
 }
 
 static int cmd_hash(int argc, char **argv)
@@ -94,11 +104,6 @@ static int cmd_hash(int argc, char **argv)
 	json_free(&doc);
 	free(text);
 	return fflush(stdout) ? EXIT_REFUSED : 0;
-}
-
-static void report_line(void *ctx, const char *line)
-{
-	fprintf(stderr, "%s: %s: %s\n", progname, (const char *)ctx, line);
 }
 
 static int cmd_check(int argc, char **argv)
