@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""A listener for the confinement tests, started OUTSIDE the sandbox.
+
+    listen.py tcp|udp|abstract READYFILE LOGFILE [NAME]
+
+Binds 127.0.0.1 on a free port (or the abstract UNIX socket @NAME), writes
+the port (or name) to READYFILE, then logs every connection or datagram it
+receives to LOGFILE, one line each, until it is killed or 30 s pass."""
+import os
+import socket
+import sys
+import time
+
+kind, ready, log = sys.argv[1], sys.argv[2], sys.argv[3]
+if kind == "udp":
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+elif kind == "tcp":
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    s.listen(16)
+else:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind("\0" + sys.argv[4])
+    s.listen(16)
+name = sys.argv[4] if kind == "abstract" else str(s.getsockname()[1])
+tmp = ready + ".tmp"
+with open(tmp, "w") as f:
+    f.write(name + "\n")
+os.rename(tmp, ready)
+s.settimeout(0.5)
+deadline = time.time() + 30
+while time.time() < deadline:
+    try:
+        if kind == "udp":
+            data, _ = s.recvfrom(512)
+            line = "datagram " + data.decode(errors="replace").strip()
+        else:
+            conn, _ = s.accept()
+            conn.close()
+            line = "accepted"
+    except socket.timeout:
+        continue
+    with open(log, "a") as f:
+        f.write(line + "\n")
