@@ -1,4 +1,673 @@
-/* placeholder */
+/* The pbp 1 policy checker (DESIGN.md 2, 2.2). Walks the JSON that json.c
+ * accepted (strict UTF-8, integers only, no duplicate keys: trusted here)
+ * once, in file order, reports every problem as one line that names its
+ * key path, and fills a struct policy of plain heap strings for the front
+ * end. Missing required keys and cross-key rules are reported last. Each
+ * value gets at most one message. ENOMEM dies with 125. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
 #include "policy.h"
-size_t policy_load(struct policy *p, const struct json_doc *doc, void (*report)(void *ctx, const char *line), void *ctx) { (void)p; (void)doc; (void)report; (void)ctx; return 1; }
-void policy_free(struct policy *p) { (void)p; }
+
+#define QUOTE_MAX  128                    /* bytes of a string shown in a message */
+#define QUOTED_MAX (4 * QUOTE_MAX + 6)    /* '"' + 4 per byte + '"' + "..." + NUL */
+#define KEYPATH_MAX (3 * QUOTED_MAX)
+
+/* Names the front end sets itself, and those env.private points elsewhere. */
+static const char *const reserved_names[] = {
+	"SHARNESS_AI_POLICY_HASH", "SHARNESS_AI_POLICY_ID",
+};
+static const char *const private_names[] = {
+	"HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME",
+	"XDG_STATE_HOME",
+};
+
+struct ck {
+	const struct json_doc *d;
+	struct policy *p;
+	void (*report)(void *ctx, const char *line);
+	void *ctx;
+	size_t n;
+};
+
+#define T(c, i) ((c)->d->tok[i])
+/* Members of object O: key token K, value token K + 1. */
+#define EACH_MEMBER(c, o, i, k) \
+	for (unsigned i = 0, k = (o) + 1; i < T(c, o).size; i++, k = T(c, k + 1).next)
+/* Elements of array A: token E at index I. */
+#define EACH_ELEMENT(c, a, i, e) \
+	for (unsigned i = 0, e = (a) + 1; i < T(c, a).size; i++, e = T(c, e).next)
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		die(EXIT_REFUSED, "unable to allocate memory");
+	return p;
+}
+
+static char *str(const struct ck *c, unsigned i, size_t *len)
+{
+	char *s = json_string(c->d, i, len);
+
+	if (!s)
+		die(EXIT_REFUSED, "unable to allocate memory");
+	return s;
+}
+
+PRINTF(3, 4)
+static void problem(struct ck *c, const char *keypath, const char *fmt, ...)
+{
+	char line[KEYPATH_MAX + 2 * QUOTED_MAX];
+	size_t k = (size_t)snprintf(line, sizeof line, "%s: ", keypath);
+	va_list ap;
+
+	if (k < sizeof line) {
+		va_start(ap, fmt);
+		vsnprintf(line + k, sizeof line - k, fmt, ap);
+		va_end(ap);
+	}
+	c->n++;
+	if (c->report)
+		c->report(c->ctx, line);
+}
+
+/* 1 when bytes I, I+1 of S encode a C1 control (U+0080 to U+009F). */
+static int is_c1(const char *s, size_t len, size_t i)
+{
+	return (unsigned char)s[i] == 0xc2 && i + 1 < len &&
+	       (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] < 0xa0;
+}
+
+static int is_control(const char *s, size_t len, size_t i)
+{
+	unsigned char b = (unsigned char)s[i];
+
+	return b < 0x20 || b == 0x7f || is_c1(s, len, i);
+}
+
+/* S as a C string literal on one line: \" \\ \n \r \t, other control bytes
+ * (C0, DEL, both bytes of a C1) in octal; at most QUOTE_MAX bytes, cut on
+ * a code point boundary and followed by "..." when S is longer. */
+static const char *quote(char out[QUOTED_MAX], const char *s, size_t len)
+{
+	size_t n = len, o = 0;
+
+	if (n > QUOTE_MAX)
+		for (n = QUOTE_MAX; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+			;
+	out[o++] = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char b = (unsigned char)s[i];
+		const char *e = b == '"' ? "\\\"" : b == '\\' ? "\\\\" : b == '\n' ? "\\n" :
+		                b == '\r' ? "\\r" : b == '\t' ? "\\t" : NULL;
+		if (e) {
+			out[o++] = e[0];
+			out[o++] = e[1];
+		} else if (is_control(s, n, i)) {
+			int two = is_c1(s, n, i);
+			for (int j = 0; j <= two; j++) {
+				b = (unsigned char)s[i + j];
+				out[o++] = '\\';
+				out[o++] = (char)('0' + (b >> 6));
+				out[o++] = (char)('0' + ((b >> 3) & 7));
+				out[o++] = (char)('0' + (b & 7));
+			}
+			i += two;
+		} else {
+			out[o++] = (char)b;
+		}
+	}
+	out[o++] = '"';
+	if (n < len) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* PARENT.KEY into OUT: KEY bare when it is a plain word, else quoted. */
+static const char *keypath(char out[KEYPATH_MAX], const char *parent,
+                           const struct ck *c, unsigned key)
+{
+	char q[QUOTED_MAX];
+	size_t len;
+	char *s = str(c, key, &len);
+	const char *name = s;
+
+	if (!len || len > QUOTE_MAX || len != strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_-"))
+		name = quote(q, s, len);
+	snprintf(out, KEYPATH_MAX, "%s%s%s", parent, *parent ? "." : "", name);
+	free(s);
+	return out;
+}
+
+static void unknown(struct ck *c, const char *parent, unsigned key)
+{
+	char kp[KEYPATH_MAX];
+
+	problem(c, keypath(kp, parent, c, key), "unknown key");
+}
+
+/* --- the rules, also exported for the unit tests --- */
+
+enum policy_path_status policy_path(const char *s, size_t len, char *out)
+{
+	size_t i, o = 0;
+
+	if (memchr(s, '\0', len))
+		return POLICY_PATH_NUL;
+	if (!len || s[0] != '/')
+		return POLICY_PATH_RELATIVE;
+	if (len > PATH_MAX - 1)
+		return POLICY_PATH_LONG;
+	for (i = 0; i < len; ) {
+		size_t start = i, n;
+		while (i < len && s[i] != '/')
+			i++;
+		n = i - start;
+		if (n == 1 && s[start] == '.')
+			return POLICY_PATH_DOT;
+		if (n == 2 && s[start] == '.' && s[start + 1] == '.')
+			return POLICY_PATH_DOTDOT;
+		i++;
+	}
+	for (i = 0; i < len; i++)
+		if (s[i] != '/' || !o || out[o - 1] != '/')
+			out[o++] = s[i];
+	if (o > 1 && out[o - 1] == '/')
+		o--;
+	out[o] = '\0';
+	return POLICY_PATH_OK;
+}
+
+int policy_env_name(const char *s, size_t len)
+{
+	static const char head[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
+
+	if (!len || !s[0] || !strchr(head, s[0]))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if (!s[i] || (!strchr(head, s[i]) && (s[i] < '0' || s[i] > '9')))
+			return 0;
+	return 1;
+}
+
+int policy_beneath(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+static int in_list(const char *s, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, v[i]))
+			return 1;
+	return 0;
+}
+
+/* --- duplicates: sort by value then position, report in list order --- */
+
+struct item {
+	const char *s;       /* NULL: compare PORT */
+	unsigned long port;
+	unsigned at, of;     /* position in the JSON array; first equal one */
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+	int r = x->s ? strcmp(x->s, y->s) : (x->port > y->port) - (x->port < y->port);
+
+	return r ? r : (x->at > y->at) - (x->at < y->at);
+}
+
+static int by_position(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+static int same(const struct item *x, const struct item *y)
+{
+	return x->s ? !strcmp(x->s, y->s) : x->port == y->port;
+}
+
+static void duplicates(struct ck *c, const char *name, struct item *it, size_t n)
+{
+	char kp[KEYPATH_MAX], q[QUOTED_MAX];
+	struct item *dup = xcalloc(n, sizeof *dup);
+	size_t i, ndup = 0;
+
+	qsort(it, n, sizeof *it, by_value);
+	for (i = 1; i < n; i++)
+		if (same(&it[i], &it[i - 1])) {
+			it[i].of = it[i - 1].of;
+			dup[ndup++] = it[i];
+		}
+	qsort(dup, ndup, sizeof *dup, by_position);
+	for (i = 0; i < ndup; i++) {
+		snprintf(kp, sizeof kp, "%s[%u]", name, dup[i].at);
+		if (dup[i].s)
+			problem(c, kp, "duplicate of %s[%u]: %s", name, dup[i].of,
+			        quote(q, dup[i].s, strlen(dup[i].s)));
+		else
+			problem(c, kp, "duplicate of %s[%u]: %lu", name, dup[i].of, dup[i].port);
+	}
+	free(dup);
+}
+
+/* --- values --- */
+
+static int integer(struct ck *c, const char *kp, unsigned v, long long lo,
+                   long long hi, unsigned long *out)
+{
+	long long n;
+
+	if (T(c, v).type != JSON_NUMBER) {
+		problem(c, kp, "must be an integer");
+		return 0;
+	}
+	n = json_integer(c->d, v);
+	if (n < lo || n > hi) {
+		if (lo == hi)
+			problem(c, kp, "must be %lld, not %lld", lo, n);
+		else
+			problem(c, kp, "must be %lld-%lld, not %lld", lo, hi, n);
+		return 0;
+	}
+	*out = (unsigned long)n;
+	return 1;
+}
+
+static void check_id(struct ck *c, unsigned v)
+{
+	char q[QUOTED_MAX];
+	size_t len, chars = 0, i;
+	char *s;
+
+	if (T(c, v).type != JSON_STRING) {
+		problem(c, "id", "must be a string");
+		return;
+	}
+	s = str(c, v, &len);
+	for (i = 0; i < len; i++)
+		chars += ((unsigned char)s[i] & 0xc0) != 0x80;
+	for (i = 0; i < len && !is_control(s, len, i); i++)
+		;
+	if (chars < 1 || chars > POLICY_ID_MAX)
+		problem(c, "id", "must be 1-%d characters, not %zu", POLICY_ID_MAX, chars);
+	else if (i < len)
+		problem(c, "id", "contains a control character: %s", quote(q, s, len));
+	else {
+		c->p->id = s;
+		return;
+	}
+	free(s);
+}
+
+/* Decode path V; the normalised copy on success, else NULL (reported). */
+static char *path_value(struct ck *c, const char *kp, unsigned v)
+{
+	char q[QUOTED_MAX];
+	size_t len;
+	char *s, *out;
+
+	if (T(c, v).type != JSON_STRING) {
+		problem(c, kp, "must be a string");
+		return NULL;
+	}
+	s = str(c, v, &len);
+	out = xcalloc(len + 1, 1);
+	switch (policy_path(s, len, out)) {
+	case POLICY_PATH_OK:
+		free(s);
+		return out;
+	case POLICY_PATH_NUL:
+		problem(c, kp, "contains a NUL byte: %s", quote(q, s, len));
+		break;
+	case POLICY_PATH_RELATIVE:
+		problem(c, kp, "not an absolute path: %s", quote(q, s, len));
+		break;
+	case POLICY_PATH_LONG:
+		problem(c, kp, "longer than %d bytes: %s", PATH_MAX - 1, quote(q, s, len));
+		break;
+	case POLICY_PATH_DOT:
+		problem(c, kp, "has a \".\" component: %s", quote(q, s, len));
+		break;
+	case POLICY_PATH_DOTDOT:
+		problem(c, kp, "has a \"..\" component: %s", quote(q, s, len));
+		break;
+	}
+	free(s);
+	free(out);
+	return NULL;
+}
+
+static void check_paths(struct ck *c, const char *name, unsigned a, struct strlist *l)
+{
+	char kp[KEYPATH_MAX];
+	struct item *it;
+
+	if (T(c, a).type != JSON_ARRAY) {
+		problem(c, name, "must be an array");
+		return;
+	}
+	l->v = xcalloc(T(c, a).size, sizeof *l->v);
+	it = xcalloc(T(c, a).size, sizeof *it);
+	EACH_ELEMENT(c, a, i, e) {
+		snprintf(kp, sizeof kp, "%s[%u]", name, i);
+		if ((l->v[l->n] = path_value(c, kp, e))) {
+			it[l->n] = (struct item){ l->v[l->n], 0, i, i };
+			l->n++;
+		}
+	}
+	duplicates(c, name, it, l->n);
+	free(it);
+}
+
+static void check_files(struct ck *c, unsigned o)
+{
+	if (T(c, o).type != JSON_OBJECT) {
+		problem(c, "files", "must be an object");
+		return;
+	}
+	EACH_MEMBER(c, o, i, k) {
+		if (json_streq(c->d, k, "read"))
+			check_paths(c, "files.read", k + 1, &c->p->read);
+		else if (json_streq(c->d, k, "write"))
+			check_paths(c, "files.write", k + 1, &c->p->write);
+		else if (json_streq(c->d, k, "exec"))
+			check_paths(c, "files.exec", k + 1, &c->p->exec);
+		else
+			unknown(c, "files", k);
+	}
+}
+
+static void check_ports(struct ck *c, const char *name, unsigned a,
+                        unsigned **ports, size_t *n)
+{
+	char kp[KEYPATH_MAX];
+	unsigned long port;
+	struct item *it;
+
+	if (T(c, a).type != JSON_ARRAY) {
+		problem(c, name, "must be an array");
+		return;
+	}
+	*ports = xcalloc(T(c, a).size, sizeof **ports);
+	it = xcalloc(T(c, a).size, sizeof *it);
+	EACH_ELEMENT(c, a, i, e) {
+		snprintf(kp, sizeof kp, "%s[%u]", name, i);
+		if (integer(c, kp, e, 1, POLICY_MAX_PORT, &port)) {
+			it[*n] = (struct item){ NULL, port, i, i };
+			(*ports)[(*n)++] = (unsigned)port;
+		}
+	}
+	duplicates(c, name, it, *n);
+	free(it);
+}
+
+static void check_network(struct ck *c, unsigned v)
+{
+	char q[QUOTED_MAX];
+	size_t len;
+	char *s;
+
+	switch (T(c, v).type) {
+	case JSON_STRING:
+		if (json_streq(c->d, v, "none")) {
+			c->p->net_none = 1;
+			return;
+		}
+		s = str(c, v, &len);
+		problem(c, "network", "must be \"none\" or an object: %s", quote(q, s, len));
+		free(s);
+		return;
+	case JSON_OBJECT:
+		EACH_MEMBER(c, v, i, k) {
+			if (json_streq(c->d, k, "connect_tcp_ports"))
+				check_ports(c, "network.connect_tcp_ports", k + 1,
+				            &c->p->connect_ports, &c->p->nconnect);
+			else if (json_streq(c->d, k, "bind_tcp_ports"))
+				check_ports(c, "network.bind_tcp_ports", k + 1,
+				            &c->p->bind_ports, &c->p->nbind);
+			else
+				unknown(c, "network", k);
+		}
+		return;
+	case JSON_ARRAY:
+	case JSON_NUMBER:
+	case JSON_TRUE:
+	case JSON_FALSE:
+	case JSON_NULL:
+		break;
+	}
+	problem(c, "network", "must be \"none\" or an object");
+}
+
+static void check_process(struct ck *c, unsigned o)
+{
+	int nnp = 0;
+
+	if (T(c, o).type != JSON_OBJECT) {
+		problem(c, "process", "must be an object");
+		return;
+	}
+	EACH_MEMBER(c, o, i, k) {
+		if (json_streq(c->d, k, "no_new_privs")) {
+			nnp = 1;
+			if (T(c, k + 1).type == JSON_TRUE)
+				c->p->no_new_privs = 1;
+			else
+				problem(c, "process.no_new_privs", "must be true");
+		} else if (json_streq(c->d, k, "max_memory_mb")) {
+			integer(c, "process.max_memory_mb", k + 1, 1, POLICY_MAX_MEMORY_MB,
+			        &c->p->max_memory_mb);
+		} else if (json_streq(c->d, k, "max_pids")) {
+			integer(c, "process.max_pids", k + 1, 1, POLICY_MAX_PIDS, &c->p->max_pids);
+		} else {
+			unknown(c, "process", k);
+		}
+	}
+	if (!nnp)
+		problem(c, "process.no_new_privs", "missing required key");
+}
+
+/* Why NAME may not appear in env.inherit or env.set, or NULL. */
+static const char *env_refused(const char *name, int private)
+{
+	if (in_list(name, reserved_names, sizeof reserved_names / sizeof *reserved_names))
+		return "set by sharness-exec itself";
+	if (private && in_list(name, private_names, sizeof private_names / sizeof *private_names))
+		return "conflicts with env.private";
+	return NULL;
+}
+
+static void check_inherit(struct ck *c, unsigned a, int private)
+{
+	struct strlist *l = &c->p->env_inherit;
+	char kp[KEYPATH_MAX], q[QUOTED_MAX];
+	const char *why;
+	struct item *it;
+	size_t len;
+	char *s;
+
+	if (T(c, a).type != JSON_ARRAY) {
+		problem(c, "env.inherit", "must be an array");
+		return;
+	}
+	l->v = xcalloc(T(c, a).size, sizeof *l->v);
+	it = xcalloc(T(c, a).size, sizeof *it);
+	EACH_ELEMENT(c, a, i, e) {
+		snprintf(kp, sizeof kp, "env.inherit[%u]", i);
+		if (T(c, e).type != JSON_STRING) {
+			problem(c, kp, "must be a string");
+			continue;
+		}
+		s = str(c, e, &len);
+		if (!policy_env_name(s, len))
+			problem(c, kp, "not a variable name: %s", quote(q, s, len));
+		else if ((why = env_refused(s, private)))
+			problem(c, kp, "%s: %s", why, quote(q, s, len));
+		else {
+			it[l->n] = (struct item){ s, 0, i, i };
+			l->v[l->n++] = s;
+			continue;
+		}
+		free(s);
+	}
+	duplicates(c, "env.inherit", it, l->n);
+	free(it);
+}
+
+static void check_set(struct ck *c, unsigned o, int private)
+{
+	struct policy *p = c->p;
+	char kp[KEYPATH_MAX], q[QUOTED_MAX];
+	const char *why;
+	size_t len, vlen;
+	char *name, *value;
+	int ok;
+
+	if (T(c, o).type != JSON_OBJECT) {
+		problem(c, "env.set", "must be an object");
+		return;
+	}
+	p->env_set_names.v = xcalloc(T(c, o).size, sizeof *p->env_set_names.v);
+	p->env_set_values.v = xcalloc(T(c, o).size, sizeof *p->env_set_values.v);
+	EACH_MEMBER(c, o, i, k) {
+		keypath(kp, "env.set", c, k);
+		name = str(c, k, &len);
+		ok = policy_env_name(name, len);
+		if (!ok)
+			problem(c, "env.set", "not a variable name: %s", quote(q, name, len));
+		else if ((why = env_refused(name, private)))
+			problem(c, kp, "%s", why), ok = 0;
+		value = NULL;
+		if (T(c, k + 1).type != JSON_STRING) {
+			problem(c, kp, "must be a string");
+		} else {
+			value = str(c, k + 1, &vlen);
+			if (memchr(value, '\0', vlen)) {
+				problem(c, kp, "contains a NUL byte");
+				free(value);
+				value = NULL;
+			}
+		}
+		if (ok && value) {
+			p->env_set_names.v[p->env_set_names.n++] = name;
+			p->env_set_values.v[p->env_set_values.n++] = value;
+		} else {
+			free(name);
+			free(value);
+		}
+	}
+}
+
+static void check_env(struct ck *c, unsigned o)
+{
+	unsigned priv;
+	int private;
+
+	if (T(c, o).type != JSON_OBJECT) {
+		problem(c, "env", "must be an object");
+		return;
+	}
+	priv = json_get(c->d, o, "private");
+	private = priv && T(c, priv).type == JSON_STRING;
+	EACH_MEMBER(c, o, i, k) {
+		if (json_streq(c->d, k, "inherit"))
+			check_inherit(c, k + 1, private);
+		else if (json_streq(c->d, k, "set"))
+			check_set(c, k + 1, private);
+		else if (json_streq(c->d, k, "private"))
+			c->p->env_private = path_value(c, "env.private", k + 1);
+		else
+			unknown(c, "env", k);
+	}
+}
+
+/* env.private must lie beneath a files.write path: it is created, and
+ * written by the target, after confinement would otherwise forbid it. */
+static void check_private(struct ck *c)
+{
+	const struct policy *p = c->p;
+	char q[QUOTED_MAX];
+
+	if (!p->env_private)
+		return;
+	for (size_t i = 0; i < p->write.n; i++)
+		if (policy_beneath(p->env_private, p->write.v[i]))
+			return;
+	problem(c, "env.private", "not beneath any files.write path: %s",
+	        quote(q, p->env_private, strlen(p->env_private)));
+}
+
+size_t policy_load(struct policy *p, const struct json_doc *doc,
+                   void (*report)(void *ctx, const char *line), void *ctx)
+{
+	static const char *const required[] = { "pbp", "id", "network", "process" };
+	struct ck c = { doc, p, report, ctx, 0 };
+	unsigned long pbp;
+
+	memset(p, 0, sizeof *p);
+	EACH_MEMBER(&c, 0, i, k) {
+		unsigned v = k + 1;
+		if (json_streq(doc, k, "pbp"))
+			integer(&c, "pbp", v, 1, 1, &pbp);
+		else if (json_streq(doc, k, "id"))
+			check_id(&c, v);
+		else if (json_streq(doc, k, "files"))
+			check_files(&c, v);
+		else if (json_streq(doc, k, "network"))
+			check_network(&c, v);
+		else if (json_streq(doc, k, "process"))
+			check_process(&c, v);
+		else if (json_streq(doc, k, "env"))
+			check_env(&c, v);
+		else
+			unknown(&c, "", k);
+	}
+	for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+		if (!json_get(doc, 0, required[i]))
+			problem(&c, required[i], "missing required key");
+	check_private(&c);
+	if (c.n)
+		policy_free(p);
+	return c.n;
+}
+
+static void free_list(struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+void policy_free(struct policy *p)
+{
+	free(p->id);
+	free_list(&p->read);
+	free_list(&p->write);
+	free_list(&p->exec);
+	free(p->connect_ports);
+	free(p->bind_ports);
+	free_list(&p->env_inherit);
+	free_list(&p->env_set_names);
+	free_list(&p->env_set_values);
+	free(p->env_private);
+	memset(p, 0, sizeof *p);
+}

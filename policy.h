@@ -7,17 +7,23 @@
 #include <stddef.h>
 #include "json.h"
 
+#define POLICY_ID_MAX        128     /* Unicode code points */
 #define POLICY_MAX_MEMORY_MB 1048576
 #define POLICY_MAX_PIDS      4194304
+#define POLICY_MAX_PORT      65535
 
 struct strlist {
 	char **v;
 	size_t n;
 };
 
+/* Every path here (files.*, env.private) is held in its normalised form:
+ * absolute, no "." or ".." component, repeated and trailing slashes
+ * removed ("/usr//lib/" is "/usr/lib"; "/" stays "/"). Lists keep file
+ * order and hold no duplicates. */
 struct policy {
 	char *id;
-	struct strlist read, write, exec;   /* absolute, normalised by the checks */
+	struct strlist read, write, exec;
 	int net_none;                       /* 1: "network": "none" */
 	unsigned *connect_ports, *bind_ports;
 	size_t nconnect, nbind;
@@ -29,12 +35,37 @@ struct policy {
 	char *env_private;                  /* NULL: not set */
 };
 
-/* Check DOC as a pbp 1 policy. Every problem found is passed to
- * REPORT(CTX, line), where LINE names the key path, for example
- * `files.write[2]: not an absolute path: "tmp"`. Returns the number of
- * problems; when 0, P is filled (heap strings, free with policy_free). */
+/* Check DOC (which json_parse accepted) as a pbp 1 policy. Every problem
+ * found is passed to REPORT(CTX, line) (REPORT may be NULL), one line each,
+ * naming the key path first, for example
+ * `files.write[2]: not an absolute path: "tmp"`; offending strings are
+ * quoted with control bytes escaped, so a line never breaks. Returns the
+ * number of problems; when 0, P is filled (heap strings, free with
+ * policy_free), otherwise P is left empty. Dies with 125 on ENOMEM. */
 size_t policy_load(struct policy *p, const struct json_doc *doc,
                    void (*report)(void *ctx, const char *line), void *ctx);
 void policy_free(struct policy *p);
+
+/* The path rules, in the order they are checked. */
+enum policy_path_status {
+	POLICY_PATH_OK,
+	POLICY_PATH_NUL,       /* contains a NUL byte (a \u0000 escape) */
+	POLICY_PATH_RELATIVE,  /* does not start with "/" */
+	POLICY_PATH_LONG,      /* more than PATH_MAX - 1 bytes as written */
+	POLICY_PATH_DOT,       /* has a "." component */
+	POLICY_PATH_DOTDOT     /* has a ".." component */
+};
+
+/* Check S (LEN bytes, may hold NULs) as a policy path; when it is valid,
+ * write its normalised form, NUL-terminated, into OUT, which MUST hold
+ * LEN + 1 bytes (OUT may be S itself). */
+enum policy_path_status policy_path(const char *s, size_t len, char *out);
+
+/* 1 when S (LEN bytes) is an environment variable name: [A-Za-z_][A-Za-z0-9_]* */
+int policy_env_name(const char *s, size_t len);
+
+/* 1 when normalised PATH equals DIR or lies beneath it, comparing whole
+ * components ("/tmpx" is not beneath "/tmp"; everything is beneath "/"). */
+int policy_beneath(const char *path, const char *dir);
 
 #endif
