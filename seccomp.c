@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/net.h>
 #include <linux/seccomp.h>
 
 #include "seccomp.h"
@@ -51,8 +52,20 @@ int seccomp_install(unsigned what)
 	f[n++] = RET_ERRNO(ENOSYS);
 #endif
 	if (what & SECCOMP_DENY_SOCKETS) {
-		/* socket / socketpair: allow AF_UNIX only. A is reloaded
-		 * with nr after the family test fails its way out. */
+#ifdef SYS_socketcall
+		/* i386: socketcall(2) passes socket(2)'s family behind a
+		 * pointer a filter cannot read, so its SOCKET and SOCKETPAIR
+		 * calls are refused outright, AF_UNIX too (fail closed). */
+		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketcall, 0, 5);
+		f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0));
+		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_SOCKET, 1, 0);
+		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_SOCKETPAIR, 0, 1);
+		f[n++] = RET_ERRNO(EAFNOSUPPORT);
+		f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+#endif
+		/* socket / socketpair: allow AF_UNIX only. Both ways out of
+		 * the family test return, so A holding the family instead of
+		 * nr never reaches the tests below. */
 		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 1, 0);
 		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 4);
 		f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0));
