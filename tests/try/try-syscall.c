@@ -16,6 +16,7 @@
  *   try-syscall alloc MIB             allocate and touch MIB MiB
  *   try-syscall fork N                fork N children that sleep, count successes
  *   try-syscall caps                  print CapEff and CapBnd from /proc/self/status
+ *   try-syscall io-uring              io_uring_setup(2) with one entry
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +83,10 @@ int main(int argc, char **argv)
 			    !strncmp(line, "Seccomp:", 8))
 				fputs(line, stdout);
 		return 0;
+	}
+	if (!strcmp(op, "io-uring")) {
+		long params[16] = { 0 }; /* >= sizeof(struct io_uring_params) */
+		return result((int)syscall(SYS_io_uring_setup, 1, params));
 	}
 	if (!a)
 		goto usage;
