@@ -111,7 +111,7 @@ static int cmd_check(int argc, char **argv)
 	char err[256];
 	struct json_doc doc;
 	struct policy pol;
-	size_t len;
+	size_t len, problems;
 	char *text;
 
 	if (argc != 2)
@@ -121,13 +121,15 @@ static int cmd_check(int argc, char **argv)
 		diex(EXIT_REFUSED, "%s", err);
 	if (!json_parse(&doc, text, len, err, sizeof err))
 		diex(EXIT_REFUSED, "%s: %s", argv[1], err);
-	if (policy_load(&pol, &doc, report_line, argv[1]))
-		return EXIT_REFUSED;
-	printf("%s: valid pbp 1 policy \"%s\"\n", argv[1], pol.id);
+	problems = policy_load(&pol, &doc, report_line, argv[1]);
+	if (!problems)
+		printf("%s: valid pbp 1 policy \"%s\"\n", argv[1], pol.id);
 	policy_free(&pol);
 	json_free(&doc);
 	free(text);
-	return 0;
+	if (problems)
+		return EXIT_REFUSED;
+	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
 int main(int argc, char **argv)
