@@ -551,11 +551,13 @@ static void check_set(struct ck *c, unsigned o, int private)
 	EACH_MEMBER(c, o, i, k) {
 		keypath(kp, "env.set", c, k);
 		name = str(c, k, &len);
-		ok = policy_env_name(name, len);
-		if (!ok)
+		ok = 0;
+		if (!policy_env_name(name, len))
 			problem(c, "env.set", "not a variable name: %s", quote(q, name, len));
 		else if ((why = env_refused(name, private)))
-			problem(c, kp, "%s", why), ok = 0;
+			problem(c, kp, "%s", why);
+		else
+			ok = 1;
 		value = NULL;
 		if (T(c, k + 1).type != JSON_STRING) {
 			problem(c, kp, "must be a string");
