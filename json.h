@@ -11,6 +11,7 @@
 #define SHARNESS_JSON_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define JSON_MAX_BYTES (1u << 20)
 #define JSON_MAX_DEPTH 64
@@ -35,11 +36,24 @@ struct json_doc {
 
 /* Parse TEXT (LEN bytes, need not be NUL-terminated) strictly. On success
  * returns 1 and DOC owns a heap token array (free with json_free; TEXT must
- * outlive DOC). On refusal returns 0 and writes a one-line reason, e.g.
- * "duplicate key \"a\" at byte 17", into ERR. Memory used is O(LEN). */
+ * outlive DOC). On refusal returns 0, leaves DOC empty (json_free is then a
+ * no-op) and writes a one-line reason, e.g. "duplicate key \"a\" at byte
+ * 17", into ERR; byte offsets count from 0. Memory used is O(LEN): one
+ * token array of at most LEN/2 + JSON_MAX_DEPTH + 2 tokens. */
 int json_parse(struct json_doc *doc, const char *text, size_t len,
                char *err, size_t errlen);
 void json_free(struct json_doc *doc);
+
+/* Decode string token I into OUT, which MUST hold tok[I].end - tok[I].start
+ * bytes (decoding never lengthens a string); returns the decoded length. No
+ * allocation and no NUL added: for callers that decode many strings. I MUST
+ * be a JSON_STRING token of a document json_parse accepted. */
+size_t json_unescape(const struct json_doc *doc, unsigned i, char *out);
+
+/* The first 8 bytes of decoded key S (LEN bytes), big-endian, zero-padded:
+ * two keys whose heads differ compare as their heads do, so sorting keys by
+ * their bytes rarely needs memcmp. */
+uint64_t json_key_head(const char *s, size_t len);
 
 /* Decode string token I (escapes resolved, UTF-8 out) into a fresh heap
  * buffer, NUL-terminated for convenience; *OUTLEN gets the decoded length,
