@@ -1,0 +1,90 @@
+# fish completion for sharness-exec(1). Keep each list sorted (LC_ALL=C).
+
+# Within `run`, print the confined command line typed so far (possibly
+# nothing) and succeed; fail while still among run's options. run's options
+# end at "--" or at the first word that is not one (getopt's "+").
+function __sharness_exec_command
+    set -l tokens (commandline -opc)
+    test "$tokens[2]" = run; or return 1
+    set -l n (count $tokens)
+    set -l policy 0
+    set -l i 3
+    while test $i -le $n
+        set -l t $tokens[$i]
+        if test "$t" = --
+            set i (math $i + 1)
+            break
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H)$' $t
+            # The option's argument is the word being completed.
+            test $i -lt $n; or return 1
+            string match -qr -- 'p$|policy$' $t; and set policy 1
+            set i (math $i + 2)
+        else if string match -qr -- '^(--policy=|-[nvh]*p.)' $t
+            set policy 1
+            set i (math $i + 1)
+        else if string match -q -- '-*' $t
+            set i (math $i + 1)
+        else
+            break
+        end
+    end
+    if test $i -gt $n
+        # Nothing typed after the options yet: the policy is required, so
+        # a command is only due once it was given.
+        test $policy = 1; and not string match -q -- '-*' (commandline -ct); or return 1
+    else
+        printf '%s\n' $tokens[$i..-1]
+    end
+end
+
+function __sharness_exec_complete_command
+    set -l words (__sharness_exec_command)
+    complete -C (string join ' ' -- (string escape -- $words) (commandline -ct))
+end
+
+# The hash of the policy named earlier on the line, to pin with -H.
+function __sharness_exec_hash
+    set -l tokens (commandline -opc)
+    set -l policy
+    for i in (seq 3 (count $tokens))
+        switch $tokens[$i]
+            case --
+                break
+            case -p --policy
+                set policy $tokens[(math $i + 1)]
+            case '--policy=*'
+                set policy (string replace -- --policy= '' $tokens[$i])
+            case '-p*'
+                set policy (string sub -s 3 -- $tokens[$i])
+        end
+    end
+    set policy (string replace -r -- '^~' $HOME $policy)
+    test -n "$policy" -a "$policy" != - -a -f "$policy" -a -r "$policy"; or return
+    type -q -- $tokens[1]; or return
+    $tokens[1] hash $policy 2>/dev/null
+end
+
+set -l commands check hash hello probe run
+set -l in_run '__fish_seen_subcommand_from run; and not __sharness_exec_command'
+
+complete -c sharness-exec -f
+
+complete -c sharness-exec -n __fish_use_subcommand -l help -d 'Print a summary of the command line'
+complete -c sharness-exec -n __fish_use_subcommand -l version -d 'Print the version'
+complete -c sharness-exec -n __fish_use_subcommand -a check -d 'Report every problem of a policy'
+complete -c sharness-exec -n __fish_use_subcommand -a hash -d 'Print the canonical hash of a policy'
+complete -c sharness-exec -n __fish_use_subcommand -a hello -d 'Self-test: show what this machine holds'
+complete -c sharness-exec -n __fish_use_subcommand -a probe -d 'Report what this machine can enforce'
+complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned policy'
+
+complete -c sharness-exec -n $in_run -l best-effort -d 'Go on when the kernel lacks a right'
+complete -c sharness-exec -n $in_run -s n -l dry-run -d 'Print the chain and exit'
+complete -c sharness-exec -n $in_run -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Refuse unless the policy has this hash'
+complete -c sharness-exec -n $in_run -l help -d 'Print the usage of run'
+complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
+complete -c sharness-exec -n $in_run -s v -l verbose -d 'Say what is done on stderr'
+complete -c sharness-exec -n __sharness_exec_command -x -a '(__sharness_exec_complete_command)'
+
+complete -c sharness-exec -n "__fish_seen_subcommand_from check hash; and test (count (commandline -opc)) -eq 2" -k -a '(__fish_complete_suffix .json)'
+
+complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l json -d 'Print the report as one JSON object'
