@@ -1,4 +1,140 @@
 #!/usr/bin/env bats
-# placeholder
+# not tested: a kernel that really lacks Landlock (simulated here by a
+# seccomp filter that answers ENOSYS, try/deny-landlock); a machine without
+# network namespaces or with delegated cgroup v2 (hello's caveats for those
+# come from the same facts probe.bats checks); how long hello takes (see
+# bench/hello.sh).
 load helpers/load
-@test "placeholder" { skip "not written yet"; }
+
+HELLO_HASH=sha256:ce63861acaca388d965240fe54c656b9b3e8902d9a1d73731a6fc04b2ba8253f
+HELLO_POLICY='{"pbp":1,"id":"sharness-exec-hello","files":{"read":["/etc"],"write":[],"exec":["/bin","/lib","/lib64","/sbin","/usr"]},"network":"none","process":{"no_new_privs":true,"max_memory_mb":256}}'
+DENY_LANDLOCK="$top_builddir/tests/try/deny-landlock"
+
+setup() {
+	setup_tmp
+	# hello's own temp dirs go here, so the test can see they are removed
+	mkdir "$TMP/t" "$TMP/cwd"
+	chmod 1777 "$TMP/t"
+}
+
+# Probe files hello would have left in /tmp had a write got through.
+leftovers() {
+	find /tmp "$TMP" -name 'sharness-exec-hello.*.tmp' -o -name 'sharness-exec-hello.*.cwd' \
+		2>/dev/null
+}
+
+# assert_all_held: the report of a run where every expectation held
+assert_all_held() {
+	[ "${lines[1]}" = "$HELLO_POLICY" ]
+	[ "${lines[2]}" = "hash $HELLO_HASH (the published hash)" ]
+	printf '%s\n' "$output" | grep -qx '5/5 held'
+	[ "$(printf '%s\n' "$output" | grep -cE '^(read|write|TCP|allocate|wrong).* held ')" = 6 ]
+	! printf '%s\n' "$output" | grep -q 'NOT held'
+	printf '%s\n' "$output" | grep -qE '^read /etc/(os-release|passwd) +allowed +held +allowed: '
+	printf '%s\n' "$output" | grep -qE '^wrong --expect-hash +refused +held +refused \(exit 125\)'
+	[ "${lines[-1]}" = "hello: every expectation held" ]
+	[ -z "$(find "$TMP/t" "$TMP/cwd" -mindepth 1)" ]
+	[ -z "$(leftovers)" ]
+}
+
+@test "hello: usage errors exit 125" {
+	run -125 --separate-stderr "$SHARNESS_EXEC" hello extra
+	[ "$stderr" = "usage: sharness-exec hello" ]
+	[ -z "$output" ]
+}
+
+@test "hello as root: 5/5 held, the published hash, nothing left behind" {
+	require_feature root
+	require_feature landlock
+	cd "$TMP/cwd"
+	run -0 --separate-stderr env TMPDIR="$TMP/t" "$SHARNESS_EXEC" hello
+	assert_all_held
+	printf '%s\n' "$output" | grep -qE '^write in the current directory +refused +held '
+	printf '%s\n' "$output" | grep -qE '^write in /tmp +refused +held +refused .*no file appeared'
+	printf '%s\n' "$output" | grep -qE '^TCP to 127\.0\.0\.1:[0-9]+ +refused +held .*listener accepted nothing'
+	printf '%s\n' "$output" | grep -qE '^allocate 512 MiB \(cap 256 MiB\) +refused +held '
+}
+
+@test "hello as nobody: 5/5 held, nothing left behind" {
+	require_feature nobody
+	require_feature landlock
+	chown "$NOBODY_UID:$NOBODY_GID" "$TMP/cwd"
+	cd "$TMP/cwd"
+	run -0 --separate-stderr as_nobody env TMPDIR="$TMP/t" "$SHARNESS_EXEC" hello
+	assert_all_held
+	printf '%s\n' "$output" | grep -qE '^write in the current directory +refused +held '
+	# nobody has no writable memory cgroup here unless v2 is delegated to it
+	if ! as_nobody "$SHARNESS_EXEC" probe --json | grep -q '"memory":"cgroup'; then
+		printf '%s\n' "$output" | grep -q 'memory is capped by RLIMIT_AS'
+	fi
+}
+
+@test "hello as nobody in a directory it cannot write: says so, tests its temp dir instead" {
+	require_feature nobody
+	require_feature landlock
+	cd "$TMP"
+	! as_nobody test -w .
+	run -0 --separate-stderr as_nobody env TMPDIR="$TMP/t" "$SHARNESS_EXEC" hello
+	assert_all_held
+	printf '%s\n' "$output" | grep -qE "^write in hello's temp dir +refused +held "
+	printf '%s\n' "$output" | grep -qx '  - the current directory is not writable by you even unconfined, so a refusal there would prove nothing: hello'"'"'s temp dir stood in'
+}
+
+@test "hello reports a loosened policy: the write in /tmp is NOT held, exit 1" {
+	require_feature landlock
+	local loose=$TMP/loose.json want
+	write_policy "$loose" '{"pbp":1,"id":"loosened","files":{"read":["/etc"],"write":["/tmp"],"exec":["/bin","/lib","/lib64","/sbin","/usr"]},"network":"none","process":{"no_new_privs":true,"max_memory_mb":256}}'
+	want=$("$SHARNESS_EXEC" hash "$loose")
+	# a current directory outside /tmp, so only the /tmp probe breaks
+	cd "$top_builddir"
+	run -1 --separate-stderr env TMPDIR="$TMP/t" SHARNESS_EXEC_HELLO_POLICY="$loose" \
+		"$SHARNESS_EXEC" hello
+	[ "${lines[2]}" = "hash $want (a test policy)" ]
+	printf '%s\n' "$output" | grep -qE '^write in /tmp +refused +NOT held +the file /tmp/sharness-exec-hello\.[0-9]+\.[A-Za-z0-9]{6}\.tmp was created'
+	printf '%s\n' "$output" | grep -qE '^write in the current directory +refused +held '
+	printf '%s\n' "$output" | grep -qx '4/5 held'
+	[ "${lines[-1]}" = "hello: 1 expectation did NOT hold" ]
+	# hello removed what the loosened probe created
+	[ -z "$(leftovers)" ]
+	[ -z "$(find "$TMP/t" -mindepth 1)" ]
+}
+
+@test "the test hook exists only in the test build" {
+	grep -q SHARNESS_EXEC_HELLO_POLICY "$SHARNESS_EXEC"
+	! grep -q SHARNESS_EXEC_HELLO_POLICY "$top_builddir/sharness-exec"
+}
+
+@test "hello without Landlock says so plainly and exits 1" {
+	cd "$TMP/cwd"
+	run -1 --separate-stderr env TMPDIR="$TMP/t" "$DENY_LANDLOCK" 38 "$SHARNESS_EXEC" hello
+	printf '%s\n' "$output" | grep -q '^Landlock is NOT available here (blocked by a seccomp filter): sharness-exec cannot confine files'
+	printf '%s\n' "$output" | grep -qx '0/5 held'
+	[ "$(printf '%s\n' "$output" | grep -cE ' NOT held +did not run: sharness-exec exit 126: ')" = 5 ]
+	printf '%s\n' "$output" | grep -qE '^wrong --expect-hash +refused +held '
+	[ "${lines[-1]}" = "hello: 5 expectations did NOT hold" ]
+	[ -z "$(find "$TMP/t" "$TMP/cwd" -mindepth 1)" ]
+}
+
+@test "hello prints the policy it publishes, and it hashes to the published hash" {
+	run -0 --separate-stderr env TMPDIR="$TMP/t" "$SHARNESS_EXEC" hello
+	[ "${lines[1]}" = "$HELLO_POLICY" ]
+	printf '%s' "${lines[1]}" >"$TMP/hello.json"
+	run -0 --separate-stderr "$SHARNESS_EXEC" hash "$TMP/hello.json"
+	[ "$output" = "$HELLO_HASH" ]
+}
+
+@test "the docs that show the hello policy or its hash agree with hello" {
+	local f
+	for f in "$top_srcdir"/README.md "$top_srcdir"/man/*.[1-9] "$top_srcdir"/web/*.html; do
+		[ -f "$f" ] && grep -q 'sharness-exec-hello' "$f" || continue
+		# the policy, wherever written compactly, byte for byte
+		grep -oE '\{"pbp":1,"id":"sharness-exec-hello"[^}]*\}[^}]*\}\}' "$f" |
+			while IFS= read -r shown; do
+				[ "$shown" = "$HELLO_POLICY" ] || { echo "$f: $shown"; exit 1; }
+			done
+		# a hash that starts like the published one is the published one
+		grep -oE 'ce63861a[0-9a-fA-F]*' "$f" | while IFS= read -r shown; do
+			[ "sha256:$shown" = "$HELLO_HASH" ] || { echo "$f: $shown"; exit 1; }
+		done
+	done
+}
