@@ -1,1 +1,492 @@
-/* placeholder */
+/* cgroup.c: the cgroup half of sharness-exec-limits (see cgroup.h).
+ *
+ * The new cgroup is only ever made beneath the caller's own cgroup, found
+ * from /proc/self/cgroup and checked against cgroup.procs, so every limit
+ * placed above the caller keeps applying to the confined command. Interface
+ * files are written with O_TRUNC and no O_CREAT, as `echo V > file` does:
+ * cgroupfs creates them along with the directory. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "common.h"
+
+#define PREFIX_LEN (sizeof CG_PREFIX - 1)
+
+static int fail(char *why, size_t whysz, const char *fmt, ...) PRINTF(3, 4);
+static int fail(char *why, size_t whysz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whysz, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* OUT = ROOT PATH [/ NAME], where the PATH "/" is ROOT itself. */
+static int mkpath(char *out, const char *root, const char *path, const char *name)
+{
+	int r = snprintf(out, PATH_MAX, "%s%s%s%s", root, strcmp(path, "/") ? path : "",
+	                 name ? "/" : "", name ? name : "");
+
+	if (r < 0 || r >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Read DIR/FILE, which is small (cgroup.controllers and the like). */
+static int read_small(const char *dir, const char *file, char *buf, size_t n)
+{
+	char path[PATH_MAX];
+	size_t len = 0;
+	ssize_t r;
+	int fd;
+
+	if (mkpath(path, dir, "/", file) < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	while (len + 1 < n && (r = read(fd, buf + len, n - 1 - len)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			close(fd);
+			return -1;
+		}
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return 0;
+}
+
+/* Is WORD one of the space-separated words of LIST? */
+static int has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
+			return 1;
+	return 0;
+}
+
+/* Write VAL to DIR/FILE; a missing OPTIONAL file is skipped. */
+static int put(const char *dir, const char *file, const char *val, int optional)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	if (mkpath(path, dir, "/", file) < 0)
+		return -1;
+	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
+		return optional && errno == ENOENT ? 0 : -1;
+	r = write_all(fd, val, strlen(val));
+	if (close(fd) < 0 && r == 0)
+		r = -1;
+	return r;
+}
+
+/* put(), with a reason in WHY when it fails. */
+static int put_why(const char *dir, const char *file, const char *val, int optional,
+                   char *why, size_t whysz)
+{
+	if (put(dir, file, val, optional) == 0)
+		return 0;
+	return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir, file,
+	            strerror(errno));
+}
+
+static int put_pid(const char *dir, pid_t pid)
+{
+	char val[24];
+
+	snprintf(val, sizeof val, "%d", (int)pid);
+	return put(dir, "cgroup.procs", val, 0);
+}
+
+/* Count the processes in DIR/cgroup.procs, telling SELF apart. It may be
+ * the root of a v1 hierarchy, listing every process: no fixed buffer. */
+static int procs_scan(const char *dir, pid_t self, int *has_self, int *others)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int pid;
+
+	if (mkpath(path, dir, "/", "cgroup.procs") < 0 || !(f = fopen(path, "re")))
+		return -1;
+	*has_self = *others = 0;
+	while (fscanf(f, "%d", &pid) == 1)
+		*(pid == self ? has_self : others) += 1;
+	fclose(f);
+	return 0;
+}
+
+int cg_self_path(const char *text, const char *controller, char *out, size_t outsz)
+{
+	for (const char *line = text, *end; *line; line = *end ? end + 1 : end) {
+		const char *c1, *c2, *p;
+		size_t len;
+
+		end = strchrnul(line, '\n');
+		if (!(c1 = memchr(line, ':', (size_t)(end - line))) ||
+		    !(c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1))))
+			continue;
+		if (!controller) {
+			if (c1 != line + 1 || line[0] != '0' || c2 != c1 + 1)
+				continue;
+		} else {
+			/* the controller list is comma-separated: "cpu,cpuacct" */
+			size_t n = strlen(controller);
+			for (p = c1 + 1; p < c2; p = strchrnul(p, ',') + 1)
+				if (!strncmp(p, controller, n) && (p + n == c2 || p[n] == ','))
+					break;
+			if (p >= c2)
+				continue;
+		}
+		p = c2 + 1;
+		len = (size_t)(end - p);
+		if (len == 0 || p[0] != '/') {
+			errno = EINVAL;
+			return -1;
+		}
+		/* every component after a '/' must be a plain name */
+		for (const char *s = p; len > 1 && s < end; ) {
+			const char *e = memchr(s + 1, '/', (size_t)(end - s - 1));
+			size_t cl;
+
+			e = e ? e : end;
+			cl = (size_t)(e - s - 1);
+			if (cl == 0 || (cl == 1 && s[1] == '.') ||
+			    (cl == 2 && s[1] == '.' && s[2] == '.')) {
+				errno = EINVAL;
+				return -1;
+			}
+			s = e;
+		}
+		if (len >= outsz) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(out, p, len);
+		out[len] = '\0';
+		return 0;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+static const char *self_path_why(void)
+{
+	return errno == ENOENT ? "not listed in /proc/self/cgroup" :
+	       errno == EINVAL ? "refusing the path in /proc/self/cgroup (outside our view?)" :
+	       strerror(errno);
+}
+
+/* Remove the empty sharness-exec.<pid> cgroups beneath PARENT whose
+ * supervisor is gone (SIGKILLed before it could clean up). A live pid is
+ * another run's, unless it is our own: then the leftover is from an earlier
+ * process that had our pid. rmdir fails harmlessly on a cgroup that still
+ * holds processes or children. */
+static void remove_stale(const char *parent, pid_t self)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (!(d = opendir(parent)))
+		return;
+	while ((e = readdir(d))) {
+		const char *p = e->d_name + PREFIX_LEN;
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, CG_PREFIX, PREFIX_LEN) || *p < '1' || *p > '9')
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || pid > INT_MAX || (*end && strcmp(end, CG_SV_SUFFIX)))
+			continue;
+		if (pid != self && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue;
+		if (mkpath(path, parent, "/", e->d_name) == 0)
+			rmdir(path);
+	}
+	closedir(d);
+}
+
+/* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT. An existing one was
+ * left by an earlier process with our pid and could not be removed: it is
+ * used only if no process is in it. */
+static int make_child(char *out, const char *parent, pid_t self, const char *suffix,
+                      char *why, size_t whysz)
+{
+	char name[64], path[PATH_MAX];
+	int has_self, others;
+
+	snprintf(name, sizeof name, CG_PREFIX "%d%s", (int)self, suffix);
+	if (mkpath(path, parent, "/", name) < 0)
+		goto bad;
+	if (mkdir(path, 0755) < 0) {
+		if (errno != EEXIST || procs_scan(path, self, &has_self, &others) < 0)
+			goto bad;
+		if (has_self || others) {
+			errno = EEXIST;
+			goto bad;
+		}
+	}
+	memcpy(out, path, sizeof path);
+	return 0;
+bad:
+	return fail(why, whysz, "unable to create cgroup %s: %s", path, strerror(errno));
+}
+
+static void bytes(char *val, size_t n, unsigned long mib)
+{
+	snprintf(val, n, "%llu", (unsigned long long)mib << 20);
+}
+
+int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
+              unsigned long mib, unsigned long pids, char *why, size_t whysz)
+{
+	char path[PATH_MAX], buf[512], val[32];
+	int has_self, others, memory, pidsctl;
+
+	memset(cg, 0, sizeof *cg);
+	if (cg_self_path(text, NULL, path, sizeof path) < 0)
+		return fail(why, whysz, "cgroup v2: %s", self_path_why());
+	if (mkpath(cg->home, root, path, NULL) < 0 ||
+	    read_small(cg->home, "cgroup.controllers", buf, sizeof buf) < 0)
+		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
+	if ((mib && !has_word(buf, "memory")) || (pids && !has_word(buf, "pids")))
+		return fail(why, whysz, "cgroup v2 %s: the %s controller is not available there",
+		            cg->home, mib && !has_word(buf, "memory") ? "memory" : "pids");
+	if (procs_scan(cg->home, self, &has_self, &others) < 0)
+		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
+	if (!has_self)
+		return fail(why, whysz, "cgroup v2 %s does not hold this process", cg->home);
+	if (faccessat(AT_FDCWD, cg->home, W_OK, AT_EACCESS) < 0)
+		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
+	if (read_small(cg->home, "cgroup.subtree_control", buf, sizeof buf) < 0)
+		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
+	remove_stale(cg->home, self);
+
+	memory = mib && !has_word(buf, "memory");
+	pidsctl = pids && !has_word(buf, "pids");
+	if (memory || pidsctl) {
+		/* The "no internal processes" rule: a cgroup other than the
+		 * root may enable controllers for its children only while no
+		 * process is in it, and we are. When we are alone there (a
+		 * unit or scope delegated to this very command, e.g. systemd-run
+		 * --user --scope -p Delegate=yes), do what podman and docker's
+		 * dind do: move into a leaf first; cg_remove moves us back. We
+		 * never move the caller's other processes: the write below then
+		 * fails with EBUSY and the caller falls back. */
+		if (!others) {
+			if (make_child(cg->sv, cg->home, self, CG_SV_SUFFIX, why, whysz) < 0)
+				goto undo;
+			if (put_pid(cg->sv, self) < 0) {
+				fail(why, whysz, "unable to move into cgroup %s: %s", cg->sv,
+				     strerror(errno));
+				goto undo;
+			}
+			cg->moved = 1;
+		}
+		snprintf(val, sizeof val, "%s%s%s", memory ? "+memory" : "",
+		         memory && pidsctl ? " " : "", pidsctl ? "+pids" : "");
+		if (put_why(cg->home, "cgroup.subtree_control", val, 0, why, whysz) < 0) {
+			if (errno == EBUSY && others)
+				fail(why, whysz, "cgroup v2 %s holds other processes, so it cannot "
+				     "enable controllers for a child", cg->home);
+			goto undo;
+		}
+		cg->enabled_memory = memory;
+		cg->enabled_pids = pidsctl;
+	}
+	if (make_child(cg->dir[0], cg->home, self, "", why, whysz) < 0)
+		goto undo;
+	cg->n = 1;
+	bytes(val, sizeof val, mib);
+	if ((mib && (put_why(cg->dir[0], "memory.max", val, 0, why, whysz) < 0 ||
+	             put_why(cg->dir[0], "memory.swap.max", "0", 1, why, whysz) < 0)) ||
+	    (pids && (snprintf(val, sizeof val, "%lu", pids),
+	              put_why(cg->dir[0], "pids.max", val, 0, why, whysz) < 0)))
+		goto undo;
+	cg->version = 2;
+	return 0;
+undo:
+	cg_remove(cg, self);
+	return -1;
+}
+
+int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
+              unsigned long mib, unsigned long pids, char *why, size_t whysz)
+{
+	static const char *const ctl[2] = { "memory", "pids" };
+	char hier[PATH_MAX], home[PATH_MAX], path[PATH_MAX], val[32];
+	int has_self, others;
+
+	memset(cg, 0, sizeof *cg);
+	for (int i = 0; i < 2; i++) {
+		char *dir = cg->dir[cg->n];
+
+		if (!(i == 0 ? mib : pids))
+			continue;
+		if (cg_self_path(text, ctl[i], path, sizeof path) < 0) {
+			fail(why, whysz, "cgroup v1 %s: %s", ctl[i], self_path_why());
+			goto undo;
+		}
+		if (mkpath(hier, root, "/", ctl[i]) < 0 || mkpath(home, hier, path, NULL) < 0 ||
+		    procs_scan(home, self, &has_self, &others) < 0) {
+			fail(why, whysz, "cgroup v1 %s%s: %s", hier, path, strerror(errno));
+			goto undo;
+		}
+		if (!has_self) {
+			fail(why, whysz, "cgroup v1 %s does not hold this process", home);
+			goto undo;
+		}
+		/* Before Linux 5.11 a memory cgroup could be cut off from its
+		 * parent's accounting: then a child would escape the caller's. */
+		if (i == 0 && read_small(home, "memory.use_hierarchy", val, sizeof val) == 0 &&
+		    val[0] == '0') {
+			fail(why, whysz, "cgroup v1 %s has memory.use_hierarchy 0", home);
+			goto undo;
+		}
+		remove_stale(home, self);
+		if (make_child(dir, home, self, "", why, whysz) < 0)
+			goto undo;
+		cg->n++;
+		if (i == 0) {
+			/* memsw caps memory plus swap, so swap cannot get around
+			 * the limit; it must not be below limit_in_bytes, which is
+			 * why it comes second. */
+			bytes(val, sizeof val, mib);
+			if (put_why(dir, "memory.limit_in_bytes", val, 0, why, whysz) < 0 ||
+			    put_why(dir, "memory.memsw.limit_in_bytes", val, 1, why, whysz) < 0)
+				goto undo;
+		} else {
+			snprintf(val, sizeof val, "%lu", pids);
+			if (put_why(dir, "pids.max", val, 0, why, whysz) < 0)
+				goto undo;
+		}
+	}
+	cg->version = 1;
+	return 0;
+undo:
+	cg_remove(cg, self);
+	return -1;
+}
+
+const char *cg_join(const struct cgroup *cg, pid_t pid)
+{
+	for (int i = 0; i < cg->n; i++)
+		if (put_pid(cg->dir[i], pid) < 0)
+			return cg->dir[i];
+	return NULL;
+}
+
+int cg_kill(const struct cgroup *cg)
+{
+	int left = 0;
+
+	for (int i = 0; i < cg->n; i++) {
+		char path[PATH_MAX];
+		int killall, pid;
+		FILE *f;
+
+		/* cgroup.kill kills the whole subtree at once, no fork can race
+		 * it. Without it (v1, or v2 before 5.14) kill pid by pid, as
+		 * systemd does; a pid read here could in theory exit and be
+		 * reused before the kill(2), a race v1 offers no way to close. */
+		killall = cg->version == 2 && put(cg->dir[i], "cgroup.kill", "1", 0) == 0;
+		if (mkpath(path, cg->dir[i], "/", "cgroup.procs") < 0 || !(f = fopen(path, "re")))
+			continue;
+		while (fscanf(f, "%d", &pid) == 1) {
+			left++;
+			if (!killall && pid > 0)
+				kill(pid, SIGKILL);
+		}
+		fclose(f);
+	}
+	return left;
+}
+
+/* rmdir DIR and, first, every cgroup a nested run or the command itself
+ * made inside it: all of it is ours, and no process is left in it. The
+ * kernel may count a just-killed process for a moment: retry EBUSY. */
+static int remove_tree(const char *dir, int depth)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (depth < 16 && (d = opendir(dir))) {
+		while ((e = readdir(d))) {
+			char sub[PATH_MAX];
+
+			if (e->d_type == DT_DIR && strcmp(e->d_name, ".") &&
+			    strcmp(e->d_name, "..") && mkpath(sub, dir, "/", e->d_name) == 0)
+				remove_tree(sub, depth + 1);
+		}
+		closedir(d);
+	}
+	for (int i = 0; i < 200; i++) {
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		sleep_ms(5);
+	}
+	return -1;
+}
+
+/* Remember the first failure, and its errno, in *BAD and *ERR. */
+static void note(int failed, const char *what, const char **bad, int *err)
+{
+	if (failed && !*bad) {
+		*bad = what;
+		*err = errno;
+	}
+}
+
+const char *cg_remove(struct cgroup *cg, pid_t self)
+{
+	const char *bad = NULL;
+	char val[32];
+	int err = 0;
+
+	/* The order matters on v2: the caller's cgroup must have no
+	 * controller enabled for children before we may move back into it. */
+	for (int i = 0; i < cg->n; i++)
+		note(remove_tree(cg->dir[i], 0) < 0, cg->dir[i], &bad, &err);
+	if (cg->enabled_memory || cg->enabled_pids) {
+		snprintf(val, sizeof val, "%s%s%s", cg->enabled_memory ? "-memory" : "",
+		         cg->enabled_memory && cg->enabled_pids ? " " : "",
+		         cg->enabled_pids ? "-pids" : "");
+		note(put(cg->home, "cgroup.subtree_control", val, 0) < 0, cg->home, &bad, &err);
+	}
+	if (cg->moved)
+		note(put_pid(cg->home, self) < 0, cg->home, &bad, &err);
+	if (cg->sv[0])
+		note(remove_tree(cg->sv, 0) < 0, cg->sv, &bad, &err);
+	errno = err;
+	return bad;
+}

@@ -1,4 +1,75 @@
-/* placeholder */
+/* Where sharness-exec-limits caps memory and processes: a new cgroup made
+ * beneath the caller's own one, on cgroup v2 or on the v1 memory and pids
+ * hierarchies. Every function takes the hierarchy's mount point (ROOT) and
+ * the text of /proc/self/cgroup rather than reading them itself, so the unit
+ * tests run the same code against a fake tree. Nothing here prints: failures
+ * come back as -1 with errno set, or as a pointer to the path that failed,
+ * and the setup functions also leave a one-line reason in WHY.
+ *
+ * Preconditions: ROOT MUST be a mounted cgroup hierarchy of the right
+ * version (the caller checks the file system type); SELF MUST be the pid of
+ * the calling process, the supervisor. */
 #ifndef SHARNESS_CGROUP_H
 #define SHARNESS_CGROUP_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Children are named CG_PREFIX "<supervisor pid>"; on v2 the supervisor may
+ * also need a leaf of its own named CG_PREFIX "<pid>" CG_SV_SUFFIX. */
+#define CG_PREFIX "sharness-exec."
+#define CG_SV_SUFFIX ".sv"
+
+struct cgroup {
+	int version;             /* 1 or 2; 0: no cgroup is used */
+	int n;                   /* cgroups made: one on v2, one or two on v1 */
+	char dir[2][PATH_MAX];   /* the cgroup(s) the child joins */
+	/* v2 only: the caller's own cgroup, the controllers we enabled in its
+	 * cgroup.subtree_control, and whether the supervisor moved out of it
+	 * into the leaf SV to be allowed to (the "no internal processes"
+	 * rule); cg_remove undoes all three. */
+	char home[PATH_MAX];
+	char sv[PATH_MAX];
+	int enabled_memory, enabled_pids, moved;
+};
+
+/* Find the caller's cgroup path in the text of /proc/self/cgroup: the
+ * "0::PATH" line when CONTROLLER is NULL (v2), else the v1 line whose
+ * controller list holds CONTROLLER. The path must be absolute and hold no
+ * ".", ".." or empty component: a cgroup namespace shows a cgroup outside
+ * it as "/.." and that must never be followed. 0 on success; -1 with
+ * ENOENT (no such line), EINVAL (refused path) or ENAMETOOLONG. */
+int cg_self_path(const char *proc_cgroup, const char *controller,
+                 char *out, size_t outsz);
+
+/* Make the v2 cgroup ROOT/<caller's path>/sharness-exec.SELF and write
+ * memory.max and memory.swap.max (when MEM_MIB is not 0) and pids.max (when
+ * PIDS is not 0). 0 on success; -1 with WHY filled and everything undone. */
+int cg2_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
+              pid_t self, unsigned long mem_mib, unsigned long pids,
+              char *why, size_t whysz);
+
+/* The same on v1: ROOT/memory/<path>/sharness-exec.SELF with
+ * memory.limit_in_bytes and memory.memsw.limit_in_bytes, and
+ * ROOT/pids/<path>/sharness-exec.SELF with pids.max, each only if asked. */
+int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
+              pid_t self, unsigned long mem_mib, unsigned long pids,
+              char *why, size_t whysz);
+
+/* Move PID into every cgroup of CG. NULL on success, else the directory
+ * that refused it, with errno set. */
+const char *cg_join(const struct cgroup *cg, pid_t pid);
+
+/* One pass of killing what is left in CG: cgroup.kill where the kernel has
+ * it (v2, Linux 5.14), else SIGKILL to every pid in cgroup.procs. Returns
+ * how many processes were still listed (0: all empty). */
+int cg_kill(const struct cgroup *cg);
+
+/* Remove the cgroups of CG and undo what cg2_setup did to the caller's
+ * cgroup; call it once, after the last process in CG is gone. NULL on
+ * success, else the first path that could not be cleaned, with errno set
+ * (the rest is still attempted). */
+const char *cg_remove(struct cgroup *cg, pid_t self);
+
 #endif

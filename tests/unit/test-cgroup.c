@@ -1,4 +1,529 @@
-/* placeholder */
+/* Unit tests for cgroup.c. The cgroup v2 path cannot run for real on the
+ * machines these tests run on (their v2 hierarchy has no controllers; v1
+ * holds memory and pids), so it is exercised here against a temporary
+ * directory laid out like a delegated cgroup2 tree, with a fake
+ * /proc/self/cgroup text. A plain directory is not cgroupfs: mkdir does not
+ * create the interface files, so the tests make them in advance where the
+ * kernel would, and a write to cgroup.subtree_control never fails with
+ * EBUSY. What cgroup.c decides (where, what, with which values, what it
+ * refuses and what it undoes) is the same; the v1 path runs for real in
+ * tests/limits.bats and is checked here as well. No process is signalled. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "common.h"
 #include "tap.h"
-const char *progname = "test";
-int main(void) { tap_ok(1, "placeholder"); return tap_done(); }
+
+const char *progname = "test-cgroup";
+
+static char root[PATH_MAX];
+static pid_t self;
+static char why[PATH_MAX + 256];
+
+/* --- a fake tree, paths relative to ROOT --- */
+
+static const char *at(const char *rel)
+{
+	static char path[2][2 * PATH_MAX];
+	static int i;
+
+	i ^= 1;
+	snprintf(path[i], sizeof path[i], "%s/%s", root, rel);
+	return path[i];
+}
+
+static void mkfile(const char *rel, const char *content)
+{
+	int fd = open(at(rel), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || write_all(fd, content, strlen(content)) < 0 || close(fd) < 0) {
+		perror(at(rel));
+		exit(99);
+	}
+}
+
+static void mkd(const char *rel)
+{
+	if (mkdir(at(rel), 0755) < 0 && errno != EEXIST) {
+		perror(at(rel));
+		exit(99);
+	}
+}
+
+static const char *slurp(const char *rel)
+{
+	static char buf[4096];
+	int fd = open(at(rel), O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return "(missing)";
+	buf[n] = '\0';
+	return buf;
+}
+
+static int exists(const char *rel)
+{
+	return access(at(rel), F_OK) == 0;
+}
+
+static int is(const char *rel, const char *want)
+{
+	const char *got = slurp(rel);
+
+	if (strcmp(got, want))
+		tap_diag("%s: got '%s', want '%s'", rel, got, want);
+	return !strcmp(got, want);
+}
+
+/* A fresh case directory beneath the temporary base. */
+static void fresh(const char *base, const char *name)
+{
+	snprintf(root, sizeof root, "%s/%s", base, name);
+	mkd("");
+}
+
+/* What the kernel puts in a new cgroup: the tests make it beforehand. */
+static void kernel_v2(const char *rel)
+{
+	char p[PATH_MAX];
+
+	mkd(rel);
+	snprintf(p, sizeof p, "%s/cgroup.procs", rel), mkfile(p, "");
+	snprintf(p, sizeof p, "%s/memory.max", rel), mkfile(p, "max");
+	snprintf(p, sizeof p, "%s/memory.swap.max", rel), mkfile(p, "max");
+	snprintf(p, sizeof p, "%s/pids.max", rel), mkfile(p, "max");
+}
+
+/* REL with its "%d" replaced by our pid */
+static const char *named(const char *rel)
+{
+	static char buf[2][PATH_MAX];
+	static int i;
+	const char *d = strstr(rel, "%d");
+
+	i ^= 1;
+	snprintf(buf[i], sizeof buf[i], "%.*s%d%s", (int)(d - rel), rel, (int)self, d + 2);
+	return buf[i];
+}
+
+static const char *procs_with(int others)
+{
+	static char buf[64];
+
+	if (others)
+		snprintf(buf, sizeof buf, "4000001\n%d\n4000002\n", (int)self);
+	else
+		snprintf(buf, sizeof buf, "%d\n", (int)self);
+	return buf;
+}
+
+/* A delegated cgroup2 tree: ROOT/user.slice/job.scope is the caller's. */
+static void tree_v2(const char *controllers, const char *subtree, int others)
+{
+	mkfile("cgroup.controllers", "cpu io memory pids\n");
+	mkd("user.slice");
+	mkd("user.slice/job.scope");
+	mkfile("user.slice/job.scope/cgroup.controllers", controllers);
+	mkfile("user.slice/job.scope/cgroup.subtree_control", subtree);
+	mkfile("user.slice/job.scope/cgroup.procs", procs_with(others));
+}
+
+#define V2_TEXT "1:name=systemd:/user.slice/job.scope\n0::/user.slice/job.scope\n"
+
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+/* --- cg_self_path --- */
+
+/* TEXT with its newlines shown as \n, for a one-line test name */
+static const char *esc(const char *text)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (; *text && n + 3 < sizeof buf; text++)
+		if (*text == '\n')
+			buf[n++] = '\\', buf[n++] = 'n';
+		else
+			buf[n++] = *text;
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_self_path(void)
+{
+	static const struct { const char *text, *ctl, *want; int err; } c[] = {
+		{ "0::/user.slice/a.scope\n", NULL, "/user.slice/a.scope", 0 },
+		{ "0::/\n", NULL, "/", 0 },
+		{ "0::/x", NULL, "/x", 0 },
+		{ "0::/a:b\n", NULL, "/a:b", 0 },
+		{ "0::/a/..b/c.\n", NULL, "/a/..b/c.", 0 },
+		{ "4:memory:/m\n0::/u\n", NULL, "/u", 0 },
+		{ "4:memory:/m\n", NULL, NULL, ENOENT },
+		{ "10::/x\n", NULL, NULL, ENOENT },
+		{ "", NULL, NULL, ENOENT },
+		{ "0::/../../user.slice\n", NULL, NULL, EINVAL },
+		{ "0::/..\n", NULL, NULL, EINVAL },
+		{ "0::/a/../b\n", NULL, NULL, EINVAL },
+		{ "0::/a/./b\n", NULL, NULL, EINVAL },
+		{ "0::/a//b\n", NULL, NULL, EINVAL },
+		{ "0::/a/\n", NULL, NULL, EINVAL },
+		{ "0::a/b\n", NULL, NULL, EINVAL },
+		{ "0::\n", NULL, NULL, EINVAL },
+		{ "12:pids:/p\n4:memory:/process_api/x\n0::/\n", "memory", "/process_api/x", 0 },
+		{ "12:pids:/p\n4:memory:/process_api/x\n0::/\n", "pids", "/p", 0 },
+		{ "3:cpu,cpuacct:/c\n", "cpu", "/c", 0 },
+		{ "3:cpu,cpuacct:/c\n", "cpuacct", "/c", 0 },
+		{ "3:cpu,cpuacct:/c\n", "acct", NULL, ENOENT },
+		{ "5:memoryx:/c\n", "memory", NULL, ENOENT },
+		{ "9:name=systemd:/\n", "systemd", NULL, ENOENT },
+		{ "0::/\n", "memory", NULL, ENOENT },
+		{ "4:memory:/../x\n", "memory", NULL, EINVAL },
+	};
+	char out[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		int r = cg_self_path(c[i].text, c[i].ctl, out, sizeof out);
+
+		if (c[i].want)
+			tap_ok(r == 0 && !strcmp(out, c[i].want), "self path %s in '%s' is %s",
+			       c[i].ctl ? c[i].ctl : "v2", esc(c[i].text), c[i].want);
+		else
+			tap_ok(r == -1 && errno == c[i].err, "self path %s in '%s' fails with %s",
+			       c[i].ctl ? c[i].ctl : "v2", esc(c[i].text), strerror(c[i].err));
+	}
+	tap_ok(cg_self_path("0::/abcdef\n", NULL, out, 7) == -1 && errno == ENAMETOOLONG,
+	       "self path longer than the buffer fails with ENAMETOOLONG");
+	tap_ok(cg_self_path("0::/abcde\n", NULL, out, 7) == 0 && !strcmp(out, "/abcde"),
+	       "self path that just fits is accepted");
+}
+
+/* --- cgroup v2 --- */
+
+static void test_v2(const char *base)
+{
+	struct cgroup cg;
+	int r;
+
+	fresh(base, "v2-shared");
+	tree_v2("cpu memory pids\n", "", 1);
+	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == 0 && cg.version == 2 && cg.n == 1, "v2: set up beneath the caller's cgroup");
+	tap_ok(!strcmp(cg.dir[0], at(named("user.slice/job.scope/sharness-exec.%d"))),
+	       "v2: the child is the caller's cgroup's sharness-exec.<pid>");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/memory.max"), "67108864"),
+	       "v2: memory.max is 64 MiB in bytes");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/memory.swap.max"), "0"),
+	       "v2: memory.swap.max is 0");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "20"),
+	       "v2: pids.max is 20");
+	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "+memory +pids"),
+	       "v2: memory and pids enabled for children");
+	tap_ok(!cg.moved && !exists(named("user.slice/job.scope/sharness-exec.%d.sv")),
+	       "v2: with other processes there, the supervisor does not move");
+	tap_ok(cg_join(&cg, 4242) == NULL &&
+	       is(named("user.slice/job.scope/sharness-exec.%d/cgroup.procs"), "4242"),
+	       "v2: joining writes the pid to the child's cgroup.procs");
+	cg_remove(&cg, self);
+	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "-memory -pids"),
+	       "v2: removing disables the controllers it enabled");
+	tap_ok(is("user.slice/job.scope/cgroup.procs", procs_with(1)),
+	       "v2: removing leaves the caller's cgroup.procs alone");
+
+	/* alone in a delegated cgroup: the "no internal processes" rule */
+	fresh(base, "v2-alone");
+	tree_v2("memory pids\n", "", 0);
+	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
+	kernel_v2(named("user.slice/job.scope/sharness-exec.%d.sv"));
+	r = cg2_setup(&cg, root, V2_TEXT, self, 1, 1, why, sizeof why);
+	tap_ok(r == 0 && cg.moved, "v2 alone: set up, moving the supervisor");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d.sv/cgroup.procs"),
+	          named("%d")),
+	       "v2 alone: the supervisor went into sharness-exec.<pid>.sv");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/memory.max"), "1048576") &&
+	       is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "1"),
+	       "v2 alone: limits written in the child, not in the leaf");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d.sv/pids.max"), "max"),
+	       "v2 alone: the supervisor's leaf is not capped");
+	mkfile("user.slice/job.scope/cgroup.procs", "");
+	cg_remove(&cg, self);
+	tap_ok(is("user.slice/job.scope/cgroup.procs", named("%d")) &&
+	       is("user.slice/job.scope/cgroup.subtree_control", "-memory -pids"),
+	       "v2 alone: removing disables the controllers, then moves back");
+
+	/* controllers already enabled (the root cgroup may hold processes) */
+	fresh(base, "v2-enabled");
+	tree_v2("memory pids\n", "memory pids\n", 0);
+	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 7, why, sizeof why);
+	tap_ok(r == 0 && !cg.moved && !cg.enabled_memory && !cg.enabled_pids &&
+	       is("user.slice/job.scope/cgroup.subtree_control", "memory pids\n"),
+	       "v2: controllers already enabled are left as they are");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "7") &&
+	       is(named("user.slice/job.scope/sharness-exec.%d/memory.max"), "max"),
+	       "v2: -p alone writes pids.max only");
+	cg_remove(&cg, self);
+	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "memory pids\n"),
+	       "v2: removing does not disable what it did not enable");
+
+	/* the caller's cgroup at the root of the hierarchy */
+	fresh(base, "v2-root");
+	mkfile("cgroup.controllers", "memory pids\n");
+	mkfile("cgroup.subtree_control", "memory pids\n");
+	mkfile("cgroup.procs", procs_with(1));
+	kernel_v2(named("sharness-exec.%d"));
+	r = cg2_setup(&cg, root, "0::/\n", self, 8, 0, why, sizeof why);
+	tap_ok(r == 0 && !strcmp(cg.dir[0], at(named("sharness-exec.%d"))) &&
+	       is(named("sharness-exec.%d/memory.max"), "8388608"),
+	       "v2: caller at the root, child right beneath it");
+
+	/* missing controllers */
+	fresh(base, "v2-nomem");
+	tree_v2("cpu pids\n", "", 1);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "memory controller") && cg.version == 0,
+	       "v2: no memory controller, refused: %s", why);
+	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "") &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
+	       "v2: refused before touching anything");
+	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 20, why, sizeof why);
+	tap_ok(r == 0 && is("user.slice/job.scope/cgroup.subtree_control", "+pids"),
+	       "v2: no memory controller is fine for -p alone");
+	cg_remove(&cg, self);
+	fresh(base, "v2-nopids");
+	tree_v2("memory\n", "", 1);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "pids controller"), "v2: no pids controller, refused: %s", why);
+
+	/* paths it must refuse */
+	fresh(base, "v2-dotdot");
+	mkd("sub");
+	mkfile("sub/cgroup.controllers", "memory pids\n");
+	mkfile("sub/cgroup.subtree_control", "");
+	mkfile("sub/cgroup.procs", procs_with(0));
+	mkfile("cgroup.controllers", "memory pids\n");
+	mkfile("cgroup.subtree_control", "");
+	mkfile("cgroup.procs", procs_with(0));
+	r = cg2_setup(&cg, at("sub"), "0::/../\n", self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "refusing"), "v2: '/..' refused: %s", why);
+	r = cg2_setup(&cg, at("sub"), "0::/..\n", self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "refusing") && !exists(named("sharness-exec.%d")) &&
+	       !exists(named("sharness-exec.%d.sv")) && is("cgroup.subtree_control", ""),
+	       "v2: nothing made above the mount point");
+	r = cg2_setup(&cg, root, "1:memory:/\n", self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "not listed"), "v2: no 0:: line: %s", why);
+
+	/* a cgroup that is not ours */
+	fresh(base, "v2-notours");
+	tree_v2("memory pids\n", "", 1);
+	mkfile("user.slice/job.scope/cgroup.procs", "4000001\n");
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "does not hold this process") &&
+	       is("user.slice/job.scope/cgroup.subtree_control", ""),
+	       "v2: a cgroup that does not list us is refused: %s", why);
+
+	/* a failure half way is undone: here the interface files are
+	 * missing, so mkdir works and writing memory.max does not */
+	fresh(base, "v2-undo");
+	tree_v2("memory pids\n", "", 1);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, at(named("user.slice/job.scope/sharness-exec.%d/memory.max"))),
+	       "v2: the child was made where expected: %s", why);
+	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")),
+	       "v2: the half-made child is removed");
+	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "-memory -pids"),
+	       "v2: the controllers it enabled are disabled again");
+
+	/* alone, and the move fails: nothing enabled, the leaf removed */
+	fresh(base, "v2-undo-move");
+	tree_v2("memory pids\n", "", 0);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "unable to move into cgroup"),
+	       "v2 alone: a failed move is reported: %s", why);
+	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d.sv")) &&
+	       is("user.slice/job.scope/cgroup.subtree_control", "") &&
+	       is("user.slice/job.scope/cgroup.procs", procs_with(0)),
+	       "v2 alone: and undone, without touching subtree_control");
+
+	/* a leftover with our pid that still holds a process */
+	fresh(base, "v2-busy");
+	tree_v2("memory pids\n", "", 1);
+	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
+	mkfile(named("user.slice/job.scope/sharness-exec.%d/cgroup.procs"), "4000003\n");
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "File exists"),
+	       "v2: an existing sharness-exec.<pid> with processes is not reused: %s", why);
+}
+
+static void test_stale(const char *base)
+{
+	struct cgroup cg;
+	char name[4][64];
+	pid_t d1 = dead_pid(), d2 = dead_pid();
+	int r;
+
+	fresh(base, "stale");
+	tree_v2("memory pids\n", "", 1);
+	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
+	snprintf(name[0], sizeof name[0], "user.slice/job.scope/sharness-exec.%d", (int)d1);
+	snprintf(name[1], sizeof name[1], "user.slice/job.scope/sharness-exec.%d.sv", (int)d1);
+	snprintf(name[2], sizeof name[2], "user.slice/job.scope/sharness-exec.%d", (int)d2);
+	snprintf(name[3], sizeof name[3], "user.slice/job.scope/sharness-exec.%d/x", (int)d2);
+	mkd(name[0]);
+	mkd(name[1]);
+	mkd(name[2]);
+	mkfile(name[3], "");
+	mkd("user.slice/job.scope/sharness-exec.1");
+	mkd("user.slice/job.scope/sharness-exec.12x");
+	mkd("user.slice/job.scope/other");
+	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == 0, "stale: setup works");
+	tap_ok(!exists(name[0]) && !exists(name[1]),
+	       "stale: empty cgroups of a dead supervisor are removed");
+	tap_ok(exists(name[2]), "stale: a non-empty one stays");
+	tap_ok(exists("user.slice/job.scope/sharness-exec.1"),
+	       "stale: a live supervisor's cgroup stays");
+	tap_ok(exists("user.slice/job.scope/sharness-exec.12x") &&
+	       exists("user.slice/job.scope/other"), "stale: other names stay");
+	cg_remove(&cg, self);
+}
+
+/* --- cgroup v1 --- */
+
+#define V1_TEXT "12:pids:/\n9:name=systemd:/\n4:memory:/process_api/x\n3:cpu,cpuacct:/\n0::/\n"
+
+static void tree_v1(const char *use_hierarchy)
+{
+	char p[PATH_MAX];
+
+	mkd("memory");
+	mkd("memory/process_api");
+	mkd("memory/process_api/x");
+	mkfile("memory/process_api/x/cgroup.procs", procs_with(1));
+	mkfile("memory/process_api/x/memory.use_hierarchy", use_hierarchy);
+	mkd(named("memory/process_api/x/sharness-exec.%d"));
+	snprintf(p, sizeof p, "%s/cgroup.procs", named("memory/process_api/x/sharness-exec.%d"));
+	mkfile(p, "");
+	snprintf(p, sizeof p, "%s/memory.limit_in_bytes", named("memory/process_api/x/sharness-exec.%d"));
+	mkfile(p, "9223372036854771712");
+	snprintf(p, sizeof p, "%s/memory.memsw.limit_in_bytes", named("memory/process_api/x/sharness-exec.%d"));
+	mkfile(p, "9223372036854771712");
+	mkd("pids");
+	mkfile("pids/cgroup.procs", procs_with(1));
+	mkd(named("pids/sharness-exec.%d"));
+	mkfile(named("pids/sharness-exec.%d/cgroup.procs"), "");
+	mkfile(named("pids/sharness-exec.%d/pids.max"), "max");
+}
+
+static void test_v1(const char *base)
+{
+	struct cgroup cg;
+	int r;
+
+	fresh(base, "v1");
+	tree_v1("1\n");
+	r = cg1_setup(&cg, root, V1_TEXT, self, 100, 30, why, sizeof why);
+	tap_ok(r == 0 && cg.version == 1 && cg.n == 2, "v1: set up in both hierarchies");
+	tap_ok(!strcmp(cg.dir[0], at(named("memory/process_api/x/sharness-exec.%d"))) &&
+	       !strcmp(cg.dir[1], at(named("pids/sharness-exec.%d"))),
+	       "v1: each beneath the caller's own cgroup in that hierarchy");
+	tap_ok(is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"), "104857600") &&
+	       is(named("memory/process_api/x/sharness-exec.%d/memory.memsw.limit_in_bytes"), "104857600"),
+	       "v1: memory and memory+swap capped at 100 MiB");
+	tap_ok(is(named("pids/sharness-exec.%d/pids.max"), "30"), "v1: pids.max is 30");
+	tap_ok(cg_join(&cg, 4243) == NULL &&
+	       is(named("memory/process_api/x/sharness-exec.%d/cgroup.procs"), "4243") &&
+	       is(named("pids/sharness-exec.%d/cgroup.procs"), "4243"),
+	       "v1: joining writes the pid to both");
+	cg_remove(&cg, self);
+
+	fresh(base, "v1-mem");
+	tree_v1("1\n");
+	r = cg1_setup(&cg, root, V1_TEXT, self, 1048576, 0, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 1 && is(named("pids/sharness-exec.%d/pids.max"), "max") &&
+	       is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
+	          "1099511627776"),
+	       "v1: -m alone uses the memory hierarchy only, 1 TiB fits");
+	cg_remove(&cg, self);
+
+	fresh(base, "v1-nomemsw");
+	tree_v1("1\n");
+	unlink(at(named("memory/process_api/x/sharness-exec.%d/memory.memsw.limit_in_bytes")));
+	r = cg1_setup(&cg, root, V1_TEXT, self, 2, 0, why, sizeof why);
+	tap_ok(r == 0 && is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
+	                    "2097152"),
+	       "v1: no memsw file (no swap accounting) is fine");
+	cg_remove(&cg, self);
+
+	fresh(base, "v1-nohier");
+	tree_v1("0\n");
+	r = cg1_setup(&cg, root, V1_TEXT, self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "use_hierarchy"),
+	       "v1: memory.use_hierarchy 0 would escape the caller's accounting: %s", why);
+
+	fresh(base, "v1-nopids");
+	tree_v1("1\n");
+	r = cg1_setup(&cg, root, "4:memory:/process_api/x\n", self, 64, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "pids") && strstr(why, "not listed"),
+	       "v1: no pids line: %s", why);
+
+	fresh(base, "v1-dotdot");
+	tree_v1("1\n");
+	r = cg1_setup(&cg, root, "4:memory:/process_api/../x\n", self, 64, 0, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "refusing"), "v1: '..' refused: %s", why);
+
+	fresh(base, "v1-notours");
+	tree_v1("1\n");
+	mkfile("pids/cgroup.procs", "1\n");
+	r = cg1_setup(&cg, root, V1_TEXT, self, 0, 20, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "does not hold this process"),
+	       "v1: a cgroup that does not list us is refused: %s", why);
+
+	fresh(base, "v1-undo");
+	mkd("memory");
+	mkfile("memory/cgroup.procs", procs_with(1));
+	r = cg1_setup(&cg, root, "4:memory:/\n", self, 64, 0, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, at(named("memory/sharness-exec.%d/memory.limit_in_bytes"))) &&
+	       !exists(named("memory/sharness-exec.%d")),
+	       "v1: made in the right place, and removed when writing fails: %s", why);
+}
+
+int main(void)
+{
+	char base[] = "/tmp/test-cgroup.XXXXXX";
+	char cmd[64];
+
+	self = getpid();
+	if (!mkdtemp(base)) {
+		perror("mkdtemp");
+		return 99;
+	}
+	tap_diag("the cgroup v2 path runs against a fake tree in %s", base);
+	test_self_path();
+	test_v2(base);
+	test_stale(base);
+	test_v1(base);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		tap_diag("could not remove %s", base);
+	return tap_done();
+}
