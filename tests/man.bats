@@ -1,4 +1,148 @@
 #!/usr/bin/env bats
-# placeholder
+# The manual pages: mandoc -Tlint has nothing to say about any of them, each
+# program's usage agrees with the SYNOPSIS of its page, every page spells
+# out the exit statuses 125, 126 and 127, and every page one refers to
+# exists and is installed.
+# not tested: rendering by groff and man-db (mandoc only), the prose itself.
+
 load helpers/load
-@test "placeholder" { skip "not written yet"; }
+
+MAN="$top_srcdir/man"
+PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-limits.1
+	sharness-exec-landlock.1 sharness-exec-policy.5)
+HELPERS=(sharness-exec-netns sharness-exec-limits sharness-exec-landlock)
+
+setup() {
+	setup_tmp
+	# configure substitutes "no" when it found no mandoc.
+	[ "${MANDOC:-no}" != no ] || MANDOC=mandoc
+}
+
+require_mandoc() {
+	command -v "$MANDOC" >/dev/null || require_feature tool:mandoc
+}
+
+lint() {
+	require_mandoc
+	[ -s "$MAN/$1" ]
+	run -0 --separate-stderr "$MANDOC" -Tlint -Wwarning "$MAN/$1"
+	[ -z "$output$stderr" ]
+}
+
+# section PAGE NAME: the rendered text of section NAME of PAGE, without
+# the overstrikes that -Tascii uses for bold and underline.
+section() {
+	"$MANDOC" -Tascii "$MAN/$1" | sed 's/.\x08//g' |
+		awk -v s="$2" '$0 == s { f = 1; next } /^[A-Z][A-Z ]*$/ { f = 0 } f'
+}
+
+# One SYNOPSIS entry a line: an entry starts at the left margin of the
+# section, its continuation lines are indented deeper.
+synopsis() {
+	section "$1" SYNOPSIS | awk '
+		/^     [^ ]/ { if (e != "") print e; e = $0; next }
+		/^ +[^ ]/ { e = e " " $0 }
+		END { if (e != "") print e }'
+}
+
+# Case and spacing aside: "[arg ...]" and "[ARG...]" are the same thing.
+normalize() {
+	tr 'A-Z' 'a-z' | sed -e 's/^usage://' -e 's/[[:space:]][[:space:]]*/ /g' \
+		-e 's/^ //' -e 's/ $//' -e 's/ \.\.\./.../g'
+}
+
+# The option letters a usage or synopsis line names, sorted.
+letters() {
+	grep -oE '(^|[[ |])-[A-Za-z]' | sed 's/.*-//' | LC_ALL=C sort -u | tr -d '\n'
+}
+
+@test "mandoc -Tlint: sharness-exec.1" { lint sharness-exec.1; }
+@test "mandoc -Tlint: sharness-exec-netns.1" { lint sharness-exec-netns.1; }
+@test "mandoc -Tlint: sharness-exec-limits.1" { lint sharness-exec-limits.1; }
+@test "mandoc -Tlint: sharness-exec-landlock.1" { lint sharness-exec-landlock.1; }
+@test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
+
+@test "every page in man/ is tested and installed" {
+	local have want
+	have=$(cd "$MAN" && ls | LC_ALL=C sort)
+	want=$(printf '%s\n' "${PAGES[@]}" | LC_ALL=C sort)
+	[ "$have" = "$want" ]
+	# dist_man_MANS in Makefile.am, its continuation lines joined.
+	run -0 sed -n '/^dist_man_MANS *=/,/[^\\]$/p' "$top_srcdir/Makefile.am"
+	have=$(tr ' \t\\' '\n\n\n' <<<"$output" | sed -n 's|^man/||p' | LC_ALL=C sort)
+	[ "$have" = "$want" ]
+}
+
+@test "sharness-exec --help: the usage is the SYNOPSIS of sharness-exec(1)" {
+	require_mandoc
+	run -0 --separate-stderr "$SHARNESS_EXEC" --help
+	local usage page
+	usage=$(sed '/^$/q' <<<"$output" | sed '/^$/d' | normalize)
+	page=$(synopsis sharness-exec.1 | normalize)
+	[ -n "$usage" ]
+	echo "usage:"$'\n'"$usage"$'\n'"SYNOPSIS:"$'\n'"$page"
+	[ "$usage" = "$page" ]
+}
+
+@test "sharness-exec run --help: the usage is run's line of the SYNOPSIS" {
+	require_mandoc
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --help
+	local usage page
+	usage=$(normalize <<<"$output")
+	page=$(synopsis sharness-exec.1 | normalize | grep '^sharness-exec run ')
+	echo "usage: $usage"$'\n'"SYNOPSIS: $page"
+	[ "$usage" = "$page" ]
+}
+
+@test "sharness-exec(1) OPTIONS describes every option of --help" {
+	require_mandoc
+	local opts text o n=0
+	run -0 --separate-stderr "$SHARNESS_EXEC" --help
+	opts=$(grep -oE -- '(^|[ ,])--?[a-zA-Z][a-z-]*' <<<"$output" | sed 's/^[ ,]//' | LC_ALL=C sort -u)
+	text=$(section sharness-exec.1 OPTIONS)
+	for o in $opts; do
+		grep -qE -- "(^|[ ,])$o( |,|\$)" <<<"$text" || { echo "not in OPTIONS: $o"; return 1; }
+		n=$((n + 1))
+	done
+	# -p -H -n -v -h and the six long options, at least.
+	[ "$n" -ge 11 ]
+}
+
+@test "each helper's -h usage names the options of its SYNOPSIS" {
+	require_mandoc
+	local h usage page
+	for h in "${HELPERS[@]}"; do
+		run -0 "$HELPERDIR/$h" -h
+		usage=$(grep '^usage:' <<<"$output")
+		page=$(synopsis "$h.1")
+		echo "$h usage:    $usage"
+		echo "$h SYNOPSIS: $page"
+		[ -n "$usage" ] && [ -n "$page" ]
+		[ "$(awk '{ print $2 }' <<<"$usage")" = "$h" ]
+		[ "$(awk '{ print $1 }' <<<"$page")" = "$h" ]
+		[ "$(letters <<<"$usage")" = "$(letters <<<"$page")" ]
+	done
+}
+
+@test "every program's page spells out 125, 126 and 127, not .Ex -std" {
+	require_mandoc
+	local p text
+	for p in "${PAGES[@]}"; do
+		[[ $p == *.1 ]] || continue
+		! grep -q '^\.Ex' "$MAN/$p"
+		text=$(section "$p" "EXIT STATUS")
+		for code in 125 126 127; do
+			grep -qw "$code" <<<"$text" || { echo "$p: EXIT STATUS lacks $code"; return 1; }
+		done
+	done
+}
+
+@test "every sharness-exec page a page refers to exists" {
+	local refs r n=0
+	refs=$(cat "$MAN"/* | sed -n 's/^\.Xr \(sharness-exec[a-z-]*\) \([0-9]\).*/\1.\2/p' | sort -u)
+	for r in $refs; do
+		[ -s "$MAN/$r" ] || { echo "refers to a missing page: $r"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 4 ]
+}
