@@ -1,0 +1,40 @@
+// The go tool builds each test binary, then runs it through -exec, confined
+// by policy.json:
+//
+// $ go test -exec "sharness-exec run --policy $PWD/policy.json --expect-hash sha256:bb635cd52d09bf09c1c1e04255416a20eaa66bbcc98584499d21914b19ccab25 --" ./...
+//
+// After changing policy.json, pin its new hash: sharness-exec hash policy.json
+package sum
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSum(t *testing.T) {
+	if got := Sum(1, 2, 3, 36); got != 42 {
+		t.Fatalf("Sum(1, 2, 3, 36) = %d, want 42", got)
+	}
+}
+
+// A canary for the confinement itself: the policy gives no access to
+// $HOME, so creating a file there must fail with EACCES.
+func TestCannotWriteHome(t *testing.T) {
+	home := os.Getenv("HOME")
+	if home == "" {
+		t.Fatal("HOME is not set")
+	}
+	path := filepath.Join(home, ".sharness-exec-canary")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		f.Close()
+		os.Remove(path)
+		t.Fatalf("created %s: this suite is not confined", path)
+	}
+	if !errors.Is(err, fs.ErrPermission) {
+		t.Fatalf("%v (expected permission denied)", err)
+	}
+}

@@ -1,0 +1,266 @@
+#!/usr/bin/env bats
+# Every example of examples/ builds and runs its test suite confined, the
+# way its files say, with the sharness-exec of this build tree first in
+# PATH; each pins the hash of its own policy; each suite's canary (a test
+# that tries to create a file in $HOME) passes only because it is confined.
+# not tested: the GitHub Actions workflow on GitHub (only its confined
+# `run:` line runs here, not the install step, not the YAML as a whole);
+# the examples as a user without a delegated cgroup (process limits then
+# fall back to per-user rlimits); examples built outside /tmp, which their
+# policies do not allow.
+
+load helpers/load
+
+EXAMPLES="$top_srcdir/examples"
+
+setup() {
+	setup_tmp
+	# The policies of the examples allow writing beneath /tmp only: build
+	# there. $HOME, which the canaries try to write to, must lie outside
+	# /tmp, and is a scratch directory so that a broken confinement cannot
+	# touch the real one.
+	WORK=$(mktemp -d /tmp/sharness-exec-examples.XXXXXX)
+	REAL_HOME=$HOME
+	local base
+	HOME=
+	for base in /var/tmp "$top_builddir"; do
+		[ -d "$base" ] && [ -w "$base" ] || continue
+		case $(realpath "$base")/ in /tmp/*) continue ;; esac
+		HOME=$(mktemp -d "$base/sharness-exec-home.XXXXXX")
+		break
+	done
+	export HOME TMPDIR=$WORK
+	mkdir "$WORK/bin"
+	ln -s "$SHARNESS_EXEC" "$WORK/bin/sharness-exec"
+	export PATH="$WORK/bin:$PATH"
+}
+
+teardown() {
+	[ -n "${WORK:-}" ] && rm -rf "$WORK"
+	[ -n "${HOME:-}" ] && [ "$HOME" != "${REAL_HOME:-}" ] && rm -rf "$HOME"
+	teardown_tmp
+}
+
+# require_home: a $HOME outside /tmp was found.
+require_home() {
+	[ -n "$HOME" ] && return 0
+	if [ "${SHARNESS_EXEC_MUST_WORK:-0}" = 1 ]; then
+		echo "required feature missing: a writable directory outside /tmp (SHARNESS_EXEC_MUST_WORK=1)" >&2
+		return 1
+	fi
+	skip "no writable directory outside /tmp for \$HOME"
+}
+
+# example NAME: copy examples/NAME beneath $WORK and cd there.
+example() {
+	require_feature landlock
+	require_home
+	cp -R "$EXAMPLES/$1" "$WORK/$1"
+	cd "$WORK/$1"
+}
+
+# pins DIR POLICY: every hash the files of DIR pin is that of POLICY.
+pins() {
+	local want pinned
+	want=$("$SHARNESS_EXEC" hash "$2")
+	[[ $want == sha256:* ]]
+	pinned=$(grep -rhoE --exclude='*.json' 'sha256:[0-9a-f]{64}' "$1" | sort -u)
+	echo "pinned: $pinned"$'\n'"policy: $want"
+	[ "$pinned" = "$want" ]
+}
+
+# command_line FILE PREFIX: the command the comment line "PREFIX $ ..." of
+# FILE documents.
+command_line() {
+	sed -n "s|^$2 \\\$ ||p" "$1"
+}
+
+# no_canary: the canaries left nothing in $HOME.
+no_canary() {
+	[ -z "$(ls -A "$HOME")" ]
+}
+
+@test "every example's policy is valid and its hash is the one pinned" {
+	local n=0 d p
+	for d in "$EXAMPLES"/*/; do
+		p=$(find "$d" -name policy.json)
+		[ -f "$p" ]
+		run -0 --separate-stderr "$SHARNESS_EXEC" check "$p"
+		pins "$d" "$p"
+		n=$((n + 1))
+	done
+	[ "$n" = 8 ]
+}
+
+@test "every example is in examples/README.md, and every link there exists" {
+	local d link n=0
+	for d in "$EXAMPLES"/*/; do
+		d=$(basename "$d")
+		grep -q "]($d/" "$EXAMPLES/README.md" || { echo "not in README.md: $d"; return 1; }
+	done
+	for link in $(grep -oE '\]\([^)#]+\)' "$EXAMPLES/README.md" | sed 's/^](//; s/)$//'); do
+		[ -e "$EXAMPLES/$link" ] || { echo "broken link: $link"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 8 ]
+}
+
+@test "make: make check runs the suite confined" {
+	require_feature tool:make
+	require_feature tool:cc
+	example make
+	run -0 --separate-stderr make check
+	[[ $output == *"ok: sum"* ]]
+	[[ $output == *"ok: cannot write to $HOME"* ]]
+	no_canary
+}
+
+@test "make: the canary fails when the suite runs bare" {
+	require_feature tool:make
+	require_feature tool:cc
+	example make
+	run -0 make test-home
+	run -1 --separate-stderr ./test-home
+	[[ $stderr == *"this suite is not confined"* ]]
+	no_canary
+}
+
+@test "make: a policy that no longer matches its pin runs nothing" {
+	require_feature tool:make
+	require_feature tool:cc
+	example make
+	run -0 make all
+	sed -i 's|"write": \["/dev/null", "/tmp"\]|"write": ["/dev/null", "/tmp", "'"$HOME"'"]|' policy.json
+	grep -q "$HOME" policy.json
+	run -2 --separate-stderr make check
+	[[ $stderr == *"refused: policy hash is sha256:"* ]]
+	[[ $output != *"ok: sum"* ]]
+	no_canary
+}
+
+@test "automake: LOG_COMPILER runs every test confined, AM_TESTS_ENVIRONMENT gets through" {
+	require_feature tool:autoreconf
+	require_feature tool:make
+	require_feature tool:cc
+	example automake
+	pins . policy.json
+	run -0 autoreconf -fi
+	mkdir _build
+	cd _build
+	run -0 ../configure
+	run -0 make check
+	[[ $output == *"PASS: test-sum"* ]]
+	[[ $output == *"PASS: test-home"* ]]
+	[[ $output == *"# FAIL:  0"* ]]
+	grep -q "ok: sum of 4 numbers" test-sum.log
+	grep -q "ok: cannot write to $HOME" test-home.log
+	no_canary
+}
+
+@test "automake: a variable the policy does not inherit does not reach the tests" {
+	require_feature tool:autoreconf
+	require_feature tool:make
+	require_feature tool:cc
+	example automake
+	# Take SUM_DATA out of env.inherit, and pin the new hash.
+	sed -i 's/"inherit": \["SUM_DATA"\]/"inherit": []/' policy.json
+	run -0 "$SHARNESS_EXEC" hash policy.json
+	sed -i "s/^POLICY_HASH = .*/POLICY_HASH = $output/" Makefile.am
+	run -0 autoreconf -fi
+	run -0 ./configure
+	run -2 make check
+	[[ $output == *"FAIL: test-sum"* ]]
+	[[ $output == *"PASS: test-home"* ]]
+	grep -q "SUM_DATA is not set" test-sum.log
+}
+
+@test "meson: meson test --wrapper runs every test confined" {
+	require_feature tool:meson
+	require_feature tool:ninja
+	require_feature tool:cc
+	example meson
+	pins . policy.json
+	local line
+	line=$(command_line meson.build '#')
+	[[ $line == *"meson test"*"--wrapper"* ]]
+	run -0 sh -c "$line"
+	[[ $output =~ Ok:\ +2 ]]
+	[[ $output =~ Fail:\ +0 ]]
+	grep -q "ok: cannot write to $HOME" build/meson-logs/testlog*.txt
+	no_canary
+}
+
+@test "go: go test -exec runs the test binary confined" {
+	require_feature tool:go
+	example go
+	pins . policy.json
+	local line
+	line=$(command_line sum_test.go '//')
+	[[ $line == "go test -exec "* ]]
+	export GOCACHE="$WORK/gocache" GOPATH="$WORK/gopath" GOPROXY=off GOTOOLCHAIN=local GOFLAGS=-v
+	run -0 sh -c "$line"
+	[[ $output == *"--- PASS: TestSum"* ]]
+	[[ $output == *"--- PASS: TestCannotWriteHome"* ]]
+	no_canary
+}
+
+@test "cargo: the runner of .cargo/config.toml runs cargo test confined" {
+	require_feature tool:cargo
+	# cargo from rustup finds its toolchains through the real home.
+	[ -d "$REAL_HOME/.rustup" ] && export RUSTUP_HOME="${RUSTUP_HOME:-$REAL_HOME/.rustup}"
+	[ -d "$REAL_HOME/.cargo" ] && export CARGO_HOME="${CARGO_HOME:-$REAL_HOME/.cargo}"
+	example cargo
+	pins . policy.json
+	grep -q '^runner = \["sharness-exec", "run", ' .cargo/config.toml
+	CARGO_NET_OFFLINE=true run -0 --separate-stderr cargo test
+	[[ $output == *"test tests::sums ... ok"* ]]
+	[[ $output == *"test tests::cannot_write_home ... ok"* ]]
+	no_canary
+}
+
+@test "cmake: ctest runs every test through the launcher, confined" {
+	require_feature tool:cmake
+	require_feature tool:ctest
+	require_feature tool:cc
+	example cmake
+	pins . policy.json
+	run -0 cmake -B build
+	run -0 cmake --build build
+	run -0 ctest --test-dir build -V
+	[[ $output == *"100% tests passed, 0 tests failed out of 2"* ]]
+	[[ $output == *'Test command: '*'sharness-exec "run" "--policy"'* ]]
+	[[ $output == *"ok: cannot write to $HOME"* ]]
+	no_canary
+}
+
+@test "GitHub Actions: the workflow's confined run: line runs the suite" {
+	example github-actions
+	pins . ci/policy.json
+	local line
+	line=$(awk '/- name: Test, confined/ { f = 1; next }
+		f && /^ *run: / { sub(/^ *run: /, ""); print; exit }' .github/workflows/test.yml)
+	[[ $line == "sharness-exec run --policy ci/policy.json --expect-hash sha256:"*" -- ci/test.sh" ]]
+	GITHUB_TOKEN=ghs_not_for_the_tests run -0 --separate-stderr sh -c "$line"
+	[[ $output == *"ok: no secret of the caller is visible"* ]]
+	[[ $output == *"ok: cannot write to $HOME"* ]]
+	[[ $output != *"not ok"* ]]
+	no_canary
+}
+
+@test "shell: ci.sh runs its untrusted steps confined" {
+	example shell
+	pins . policy.json
+	run -0 --separate-stderr ./ci.sh
+	[[ $output == *"ok: no secret of the caller is visible"* ]]
+	[[ $output == *"ok: cannot write to $HOME"* ]]
+	[[ $output == *"ci.sh: all tests passed" ]]
+	no_canary
+}
+
+@test "shell: run bare, the suite's canaries fail" {
+	example shell
+	CI_TOKEN=secret run -1 --separate-stderr sh tests.sh
+	[[ $output == *"not ok: a secret of the caller is visible"* ]]
+	[[ $output == *"not ok: wrote to $HOME: not confined"* ]]
+	no_canary
+}
