@@ -173,31 +173,48 @@ static pid_t parent_of(pid_t pid)
 /* Kill every process left whose parent we are (the child's orphans come to
  * us, its subreaper), reap it, and repeat until we have no child at all:
  * a killed process's own children are then ours in turn. A pid read here
- * cannot be reused before kill(2): only our wait could free it. */
+ * cannot be reused before kill(2): only our wait could free it. The usual
+ * case, nothing left, costs one waitpid and no scan of /proc. */
 static void kill_descendants(pid_t self)
 {
-	do {
-		struct dirent *e;
-		DIR *d = opendir("/proc");
+	struct timespec ms = { 0, 1000000L };
 
-		if (!d) {
+	for (;;) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+		int killed = 0;
+		struct dirent *e;
+		DIR *d;
+
+		if (r > 0 || (r < 0 && errno == EINTR))
+			continue;
+		if (r < 0)
+			return; /* ECHILD: none left */
+		if (!(d = opendir("/proc"))) {
 			warnx_("unable to list /proc: processes may be left behind");
 			return;
 		}
 		while ((e = readdir(d))) {
 			pid_t pid = atoi(e->d_name);
 
-			/* EPERM: a set-user-ID descendant of an unprivileged
-			 * caller; waiting for it could last forever. */
-			if (pid > 0 && parent_of(pid) == self && kill(pid, SIGKILL) < 0 &&
-			    errno == EPERM) {
-				warnx_("unable to kill process %s: %s", e->d_name, strerror(errno));
+			if (pid <= 0 || parent_of(pid) != self)
+				continue;
+			if (kill(pid, SIGKILL) == 0) {
+				killed++;
+			} else if (errno == EPERM) {
+				/* a set-user-ID descendant of an unprivileged
+				 * caller: waiting for it could last forever */
+				warnx_("unable to kill process %d: %s", (int)pid, strerror(errno));
 				closedir(d);
 				return;
 			}
 		}
 		closedir(d);
-	} while (waitpid(-1, NULL, 0) > 0 || errno == EINTR);
+		/* one of those we killed will end: wait for it */
+		if (killed)
+			waitpid(-1, NULL, 0);
+		else
+			nanosleep(&ms, NULL);
+	}
 }
 
 /* Kill what is left in the cgroup(s), reaping as we go, until they are
@@ -320,7 +337,7 @@ int main(int argc, char **argv)
 		find_cgroup(&cg, self, mib, pids, why, sizeof why);
 	if (!cg.version)
 		warnx_("no cgroup (%s); rlimits cover less:%s%s%s", why,
-		       mib ? " RLIMIT_AS caps address space, not memory use" : "",
+		       mib ? " RLIMIT_AS caps each process's address space, not the memory all of them use" : "",
 		       mib && pids ? ";" : "",
 		       pids ? " RLIMIT_NPROC counts every process of the user, not only"
 		              " this command's, and does not apply to root" : "");
