@@ -14,7 +14,7 @@ const ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
   "--disable-default-apps", "--disable-extensions", "--no-default-browser-check",
-  "--mute-audio", "--hide-scrollbars", "--remote-debugging-pipe",
+  "--mute-audio", "--hide-scrollbars", "--disable-dev-shm-usage", "--remote-debugging-pipe",
 ];
 
 export class Browser {
