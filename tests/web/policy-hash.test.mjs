@@ -167,7 +167,10 @@ function dirCases(dir) {
   const expected = new Map();
   const tsv = path.join(dir, "expected.tsv");
   if (fs.existsSync(tsv))
-    for (const cols of readTSV(tsv)) expected.set(cols[0], cols[cols.length - 1]);
+    for (const cols of readTSV(tsv)) {
+      const v = cols[cols.length - 1].trim();
+      expected.set(cols[0], /^refused\b/.test(v) ? "refused" : v);
+    }
   return fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((name) => ({
     name: path.relative(top_srcdir, path.join(dir, name)), bytes: fs.readFileSync(path.join(dir, name)),
     expect: expected.get(name), from: path.relative(top_srcdir, tsv),
