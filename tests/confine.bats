@@ -34,6 +34,28 @@ as() {
 	if [ "$mode" = nobody ]; then as_nobody "$@"; else "$@"; fi
 }
 
+# prefix MODE: the words that run a command as MODE, for places where the
+# shell function `as` cannot go (background jobs, script -c).
+prefix() {
+	if [ "$1" = nobody ]; then
+		echo setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups --
+	fi
+}
+
+# victim MODE [ENV...]: a process outside the sandbox, owned by MODE's user;
+# sets $victim to the pid of the sleep itself.
+victim() {
+	local m=$1
+	shift
+	$(prefix "$m") env "$@" sleep 300 &
+	victim=$!
+	pids+=($victim)
+	for _ in $(seq 50); do
+		[ "$(readlink /proc/$victim/exe)" = "$(readlink -f "$(command -v sleep)")" ] && break
+		sleep 0.05
+	done
+}
+
 need() {
 	require_feature landlock
 	[ "$1" = nobody ] && require_feature nobody
@@ -234,11 +256,7 @@ t_signals() {
 	local m=$1
 	need "$m"
 	policy
-	as "$m" sleep 300 &
-	victim=$!
-	pids+=($victim)
-	sleep 0.2
-	# as_nobody execs, so $! is the sleep itself.
+	victim "$m"
 	run -1 confined "$m" "$TRY" kill "$victim"
 	run -1 confined "$m" "$TRY" ptrace "$victim"
 	kill -0 "$victim"
@@ -252,10 +270,7 @@ t_environ() {
 	local m=$1
 	need "$m"
 	policy
-	as "$m" env SHARNESS_TEST_SECRET=hunter2 sleep 300 &
-	victim=$!
-	pids+=($victim)
-	sleep 0.2
+	victim "$m" SHARNESS_TEST_SECRET=hunter2
 	grep -q hunter2 /proc/"$victim"/environ
 	run -1 confined "$m" "$TRY" read /proc/"$victim"/environ
 	run confined "$m" cat /proc/"$victim"/environ
@@ -286,7 +301,7 @@ t_tiocsti() {
 	require_feature pty
 	policy
 	chmod 755 "$TMP"
-	run script -qec "$(printf '%q ' as "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" tiocsti)" /dev/null
+	run script -qec "$(printf '%q ' $(prefix "$m") "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" tiocsti)" /dev/null
 	[[ "$output" == *"refused: Operation not permitted"* ]]
 	[[ "$output" != *ok* ]]
 }
@@ -326,14 +341,15 @@ t_sigterm() {
 	local m=$1 marker=sharness-exec-sigterm-$$-$RANDOM
 	need "$m"
 	policy '"none"' ',"max_pids":64'
-	as "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c \
+	$(prefix "$m") "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c \
 		"trap 'echo got-term >$TMP/rw/term; exit 3' TERM; touch $TMP/rw/ready; while :; do sleep 0.1; done; : $marker" &
 	wrapper=$!
 	for _ in $(seq 100); do [ -e "$TMP/rw/ready" ] && break; sleep 0.05; done
 	[ -e "$TMP/rw/ready" ]
 	kill -TERM "$wrapper"
-	run wait "$wrapper"
-	[ "$status" = 3 ]
+	st=0
+	wait "$wrapper" || st=$?
+	[ "$st" = 3 ]
 	[ "$(cat "$TMP/rw/term")" = got-term ]
 	sleep 0.2
 	[ -z "$(pgrep -f "$marker" || true)" ]

@@ -49,11 +49,11 @@ policy() { # CAPS: "" or "caps"
 	# A control: the same program from an exec directory runs.
 	cp /bin/true "$TMP/x/true"
 	run -0 "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TMP/x/true"
-	# Executable, allowed, but no format the kernel knows.
-	printf '\177ELF garbage' >"$TMP/x/bad"
-	chmod 755 "$TMP/x/bad"
-	run -126 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TMP/x/bad"
-	[[ "$stderr" == *"Exec format error"* ]]
+	# A directory is not a program. (A file the kernel cannot execute,
+	# ENOEXEC, is run by /bin/sh as execvp(3) and a bare shell would.)
+	mkdir "$TMP/x/dir"
+	run -126 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TMP/x/dir"
+	[[ "$stderr" == *"Permission denied"* ]]
 }
 
 @test "a target killed by a signal looks killed by that signal, with and without caps" {
