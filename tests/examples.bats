@@ -15,6 +15,9 @@ EXAMPLES="$top_srcdir/examples"
 
 setup() {
 	setup_tmp
+	# Run the examples as from a fresh shell, not as part of the `make check`
+	# that runs this file: its MAKEFLAGS would carry TESTS=... into theirs.
+	unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 	# The policies of the examples allow writing beneath /tmp only: build
 	# there. $HOME, which the canaries try to write to, must lie outside
 	# /tmp, and is a scratch directory so that a broken confinement cannot

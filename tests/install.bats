@@ -26,9 +26,10 @@ share/man/man1/sharness-exec.1
 share/man/man5/sharness-exec-policy.5
 share/zsh/vendor-completions/_sharness-exec'
 
-# make, without what an enclosing `make check` passes down.
+# make, without what an enclosing `make check` passes down (its MAKEFLAGS
+# carries TESTS=... and the like).
 submake() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DESTDIR make "$@"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u DESTDIR make "$@"
 }
 
 setup_file() {
@@ -142,7 +143,7 @@ layout_ok() {
 }
 
 @test "a DESTDIR install lays out the same files beneath DESTDIR" {
-	run -0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$BUILD" install DESTDIR="$TMP/stage"
+	run -0 submake -C "$BUILD" install DESTDIR="$TMP/stage"
 	run -0 files "$TMP/stage$PREFIX"
 	local staged=$output
 	layout_ok "$staged"
@@ -155,7 +156,7 @@ layout_ok() {
 	run -0 files "$TMP/stage"
 	[ "$output" = "$(sed "s|^|${PREFIX#/}/|" <<<"$staged")" ]
 	[ ! -e "$PREFIX/bin/sharness-exec" ]
-	run -0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$BUILD" uninstall DESTDIR="$TMP/stage"
+	run -0 submake -C "$BUILD" uninstall DESTDIR="$TMP/stage"
 	run -0 files "$TMP/stage"
 	[ -z "$output" ]
 }
