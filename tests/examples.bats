@@ -59,6 +59,8 @@ example() {
 	require_feature landlock
 	require_home
 	cp -R "$EXAMPLES/$1" "$WORK/$1"
+	# make distcheck runs this from a read-only source tree.
+	chmod -R u+w "$WORK/$1"
 	cd "$WORK/$1"
 }
 
