@@ -20,8 +20,7 @@
 
 extern char **environ;
 
-/* A growable NULL-terminated vector of strings; the front end is short-lived
- * and execs away, so nothing here is ever freed. */
+/* A growable NULL-terminated vector of strings. */
 struct vec {
 	char **v;
 	size_t n, cap;
@@ -39,6 +38,14 @@ static void vpush(struct vec *a, const char *s)
 	if (!a->v[a->n])
 		diex(EXIT_REFUSED, "out of memory");
 	a->v[++a->n] = NULL;
+}
+
+static void vfree(struct vec *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof *a);
 }
 
 static void vpushf(struct vec *a, const char *fmt, ...) PRINTF(2, 3);
@@ -74,6 +81,7 @@ static void env_put(struct vec *env, const char *name, const char *value)
 
 	for (size_t i = 0; i < env->n; i++)
 		if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=') {
+			free(env->v[i]);
 			if (asprintf(&env->v[i], "%s=%s", name, value) < 0)
 				diex(EXIT_REFUSED, "out of memory");
 			return;
@@ -315,8 +323,13 @@ int cmd_run(int argc, char **argv)
 		print_chain(&chain, stderr);
 	}
 	if (dry_run) {
+		int rc;
 		print_chain(&chain, stdout);
-		return fflush(stdout) ? EXIT_REFUSED : 0;
+		rc = fflush(stdout) ? EXIT_REFUSED : 0;
+		vfree(&env);
+		vfree(&chain);
+		unload_policy(&l);
+		return rc;
 	}
 	fflush(stderr);
 	environ = env.v;

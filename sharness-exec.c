@@ -55,6 +55,14 @@ static void report_line(void *ctx, const char *line)
 	fprintf(stderr, "%s: %s: %s\n", progname, (const char *)ctx, line);
 }
 
+void unload_policy(struct loaded *l)
+{
+	policy_free(&l->pol);
+	json_free(&l->doc);
+	free(l->text);
+	memset(l, 0, sizeof *l);
+}
+
 int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 {
 	char err[256];
@@ -67,6 +75,7 @@ int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 	}
 	if (!json_parse(&l->doc, l->text, l->len, err, sizeof err)) {
 		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+		unload_policy(l);
 		return 0;
 	}
 	if (!hash_doc(&l->doc, l->digest))
@@ -77,9 +86,14 @@ int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 		hash_format(want, want_text);
 		fprintf(stderr, "%s: refused: policy hash is %s, expected %s. Nothing ran.\n",
 		        progname, l->hash, want_text);
+		unload_policy(l);
 		return 0;
 	}
-	return policy_load(&l->pol, &l->doc, report_line, (void *)path) == 0;
+	if (policy_load(&l->pol, &l->doc, report_line, (void *)path)) {
+		unload_policy(l);
+		return 0;
+	}
+	return 1;
 }
 
 static int cmd_hash(int argc, char **argv)
