@@ -568,6 +568,7 @@ int cmd_hello(int argc, char **argv)
 	hash_held = probe_wrong_hash(null_in);
 	putchar('\n');
 	caveats(&m);
+	machine_free(&m);
 	close(null_in);
 
 	/* The five probes, the hash refusal and the published hash itself. */

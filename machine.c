@@ -603,3 +603,19 @@ void machine_probe(struct machine *m)
 		m->tools[i] = on_path(machine_tools[i]);
 	find_proxies(m);
 }
+
+void machine_free(struct machine *m)
+{
+	free(m->groups);
+	free(m->memory_path);
+	free(m->pids_path);
+	for (int i = 0; i < MACHINE_NCONFIG; i++)
+		free(m->config[i]);
+	free(m->lsm);
+	for (int i = 0; i < MACHINE_NTOOLS; i++)
+		free(m->tools[i]);
+	for (size_t i = 0; i < m->nproxies; i++)
+		free(m->proxies[i]);
+	free(m->proxies);
+	memset(m, 0, sizeof *m);
+}

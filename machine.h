@@ -68,6 +68,8 @@ struct machine {
  * Forks short-lived children (namespaces, Landlock, memfd_secret, gzip);
  * the calling process itself is left exactly as it was. */
 void machine_probe(struct machine *m);
+/* Free what machine_probe allocated; M is all zeros afterwards. */
+void machine_free(struct machine *m);
 
 /* "EPERM" and friends for the errnos these facts can carry. */
 const char *errno_name(int err);

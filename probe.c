@@ -343,5 +343,6 @@ int cmd_probe(int argc, char **argv)
 		print_text(&m);
 	if (fflush(stdout) || ferror(stdout))
 		die(EXIT_REFUSED, "unable to write the report");
+	machine_free(&m);
 	return 0;
 }
