@@ -270,6 +270,46 @@ static int plain8(const char *p)
 	          ((v - ones * 0x20) & ~v)) & high);
 }
 
+/* The offset of the first bracket that opens a container deeper than
+ * JSON_MAX_DEPTH, or LEN. jsmn climbs from its last token to the open
+ * container at every closing bracket, which is quadratic in the depth (100,000
+ * brackets: twenty seconds); with the depth bounded the climb is bounded too,
+ * so text nested too deeply never reaches jsmn. Strings are skipped. */
+static size_t too_deep(const char *s, size_t len)
+{
+	unsigned depth = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		switch (s[i]) {
+		case '"':
+			for (i++; i < len; i++) {
+				while (len - i >= 8 && plain8(s + i))
+					i += 8;
+				if (i >= len || s[i] == '"')
+					break;
+				if (s[i] == '\\')
+					i++;
+			}
+			break;
+		case '{':
+		case '[':
+			if (++depth > JSON_MAX_DEPTH)
+				return i;
+			break;
+		case '}':
+		case ']':
+			if (depth)
+				depth--;
+			break;
+		default:
+			break;
+		}
+		i++;
+	}
+	return len;
+}
+
 /* A string whose opening quote is at POS: checks escapes and control bytes
  * (UTF-8 was checked for the whole text) and finds the closing quote. */
 static int scan_string(struct walk *w, size_t pos, size_t *close)
@@ -688,8 +728,16 @@ int json_parse(struct json_doc *doc, const char *text, size_t len,
 	w.s = text;
 	w.len = len;
 	jsmn_init(&jp);
-	r = jsmn_parse(&jp, text, len, w.slots, (unsigned)cap);
-	w.ntok = r >= 0 ? (unsigned)r : jp.toknext;
+	if ((bad = too_deep(text, len)) == len) {
+		r = jsmn_parse(&jp, text, len, w.slots, (unsigned)cap);
+		w.ntok = r >= 0 ? (unsigned)r : jp.toknext;
+	} else {
+		/* Refused for sure: the walk alone finds the first error. */
+		r = JSMN_ERROR_INVAL;
+		jp.pos = (unsigned)bad;
+		w.notok = 1;
+		w.disagree = bad;
+	}
 
 	ok = walk(&w);
 	if (ok && (w.notok || r < 0 || w.next != w.ntok))

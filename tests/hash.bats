@@ -1,4 +1,167 @@
 #!/usr/bin/env bats
-# placeholder
+# sharness-exec hash: the canonical hash against the reference's verdicts
+# (../shared, when present), against this project's own vectors, and the
+# command line: output format, exit statuses, one-line refusals, and bounded
+# memory on adversarial input.
+#
+# not tested: read errors other than EACCES/ENOENT/EISDIR (EIO and the like
+# cannot be caused here); a file that grows while it is read (the 1 MiB + 1
+# read bound is unit-tested); memory bounds under AddressSanitizer, which
+# reserves terabytes of address space (the test says so and skips).
 load helpers/load
-@test "placeholder" { skip "not written yet"; }
+
+VECTORS="$top_srcdir/tests/vectors"
+
+# verdicts EXPECTED.TSV CASE-DIR MIN: every case of the table, in one plain
+# bash process (tests/helpers/hash-verdicts.bash); lists each disagreement.
+verdicts() {
+	run bash "$BATS_TEST_DIRNAME/helpers/hash-verdicts.bash" "$SHARNESS_EXEC" "$1" "$2" "$TMP"
+	printf '%s\n' "$output"
+	[ "$status" = 0 ]
+	[ "${lines[-1]%% *}" -ge "$3" ]
+}
+
+@test "conformance: the 44 policy-hash vectors of the reference" {
+	local dir="$SHARED_DIR/policy-hash"
+	[ -f "$dir/expected.tsv" ] || skip "no $dir (the shared reference folder is not beside this tree)"
+	verdicts "$dir/expected.tsv" "$dir/vectors" 44
+}
+
+@test "conformance: the JSONTestSuite cases, raw and wrapped as {\"v\":...} (636 verdicts)" {
+	local dir="$SHARED_DIR/json-test-suite"
+	[ -f "$dir/expected.tsv" ] || skip "no $dir (the shared reference folder is not beside this tree)"
+	verdicts "$dir/expected.tsv" "$dir/test_parsing" 636
+}
+
+@test "own vectors: tests/vectors/expected.tsv, produced by the reference" {
+	verdicts "$VECTORS/expected.tsv" "$VECTORS" 30
+	# Every vector has a verdict.
+	[ "$(wc -l <"$VECTORS/expected.tsv")" = "$(ls "$VECTORS"/*.json | wc -l)" ]
+}
+
+@test "own vectors: one policy written five ways has one hash; port order counts" {
+	local h
+	h=$(grep '^policy-full.json' "$VECTORS/expected.tsv" | cut -f2)
+	[ "$(grep -c "$h" "$VECTORS/expected.tsv")" = 5 ]
+	run -0 --separate-stderr "$SHARNESS_EXEC" hash "$VECTORS/policy-ports-order-matters.json"
+	[ "$output" != "$h" ]
+}
+
+@test "hash prints sha256:<64 lowercase hex> and a newline, exit 0, nothing on stderr" {
+	printf '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true}}\n' >"$TMP/p.json"
+	"$SHARNESS_EXEC" hash "$TMP/p.json" >"$TMP/out" 2>"$TMP/err"
+	[ "$(cat "$TMP/out")" = "$(grep '^policy-minimal.json' "$VECTORS/expected.tsv" | cut -f2)" ]
+	[ "$(wc -c <"$TMP/out")" = 72 ]
+	grep -Eqx 'sha256:[0-9a-f]{64}' "$TMP/out"
+	[ ! -s "$TMP/err" ]
+}
+
+@test "hash -: reads standard input, from a file or a pipe, and gives the same hash" {
+	local want
+	want=$(grep '^policy-full.json' "$VECTORS/expected.tsv" | cut -f2)
+	run -0 --separate-stderr "$SHARNESS_EXEC" hash - <"$VECTORS/policy-full.json"
+	[ "$output" = "$want" ]
+	run -0 --separate-stderr bash -c 'cat "$1" | "$2" hash -' _ "$VECTORS/policy-full.json" "$SHARNESS_EXEC"
+	[ "$output" = "$want" ]
+}
+
+@test "hash of a named FIFO waits for its writer" {
+	mkfifo "$TMP/fifo"
+	( sleep 0.2; printf '{"b":1,' ; sleep 0.1; printf '"a":2}' ) >"$TMP/fifo" &
+	run -0 --separate-stderr timeout 20 "$SHARNESS_EXEC" hash "$TMP/fifo"
+	wait
+	printf '{"a":2,"b":1}' >"$TMP/same.json"
+	[ "$output" = "$("$SHARNESS_EXEC" hash "$TMP/same.json")" ]
+}
+
+@test "hash with no argument or two: usage, 125" {
+	run -125 --separate-stderr "$SHARNESS_EXEC" hash
+	[ "$output" = "" ]
+	[ "$stderr" = "usage: sharness-exec hash FILE" ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" hash a b
+	[ "$stderr" = "usage: sharness-exec hash FILE" ]
+}
+
+# refused FILE MESSAGE: exit 125, nothing on stdout, exactly MESSAGE on stderr.
+refused() {
+	run -125 --separate-stderr "$SHARNESS_EXEC" hash "$1"
+	[ "$output" = "" ]
+	if [ "$stderr" != "$2" ]; then
+		echo "want: $2"
+		echo "got:  $stderr"
+		return 1
+	fi
+}
+
+@test "refused: a file over 1 MiB, and exactly 1 MiB is accepted" {
+	head -c $((1024 * 1024 + 1)) "$VECTORS/big-exactly-1mib.json" >"$TMP/big.json"
+	printf ' ' >>"$TMP/big.json"
+	refused "$TMP/big.json" "sharness-exec: fatal: unable to read $TMP/big.json: larger than 1 MiB"
+	run -0 --separate-stderr "$SHARNESS_EXEC" hash "$VECTORS/big-exactly-1mib.json"
+	# Through a pipe, where no size is known before reading.
+	run -125 --separate-stderr bash -c 'cat "$1" | "$2" hash -' _ "$TMP/big.json" "$SHARNESS_EXEC"
+	[ "$stderr" = "sharness-exec: fatal: unable to read standard input: larger than 1 MiB" ]
+}
+
+@test "refused: 100,000 nested brackets, inside the object and at the top" {
+	{ printf '{"a":'; head -c 100000 /dev/zero | tr '\0' '['; head -c 100000 /dev/zero | tr '\0' ']'; printf '}'; } >"$TMP/deep.json"
+	refused "$TMP/deep.json" "sharness-exec: fatal: $TMP/deep.json: nested deeper than 64 at byte 68"
+	head -c 100000 /dev/zero | tr '\0' '[' >"$TMP/top.json"
+	refused "$TMP/top.json" "sharness-exec: fatal: $TMP/top.json: top level is not an object at byte 0"
+}
+
+@test "refused: a directory, /dev/zero (at once, without reading it), a missing file" {
+	refused "$TMP" "sharness-exec: fatal: unable to read $TMP: Is a directory"
+	run -125 --separate-stderr timeout 20 "$SHARNESS_EXEC" hash /dev/zero
+	[ "$stderr" = "sharness-exec: fatal: unable to read /dev/zero: not a regular file or a pipe" ]
+	run -125 --separate-stderr timeout 20 "$SHARNESS_EXEC" hash - </dev/zero
+	[ "$stderr" = "sharness-exec: fatal: unable to read standard input: not a regular file or a pipe" ]
+	refused "$TMP/none.json" "sharness-exec: fatal: unable to read $TMP/none.json: No such file or directory"
+}
+
+@test "refused: a file its reader may not read (as nobody)" {
+	require_feature nobody
+	printf '{}' >"$TMP/secret.json"
+	chmod 600 "$TMP/secret.json"
+	# The same binary, run by nobody: it must be able to reach it.
+	as_nobody test -x "$SHARNESS_EXEC" || skip "the build tree is not reachable by nobody"
+	run -125 --separate-stderr as_nobody "$SHARNESS_EXEC" hash "$TMP/secret.json"
+	[ "$output" = "" ]
+	[ "$stderr" = "sharness-exec: fatal: unable to read $TMP/secret.json: Permission denied" ]
+	chmod 644 "$TMP/secret.json"
+	run -0 --separate-stderr as_nobody "$SHARNESS_EXEC" hash "$TMP/secret.json"
+}
+
+@test "refused: invalid UTF-8, a truncated file, an empty file, trailing data" {
+	printf '{"a":"caf\xc3"}' >"$TMP/utf8.json"
+	refused "$TMP/utf8.json" "sharness-exec: fatal: $TMP/utf8.json: invalid UTF-8 at byte 9"
+	head -c 60 "$VECTORS/policy-full.json" >"$TMP/trunc.json"
+	refused "$TMP/trunc.json" "sharness-exec: fatal: $TMP/trunc.json: unexpected end of input at byte 60 (expected a value)"
+	: >"$TMP/empty.json"
+	refused "$TMP/empty.json" "sharness-exec: fatal: $TMP/empty.json: empty document"
+	printf '{"a":1}\n{"b":2}\n' >"$TMP/two.json"
+	refused "$TMP/two.json" "sharness-exec: fatal: $TMP/two.json: unexpected '{' at byte 8 (after the top-level object)"
+}
+
+@test "refused: messages stay on one line even when the key holds a newline" {
+	printf '{"a\\nb":1,"a\\u000ab":2}' >"$TMP/dup.json"
+	refused "$TMP/dup.json" "sharness-exec: fatal: $TMP/dup.json: duplicate key \"a\\u000ab\" at byte 10"
+}
+
+# A 1 MiB document that is as costly as a valid one can be: the most tokens
+# (one per two bytes), or the most keys in one object.
+@test "memory stays bounded: 1 MiB adversarial documents under a 64 MiB address-space limit" {
+	require_feature tool:prlimit
+	if ldd "$SHARNESS_EXEC" 2>/dev/null | grep -q libasan; then
+		skip "AddressSanitizer reserves terabytes of address space"
+	fi
+	awk 'BEGIN { printf "{\"a\":[0"; for (i = 0; i < 524000; i++) printf ",0"; printf "]}" }' >"$TMP/tokens.json"
+	[ "$(wc -c <"$TMP/tokens.json")" -le $((1024 * 1024)) ]
+	awk 'BEGIN { printf "{"; for (i = 0; i < 95000; i++) printf "%s\"%05x\":0", i ? "," : "", (i * 7919) % 95000; printf "}" }' >"$TMP/keys.json"
+	[ "$(wc -c <"$TMP/keys.json")" -le $((1024 * 1024)) ]
+	run -0 --separate-stderr prlimit --as=$((64 << 20)) "$SHARNESS_EXEC" hash "$TMP/tokens.json"
+	run -0 --separate-stderr prlimit --as=$((64 << 20)) "$SHARNESS_EXEC" hash "$TMP/keys.json"
+	{ printf '{"a":'; head -c $((1024 * 1024 - 5)) /dev/zero | tr '\0' '['; } >"$TMP/open.json"
+	run -125 --separate-stderr prlimit --as=$((64 << 20)) "$SHARNESS_EXEC" hash "$TMP/open.json"
+	[ "$stderr" = "sharness-exec: fatal: $TMP/open.json: nested deeper than 64 at byte 68" ]
+}

@@ -313,6 +313,18 @@ static void test_depth(void)
 	refuse_n(s, strlen(s), "100,000 unclosed arrays", "nested deeper than 64 at byte 68");
 	memset(s, '[', n);
 	refuse_n(s, n, "100,000 brackets at the top", "top level is not an object at byte 0");
+
+	/* Brackets inside strings are text, after an escaped quote too. */
+	memcpy(s, "{\"a\":\"\\\"", 8);
+	memset(s + 8, '[', n);
+	memcpy(s + 8 + n, "\\\\\"}", 4);
+	accept_n(s, 8 + n + 4, "100,000 brackets inside a string");
+
+	/* Too deep, but an earlier error is the one reported. */
+	memcpy(s, "{\"a\":01,\"b\":", 13);
+	memset(s + 13, '[', n);
+	refuse_n(s, 13 + n, "an invalid number before 100,000 brackets",
+	         "invalid number at byte 5");
 	free(s);
 }
 
