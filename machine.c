@@ -286,9 +286,11 @@ static void read_config(struct machine *m)
 	free(line);
 	fclose(f);
 	if (pid > 0) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		pid_t w;
+		while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 			;
-		ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		/* status is unset when waitpid failed (ECHILD: SIGCHLD ignored) */
+		ok = w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	}
 	for (int i = 0; i < MACHINE_NCONFIG; i++) {
 		if (!ok) {
@@ -427,11 +429,13 @@ static void read_mounts(struct cg_mount *v2, struct cg_mount *mem, struct cg_mou
 			if (in_list(opts, "pids"))
 				hit[1] = pids;
 		}
+		if (!hit[0] && !hit[1])
+			continue;
+		unescape(root); /* once: one mount can hold memory and pids */
+		unescape(dir);
 		for (int i = 0; i < 2; i++) {
 			if (!hit[i] || hit[i]->found)
 				continue;
-			unescape(root);
-			unescape(dir);
 			strcpy(hit[i]->root, root);
 			strcpy(hit[i]->dir, dir);
 			hit[i]->found = 1;
