@@ -332,6 +332,8 @@ static void probe_tcp(int null_in)
 	    getsockname(fd, (struct sockaddr *)&sa, &salen) < 0) {
 		row("TCP to 127.0.0.1", "refused", 0, "could not test: no listener on 127.0.0.1: %s",
 		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
 	snprintf(port, sizeof port, "%u", (unsigned)ntohs(sa.sin_port));
