@@ -13,6 +13,7 @@
  *   try-syscall kill PID | ptrace PID
  *   try-syscall tiocsti               push "X" into the terminal on fd 0
  *   try-syscall fd N                  is fd N open?
+ *   try-syscall ioctl FILE            TCGETS on FILE opened read-only
  *   try-syscall alloc MIB             allocate and touch MIB MiB
  *   try-syscall fork N                fork N children that sleep, count successes
  *   try-syscall caps                  print CapEff and CapBnd from /proc/self/status
@@ -150,6 +151,13 @@ int main(int argc, char **argv)
 		return result(kill(atoi(a), SIGTERM));
 	if (!strcmp(op, "ptrace"))
 		return result((int)ptrace(PTRACE_ATTACH, atoi(a), NULL, NULL));
+	if (!strcmp(op, "ioctl")) {
+		/* Landlock's IOCTL_DEV answers EACCES before the driver can
+		 * say ENOTTY; room enough for any struct termios. */
+		char t[128];
+		fd = open(a, O_RDONLY);
+		return result(fd < 0 ? -1 : ioctl(fd, TCGETS, t));
+	}
 	if (!strcmp(op, "fd"))
 		return result(fcntl(atoi(a), F_GETFD));
 	if (!strcmp(op, "alloc")) {
