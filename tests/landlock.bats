@@ -303,6 +303,18 @@ fs_files() {
 	[ ! -e "$TMP/out/new" ]
 }
 
+fs_ioctl() {
+	# /dev/zero has no TCGETS: ENOTTY from the driver, unless Landlock
+	# answers first.
+	refused "$EACCES" -r /dev/zero -- "$T" ioctl /dev/zero
+	refused "Inappropriate ioctl for device" -w /dev/zero -- "$T" ioctl /dev/zero
+	run -1 run_as "$T" ioctl /dev/zero
+	[ "$output" = "refused: Inappropriate ioctl for device" ]
+	# And with ABI 4, which lacks IOCTL_DEV, -b really drops it.
+	run -1 --separate-stderr ll -A 4 -b -r /dev/zero -- "$T" ioctl /dev/zero
+	[ "$output" = "refused: Inappropriate ioctl for device" ]
+}
+
 @test "filesystem outside the rules: nothing (root)" { require_feature landlock; fs_outside; }
 @test "filesystem outside the rules: nothing (nobody)" { require_feature landlock; require_feature nobody; AS=as_nobody; fs_outside; }
 @test "filesystem: -r reads but changes nothing (root)" { require_feature landlock; fs_read_only; }
@@ -317,6 +329,9 @@ fs_files() {
 @test "filesystem: no exec from -r, exec from -x (nobody)" { require_feature landlock; require_feature nobody; AS=as_nobody; fs_exec; }
 @test "filesystem: a rule on a plain file covers that file only (root)" { require_feature landlock; fs_files; }
 @test "filesystem: a rule on a plain file covers that file only (nobody)" { require_feature landlock; require_feature nobody; AS=as_nobody; fs_files; }
+
+@test "filesystem: device ioctls only where -w grants them (IOCTL_DEV) (root)" { require_feature landlock; fs_ioctl; }
+@test "filesystem: device ioctls only where -w grants them (IOCTL_DEV) (nobody)" { require_feature landlock; require_feature nobody; AS=as_nobody; fs_ioctl; }
 
 @test "a missing path is skipped with one warning line" {
 	require_feature landlock
