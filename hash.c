@@ -155,7 +155,8 @@ static void emit(struct canon *c, unsigned i)
 			k->head = json_key_head(k->s, k->len);
 			k->val = j + 1;
 		}
-		qsort(c->keys + base, t->size, sizeof *c->keys, keycmp);
+		if (t->size > 1)
+			qsort(c->keys + base, t->size, sizeof *c->keys, keycmp);
 		putc_(c, '{');
 		for (m = 0; m < t->size; m++) {
 			const struct key *k = &c->keys[base + m];
