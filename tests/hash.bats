@@ -74,6 +74,13 @@ verdicts() {
 	[ "$output" = "$("$SHARNESS_EXEC" hash "$TMP/same.json")" ]
 }
 
+@test "hash that cannot write its output: 125 and one line, never a silent success" {
+	run -125 --separate-stderr bash -c '"$1" hash "$2" >/dev/full' _ "$SHARNESS_EXEC" "$VECTORS/policy-minimal.json"
+	[ "$stderr" = "sharness-exec: fatal: unable to write standard output: No space left on device" ]
+	run -125 --separate-stderr bash -c '"$1" hash "$2" >&-' _ "$SHARNESS_EXEC" "$VECTORS/policy-minimal.json"
+	[ "$stderr" = "sharness-exec: fatal: unable to write standard output: Bad file descriptor" ]
+}
+
 @test "hash with no argument or two: usage, 125" {
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash
 	[ "$output" = "" ]
