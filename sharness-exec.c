@@ -70,11 +70,11 @@ int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 	memset(l, 0, sizeof *l);
 	l->text = read_policy_file(path, &l->len, err, sizeof err);
 	if (!l->text) {
-		fprintf(stderr, "%s: %s\n", progname, err);
+		fprintf(stderr, "%s: fatal: %s\n", progname, err);
 		return 0;
 	}
 	if (!json_parse(&l->doc, l->text, l->len, err, sizeof err)) {
-		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+		fprintf(stderr, "%s: fatal: %s: %s\n", progname, path, err);
 		unload_policy(l);
 		return 0;
 	}
