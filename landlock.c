@@ -158,7 +158,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
-			return 0;
+			exit(0);
 		case 'b': best = 1; break;
 		case 'n': net = 1; break;
 		case 'A':
@@ -231,7 +231,7 @@ int main(int argc, char **argv)
 		        "it lacks %s\n", progname, abi, missing);
 		hint("Landlock ABI %d (Linux %s) has them; -b (--best-effort) "
 		     "runs without them", need->abi, need->kernel);
-		return EXIT_CONFINE;
+		exit(EXIT_CONFINE);
 	}
 	if (*missing)
 		warnx_("Landlock ABI %d: best effort: dropped %s", abi, missing);
