@@ -123,6 +123,14 @@ assert_all_held() {
 	[ "$output" = "$HELLO_HASH" ]
 }
 
+@test "the README, sharness-exec-policy(5) and the web page show the hello policy and hash" {
+	local f
+	for f in README.md man/sharness-exec-policy.5 web/policy-hash.html; do
+		grep -qF 'sharness-exec-hello' "$top_srcdir/$f" || { echo "$f: no hello policy"; return 1; }
+		grep -qF "${HELLO_HASH#sha256:}" "$top_srcdir/$f" || { echo "$f: no hello hash"; return 1; }
+	done
+}
+
 @test "the docs that show the hello policy or its hash agree with hello" {
 	local f
 	for f in "$top_srcdir"/README.md "$top_srcdir"/man/*.[1-9] "$top_srcdir"/web/*.html; do

@@ -413,7 +413,7 @@ async function sectionUI(browser) {
   // 7. The screenshot, with a policy loaded.
   await page.call(() => document.getElementById("hello-load").scrollIntoView());
   await page.click("#hello-load");
-  await page.waitFor((h) => { const e = document.getElementById("hash"); return e && document.getElementById("hello-hash").textContent === e.textContent; }, "the hello policy loaded above");
+  await page.waitFor((h) => { const e = document.getElementById("hash"); return e && document.getElementById("hello-published").textContent === e.textContent; }, "the hello policy loaded above");
   await page.call(() => window.scrollTo(0, 0));
   const { contentSize } = await page.send("Page.getLayoutMetrics");
   const shot = await page.send("Page.captureScreenshot", {
@@ -431,8 +431,11 @@ async function sectionHello(browser) {
   const page = await openPage(browser);
   const shown = await page.call(() => ({
     policy: document.getElementById("hello-policy").textContent,
-    hash: document.getElementById("hello-hash").textContent,
+    hash: document.getElementById("hello-published").textContent,
+    computed: document.getElementById("hello-hash").textContent,
   }));
+  if (shown.computed !== shown.hash + " (the same)")
+    fail(`hello: the page computes ${JSON.stringify(shown.computed)} for the policy it publishes as ${shown.hash}`);
   if (shown.policy !== HELLO) fail(`hello: the page shows ${JSON.stringify(shown.policy)}, not the hello policy`);
   const f = tmpFile(Buffer.from(shown.policy), "hello.json");
   const b = binaryHash(f);
