@@ -1,8 +1,7 @@
-/* sharness-exec-landlock: the last link before the target. Builds a Landlock
- * ruleset that handles every right the kernel's ABI knows, allows only the
- * paths and TCP ports on the command line, drops every capability, sets
- * no_new_privs, blocks TIOCSTI, restricts itself and execs PROGRAM. Trusts
- * nothing from earlier steps but argv. Exit: 125 usage, 126 could not
+/* sharness-exec-landlock: the last link before the target. A Landlock
+ * ruleset handling every right of the kernel's ABI, allowing only the paths
+ * and TCP ports in argv (all it trusts); then no capabilities, no_new_privs,
+ * no TIOCSTI, restrict_self, exec PROGRAM. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
 #include <errno.h>
 #include <fcntl.h>
