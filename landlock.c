@@ -191,8 +191,10 @@ int main(int argc, char **argv)
 	if (abi < 1)
 		diex(EXIT_CONFINE, "unable to use Landlock: -A %lu leaves no ABI "
 		     "(best effort never drops the whole sandbox)", cap);
-	if (net)
-		want.handled_access_net = NET_ALL;
+	/* TCP is handled whenever the kernel can (defence in depth behind the
+	 * netns step), but required only when the policy relies on Landlock
+	 * for it: -n, -c or -l. */
+	want.handled_access_net = NET_ALL;
 	attr = want;
 	switch (abi) {
 	case 1: /* ABI 2: linking and renaming across directories (REFER) */
@@ -217,6 +219,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	for (i = 0; i < (int)(sizeof later / sizeof later[0]); i++) {
+		if (later[i].word == 1 && !net)
+			continue;
 		if (word(&want, later[i].word) & ~word(&attr, later[i].word) &
 		    later[i].bit) {
 			if (*missing)
