@@ -75,6 +75,16 @@ void usage_die(const char *usage)
 	exit(EXIT_REFUSED);
 }
 
+void usage_fail(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("fatal", 0, fmt, ap);
+	va_end(ap);
+	usage_die(usage);
+}
+
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
                 unsigned long *out)
 {

@@ -29,6 +29,8 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 
 /* Usage line on stderr and exit 125. */
 void usage_die(const char *usage) NORETURN;
+/* "PROG: fatal: MSG", then the usage line, and exit 125. */
+void usage_fail(const char *usage, const char *fmt, ...) NORETURN PRINTF(2, 3);
 
 /* Parse a decimal number in [min, max]; 1 on success, 0 otherwise.
  * Refuses signs, spaces, empty strings and trailing garbage. */

@@ -62,18 +62,6 @@ static __u64 word(const struct sharness_ruleset_attr *a, int w)
 		a->scoped;
 }
 
-static void NORETURN PRINTF(1, 2) usage_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: fatal: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage_die(USAGE);
-}
-
 static int query_abi(void)
 {
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
@@ -162,12 +150,12 @@ int main(int argc, char **argv)
 		case 'n': net = 1; break;
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, &cap))
-				usage_fail("unable to parse -A %s: not an ABI number", optarg);
+				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
 			break;
 		case 'c': case 'l':
 			net = 1;
 			if (!parse_ulong(optarg, 1, 65535, &rule[nrules].port))
-				usage_fail("unable to parse -%c %s: not a TCP port (1-65535)",
+				usage_fail(USAGE, "unable to parse -%c %s: not a TCP port (1-65535)",
 				           c, optarg);
 			__attribute__((fallthrough));
 		case 'r': case 'x': case 'w':
@@ -175,15 +163,15 @@ int main(int argc, char **argv)
 			rule[nrules++].arg = optarg;
 			break;
 		case ':':
-			usage_fail("unable to parse options: -%c needs an argument", optopt);
+			usage_fail(USAGE, "unable to parse options: -%c needs an argument", optopt);
 		default:
 			if (optopt)
-				usage_fail("unable to parse options: unknown option -%c", optopt);
-			usage_fail("unable to parse options: unknown option %s", argv[optind - 1]);
+				usage_fail(USAGE, "unable to parse options: unknown option -%c", optopt);
+			usage_fail(USAGE, "unable to parse options: unknown option %s", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		usage_fail("unable to parse options: no program to run");
+		usage_fail(USAGE, "unable to parse options: no program to run");
 
 	abi = query_abi();
 	if ((unsigned long)abi > cap)

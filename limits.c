@@ -37,19 +37,6 @@ const char *progname = "sharness-exec-limits";
 
 #define USAGE "sharness-exec-limits [-m MIB] [-p N] [-r] [--] PROGRAM [ARG...]"
 
-static void bad_usage(const char *fmt, ...) NORETURN PRINTF(1, 2);
-static void bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: fatal: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage_die(USAGE);
-}
-
 static int is_fs(const char *path, long magic)
 {
 	struct statfs st;
@@ -294,27 +281,27 @@ int main(int argc, char **argv)
 			return 0;
 		case 'm':
 			if (!parse_ulong(optarg, 1, 1048576, &mib))
-				bad_usage("invalid memory cap: %s (MiB, 1-1048576)", optarg);
+				usage_fail(USAGE, "invalid memory cap: %s (MiB, 1-1048576)", optarg);
 			break;
 		case 'p':
 			if (!parse_ulong(optarg, 1, 4194304, &pids))
-				bad_usage("invalid process cap: %s (1-4194304)", optarg);
+				usage_fail(USAGE, "invalid process cap: %s (1-4194304)", optarg);
 			break;
 		case 'r':
 			rlimits_only = 1;
 			break;
 		default:
 			if (optopt == 'm' || optopt == 'p')
-				bad_usage("option -%c needs a value", optopt);
+				usage_fail(USAGE, "option -%c needs a value", optopt);
 			if (optopt)
-				bad_usage("unknown option -%c", optopt);
-			bad_usage("unknown option %s", argv[optind - 1]);
+				usage_fail(USAGE, "unknown option -%c", optopt);
+			usage_fail(USAGE, "unknown option %s", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		bad_usage("no program given");
+		usage_fail(USAGE, "no program given");
 	if (!mib && !pids)
-		bad_usage("nothing to cap: give -m, -p or both");
+		usage_fail(USAGE, "nothing to cap: give -m, -p or both");
 
 	/* Block the signals we forward, and SIGCHLD, before anything else:
 	 * one that arrives during setup or around fork waits for us and is
