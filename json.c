@@ -663,7 +663,9 @@ after:  /* a value ended just before P */
 
 close:  /* the closing bracket of the innermost container is at P */
 	f = &st[depth - 1];
-	if (f->close == '}' &&
+	/* An object without keys has no array to point into (keys may be NULL:
+	 * NULL + 0 is undefined behaviour). */
+	if (f->close == '}' && w->nkeys > f->keymark &&
 	    !check_duplicates(w, w->keys + f->keymark, w->nkeys - f->keymark))
 		return 0;
 	w->nkeys = f->keymark;
