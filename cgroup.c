@@ -207,6 +207,41 @@ static const char *self_path_why(void)
  * another run's, unless it is our own: then the leftover is from an earlier
  * process that had our pid. rmdir fails harmlessly on a cgroup that still
  * holds processes or children. */
+static int remove_tree(const char *dir, int depth);
+
+/* SIGKILL every process in DIR and the cgroups beneath it. */
+static void kill_tree(const char *dir, int depth)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	FILE *f;
+	DIR *d;
+	int pid;
+
+	if (depth < 16 && (d = opendir(dir))) {
+		while ((e = readdir(d))) {
+			char sub[PATH_MAX];
+
+			if (e->d_type == DT_DIR && strcmp(e->d_name, ".") &&
+			    strcmp(e->d_name, "..") && mkpath(sub, dir, "/", e->d_name) == 0)
+				kill_tree(sub, depth + 1);
+		}
+		closedir(d);
+	}
+	if (put(dir, "cgroup.kill", "1", 0) == 0)
+		return;
+	if (mkpath(path, dir, "/", "cgroup.procs") < 0 || !(f = fopen(path, "re")))
+		return;
+	while (fscanf(f, "%d", &pid) == 1)
+		if (pid > 0)
+			kill(pid, SIGKILL);
+	fclose(f);
+}
+
+/* Remove what a supervisor that is gone left behind. Killed by SIGKILL, it
+ * could neither empty nor remove its cgroup, and PR_SET_PDEATHSIG reached
+ * only its direct child: the target's own children may still run in it.
+ * They belong to a run that is over, so they are killed first. */
 static void remove_stale(const char *parent, pid_t self)
 {
 	char path[PATH_MAX];
@@ -228,8 +263,10 @@ static void remove_stale(const char *parent, pid_t self)
 			continue;
 		if (pid != self && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue;
-		if (mkpath(path, parent, "/", e->d_name) == 0)
-			rmdir(path);
+		if (mkpath(path, parent, "/", e->d_name) < 0)
+			continue;
+		kill_tree(path, 0);
+		remove_tree(path, 0);
 	}
 	closedir(d);
 }

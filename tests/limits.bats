@@ -219,6 +219,27 @@ no_process() { ! a_process "$1"; }
 	[ ! -e "/sys/fs/cgroup/pids$pids/sharness-exec.$pid" ]
 }
 
+@test "a grandchild left by a SIGKILLed supervisor is killed by the next run, with its cgroup" {
+	require_feature root
+	require_feature cgroup1
+	local marker="sharness-limits-stale-$$-$BATS_TEST_NUMBER" pids status=0
+	pids=$(own_path pids)
+	"$LIMITS" -p 50 -- bash -c "(exec -a $marker sleep 1000) & sleep 1000" &
+	local pid=$!
+	eventually a_process "$marker"
+	kill -KILL "$pid"
+	wait "$pid" || status=$?
+	[ "$status" = 137 ]
+	# PR_SET_PDEATHSIG reached the target only: the grandchild lives on,
+	# in the cgroup the supervisor could not remove.
+	sleep 0.2
+	a_process "$marker"
+	[ -n "$(cat "/sys/fs/cgroup/pids$pids/sharness-exec.$pid/cgroup.procs")" ]
+	run -0 "$LIMITS" -p 50 -- true
+	eventually no_process "$marker"
+	[ ! -e "/sys/fs/cgroup/pids$pids/sharness-exec.$pid" ]
+}
+
 @test "a grandchild that daemonizes is killed when the target ends (cgroup)" {
 	require_feature root
 	require_feature cgroup1
