@@ -85,10 +85,15 @@ assert_all_held() {
 	local loose=$TMP/loose.json want
 	write_policy "$loose" '{"pbp":1,"id":"loosened","files":{"read":["/etc"],"write":["/tmp"],"exec":["/bin","/lib","/lib64","/sbin","/usr"]},"network":"none","process":{"no_new_privs":true,"max_memory_mb":256}}'
 	want=$("$SHARNESS_EXEC" hash "$loose")
-	# a current directory outside /tmp, so only the /tmp probe breaks
-	cd "$top_builddir"
+	# a current directory outside /tmp, so only the /tmp probe breaks (the
+	# build tree itself may lie beneath /tmp)
+	local cwd
+	cwd=$(mktemp -d /var/tmp/sharness-exec-hello-test.XXXXXX)
+	cd "$cwd"
 	run -1 --separate-stderr env TMPDIR="$TMP/t" SHARNESS_EXEC_HELLO_POLICY="$loose" \
 		"$SHARNESS_EXEC" hello
+	cd /
+	rmdir "$cwd"
 	[ "${lines[2]}" = "hash $want (a test policy)" ]
 	printf '%s\n' "$output" | grep -qE '^write in /tmp +refused +NOT held +the file /tmp/sharness-exec-hello\.[0-9]+\.[A-Za-z0-9]{6}\.tmp was created'
 	printf '%s\n' "$output" | grep -qE '^write in the current directory +refused +held '
