@@ -146,3 +146,14 @@ letters() {
 	done
 	[ "$n" -ge 4 ]
 }
+
+@test "sharness-exec(1) documents every field of probe --json" {
+	local keys k n=0
+	keys=$("$SHARNESS_EXEC" probe --json | python3 -c 'import json, sys; print("\n".join(json.load(sys.stdin)))')
+	for k in $keys; do
+		grep -qE "^\.It Cm ([a-z_, ]*, )?$k( |,|$)" "$MAN/sharness-exec.1" ||
+			{ echo "probe --json field $k is not in sharness-exec(1)"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 15 ]
+}
