@@ -207,35 +207,44 @@ static const char *self_path_why(void)
  * another run's, unless it is our own: then the leftover is from an earlier
  * process that had our pid. rmdir fails harmlessly on a cgroup that still
  * holds processes or children. */
+/* FN(child, DEPTH + 1) for every cgroup directly beneath DIR, down to a
+ * nesting of 16. */
+static void each_child(const char *dir, int depth, int (*fn)(const char *, int))
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (depth >= 16 || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		char sub[PATH_MAX];
+
+		if (e->d_type == DT_DIR && strcmp(e->d_name, ".") &&
+		    strcmp(e->d_name, "..") && mkpath(sub, dir, "/", e->d_name) == 0)
+			fn(sub, depth + 1);
+	}
+	closedir(d);
+}
+
 static int remove_tree(const char *dir, int depth);
 
 /* SIGKILL every process in DIR and the cgroups beneath it. */
-static void kill_tree(const char *dir, int depth)
+static int kill_tree(const char *dir, int depth)
 {
 	char path[PATH_MAX];
-	struct dirent *e;
 	FILE *f;
-	DIR *d;
 	int pid;
 
-	if (depth < 16 && (d = opendir(dir))) {
-		while ((e = readdir(d))) {
-			char sub[PATH_MAX];
-
-			if (e->d_type == DT_DIR && strcmp(e->d_name, ".") &&
-			    strcmp(e->d_name, "..") && mkpath(sub, dir, "/", e->d_name) == 0)
-				kill_tree(sub, depth + 1);
-		}
-		closedir(d);
-	}
+	each_child(dir, depth, kill_tree);
 	if (put(dir, "cgroup.kill", "1", 0) == 0)
-		return;
+		return 0;
 	if (mkpath(path, dir, "/", "cgroup.procs") < 0 || !(f = fopen(path, "re")))
-		return;
+		return -1;
 	while (fscanf(f, "%d", &pid) == 1)
 		if (pid > 0)
 			kill(pid, SIGKILL);
 	fclose(f);
+	return 0;
 }
 
 /* Remove what a supervisor that is gone left behind. Killed by SIGKILL, it
@@ -472,19 +481,7 @@ int cg_kill(const struct cgroup *cg)
  * kernel may count a just-killed process for a moment: retry EBUSY. */
 static int remove_tree(const char *dir, int depth)
 {
-	struct dirent *e;
-	DIR *d;
-
-	if (depth < 16 && (d = opendir(dir))) {
-		while ((e = readdir(d))) {
-			char sub[PATH_MAX];
-
-			if (e->d_type == DT_DIR && strcmp(e->d_name, ".") &&
-			    strcmp(e->d_name, "..") && mkpath(sub, dir, "/", e->d_name) == 0)
-				remove_tree(sub, depth + 1);
-		}
-		closedir(d);
-	}
+	each_child(dir, depth, remove_tree);
 	for (int i = 0; i < 200; i++) {
 		if (rmdir(dir) == 0 || errno == ENOENT)
 			return 0;

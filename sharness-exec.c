@@ -63,21 +63,30 @@ void unload_policy(struct loaded *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* Read PATH and parse it strictly; on failure say why in one fatal line,
+ * free what was read and return NULL. */
+static char *read_parse(const char *path, size_t *len, struct json_doc *doc)
+{
+	char err[256], *text;
+
+	text = read_policy_file(path, len, err, sizeof err);
+	if (!text) {
+		fprintf(stderr, "%s: fatal: %s\n", progname, err);
+		return NULL;
+	}
+	if (!json_parse(doc, text, *len, err, sizeof err)) {
+		fprintf(stderr, "%s: fatal: %s: %s\n", progname, path, err);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 {
-	char err[256];
-
 	memset(l, 0, sizeof *l);
-	l->text = read_policy_file(path, &l->len, err, sizeof err);
-	if (!l->text) {
-		fprintf(stderr, "%s: fatal: %s\n", progname, err);
+	if (!(l->text = read_parse(path, &l->len, &l->doc)))
 		return 0;
-	}
-	if (!json_parse(&l->doc, l->text, l->len, err, sizeof err)) {
-		fprintf(stderr, "%s: fatal: %s: %s\n", progname, path, err);
-		unload_policy(l);
-		return 0;
-	}
 	if (!hash_doc(&l->doc, l->digest))
 		diex(EXIT_REFUSED, "out of memory");
 	hash_format(l->digest, l->hash);
@@ -98,7 +107,7 @@ int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 
 static int cmd_hash(int argc, char **argv)
 {
-	char err[256], out[HASH_TEXT_LEN + 1];
+	char out[HASH_TEXT_LEN + 1];
 	unsigned char digest[HASH_LEN];
 	struct json_doc doc;
 	size_t len;
@@ -106,11 +115,8 @@ static int cmd_hash(int argc, char **argv)
 
 	if (argc != 2)
 		usage_die("sharness-exec hash FILE");
-	text = read_policy_file(argv[1], &len, err, sizeof err);
-	if (!text)
-		diex(EXIT_REFUSED, "%s", err);
-	if (!json_parse(&doc, text, len, err, sizeof err))
-		diex(EXIT_REFUSED, "%s: %s", argv[1], err);
+	if (!(text = read_parse(argv[1], &len, &doc)))
+		return EXIT_REFUSED;
 	if (!hash_doc(&doc, digest))
 		diex(EXIT_REFUSED, "out of memory");
 	hash_format(digest, out);
@@ -124,7 +130,6 @@ static int cmd_hash(int argc, char **argv)
 
 static int cmd_check(int argc, char **argv)
 {
-	char err[256];
 	struct json_doc doc;
 	struct policy pol;
 	size_t len, problems;
@@ -132,11 +137,8 @@ static int cmd_check(int argc, char **argv)
 
 	if (argc != 2)
 		usage_die("sharness-exec check FILE");
-	text = read_policy_file(argv[1], &len, err, sizeof err);
-	if (!text)
-		diex(EXIT_REFUSED, "%s", err);
-	if (!json_parse(&doc, text, len, err, sizeof err))
-		diex(EXIT_REFUSED, "%s: %s", argv[1], err);
+	if (!(text = read_parse(argv[1], &len, &doc)))
+		return EXIT_REFUSED;
 	problems = policy_load(&pol, &doc, report_line, argv[1]);
 	if (!problems)
 		printf("%s: valid pbp 1 policy \"%s\"\n", argv[1], pol.id);
