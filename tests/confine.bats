@@ -27,13 +27,6 @@ teardown() {
 	teardown_tmp
 }
 
-# as MODE CMD...: run CMD as root or as nobody.
-as() {
-	local mode=$1
-	shift
-	if [ "$mode" = nobody ]; then as_nobody "$@"; else "$@"; fi
-}
-
 # prefix MODE: the words that run a command as MODE, for places where the
 # shell function `as` cannot go (background jobs, script -c).
 prefix() {
@@ -54,13 +47,6 @@ victim() {
 		[ "$(readlink /proc/$victim/exe)" = "$(readlink -f "$(command -v sleep)")" ] && break
 		sleep 0.05
 	done
-}
-
-need() {
-	require_feature landlock
-	[ "$1" = nobody ] && require_feature nobody
-	[ "$1" = root ] && require_feature root
-	return 0
 }
 
 # policy NETWORK PROCESS-EXTRA

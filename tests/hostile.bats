@@ -31,19 +31,6 @@ teardown() {
 	teardown_tmp
 }
 
-as() { # MODE CMD...: run CMD as root or as nobody
-	local mode=$1
-	shift
-	if [ "$mode" = nobody ]; then as_nobody "$@"; else "$@"; fi
-}
-
-need() {
-	require_feature landlock
-	[ "$1" = nobody ] && require_feature nobody
-	[ "$1" = root ] && require_feature root
-	return 0
-}
-
 # policy [PROCESS-EXTRA [TOP-EXTRA [NETWORK]]]: $TMP/p.json
 policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"hostile",

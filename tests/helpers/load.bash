@@ -73,3 +73,18 @@ write_policy() {
 	printf '%s\n' "$2" >"$1"
 	chmod 644 "$1"
 }
+
+# as MODE CMD...: run CMD as root or as nobody.
+as() {
+	local mode=$1
+	shift
+	if [ "$mode" = nobody ]; then as_nobody "$@"; else "$@"; fi
+}
+
+# need MODE: Landlock, and what running as MODE (root or nobody) needs.
+need() {
+	require_feature landlock
+	[ "$1" = nobody ] && require_feature nobody
+	[ "$1" = root ] && require_feature root
+	return 0
+}
