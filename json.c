@@ -256,6 +256,26 @@ static int key_shown(const struct walk *w, size_t pos, size_t end)
 	return (int)n;
 }
 
+/* The N source bytes of a key at P, as they may appear in a one-line
+ * message: DEL and the C1 controls, which JSON lets stand raw in a string,
+ * become \u escapes (a terminal may act on them). OUT holds 6 * N + 1. */
+static void quote_key(const char *p, size_t n, char *out)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] == 0x7f) {
+			out += sprintf(out, "\\u007f");
+		} else if (u[i] == 0xc2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f) {
+			out += sprintf(out, "\\u%04x", u[i + 1]);
+			i++;
+		} else {
+			*out++ = (char)u[i];
+		}
+	}
+	*out = '\0';
+}
+
 /* 1 when none of the 8 bytes at P is a quote, a backslash or below 0x20
  * (the classic SWAR zero-byte tests; bytes >= 0x80 never match). */
 static int plain8(const char *p)
@@ -544,10 +564,11 @@ static int check_duplicates(struct walk *w, struct key *k, size_t n)
 		return 1;
 	{
 		size_t close;
+		char shown[40 * 6 + 1];
 
 		scan_string(w, at, &close);
-		return fail(w, "duplicate key \"%.*s%s\" at byte %zu",
-		            key_shown(w, at, close), w->s + at + 1,
+		quote_key(w->s + at + 1, (size_t)key_shown(w, at, close), shown);
+		return fail(w, "duplicate key \"%s%s\" at byte %zu", shown,
 		            close - at - 1 > 40 ? "..." : "", at);
 	}
 }
