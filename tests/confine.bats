@@ -69,7 +69,7 @@ listen() { # KIND [NAME]: start a listener outside; sets $port and $log
 	: >"$log"
 	python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$TMP/ready.$1" "$log" "${2:-}" &
 	pids+=($!)
-	for _ in $(seq 100); do [ -e "$TMP/ready.$1" ] && break; sleep 0.05; done
+	for _ in $(seq 400); do [ -e "$TMP/ready.$1" ] && break; sleep 0.05; done
 	port=$(cat "$TMP/ready.$1")
 }
 
@@ -199,7 +199,7 @@ t_tcp_ports() {
 	log=$TMP/listen.other.log
 	python3 "$top_srcdir/tests/helpers/listen.py" tcp "$TMP/ready.other" "$log" &
 	pids+=($!)
-	for _ in $(seq 100); do [ -e "$TMP/ready.other" ] && break; sleep 0.05; done
+	for _ in $(seq 400); do [ -e "$TMP/ready.other" ] && break; sleep 0.05; done
 	other=$(cat "$TMP/ready.other")
 	policy '{"connect_tcp_ports":['"$listen_port"']}'
 	run -0 confined "$m" "$TRY" connect "$listen_port"
@@ -339,7 +339,7 @@ t_sigterm() {
 	$(prefix "$m") "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c \
 		"trap 'echo got-term >$TMP/rw/term; exit 3' TERM; touch $TMP/rw/ready; while :; do sleep 0.1; done; : $marker" &
 	wrapper=$!
-	for _ in $(seq 100); do [ -e "$TMP/rw/ready" ] && break; sleep 0.05; done
+	for _ in $(seq 400); do [ -e "$TMP/rw/ready" ] && break; sleep 0.05; done
 	[ -e "$TMP/rw/ready" ]
 	kill -TERM "$wrapper"
 	st=0
