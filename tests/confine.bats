@@ -43,7 +43,7 @@ victim() {
 	$(prefix "$m") env "$@" sleep 300 &
 	victim=$!
 	pids+=($victim)
-	for _ in $(seq 50); do
+	for _ in $(seq 400); do
 		[ "$(readlink /proc/$victim/exe)" = "$(readlink -f "$(command -v sleep)")" ] && break
 		sleep 0.05
 	done
