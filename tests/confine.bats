@@ -323,10 +323,11 @@ t_pids() {
 	local m=$1
 	need "$m"
 	policy '"none"' ',"max_pids":16'
-	run -0 confined "$m" "$TRY" fork 100
+	local marker=sharness-exec-forks-$$-$RANDOM
+	run -0 confined "$m" "$TRY" fork 100 "$marker"
 	n=$(echo "$output" | sed -n 's/^forked \([0-9]*\) of 100$/\1/p')
 	[ -n "$n" ] && [ "$n" -lt 16 ]
-	[ -z "$(pgrep -f "$TRY fork 100" || true)" ]
+	[ -z "$(pgrep -f "$marker" || true)" ]
 }
 
 @test "a pids cap bounds a fork loop and nothing is left behind (root)" { t_pids root; }
