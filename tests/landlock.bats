@@ -459,15 +459,18 @@ tiocsti() {
 	local cmd
 	# Control: without the helper the probe does push X into the pty, which
 	# echoes it back.
-	run -0 run_as script -qec "$(printf '%q ' "$T" tiocsti)" /dev/null </dev/null
+	run -0 run_as script -qec "exec $(printf '%q ' "$T" tiocsti)" /dev/null </dev/null
 	[[ "$output" == *X* ]] || skip "TIOCSTI is disabled system-wide here (dev.tty.legacy_tiocsti=0)"
 	cmd=$(printf '%q ' "$LANDLOCK" "${BASE[@]}" -- "$T" tiocsti)
-	run -1 run_as script -qec "$cmd" /dev/null </dev/null
+	run -1 run_as script -qec "exec $cmd" /dev/null </dev/null
 	[ "$output" = $'refused: Operation not permitted\r' ]
 	[[ "$output" != *X* ]]
 }
 
 # ctrl_c CMD: run CMD under script, and type ^C once $TMP/rw/ready exists.
+# script(1) runs "$SHELL -c CMD" ($SHELL unset: /bin/sh); dash does not exec
+# that last command, and would stay in the foreground process group and die
+# of the ^C itself: hence "exec" in front of every command given to script.
 ctrl_c() {
 	{
 		for _ in $(seq 400); do
@@ -475,7 +478,7 @@ ctrl_c() {
 			sleep 0.05
 		done
 		printf '\003'
-	} | run_as script -qec "$1" /dev/null
+	} | run_as script -qec "exec $1" /dev/null
 }
 
 interrupt() {

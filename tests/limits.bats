@@ -193,7 +193,7 @@ no_process() { ! a_process "$1"; }
 		eventually test -e "$TMP/ready"
 		printf '\003'
 		eventually test -e "$TMP/done"
-	} | script -qec "'$LIMITS' -p 50 -- bash -c \"trap 'echo INT >>$TMP/int' INT
+	} | script -qec "exec '$LIMITS' -p 50 -- bash -c \"trap 'echo INT >>$TMP/int' INT
 		touch $TMP/ready; for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1; done
 		touch $TMP/done; exit 5\"" /dev/null >/dev/null || true
 	[ "$(cat "$TMP/int")" = INT ]
