@@ -8,11 +8,26 @@
 #   step and its supervisor).
 # Aims (issue 3): full chain below 0.6 x bwrap; the landlock helper alone
 # below 1.6 x bare. A benchmark, never a test. Needs root for unshare -n.
+#
+# bench/chain.sh BUILD-DIR OTHER-BUILD-DIR...: the helper and the chain of
+# each other build too, in the same run, named after its directory: how a
+# build links (static with musl, static with glibc, dynamic) is measured
+# this way, e.g. against builds configured --without-musl and
+# --disable-static-link.
 set -euo pipefail
 build=$(cd "${1:-.}" && pwd)
+shift || true
 fe=$build/test-sharness-exec
 ll=$build/sharness-exec-landlock
 for p in "$fe" "$ll"; do [ -x "$p" ] || { echo "bench: build first: $p" >&2; exit 2; }; done
+others=()
+for o in "$@"; do
+	o=$(cd "$o" && pwd)
+	for p in "$o/test-sharness-exec" "$o/sharness-exec-landlock"; do
+		[ -x "$p" ] || { echo "bench: build first: $p" >&2; exit 2; }
+	done
+	others+=("$o")
+done
 command -v hyperfine >/dev/null || { echo "bench: apt-get install hyperfine" >&2; exit 2; }
 command -v bwrap >/dev/null || { echo "bench: apt-get install bubblewrap" >&2; exit 2; }
 
@@ -29,6 +44,12 @@ JSON
 chmod 644 "$tmp"/*.json
 hash=$("$fe" hash "$tmp/p.json")
 lib64=; [ -d /lib64 ] && lib64="-x /lib64"
+extra=()
+for o in "${others[@]}"; do
+	n=$(basename "$o")
+	extra+=(-n "landlock-alone@$n" "$o/sharness-exec-landlock -r /etc -x /usr -x /bin -x /lib $lib64 -w /tmp -- /bin/true"
+		-n "sharness-exec@$n" "$o/test-sharness-exec run -p $tmp/p.json -H $hash -- /bin/true")
+done
 
 hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-json "$tmp/r.json" \
 	-n bare '/bin/true' \
@@ -36,14 +57,15 @@ hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-json "$tmp/r.json" \
 	-n bwrap 'bwrap --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --bind /tmp /tmp --dev /dev --proc /proc --unshare-net /bin/true' \
 	-n landlock-alone "$ll -r /etc -x /usr -x /bin -x /lib $lib64 -w /tmp -- /bin/true" \
 	-n sharness-exec "$fe run -p $tmp/p.json -H $hash -- /bin/true" \
-	-n sharness-exec-caps "$fe run -p $tmp/caps.json -- /bin/true" >&2
+	-n sharness-exec-caps "$fe run -p $tmp/caps.json -- /bin/true" \
+	"${extra[@]}" >&2
 
 python3 - "$tmp/r.json" <<'PY'
 import json, sys
 r = {x["command"]: x["mean"] for x in json.load(open(sys.argv[1]))["results"]}
 bare, bw = r["bare"], r["bwrap"]
 for name, mean in r.items():
-    print(f"{name:20s} {mean*1e3:8.3f} ms   {mean/bare:6.2f} x bare   {mean/bw:6.2f} x bwrap")
+    print(f"{name:32s} {mean*1e3:8.3f} ms   {mean/bare:6.2f} x bare   {mean/bw:6.2f} x bwrap")
 print(f"aim: sharness-exec below 0.6 x bwrap: {r['sharness-exec']/bw:.2f}")
 print(f"aim: landlock helper alone below 1.6 x bare: {r['landlock-alone']/bare:.2f}")
 PY
