@@ -108,9 +108,82 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max,
 	return 1;
 }
 
+/*
+ * execve(2) PATH; a file the kernel cannot execute (ENOEXEC) is run by
+ * /bin/sh instead, as POSIX asks of execvp(3). Returns with errno set.
+ */
+static void exec_or_sh(const char *path, char *const argv[])
+{
+	char **sh;
+	size_t n;
+
+	execve(path, argv, environ);
+	if (errno != ENOEXEC)
+		return;
+	for (n = 0; argv[n]; n++)
+		;
+	sh = calloc(n + 2, sizeof *sh);
+	if (!sh) {
+		errno = ENOEXEC;
+		return;
+	}
+	sh[0] = (char *)"/bin/sh";
+	sh[1] = (char *)path;
+	if (n > 1)
+		memcpy(sh + 2, argv + 1, (n - 1) * sizeof *sh);
+	execve("/bin/sh", sh, environ);
+	free(sh);
+}
+
+/*
+ * Our own execvp(3), so that the helpers look the target up the same way
+ * whichever C library they are linked with (musl's execvp has no /bin/sh
+ * fallback, and another default search path): glibc's rules. PATH unset
+ * means /bin:/usr/bin; an empty element is the working directory; a
+ * directory where the name is missing (or is no directory) is passed over,
+ * one where it may not be executed is remembered (EACCES at the end), and
+ * any other failure ends the search.
+ */
 void xexecvp(const char *file, char *const argv[])
 {
-	execvp(file, argv);
+	const char *path, *p, *end;
+	char buf[PATH_MAX];
+	size_t flen = strlen(file), dlen;
+	int eacces = 0;
+
+	if (!flen) {
+		errno = ENOENT;
+	} else if (strchr(file, '/')) {
+		exec_or_sh(file, argv);
+	} else {
+		path = getenv("PATH");
+		if (!path)
+			path = "/bin:/usr/bin";
+		for (p = path;; p = end + 1) {
+			end = strchrnul(p, ':');
+			dlen = (size_t)(end - p);
+			if (dlen + 1 + flen >= sizeof buf) {
+				errno = ENAMETOOLONG;
+				break;
+			}
+			if (dlen) {
+				memcpy(buf, p, dlen);
+				buf[dlen++] = '/';
+			}
+			memcpy(buf + dlen, file, flen + 1);
+			exec_or_sh(buf, argv);
+			if (errno == EACCES)
+				eacces = 1;
+			else if (errno != ENOENT && errno != ENOTDIR && errno != ESTALE &&
+			         errno != ENODEV && errno != ETIMEDOUT)
+				break;
+			if (!*end) {
+				if (eacces)
+					errno = EACCES;
+				break;
+			}
+		}
+	}
 	die(errno == ENOENT ? EXIT_NOTFOUND : EXIT_CONFINE,
 	    "unable to execute %s", file);
 }

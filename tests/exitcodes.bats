@@ -50,7 +50,8 @@ policy() { # CAPS: "" or "caps"
 	cp /bin/true "$TMP/x/true"
 	run -0 "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TMP/x/true"
 	# A directory is not a program. (A file the kernel cannot execute,
-	# ENOEXEC, is run by /bin/sh as execvp(3) and a bare shell would.)
+	# ENOEXEC, is run by /bin/sh as execvp(3) and a bare shell would: see
+	# "how a helper looks the target up" below.)
 	mkdir "$TMP/x/dir"
 	run -126 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TMP/x/dir"
 	[[ "$stderr" == *"Permission denied"* ]]
@@ -92,4 +93,59 @@ policy() { # CAPS: "" or "caps"
 	run -42 "$LANDLOCK" -x /usr -x /bin -x /lib -x /lib64 -- sh -c 'exit 42'
 	run -42 "$LIMITS" -m 256 -- sh -c 'exit 42'
 	run -42 "$NETNS" -- sh -c 'exit 42'
+}
+
+# The helpers do their own PATH lookup (common.c), so that it is the same
+# whether they were linked with glibc or musl: glibc's execvp(3) rules.
+lookup() { # HELPER-AND-ITS-OPTIONS...: each rule, through that helper
+	mkdir -p "$TMP/x" "$TMP/noexec" "$TMP/empty"
+	# A script without "#!": the kernel says ENOEXEC, /bin/sh runs it,
+	# with its path as $0 and the arguments after it.
+	printf 'echo "ran $0 [$1] [$2]"\n' >"$TMP/x/nobang"
+	chmod 755 "$TMP/x/nobang"
+	run -0 "$@" -- "$TMP/x/nobang" 'a b' c
+	[ "$output" = "ran $TMP/x/nobang [a b] [c]" ]
+	run -0 env PATH="$TMP/empty:$TMP/x" "$@" -- nobang 'a b' c
+	[ "$output" = "ran $TMP/x/nobang [a b] [c]" ]
+	# Not executable in the first directory: passed over for the next...
+	printf '#!/bin/sh\necho wrong\n' >"$TMP/noexec/nobang"
+	chmod 644 "$TMP/noexec/nobang"
+	run -0 env PATH="$TMP/noexec:$TMP/x" "$@" -- nobang
+	[ "$output" = "ran $TMP/x/nobang [] []" ]
+	# ...but remembered: nothing else found is 126 "Permission denied".
+	run -126 --separate-stderr env PATH="$TMP/noexec:$TMP/empty" "$@" -- nobang
+	[[ "$stderr" == *"unable to execute nobang: Permission denied" ]]
+	# Nothing anywhere is 127.
+	run -127 --separate-stderr env PATH="$TMP/empty" "$@" -- nobang
+	[[ "$stderr" == *"unable to execute nobang: No such file or directory" ]]
+	# An empty element is the working directory.
+	run -0 sh -c 'cd "$1" && shift && PATH=":/nonexistent" exec "$@" -- nobang' sh "$TMP/x" "$@"
+	[ "$output" = "ran nobang [] []" ]
+	# PATH unset: /bin:/usr/bin, as glibc; true is in one of them.
+	run -0 env -u PATH "$@" -- true
+	# A name longer than any path: ENAMETOOLONG, 126.
+	run -126 --separate-stderr "$@" -- "$(printf 'n%.0s' $(seq 5000))"
+	# (ENAMETOOLONG in the words of glibc, or of musl)
+	[[ "$stderr" == *": File name too long" || "$stderr" == *": Filename too long" ]]
+}
+
+@test "how a helper looks the target up: sharness-exec-landlock" {
+	require_feature landlock
+	lookup "$LANDLOCK" -x /usr -x /bin -x /lib -x /lib64 -x "$TMP/x" -r "$TMP/noexec" -r "$TMP/empty"
+}
+
+@test "how a helper looks the target up: sharness-exec-netns and sharness-exec-limits" {
+	lookup "$NETNS"
+	lookup "$LIMITS" -m 256
+}
+
+@test "a script without #! runs through the whole chain, found in the policy's PATH" {
+	require_feature landlock
+	policy caps
+	printf 'echo "ran $0 [$1]"\n' >"$TMP/x/nobang"
+	chmod 755 "$TMP/x/nobang"
+	run -0 "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TMP/x/nobang" 'a b'
+	[ "$output" = "ran $TMP/x/nobang [a b]" ]
+	run -0 env PATH="$TMP/x:/usr/bin:/bin" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- nobang 'a b'
+	[ "$output" = "ran $TMP/x/nobang [a b]" ]
 }
