@@ -49,16 +49,21 @@
  *                        sockets, Landlock ABI >= 6),
  *                      "memory": "cgroup2" | "cgroup1" | "rlimit",
  *                      "pids": "cgroup2" | "cgroup1" | "rlimit"}
+ *   trusted_keys      array, one object for each --trust-key FILE:
+ *                     {"path": string, "fingerprint": "sha256:..." or
+ *                      null, "error": why run refuses it, or null}
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "frontend.h"
+#include "sign.h"
 #include "machine.h"
 
-#define PROBE_USAGE "sharness-exec probe [--json]"
+#define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
 
 static const char *const landlock_status[] = {
 	[LANDLOCK_AVAILABLE] = "available", [LANDLOCK_MISSING] = "missing",
@@ -144,7 +149,7 @@ static const char *jbool(int b)
 	return b ? "true" : "false";
 }
 
-static void print_json(const struct machine *m)
+static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
 {
 	printf("{\"probe\":1,\"kernel\":");
 	jstr(m->kernel);
@@ -204,10 +209,13 @@ static void print_json(const struct machine *m)
 		jstr(m->proxies[i]);
 	}
 	printf("],\"enforce\":{\"files\":%s,\"network_none\":\"%s\",\"tcp_ports\":%s,"
-	       "\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}}\n",
+	       "\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}",
 	       jbool(m->landlock_abi > 0), m->netns != NETNS_NO ? "netns" : "seccomp",
 	       jbool(m->landlock_abi >= 4), jbool(m->landlock_abi >= 6),
 	       cap_json[m->memory], cap_json[m->pids]);
+	printf(",\"trusted_keys\":");
+	sign_probe_json(keys, nkeys, jstr);
+	printf("}\n");
 }
 
 /* --- text --- */
@@ -263,7 +271,7 @@ static const char *cap_text(enum cap_how how, const char *rlimit)
 	return how == CAP_BY_CGROUP2 ? "cgroup v2" : how == CAP_BY_CGROUP1 ? "cgroup v1" : rlimit;
 }
 
-static void print_text(const struct machine *m)
+static void print_text(const struct machine *m, char *const *keys, size_t nkeys)
 {
 	static const char *const seccomp_mode[] = { "no filter", "strict", "filter" };
 
@@ -309,6 +317,7 @@ static void print_text(const struct machine *m)
 	for (size_t i = 0; i < m->nproxies; i++)
 		printf("%s%s", i ? " " : "", m->proxies[i]);
 	printf("%s\n", m->nproxies ? "" : "none");
+	sign_probe_text(keys, nkeys);
 
 	if (m->landlock_abi > 0)
 		printf("verdict: files: Landlock ABI %d; network none: %s; TCP ports: %s; "
@@ -326,23 +335,33 @@ static void print_text(const struct machine *m)
 int cmd_probe(int argc, char **argv)
 {
 	struct machine m;
+	char **keys;
+	size_t nkeys = 0;
 	int json = 0;
 
-	if (argc == 2 && !strcmp(argv[1], "--json"))
-		json = 1;
-	else if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: %s\n", PROBE_USAGE);
-		return 0;
-	} else if (argc != 1)
-		usage_die(PROBE_USAGE);
+	if (!(keys = calloc((size_t)argc, sizeof *keys)))
+		diex(EXIT_REFUSED, "out of memory");
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--trust-key") && i + 1 < argc)
+			keys[nkeys++] = argv[++i];
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: %s\n", PROBE_USAGE);
+			free(keys);
+			return 0;
+		} else
+			usage_die(PROBE_USAGE);
+	}
 	fflush(stdout);
 	machine_probe(&m);
 	if (json)
-		print_json(&m);
+		print_json(&m, keys, nkeys);
 	else
-		print_text(&m);
+		print_text(&m, keys, nkeys);
 	if (fflush(stdout) || ferror(stdout))
 		die(EXIT_REFUSED, "unable to write the report");
 	machine_free(&m);
+	free(keys);
 	return 0;
 }

@@ -14,9 +14,11 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "sign.h"
 
 #define RUN_USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
-	"--policy FILE [--expect-hash sha256:HEX] -- COMMAND [ARG...]"
+	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
+	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
 
 extern char **environ;
 
@@ -270,9 +272,14 @@ int cmd_run(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "trust-key", required_argument, NULL, 'K' },  /* long only */
+		{ "signature", required_argument, NULL, 'S' },
+		{ "expect-id", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *policy = NULL, *expect = NULL;
+	const char *policy = NULL, *expect = NULL, *signature = NULL, *expect_id = NULL, *key;
+	char **trust = NULL;
+	size_t ntrust = 0;
 	int best_effort = 0, dry_run = 0, verbose = 0, c;
 	unsigned char want[HASH_LEN];
 	struct vec env = { 0 }, chain = { 0 };
@@ -294,6 +301,13 @@ int cmd_run(int argc, char **argv)
 		case 'n': dry_run = 1; break;
 		case 'v': verbose = 1; break;
 		case 'h': printf("usage: %s\n", RUN_USAGE); return 0;
+		case 'K':
+			if (!(trust = reallocarray(trust, ntrust + 1, sizeof *trust)))
+				diex(EXIT_REFUSED, "out of memory");
+			trust[ntrust++] = optarg;
+			break;
+		case 'S': signature = optarg; break;
+		case 'I': expect_id = optarg; break;
 		default: usage_die(RUN_USAGE);
 		}
 	}
@@ -305,6 +319,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "%s: run needs a COMMAND after the options\n", progname);
 		usage_die(RUN_USAGE);
 	}
+	if (signature && !ntrust)
+		usage_fail(RUN_USAGE, "--signature needs --trust-key");
 	if (expect && !hash_parse(expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not \"%s\"", expect);
 	if (strcmp(policy, "-") && stat(policy, &st) == 0 && (st.st_mode & S_IWOTH))
@@ -313,13 +329,17 @@ int cmd_run(int argc, char **argv)
 
 	if (!load_policy(policy, &l, expect ? want : NULL))
 		return EXIT_REFUSED;
+	key = sign_run_check(&l, policy, signature, trust, ntrust, expect_id);
 
 	build_env(&env, &l, dry_run);
+	if (key)
+		env_put(&env, "SHARNESS_AI_POLICY_KEY", key);
 	build_chain(&chain, &l.pol, best_effort, argv + optind);
 
 	if (verbose) {
-		fprintf(stderr, "%s: policy \"%s\" %s%s\n", progname, l.pol.id, l.hash,
-		        expect ? " (pinned)" : " (not pinned)");
+		fprintf(stderr, "%s: policy \"%s\" %s%s%s%s%s\n", progname, l.pol.id, l.hash,
+		        expect ? " (pinned)" : key ? "" : " (not pinned)",
+		        key ? " (signed by " : "", key ? key : "", key ? ")" : "");
 		print_chain(&chain, stderr);
 	}
 	if (dry_run) {
@@ -329,6 +349,7 @@ int cmd_run(int argc, char **argv)
 		vfree(&env);
 		vfree(&chain);
 		unload_policy(&l);
+		free(trust);
 		return rc;
 	}
 	fflush(stderr);

@@ -10,15 +10,20 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "sign.h"
 
 const char *progname = "sharness-exec";
 
 #define USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
-	"--policy FILE [--expect-hash sha256:HEX] -- COMMAND [ARG...]\n" \
-	"       sharness-exec hash FILE\n" \
+	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
+	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]\n" \
+	"       sharness-exec hash [--canonical] FILE\n" \
 	"       sharness-exec check FILE\n" \
+	"       sharness-exec keygen -o NAME\n" \
+	"       sharness-exec sign -k NAME.key POLICY\n" \
+	"       sharness-exec verify -K NAME.pub POLICY [SIG]\n" \
 	"       sharness-exec hello\n" \
-	"       sharness-exec probe [--json]\n" \
+	"       sharness-exec probe [--json] [--trust-key FILE]...\n" \
 	"       sharness-exec --help | --version"
 
 static void help(void)
@@ -28,12 +33,15 @@ static void help(void)
 	"Confine COMMAND, and everything it starts, to what a pbp 1 JSON policy\n"
 	"allows: paths it may read, write and execute, TCP ports, network,\n"
 	"memory, processes and environment. The policy must hash to the pinned\n"
-	"sha256 (see `sharness-exec hash`).\n"
+	"sha256 (see `sharness-exec hash`), or be signed by a trusted key.\n"
 	"\n"
 	"commands:\n"
 	"  run     check and hash the policy, then run COMMAND confined\n"
 	"  hash    print the canonical hash of a JSON object (FILE - is stdin)\n"
 	"  check   report every problem of a policy, one line each\n"
+	"  keygen  make an ECDSA P-256 key pair NAME.key and NAME.pub\n"
+	"  sign    check a policy and write its signature to POLICY.sig\n"
+	"  verify  check a policy's signature, print its hash, id and key\n"
 	"  hello   self-test: show what this machine holds\n"
 	"  probe   report what this machine can enforce (--json for a machine)\n"
 	"\n"
@@ -44,6 +52,18 @@ static void help(void)
 	"                               exactly what was dropped\n"
 	"  -n, --dry-run                print the chain, one step a line, and exit\n"
 	"  -v, --verbose                say what is done on stderr\n"
+	"      --trust-key FILE         accept the policy when its signature verifies\n"
+	"                               under this public key (repeatable)\n"
+	"      --signature FILE         the signature (default: the policy's path .sig)\n"
+	"      --expect-id ID           refuse unless the policy's id is ID\n"
+	"\n"
+	"other options:\n"
+	"      --canonical              hash: write the canonical bytes, no newline\n"
+	"  -o NAME                      keygen: write NAME.key and NAME.pub\n"
+	"  -k NAME.key                  sign: the private key\n"
+	"  -K NAME.pub                  verify: the public key\n"
+	"      --json                   probe: one JSON object\n"
+	"      --trust-key FILE         probe: list this key (repeatable)\n"
 	"\n"
 	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"
 	"helper); 126 could not confine or could not execute; 127 not found.\n",
@@ -113,8 +133,10 @@ static int cmd_hash(int argc, char **argv)
 	size_t len;
 	char *text;
 
+	if (argc == 3 && !strcmp(argv[1], "--canonical"))
+		return canonical_print(argv[2]);
 	if (argc != 2)
-		usage_die("sharness-exec hash FILE");
+		usage_die("sharness-exec hash [--canonical] FILE");
 	if (!(text = read_parse(argv[1], &len, &doc)))
 		return EXIT_REFUSED;
 	if (!hash_doc(&doc, digest))
@@ -171,6 +193,12 @@ int main(int argc, char **argv)
 		return cmd_hash(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "keygen"))
+		return cmd_keygen(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sign"))
+		return cmd_sign(argc - 1, argv + 1);
+	if (!strcmp(cmd, "verify"))
+		return cmd_verify(argc - 1, argv + 1);
 	if (!strcmp(cmd, "hello"))
 		return cmd_hello(argc - 1, argv + 1);
 	if (!strcmp(cmd, "probe"))
