@@ -125,9 +125,38 @@ help_run_options() {
 @test "bash: probe completes --json, hello nothing" {
 	require_file "$BASH_COMPLETION" "bash-completion is not installed"
 	run -0 bash_complete "$TMP" sharness-exec probe --
-	[ "$output" = --json ]
+	[ "$output" = $'--json\n--trust-key' ]
 	run -0 bash_complete "$TMP/dir" sharness-exec hello ''
 	[ -z "$output" ]
+}
+
+@test "bash: keys and signatures complete for keygen, sign, verify, run and probe" {
+	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	touch "$TMP/dir/ci.key" "$TMP/dir/ci.pub" "$TMP/dir/a.json.sig"
+	run -0 bash_complete "$TMP/dir" sharness-exec sign ''
+	[ "$output" = -k ]
+	run -0 bash_complete "$TMP/dir" sharness-exec sign -k ''
+	[ "$output" = $'ci.key\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec sign -k ci.key ''
+	[ "$output" = $'a.json\nb.json\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec verify -K ''
+	[ "$output" = $'ci.pub\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec verify -K ci.pub a.json ''
+	[ "$output" = $'a.json.sig\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec keygen ''
+	[ "$output" = -o ]
+	run -0 bash_complete "$TMP/dir" sharness-exec run --trust-key ''
+	[ "$output" = $'ci.pub\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec run --trust-key ci.pub --signature ''
+	[ "$output" = $'a.json.sig\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec run --trust-key ci.pub -p a.json -- sharness-exec-test-c
+	[ "$output" = sharness-exec-test-cmd ]
+	run -0 bash_complete "$TMP/dir" sharness-exec probe --trust-key ''
+	[ "$output" = $'ci.pub\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec hash --
+	[ "$output" = --canonical ]
+	run -0 bash_complete "$TMP/dir" sharness-exec hash --canonical a
+	[ "$output" = a.json ]
 }
 
 @test "bash: --expect-hash completes the hash of the policy given before it" {
@@ -231,7 +260,7 @@ EOF
 	run -0 zsh_complete "$TMP/dir" 'sharness-exec run -p a.json -- sharness-exec-test-c'
 	[ "$output" = sharness-exec-test-cmd ]
 	run -0 zsh_complete "$TMP" 'sharness-exec probe --'
-	[ "$output" = --json ]
+	[ "$output" = $'--json\n--trust-key' ]
 }
 
 @test "zsh: the lists are sorted in LC_ALL=C order" {
@@ -239,7 +268,7 @@ EOF
 	run -0 sed -n "/local -a commands=(/,/)/s/^ *'\\([a-z]*\\):.*/\\1/p" "$f"
 	[ "$output" = "$(help_commands)" ]
 	run -0 sed -n "/^        (run)/,/;;/s/.*--\\([a-z][a-z-]*\\)[]=}[].*/\\1/p" "$f"
-	[ "${#lines[@]}" = 6 ]
+	[ "${#lines[@]}" = 9 ]
 	LC_ALL=C sort -C <<<"$output"
 	[ "$(sed 's/^/--/' <<<"$output")" = "$(help_run_options)" ]
 }
@@ -280,7 +309,7 @@ fish_complete() {
 	run -0 fish_complete "$TMP/dir" 'sharness-exec run -p a.json -- sharness-exec h'
 	[ "$output" = $'hash\nhello' ]
 	run -0 fish_complete "$TMP" 'sharness-exec probe --'
-	[ "$output" = --json ]
+	[ "$output" = $'--json\n--trust-key' ]
 }
 
 @test "fish: run's options are kept sorted and are those of --help" {

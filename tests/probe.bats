@@ -31,9 +31,11 @@ check_json() {
 
 @test "probe: usage errors exit 125 with the usage line" {
 	run -125 --separate-stderr "$SHARNESS_EXEC" probe --yaml
-	[ "$stderr" = "usage: sharness-exec probe [--json]" ]
+	[ "$stderr" = "usage: sharness-exec probe [--json] [--trust-key FILE]..." ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" probe --json extra
-	[ "$stderr" = "usage: sharness-exec probe [--json]" ]
+	[ "$stderr" = "usage: sharness-exec probe [--json] [--trust-key FILE]..." ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" probe --trust-key
+	[ "$stderr" = "usage: sharness-exec probe [--json] [--trust-key FILE]..." ]
 	[ -z "$output" ]
 }
 

@@ -14,7 +14,7 @@ function __sharness_exec_command
         if test "$t" = --
             set i (math $i + 1)
             break
-        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H)$' $t
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id)$' $t
             # The option's argument is the word being completed.
             test $i -lt $n; or return 1
             string match -qr -- 'p$|policy$' $t; and set policy 1
@@ -64,7 +64,7 @@ function __sharness_exec_hash
     $tokens[1] hash $policy 2>/dev/null
 end
 
-set -l commands check hash hello probe run
+set -l commands check hash hello keygen probe run sign verify
 set -l in_run '__fish_seen_subcommand_from run; and not __sharness_exec_command'
 
 complete -c sharness-exec -f
@@ -74,17 +74,31 @@ complete -c sharness-exec -n __fish_use_subcommand -l version -d 'Print the vers
 complete -c sharness-exec -n __fish_use_subcommand -a check -d 'Report every problem of a policy'
 complete -c sharness-exec -n __fish_use_subcommand -a hash -d 'Print the canonical hash of a policy'
 complete -c sharness-exec -n __fish_use_subcommand -a hello -d 'Self-test: show what this machine holds'
+complete -c sharness-exec -n __fish_use_subcommand -a keygen -d 'Make an ECDSA P-256 key pair'
 complete -c sharness-exec -n __fish_use_subcommand -a probe -d 'Report what this machine can enforce'
-complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned policy'
+complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned or signed policy'
+complete -c sharness-exec -n __fish_use_subcommand -a sign -d 'Check a policy and write its signature'
+complete -c sharness-exec -n __fish_use_subcommand -a verify -d 'Check the signature of a policy'
 
 complete -c sharness-exec -n $in_run -l best-effort -d 'Go on when the kernel lacks a right'
 complete -c sharness-exec -n $in_run -s n -l dry-run -d 'Print the chain and exit'
 complete -c sharness-exec -n $in_run -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Refuse unless the policy has this hash'
+complete -c sharness-exec -n $in_run -l expect-id -x -d 'Refuse unless the policy has this id'
 complete -c sharness-exec -n $in_run -l help -d 'Print the usage of run'
 complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
+complete -c sharness-exec -n $in_run -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
+complete -c sharness-exec -n $in_run -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a policy signed by this key'
 complete -c sharness-exec -n $in_run -s v -l verbose -d 'Say what is done on stderr'
 complete -c sharness-exec -n __sharness_exec_command -x -a '(__sharness_exec_complete_command)'
 
 complete -c sharness-exec -n "__fish_seen_subcommand_from check hash; and test (count (commandline -opc)) -eq 2" -k -a '(__fish_complete_suffix .json)'
+complete -c sharness-exec -n "__fish_seen_subcommand_from hash; and test (count (commandline -opc)) -eq 3" -k -a '(__fish_complete_suffix .json)'
+complete -c sharness-exec -n '__fish_seen_subcommand_from hash' -l canonical -d 'Write the canonical bytes, no newline'
+
+complete -c sharness-exec -n '__fish_seen_subcommand_from keygen' -s o -r -d 'Write NAME.key and NAME.pub'
+complete -c sharness-exec -n '__fish_seen_subcommand_from sign' -s k -r -k -a '(__fish_complete_suffix .key)' -d 'The private key'
+complete -c sharness-exec -n '__fish_seen_subcommand_from verify' -s K -r -k -a '(__fish_complete_suffix .pub)' -d 'The public key'
+complete -c sharness-exec -n "__fish_seen_subcommand_from sign verify; and test (count (commandline -opc)) -eq 4" -k -a '(__fish_complete_suffix .json)'
 
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l json -d 'Print the report as one JSON object'
+complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'List this public key'
