@@ -23,6 +23,16 @@ static void sink_take(void *ctx, const void *src, size_t n)
 	s->len += n;
 }
 
+/* A name may hold any byte but a newline: keep it printable ASCII. */
+static void copy_name(char out[PEM_NAME_MAX], const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i < PEM_NAME_MAX - 1; i++)
+		out[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+	out[i] = '\0';
+}
+
 enum pem_status pem_find(const void *text, size_t len, const char *name,
                          unsigned char *der, size_t cap, size_t *derlen,
                          char other[PEM_NAME_MAX], const char **why)
@@ -65,7 +75,7 @@ enum pem_status pem_find(const void *text, size_t len, const char *name,
 				 * key of any kind, else the first object. */
 				const char *seen = br_pem_decoder_name(&pc);
 				if (!*other || (!strstr(other, "KEY") && strstr(seen, "KEY")))
-					strcpy(other, seen);
+					copy_name(other, seen);
 				br_pem_decoder_setdest(&pc, NULL, NULL);
 			}
 			break;
