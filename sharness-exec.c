@@ -135,7 +135,7 @@ static int cmd_hash(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--canonical"))
 		return canonical_print(argv[2]);
-	if (argc != 2)
+	if (argc != 2 || !strcmp(argv[1], "--canonical"))
 		usage_die("sharness-exec hash [--canonical] FILE");
 	if (!(text = read_parse(argv[1], &len, &doc)))
 		return EXIT_REFUSED;
