@@ -19,7 +19,7 @@
 
 /* Names the front end sets itself, and those env.private points elsewhere. */
 static const char *const reserved_names[] = {
-	"SHARNESS_AI_POLICY_HASH", "SHARNESS_AI_POLICY_ID",
+	"SHARNESS_AI_POLICY_HASH", "SHARNESS_AI_POLICY_ID", "SHARNESS_AI_POLICY_KEY",
 };
 static const char *const private_names[] = {
 	"HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME",

@@ -175,6 +175,24 @@ refused() {
 	[[ $stderr == *"(signed by $FP)"* ]]
 }
 
+@test "SHARNESS_AI_POLICY_KEY cannot be forged: not by the caller, not by the policy" {
+	require_feature landlock
+	run_signed
+	[ "$status" = 0 ]
+	[ "$output" = " signed-job" ]
+	rm "$MARK"
+	export SHARNESS_AI_POLICY_KEY=sha256:forged
+	run_signed
+	unset SHARNESS_AI_POLICY_KEY
+	[ "$status" = 0 ]
+	[ "$output" = " signed-job" ]
+	rm "$MARK"
+	write_policy "$POLICY" '{"pbp": 1, "id": "forger", "network": "none",
+	  "process": {"no_new_privs": true}, "env": {"set": {"SHARNESS_AI_POLICY_KEY": "sha256:forged"}}}'
+	refused "$SHARNESS_EXEC" run -p "$POLICY" -- touch "$MARK"
+	[[ $stderr == *"env.set.SHARNESS_AI_POLICY_KEY: set by sharness-exec itself"* ]]
+}
+
 @test "a changed byte that changes the canonical form is refused; whitespace alone is not a change" {
 	require_feature landlock
 	keygen k
