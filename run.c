@@ -327,8 +327,10 @@ int cmd_run(int argc, char **argv)
 		die_hint(EXIT_REFUSED, 0, "chmod o-w the policy file",
 		         "refused: %s is writable by others", policy);
 
-	if (!load_policy(policy, &l, expect ? want : NULL))
+	if (!load_policy(policy, &l, expect ? want : NULL)) {
+		free(trust);
 		return EXIT_REFUSED;
+	}
 	key = sign_run_check(&l, policy, signature, trust, ntrust, expect_id);
 
 	build_env(&env, &l, dry_run);

@@ -229,11 +229,15 @@ int cmd_verify(int argc, char **argv)
 	if (!key_public_read(keypath, 0, &k, err, sizeof err) ||
 	    !sig_read(sigpath, raw, err, sizeof err))
 		diex(EXIT_REFUSED, "%s", err);
-	if (!load_policy(argv[optind], &l, NULL))
+	if (!load_policy(argv[optind], &l, NULL)) {
+		free(sigpath);
 		return EXIT_REFUSED;
+	}
 	if (!key_verify(&k, l.digest, raw)) {
 		fprintf(stderr, "%s: refused: %s is not a signature of policy %s by key %s\n",
 		        progname, sigpath, l.hash, k.fp_text);
+		free(sigpath);
+		unload_policy(&l);
 		return EXIT_REFUSED;
 	}
 	if (printf("hash: %s\nid: %s\nkey: %s\n", l.hash, l.pol.id, k.fp_text) < 0 ||
