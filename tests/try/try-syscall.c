@@ -48,6 +48,8 @@
  *   try-syscall priority which|pgrp|user N  setpriority(2) PRIO_PROCESS/PGRP/USER,
  *                                     who 0, to nice N
  *   try-syscall spawn                 fork, pthread_create and posix_spawn(/bin/true)
+ *   try-syscall i386-chmod MODE FILE  chmod through the i386 ABI (int 0x80; x86_64 only)
+ *   try-syscall x32-chmod MODE FILE   chmod through the x32 ABI (x86_64 only)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -306,6 +308,25 @@ static int mode_op(const char *op, const char *m, const char *path)
 #else
 		return result((int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC, mode));
 #endif
+#ifdef __x86_64__
+	if (!strcmp(op, "i386-chmod")) {
+		/* int 0x80 takes 32-bit pointers: the path goes below 4 GiB. */
+		char *low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+		long rc = 15; /* __NR_chmod on i386 */
+		if (low == MAP_FAILED)
+			return result(-1);
+		snprintf(low, 4096, "%s", path);
+		__asm__ volatile ("int $0x80" : "+a"(rc) : "b"(low), "c"(mode) : "r8", "r9", "r10", "r11", "memory");
+		if (rc < 0 && rc > -4096) {
+			errno = (int)-rc;
+			return result(-1);
+		}
+		return result(0);
+	}
+	if (!strcmp(op, "x32-chmod"))
+		return result((int)syscall(SYS_chmod | 0x40000000, path, mode));
+#endif
 	if (!strcmp(op, "tmpfile")) {
 		char proc[64], name[4096];
 		fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_TMPFILE | O_WRONLY, mode);
@@ -378,7 +399,7 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "chmod") || !strcmp(op, "fchmod") || !strcmp(op, "fchmodat") ||
 	    !strcmp(op, "fchmodat2") || !strcmp(op, "mknod") || !strcmp(op, "mknodat") ||
 	    !strcmp(op, "open") || !strcmp(op, "openat") || !strcmp(op, "creat") ||
-	    !strcmp(op, "tmpfile")) {
+	    !strcmp(op, "tmpfile") || !strcmp(op, "i386-chmod") || !strcmp(op, "x32-chmod")) {
 		if (!b)
 			goto usage;
 		return mode_op(op, a, b);
