@@ -385,8 +385,11 @@ outside() {
 	run -1 inside "$way" "$m" "$T" prlimit "$victim" 66
 	[ "$output" = "$EPERM" ]
 	[ "$(nofile "$victim")" = 77 ]
-	# Its own limits (pid 0) it may set; reading others' changes nothing.
+	# Its own limits (pid 0) it may set, as setrlimit and ulimit do;
+	# reading others' changes nothing.
 	run -0 inside "$way" "$m" "$T" prlimit 0 64
+	run -0 inside "$way" "$m" /bin/sh -c 'ulimit -n 50 && ulimit -n'
+	[ "$output" = 50 ]
 	if [ "$way" = helper ]; then
 		run -0 inside "$way" "$m" "$T" prlimit "$victim"
 		[ "$output" = 77 ]
