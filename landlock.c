@@ -1,7 +1,8 @@
 /* sharness-exec-landlock: the last link before the target. A Landlock
  * ruleset handling every right of the kernel's ABI, allowing only the paths
  * and TCP ports in argv (all it trusts); then no capabilities, no_new_privs,
- * no TIOCSTI, restrict_self, exec PROGRAM. Exit: 125 usage, 126 could not
+ * the seccomp filter of seccomp.h (SECCOMP_TARGET, and the socket allowlist
+ * in the object form), restrict_self, exec PROGRAM. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,7 @@
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-b] [-n] [-A ABI] [-r PATH]... " \
+#define USAGE "sharness-exec-landlock [-b] [-n] [-U] [-A ABI] [-r PATH]... " \
 	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [--] PROGRAM [ARG...]"
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -129,7 +130,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
 	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL }, attr;
 	struct { int opt; const char *arg; unsigned long port; } *rule;
-	int nrules = 0, best = 0, net = 0, abi, fd, c, i;
+	int nrules = 0, best = 0, net = 0, userns = 0, abi, fd, c, i;
+	unsigned filter = SECCOMP_TARGET;
 	unsigned long cap = 1000;
 	/* Nothing of ours runs between restrict_self and exec that an audit
 	 * record would help with; the kernel asks sandbox launchers to say so. */
@@ -141,13 +143,14 @@ int main(int argc, char **argv)
 	if (!rule)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbnA:r:x:w:c:l:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbnUA:r:x:w:c:l:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
 			exit(0);
 		case 'b': best = 1; break;
 		case 'n': net = 1; break;
+		case 'U': userns = 1; break;
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, &cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
@@ -271,8 +274,12 @@ int main(int argc, char **argv)
 	drop_caps();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
-	if (seccomp_install(SECCOMP_DENY_TIOCSTI) < 0)
-		die(EXIT_CONFINE, "unable to install the TIOCSTI seccomp filter");
+	if (!userns)
+		filter |= SECCOMP_DENY_USERNS;
+	if (net)
+		filter |= SECCOMP_NET_ALLOWLIST;
+	if (seccomp_install(filter) < 0)
+		die(EXIT_CONFINE, "unable to install the seccomp filter");
 	if (syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
 	close(fd);

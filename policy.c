@@ -478,6 +478,11 @@ static void check_process(struct ck *c, unsigned o)
 			        &c->p->max_memory_mb);
 		} else if (json_streq(c->d, k, "max_pids")) {
 			integer(c, "process.max_pids", k + 1, 1, POLICY_MAX_PIDS, &c->p->max_pids);
+		} else if (json_streq(c->d, k, "user_namespaces")) {
+			if (T(c, k + 1).type == JSON_TRUE)
+				c->p->user_namespaces = 1;
+			else if (T(c, k + 1).type != JSON_FALSE)
+				problem(c, "process.user_namespaces", "must be true or false");
 		} else {
 			unknown(c, "process", k);
 		}

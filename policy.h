@@ -30,6 +30,7 @@ struct policy {
 	int no_new_privs;                   /* always 1 in a valid policy */
 	unsigned long max_memory_mb;        /* 0: not set */
 	unsigned long max_pids;             /* 0: not set */
+	int user_namespaces;                /* 1: "process.user_namespaces": true */
 	struct strlist env_inherit;
 	struct strlist env_set_names, env_set_values; /* same length, in file order */
 	char *env_private;                  /* NULL: not set */

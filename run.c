@@ -204,6 +204,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		vpush(chain, "-b");
 	if (!p->net_none)
 		vpush(chain, "-n");
+	if (p->user_namespaces)
+		vpush(chain, "-U");
 	for (size_t i = 0; i < p->read.n; i++) {
 		vpush(chain, "-r");
 		vpush(chain, p->read.v[i]);

@@ -1,9 +1,20 @@
+/* The seccomp filters of sharness-exec-netns and sharness-exec-landlock,
+ * written as classic BPF through a bounds-checked emitter: every syscall
+ * with rules gets one block that ends in a return on every path, so the
+ * blocks do not depend on each other and a syscall the filter never names
+ * is allowed without its arguments ever being read (the kernel then caches
+ * that answer and skips the filter for it: seccomp_cache_prepare). */
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <netinet/in.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/net.h>
@@ -22,15 +33,257 @@
 # define NATIVE_ARCH AUDIT_ARCH_RISCV64
 #endif
 
+/* Syscalls newer than some C libraries' headers: numbers from 424 on are
+ * the same on every architecture. */
+#ifndef SYS_io_uring_setup
+# define SYS_io_uring_setup 425
+#endif
+#ifndef SYS_io_uring_enter
+# define SYS_io_uring_enter 426
+#endif
+#ifndef SYS_io_uring_register
+# define SYS_io_uring_register 427
+#endif
+#ifndef SYS_clone3
+# define SYS_clone3 435
+#endif
+#ifndef SYS_openat2
+# define SYS_openat2 437
+#endif
+#ifndef SYS_fchmodat2
+# define SYS_fchmodat2 452
+#endif
+/* Linux 6.19's file delegations block outside openers as leases do. */
+#ifndef F_SETDELEG
+# define F_SETDELEG (F_SETLEASE + 16)
+#endif
+#ifndef IOPRIO_WHO_PROCESS
+# define IOPRIO_WHO_PROCESS 1
+#endif
+#ifndef AF_VSOCK
+# define AF_VSOCK 40
+#endif
+/* O_TMPFILE is __O_TMPFILE | O_DIRECTORY; the kernel creates a file when
+ * either O_CREAT or the __O_TMPFILE bit is set. */
+#define CREATES (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))
+#define SETID (S_ISUID | S_ISGID)
+
+/* Every argument is compared on its low 32 bits: the kernel reads each one
+ * that is checked here (int, unsigned int, umode_t, pid_t flags) as at most
+ * 32 bits and ignores the rest of the register. Pointers are the exception
+ * and are compared whole (ARG_HI). */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 # define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+# define ARG_HI(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
 #else
 # define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
+# define ARG_HI(i) (offsetof(struct seccomp_data, args) + 8 * (i))
 #endif
 
-#define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
-#define JUMP(code, k, t, f) ((struct sock_filter)BPF_JUMP(code, k, t, f))
-#define RET_ERRNO(e) STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+#define ALLOW SECCOMP_RET_ALLOW
+#define ERRNO(e) (SECCOMP_RET_ERRNO | ((__u32)(e) & SECCOMP_RET_DATA))
+
+/* --- the emitter ----------------------------------------------------------- */
+
+/* Far below BPF_MAXINSNS (4096); the landlock step's filter with every
+ * rule (object form) is under 200 instructions, and a named syscall runs
+ * at most about 40 of them. */
+#define PROG_MAX 256
+
+struct prog {
+	struct sock_filter f[PROG_MAX];
+	unsigned n;
+	int full;	/* an instruction or a jump did not fit: refuse */
+};
+
+/* Append one instruction, both jump offsets 0; its index, or PROG_MAX. */
+static unsigned emit(struct prog *p, __u16 code, __u32 k)
+{
+	if (p->n >= PROG_MAX) {
+		p->full = 1;
+		return PROG_MAX;
+	}
+	p->f[p->n] = (struct sock_filter)BPF_JUMP(code, k, 0, 0);
+	return p->n++;
+}
+
+/* Point the true (or false) branch of the jump AT at the next instruction
+ * to be emitted. Jumps only go forward, at most 255 instructions. */
+static void land(struct prog *p, unsigned at, int branch_true)
+{
+	unsigned off;
+
+	if (at >= p->n || p->n - at - 1 > 255) {
+		p->full = 1;
+		return;
+	}
+	off = p->n - at - 1;
+	if (branch_true)
+		p->f[at].jt = (__u8)off;
+	else
+		p->f[at].jf = (__u8)off;
+}
+
+static void load(struct prog *p, __u32 offset)
+{
+	emit(p, BPF_LD | BPF_W | BPF_ABS, offset);
+}
+
+static void ret(struct prog *p, __u32 action)
+{
+	emit(p, BPF_RET | BPF_K, action);
+}
+
+/* If A == K, return ACTION; else go on with A unchanged. */
+static void if_eq(struct prog *p, __u32 k, __u32 action)
+{
+	unsigned j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, k);
+
+	ret(p, action);
+	land(p, j, 0);
+}
+
+/* If A has any bit of MASK, return ACTION; else go on. */
+static void if_any(struct prog *p, __u32 mask, __u32 action)
+{
+	unsigned j = emit(p, BPF_JMP | BPF_JSET | BPF_K, mask);
+
+	ret(p, action);
+	land(p, j, 0);
+}
+
+/* The rules of one syscall: what is emitted between begin and end runs for
+ * NR only and returns on every path; every other syscall jumps over it
+ * with A still holding its number. */
+static unsigned begin(struct prog *p, long nr)
+{
+	return emit(p, BPF_JMP | BPF_JEQ | BPF_K, (__u32)nr);
+}
+
+static void end(struct prog *p, unsigned at)
+{
+	land(p, at, 0);
+}
+
+/* NR fails with ACTION whatever its arguments. */
+static void deny(struct prog *p, long nr, __u32 action)
+{
+	unsigned s = begin(p, nr);
+
+	ret(p, action);
+	end(p, s);
+}
+
+/* NR fails with ACTION when its argument ARG has a bit of MASK. */
+static void deny_bits(struct prog *p, long nr, int arg, __u32 mask, __u32 action)
+{
+	unsigned s = begin(p, nr);
+
+	load(p, ARG_LO(arg));
+	if_any(p, mask, action);
+	ret(p, ALLOW);
+	end(p, s);
+}
+
+/* NR fails with ACTION when its argument ARG equals K. */
+static void deny_value(struct prog *p, long nr, int arg, __u32 k, __u32 action)
+{
+	unsigned s = begin(p, nr);
+
+	load(p, ARG_LO(arg));
+	if_eq(p, k, action);
+	ret(p, ALLOW);
+	end(p, s);
+}
+
+/* --- the rules ------------------------------------------------------------- */
+
+/* open/openat: a set-id bit in MODE counts only when FLAGS create a file
+ * (libc passes whatever is in the register otherwise). */
+static void setid_open(struct prog *p, long nr, int flags, int mode)
+{
+	unsigned s = begin(p, nr), j;
+
+	load(p, ARG_LO(flags));
+	j = emit(p, BPF_JMP | BPF_JSET | BPF_K, CREATES);
+	load(p, ARG_LO(mode));
+	if_any(p, SETID, ERRNO(EPERM));
+	land(p, j, 0);
+	ret(p, ALLOW);
+	end(p, s);
+}
+
+/* socket(2) and socketpair(2): family, type and protocol are plain
+ * registers (args 0-2), so the filter sees exactly what the kernel gets. */
+static void socket_rules(struct prog *p, long nr, unsigned what)
+{
+	unsigned s = begin(p, nr), inet, inet6, tcp, udp;
+
+	load(p, ARG_LO(0));
+	if (what & SECCOMP_DENY_SOCKETS) {
+		if_eq(p, AF_UNIX, ALLOW);
+		ret(p, ERRNO(EAFNOSUPPORT));
+		end(p, s);
+		return;
+	}
+	if (!(what & SECCOMP_NET_ALLOWLIST)) {
+		if_eq(p, AF_VSOCK, ERRNO(EACCES));
+		ret(p, ALLOW);
+		end(p, s);
+		return;
+	}
+	/* An allowlist: a blocklist would miss the next protocol. */
+	if_eq(p, AF_UNIX, ALLOW);
+	if_eq(p, AF_NETLINK, ALLOW);
+	inet = emit(p, BPF_JMP | BPF_JEQ | BPF_K, AF_INET);
+	inet6 = emit(p, BPF_JMP | BPF_JEQ | BPF_K, AF_INET6);
+	ret(p, ERRNO(EACCES));
+	land(p, inet, 1);
+	land(p, inet6, 1);
+	load(p, ARG_LO(1));
+	emit(p, BPF_ALU | BPF_AND | BPF_K, ~(__u32)(SOCK_NONBLOCK | SOCK_CLOEXEC));
+	/* Landlock's TCP hooks see SOCK_STREAM with protocol 0 or TCP
+	 * only: MPTCP (262), SCTP (132) and SMC (256) are other protocols. */
+	tcp = emit(p, BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM);
+	load(p, ARG_LO(2));
+	if_eq(p, 0, ALLOW);
+	if_eq(p, IPPROTO_TCP, ALLOW);
+	ret(p, ERRNO(EACCES));
+	land(p, tcp, 0);
+	if (what & SECCOMP_ALLOW_UDP) {
+		/* Not ICMP (IPPROTO_ICMP, ping sockets) nor UDP-Lite. */
+		udp = emit(p, BPF_JMP | BPF_JEQ | BPF_K, SOCK_DGRAM);
+		load(p, ARG_LO(2));
+		if_eq(p, 0, ALLOW);
+		if_eq(p, IPPROTO_UDP, ALLOW);
+		land(p, udp, 0);
+	}
+	ret(p, ERRNO(EACCES));
+	end(p, s);
+}
+
+#ifdef SYS_socketcall
+/* i386: socketcall(2) passes the real arguments behind a pointer a filter
+ * cannot read, so the calls that carry a family or send flags fail closed,
+ * AF_UNIX too (C libraries built for kernels before 4.3 use nothing else). */
+static void socketcall_rules(struct prog *p, unsigned what)
+{
+	__u32 no = ERRNO(what & SECCOMP_DENY_SOCKETS ? EAFNOSUPPORT : EACCES);
+	unsigned s = begin(p, SYS_socketcall);
+
+	load(p, ARG_LO(0));
+	if_eq(p, SYS_SOCKET, no);
+	if_eq(p, SYS_SOCKETPAIR, no);
+	if (what & SECCOMP_NET_ALLOWLIST) {
+		if_eq(p, SYS_SEND, no);
+		if_eq(p, SYS_SENDTO, no);
+		if_eq(p, SYS_SENDMSG, no);
+		if_eq(p, SYS_SENDMMSG, no);
+	}
+	ret(p, ALLOW);
+	end(p, s);
+}
+#endif
 
 int seccomp_install(unsigned what)
 {
@@ -39,57 +292,183 @@ int seccomp_install(unsigned what)
 	errno = ENOSYS;
 	return -1;
 #else
-	struct sock_filter f[40];
+	static struct prog p;
 	struct sock_fprog prog;
-	unsigned n = 0;
+	unsigned s, j, k;
 
-	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0);
-	f[n++] = RET_ERRNO(ENOSYS);
-	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	p.n = 0;
+	p.full = 0;
+	/* Another ABI has other numbers (on x86_64: i386 through int 0x80,
+	 * and x32 with bit 30 set in nr): none of them is allowed. */
+	load(&p, offsetof(struct seccomp_data, arch));
+	j = emit(&p, BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH);
+	ret(&p, ERRNO(ENOSYS));
+	land(&p, j, 1);
+	load(&p, offsetof(struct seccomp_data, nr));
 #ifdef X32_BIT
-	f[n++] = JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, 0, 1);
-	f[n++] = RET_ERRNO(ENOSYS);
+	j = emit(&p, BPF_JMP | BPF_JGE | BPF_K, X32_BIT);
+	ret(&p, ERRNO(ENOSYS));
+	land(&p, j, 0);
 #endif
-	if (what & SECCOMP_DENY_SOCKETS) {
-#ifdef SYS_socketcall
-		/* i386: socketcall(2) passes socket(2)'s family behind a
-		 * pointer a filter cannot read, so its SOCKET and SOCKETPAIR
-		 * calls are refused outright, AF_UNIX too (fail closed). */
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketcall, 0, 5);
-		f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0));
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_SOCKET, 1, 0);
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_SOCKETPAIR, 0, 1);
-		f[n++] = RET_ERRNO(EAFNOSUPPORT);
-		f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+
+	/* The hottest syscalls with rules come first: a syscall with rules
+	 * runs the filter from the top down to its own block. */
+	if (what & SECCOMP_DENY_SETID) {
+#ifdef SYS_openat
+		setid_open(&p, SYS_openat, 2, 3);
 #endif
-		/* socket / socketpair: allow AF_UNIX only. Both ways out of
-		 * the family test return, so A holding the family instead of
-		 * nr never reaches the tests below. */
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 1, 0);
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 4);
-		f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0));
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 1, 0);
-		f[n++] = RET_ERRNO(EAFNOSUPPORT);
-		f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-#ifdef SYS_io_uring_setup
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 0, 1);
-		f[n++] = RET_ERRNO(ENOSYS);
+#ifdef SYS_open
+		setid_open(&p, SYS_open, 1, 2);
+#endif
+	}
+	if (what & SECCOMP_DENY_LEASES) {
+		/* A lease (or delegation) on a read-only file: outside openers
+		 * for writing block until the holder lets go. */
+		s = begin(&p, SYS_fcntl);
+		load(&p, ARG_LO(1));
+		if_eq(&p, F_SETLEASE, ERRNO(EACCES));
+		if_eq(&p, F_SETDELEG, ERRNO(EACCES));
+		ret(&p, ALLOW);
+		end(&p, s);
+#ifdef SYS_fcntl64
+		s = begin(&p, SYS_fcntl64);
+		load(&p, ARG_LO(1));
+		if_eq(&p, F_SETLEASE, ERRNO(EACCES));
+		if_eq(&p, F_SETDELEG, ERRNO(EACCES));
+		ret(&p, ALLOW);
+		end(&p, s);
 #endif
 	}
 	if (what & SECCOMP_DENY_TIOCSTI) {
-		/* The kernel reads the ioctl request as an unsigned int, so
-		 * only the low 32 bits of the argument matter. */
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 4);
-		f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1));
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 1, 0);
-		f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCLINUX, 0, 1);
-		f[n++] = RET_ERRNO(EPERM);
+		/* Keystrokes pushed into a terminal shared with the caller
+		 * (TIOCSTI), or TIOCLINUX's paste on a virtual console. The
+		 * kernel reads the request as an unsigned int. */
+		s = begin(&p, SYS_ioctl);
+		load(&p, ARG_LO(1));
+		if_eq(&p, TIOCSTI, ERRNO(EPERM));
+		if_eq(&p, TIOCLINUX, ERRNO(EPERM));
+		ret(&p, ALLOW);
+		end(&p, s);
 	}
-	f[n++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	if (what & SECCOMP_NET_ALLOWLIST) {
+		/* TCP Fast Open connects from inside sendto/sendmsg, where
+		 * Landlock's connect hook never runs. (TCP_FASTOPEN_CONNECT
+		 * is left alone: it still goes through connect(2).) */
+#ifdef SYS_sendto
+		deny_bits(&p, SYS_sendto, 3, MSG_FASTOPEN, ERRNO(EACCES));
+#endif
+#ifdef SYS_sendmsg
+		deny_bits(&p, SYS_sendmsg, 2, MSG_FASTOPEN, ERRNO(EACCES));
+#endif
+#ifdef SYS_sendmmsg
+		deny_bits(&p, SYS_sendmmsg, 3, MSG_FASTOPEN, ERRNO(EACCES));
+#endif
+	}
+	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_VSOCK | SECCOMP_NET_ALLOWLIST)) {
+#ifdef SYS_socket
+		socket_rules(&p, SYS_socket, what);
+#endif
+#ifdef SYS_socketpair
+		socket_rules(&p, SYS_socketpair, what);
+#endif
+#ifdef SYS_socketcall
+		socketcall_rules(&p, what);
+#endif
+	}
+	if (what & SECCOMP_DENY_USERNS) {
+		/* A nested user namespace: kernel attack surface, and
+		 * capabilities over whatever it then makes. */
+#ifdef SYS_clone
+		deny_bits(&p, SYS_clone, 0, CLONE_NEWUSER, ERRNO(EPERM));
+#endif
+		deny_bits(&p, SYS_unshare, 0, CLONE_NEWUSER, ERRNO(EPERM));
+	}
+	if (what & SECCOMP_DENY_OUTSIDE) {
+		/* kill(-1) signals every process the caller may signal,
+		 * outside the run too where no pid namespace or Landlock
+		 * scope stands. tkill and tgkill refuse pid <= 0 themselves
+		 * (EINVAL); tgkill is named anyway, as DESIGN.md 4.6 says. */
+		deny_value(&p, SYS_kill, 0, (__u32)-1, ERRNO(EPERM));
+		deny_value(&p, SYS_tgkill, 0, (__u32)-1, ERRNO(EPERM));
+		/* prlimit64 setting another process's limits: Landlock does
+		 * not scope it, and a limit set on the supervisor or on any
+		 * process of the same uid outside (RLIMIT_FSIZE, NOFILE)
+		 * breaks it. Reading them (new == NULL) stays allowed. */
+		s = begin(&p, SYS_prlimit64);
+		load(&p, ARG_LO(0));
+		j = emit(&p, BPF_JMP | BPF_JEQ | BPF_K, 0);
+		load(&p, ARG_LO(2));
+		k = emit(&p, BPF_JMP | BPF_JEQ | BPF_K, 0);
+		load(&p, ARG_HI(2));
+		if_eq(&p, 0, ALLOW);
+		land(&p, k, 0);
+		ret(&p, ERRNO(EPERM));
+		land(&p, j, 1);
+		ret(&p, ALLOW);
+		end(&p, s);
+		/* setpriority and ioprio_set on a process group or a whole
+		 * uid reach every process of it, outside the run too where
+		 * there is no pid namespace; one process (or thread, as
+		 * pthread_setschedparam needs) stays allowed. */
+		s = begin(&p, SYS_setpriority);
+		load(&p, ARG_LO(0));
+		if_eq(&p, PRIO_PROCESS, ALLOW);
+		ret(&p, ERRNO(EPERM));
+		end(&p, s);
+		s = begin(&p, SYS_ioprio_set);
+		load(&p, ARG_LO(0));
+		if_eq(&p, IOPRIO_WHO_PROCESS, ALLOW);
+		ret(&p, ERRNO(EPERM));
+		end(&p, s);
+	}
+	if (what & SECCOMP_DENY_SETID) {
+		/* The other ways to put S_ISUID or S_ISGID into a mode: a
+		 * target owning a file (root: every file it creates) could
+		 * otherwise leave a set-id program for others to run. */
+#ifdef SYS_creat
+		deny_bits(&p, SYS_creat, 1, SETID, ERRNO(EPERM));
+#endif
+#ifdef SYS_chmod
+		deny_bits(&p, SYS_chmod, 1, SETID, ERRNO(EPERM));
+#endif
+		deny_bits(&p, SYS_fchmod, 1, SETID, ERRNO(EPERM));
+		deny_bits(&p, SYS_fchmodat, 2, SETID, ERRNO(EPERM));
+		deny_bits(&p, SYS_fchmodat2, 2, SETID, ERRNO(EPERM));
+#ifdef SYS_mknod
+		deny_bits(&p, SYS_mknod, 1, SETID, ERRNO(EPERM));
+#endif
+		deny_bits(&p, SYS_mknodat, 2, SETID, ERRNO(EPERM));
+	}
+	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST)) {
+		/* io_uring performs opens, connects and sends in the kernel,
+		 * where no seccomp filter sees them. An inherited ring could
+		 * be driven with enter/register alone. */
+		deny(&p, SYS_io_uring_setup, ERRNO(ENOSYS));
+		deny(&p, SYS_io_uring_enter, ERRNO(ENOSYS));
+		deny(&p, SYS_io_uring_register, ERRNO(ENOSYS));
+	}
+	if (what & SECCOMP_DENY_BYPASS) {
+		/* openat2's mode and clone3's flags (CLONE_NEWUSER,
+		 * CLONE_INTO_CGROUP) are behind pointers: ENOSYS makes glibc
+		 * and every other libc fall back to openat and clone. */
+		deny(&p, SYS_openat2, ERRNO(ENOSYS));
+		deny(&p, SYS_clone3, ERRNO(ENOSYS));
+	}
+	if (what & SECCOMP_DENY_KEYS) {
+		/* The user keyrings (@u, @us) are per uid, shared with the
+		 * caller's other processes whatever namespace the run is in. */
+		deny(&p, SYS_keyctl, ERRNO(EPERM));
+		deny(&p, SYS_add_key, ERRNO(EPERM));
+		deny(&p, SYS_request_key, ERRNO(EPERM));
+	}
+	ret(&p, ALLOW);
 
-	prog.len = (unsigned short)n;
-	prog.filter = f;
+	if (p.full) {
+		errno = E2BIG;
+		return -1;
+	}
+	prog.len = (unsigned short)p.n;
+	prog.filter = p.f;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 #endif
 }

@@ -1,19 +1,63 @@
 /* Hand-written seccomp filters (no libseccomp): the network fallback of
- * sharness-exec-netns and the terminal-injection block of
- * sharness-exec-landlock. A filter needs no_new_privs or CAP_SYS_ADMIN. */
+ * sharness-exec-netns, and the filter of sharness-exec-landlock that closes
+ * what Landlock, the namespaces and the dropped capabilities leave open
+ * (DESIGN.md 4.6). A filter needs no_new_privs or CAP_SYS_ADMIN. */
 #ifndef SHARNESS_SECCOMP_H
 #define SHARNESS_SECCOMP_H
 
 /* socket(2) and socketpair(2) for every family but AF_UNIX fail with
- * EAFNOSUPPORT; io_uring_setup(2), which could go around that, with ENOSYS. */
-#define SECCOMP_DENY_SOCKETS 0x1
+ * EAFNOSUPPORT; io_uring_setup(2), which could go around that, with ENOSYS.
+ * (sharness-exec-netns, where no network namespace can be made.) */
+#define SECCOMP_DENY_SOCKETS   0x001
 /* ioctl(2) TIOCSTI and TIOCLINUX fail with EPERM: no keystrokes pushed into
  * a terminal the target shares with its caller. */
-#define SECCOMP_DENY_TIOCSTI 0x2
+#define SECCOMP_DENY_TIOCSTI   0x002
+/* The set-user-ID and set-group-ID bits in a mode fail with EPERM: chmod,
+ * fchmod, fchmodat, fchmodat2, mknod, mknodat, creat, and open and openat
+ * with O_CREAT or O_TMPFILE. No target, root or not, makes a set-id file. */
+#define SECCOMP_DENY_SETID     0x004
+/* openat2, clone3 and io_uring fail with ENOSYS, as on a kernel without
+ * them: their arguments sit behind pointers a filter cannot read (openat2's
+ * mode, clone3's flags and CLONE_INTO_CGROUP), or, for io_uring, in a ring
+ * no filter sees at all. libc falls back to openat and clone. */
+#define SECCOMP_DENY_BYPASS    0x008
+/* keyctl, add_key and request_key fail with EPERM: the user keyrings (@u,
+ * @us) are shared with every process of the uid, namespace or not. */
+#define SECCOMP_DENY_KEYS      0x010
+/* unshare(2) and clone(2) with CLONE_NEWUSER fail with EPERM. */
+#define SECCOMP_DENY_USERNS    0x020
+/* socket(2) and socketpair(2) of AF_VSOCK fail with EACCES: vsock is not
+ * network-namespaced, and in a virtual machine it leads to the host. */
+#define SECCOMP_DENY_VSOCK     0x040
+/* fcntl(2) F_SETLEASE (and F_SETDELEG, where the kernel has it) fail with
+ * EACCES: a lease on a file the target may only read blocks everyone
+ * outside who opens it for writing. */
+#define SECCOMP_DENY_LEASES    0x080
+/* What reaches processes outside without a pid, fails with EPERM: kill(2)
+ * and tgkill(2) with pid -1; prlimit64(2) setting limits of any pid but 0;
+ * setpriority(2) and ioprio_set(2) on a process group or a whole user. */
+#define SECCOMP_DENY_OUTSIDE   0x100
+/* The object form of "network": socket(2) and socketpair(2) allow only
+ * AF_UNIX, AF_NETLINK, and AF_INET/AF_INET6 TCP (SOCK_STREAM, protocol 0 or
+ * IPPROTO_TCP); everything else fails with EACCES (MPTCP, SCTP, SMC, raw,
+ * ICMP, packet, ...). MSG_FASTOPEN on sendto, sendmsg and sendmmsg fails
+ * with EACCES: it connects without connect(2), and so without Landlock. */
+#define SECCOMP_NET_ALLOWLIST  0x200
+/* With SECCOMP_NET_ALLOWLIST: AF_INET/AF_INET6 UDP (SOCK_DGRAM, protocol 0
+ * or IPPROTO_UDP) is allowed too, for a policy that lists UDP ports. */
+#define SECCOMP_ALLOW_UDP      0x400
+
+/* Everything the landlock step always refuses; it adds SECCOMP_DENY_USERNS
+ * unless -U, and SECCOMP_NET_ALLOWLIST in the object form. */
+#define SECCOMP_TARGET (SECCOMP_DENY_TIOCSTI | SECCOMP_DENY_SETID | \
+	SECCOMP_DENY_BYPASS | SECCOMP_DENY_KEYS | SECCOMP_DENY_VSOCK | \
+	SECCOMP_DENY_LEASES | SECCOMP_DENY_OUTSIDE)
 
 /* Install one filter for WHAT (a mask of the above). Syscalls of a foreign
  * ABI (i386 or x32 on x86_64) fail with ENOSYS so the filter cannot be
- * bypassed through them. Returns 0, or -1 with errno set. */
+ * bypassed through them. Returns 0, or -1 with errno set (ENOSYS on an
+ * architecture this file does not know, E2BIG if the program would not
+ * fit, which is a bug). */
 int seccomp_install(unsigned what);
 
 #endif
