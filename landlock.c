@@ -182,10 +182,10 @@ int main(int argc, char **argv)
 	if (abi < 1)
 		diex(EXIT_CONFINE, "unable to use Landlock: -A %lu leaves no ABI "
 		     "(best effort never drops the whole sandbox)", cap);
-	/* TCP is handled whenever the kernel can (defence in depth behind the
-	 * netns step), but required only when the policy relies on Landlock
-	 * for it: -n, -c or -l. */
-	want.handled_access_net = NET_ALL;
+	/* TCP is handled only in the object form (-n, -c, -l). With "none"
+	 * the network namespace is the isolation, and everything local in it
+	 * must work: a test suite's own servers on 127.0.0.1 and ::1. */
+	want.handled_access_net = net ? NET_ALL : 0;
 	attr = want;
 	switch (abi) {
 	case 1: /* ABI 2: linking and renaming across directories (REFER) */

@@ -1,9 +1,14 @@
-/* sharness-exec-netns: cut the network, then exec the rest of argv. Makes a
- * new network namespace (inside a user namespace that maps only the caller's
- * own uid and gid when that needs privilege) with just lo, up; where no
- * namespace can be had, a seccomp filter refuses every socket family but
- * AF_UNIX. Trusts nothing but argv. Exit: 125 usage, 126 could not confine
- * or exec, 127 program not found; else the program's own status. */
+/* sharness-exec-netns: the namespace step, first in every chain. Makes new
+ * network and IPC namespaces (with -H only the IPC namespace: the host's
+ * network is kept), inside a user namespace that maps only the caller's own
+ * uid and gid when that needs privilege; brings lo up; joins a new anonymous
+ * session keyring; then execs the rest of argv. In a user namespace it raises
+ * the ambient capabilities CAP_SYS_ADMIN, CAP_SETPCAP and CAP_SYS_PTRACE, so
+ * that the later steps can make their own namespaces there (the landlock step
+ * drops them before the target). Where no namespace can be had, a seccomp
+ * filter refuses every socket family but AF_UNIX, and it says so. Trusts
+ * nothing but argv. Exit: 125 usage, 126 could not confine or exec, 127
+ * program not found; else the program's own status. */
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -13,14 +18,23 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <linux/keyctl.h>
 
 #include "common.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-netns";
 
-#define USAGE "sharness-exec-netns [-S] [--] program [arg ...]"
+#define USAGE "sharness-exec-netns [-H | -S] [--] program [arg ...]"
+
+/* What the later steps need in the user namespace (DESIGN.md 1):
+ * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
+ * CAP_SETPCAP for the landlock step to empty the bounding set and lock the
+ * securebits, CAP_SYS_PTRACE for the supervisor and init. */
+static const int ambient[] = { CAP_SYS_ADMIN, CAP_SETPCAP, CAP_SYS_PTRACE };
 
 static void write_file(const char *path, const char *text)
 {
@@ -45,22 +59,44 @@ static void map_ids(uid_t uid, gid_t gid)
 	write_file("/proc/self/gid_map", line);
 }
 
-/* 0 once in a fresh network namespace; else the errno that says none can
- * be had here (user namespaces disabled, or unshare(2) filtered). */
-static int unshare_net(void)
+/* capabilities(7): a capability may be raised in the ambient set only
+ * while it is in both the permitted and the inheritable sets. A new user
+ * namespace gives its creator a full permitted set there. */
+static void raise_ambient(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	size_t i;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		die(EXIT_CONFINE, "unable to read the capability sets");
+	for (i = 0; i < sizeof ambient / sizeof *ambient; i++)
+		d[CAP_TO_INDEX(ambient[i])].inheritable |= CAP_TO_MASK(ambient[i]);
+	if (syscall(SYS_capset, &h, d) < 0)
+		die(EXIT_CONFINE, "unable to set the inheritable capabilities");
+	for (i = 0; i < sizeof ambient / sizeof *ambient; i++)
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, ambient[i], 0, 0) < 0)
+			die(EXIT_CONFINE, "unable to raise the ambient capability %d", ambient[i]);
+}
+
+/* 0 once in the fresh namespaces of FLAGS; else the errno that says none
+ * can be had here (user namespaces disabled, or unshare(2) filtered). */
+static int unshare_ns(int flags)
 {
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 
-	if (unshare(CLONE_NEWNET) == 0)
+	if (unshare(flags) == 0)
 		return 0;
-	if (errno == EPERM && unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) {
+	if (errno == EPERM && unshare(CLONE_NEWUSER | flags) == 0) {
 		map_ids(uid, gid);
+		raise_ambient();
 		return 0;
 	}
 	if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == ENOSYS)
 		return errno;
-	die(EXIT_CONFINE, "unable to unshare the network namespace");
+	die(EXIT_CONFINE, "unable to unshare the %s namespaces",
+	    flags & CLONE_NEWNET ? "network and IPC" : "IPC");
 }
 
 /* A new namespace starts with lo down: bring it up so 127.0.0.1 works. */
@@ -81,29 +117,58 @@ static void lo_up(void)
 	close(fd);
 }
 
+/* Leave the caller's session keyring (its secrets, ssh and kerberos keys)
+ * for a new, empty, nameless one. A kernel without keys (ENOSYS), or a
+ * filter that refuses keyctl(2) to everyone here, leaves nothing to reach:
+ * any other failure stops the run. */
+static void new_keyring(void)
+{
+	int err;
+
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) >= 0)
+		return;
+	err = errno;
+	if ((err == ENOSYS || err == EPERM || err == EACCES) &&
+	    syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0) < 0 &&
+	    errno == err)
+		return;
+	die_hint(EXIT_CONFINE, err, err == EDQUOT ? "this user's key quota is used up "
+	         "(/proc/sys/kernel/keys/maxkeys, maxbytes)" : NULL,
+	         "unable to join a new session keyring");
+}
+
 int main(int argc, char **argv)
 {
-	int opt, seccomp_only = 0, err = 0;
+	int opt, seccomp_only = 0, host_net = 0, err = 0;
 
 	opterr = 0;
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+hS")) == -1)
+		else if ((opt = getopt(argc, argv, "+hHS")) == -1)
 			break;
 		if (opt == 'h') {
 			puts("usage: " USAGE);
 			return 0;
 		}
-		if (opt != 'S')
+		if (opt == 'H')
+			host_net = 1;
+		else if (opt == 'S')
+			seccomp_only = 1;
+		else
 			usage_die(USAGE);
-		seccomp_only = 1;
 	}
-	if (optind >= argc)
+	if (optind >= argc || (host_net && seccomp_only))
 		usage_die(USAGE);
 
-	if (!seccomp_only && (err = unshare_net()) == 0) {
-		lo_up();
+	if (!seccomp_only)
+		err = unshare_ns(CLONE_NEWIPC | (host_net ? 0 : CLONE_NEWNET));
+	if (!seccomp_only && !err) {
+		if (!host_net)
+			lo_up();
+	} else if (host_net) {
+		warnx_("no IPC namespace available (unshare: %s): SysV and POSIX "
+		       "IPC objects are shared with the caller", strerror(err));
 	} else {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_CONFINE, "unable to set no_new_privs");
@@ -112,9 +177,11 @@ int main(int argc, char **argv)
 			         "the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : NULL,
 			         "unable to install the seccomp socket filter");
 		if (!seccomp_only)
-			warnx_("no network namespace available (unshare: %s): sockets other "
-			       "than AF_UNIX are refused by a seccomp filter instead",
-			       strerror(err));
+			warnx_("no network namespace available (unshare: %s): loopback is "
+			       "unavailable, sockets other than AF_UNIX are refused by a "
+			       "seccomp filter, and SysV and POSIX IPC objects are shared "
+			       "with the caller", strerror(err));
 	}
+	new_keyring();
 	xexecvp(argv[optind], argv + optind);
 }

@@ -180,11 +180,14 @@ static size_t step_start[MAX_STEPS + 1], nsteps;
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
                         char **target)
 {
-	if (p->net_none) {
-		step_start[nsteps++] = chain->n;
-		helper(chain, "sharness-exec-netns");
-		vpush(chain, "--");
-	}
+	/* In every chain: with "none" a network namespace of its own, with
+	 * the object form (-H) the host's network; an IPC namespace and a new
+	 * session keyring either way (DESIGN.md 4.2). */
+	step_start[nsteps++] = chain->n;
+	helper(chain, "sharness-exec-netns");
+	if (!p->net_none)
+		vpush(chain, "-H");
+	vpush(chain, "--");
 	if (p->max_memory_mb || p->max_pids) {
 		step_start[nsteps++] = chain->n;
 		helper(chain, "sharness-exec-limits");

@@ -17,11 +17,11 @@ golden() {
 	[ -z "$stderr" ]
 }
 
-@test "the DESIGN.md example compiles to all three steps in the fixed order" {
+@test "the DESIGN.md example compiles to its steps in the fixed order" {
 	golden design-example
 }
 
-@test "a port-list network has no netns step, and landlock must restrict TCP" {
+@test "a port-list network keeps the host's network (netns -H), and landlock must restrict TCP" {
 	golden ports-no-caps
 }
 

@@ -363,23 +363,25 @@ tcp() {
 	listen tcp
 	local port=$ADDR other
 	other=$(free_port)
-	# TCP is handled whenever the kernel can, even without -n, -c or -l
-	# (defence in depth behind the netns step): no port given, none open.
-	refused "$EACCES" -- "$T" connect "$port"
+	# TCP is handled only in the object form (-n, -c or -l): under
+	# "network": "none" the netns step is the isolation, and loopback
+	# inside it must work, so without them nothing is refused here.
+	allowed -- "$T" connect "$port"
+	connections tcp 1
 	refused "$EACCES" -n -- "$T" connect "$port"
 	refused "$EACCES" -c "$other" -- "$T" connect "$port"
 	refused "$EACCES" -l "$port" -- "$T" connect "$port"
 	allowed -n -c "$port" -- "$T" connect "$port"
-	connections tcp 1
-	# ... but only -n, -c or -l make it required: on an ABI without TCP
-	# rules, best effort names what it dropped and TCP is not among them,
-	# and the probe reaches the listener; with -n it must refuse.
+	connections tcp 2
+	# On an ABI without TCP rules, best effort names what it dropped and
+	# TCP is not among them unless -n asks for it: then it must refuse.
 	run -0 --separate-stderr ll -A 3 -b -- "$T" connect "$port"
 	[ "$output" = ok ]
 	[[ "$stderr" != *TCP* ]]
-	connections tcp 2
+	connections tcp 3
 	run -126 --separate-stderr ll -A 3 -n -- "$T" connect "$port"
 	[[ "$stderr" == *NET_BIND_TCP*NET_CONNECT_TCP* ]]
+	allowed -- "$T" bind "$other"
 	refused "$EACCES" -n -- "$T" bind "$other"
 	refused "$EACCES" -c "$other" -- "$T" bind "$other"
 	allowed -n -l "$other" -- "$T" bind "$other"
