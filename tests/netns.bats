@@ -1,9 +1,14 @@
 #!/usr/bin/env bats
 # sharness-exec-netns on its own (DESIGN.md 4.2): its command line and exit
 # statuses; as root and as nobody, that nothing outside the new network
-# namespace can be reached (TCP, UDP, abstract UNIX sockets) while 127.0.0.1
-# works inside; and the seccomp fallback, forced with -S and reached for real
-# under a filter that refuses unshare(2) (tests/try/deny-unshare).
+# namespace can be reached (TCP, UDP, abstract UNIX sockets) while loopback
+# works inside (TCP and UDP on 127.0.0.1 and ::1, a pathname UNIX socket);
+# -H, which keeps the host's network; in both forms a new IPC namespace and
+# a new session keyring, so the caller's SysV segments, POSIX queues and
+# session keys can be neither read nor changed; the ambient capabilities
+# raised in a user namespace; and the seccomp fallback, forced with -S and
+# reached for real under a filter that refuses unshare(2)
+# (tests/try/deny-unshare).
 # not tested: a kernel that really lacks user or network namespaces (a
 #   filter refusing unshare(2) with EPERM stands in for it); ENOSPC from
 #   user.max_user_namespaces=0 (a global sysctl would disturb the tests that
@@ -11,12 +16,19 @@
 #   outside can provoke one); the i386 socketcall(2) arm of the seccomp
 #   filter (no 32-bit toolchain here).
 load helpers/load
+load helpers/ipc
 
 DENY="$top_builddir/tests/try/deny-unshare"
 # The system python3: a pyenv shim under /root is out of nobody's reach.
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3 || echo python3)
-WARNING="sharness-exec-netns: warning: no network namespace available (unshare: Operation not permitted): sockets other than AF_UNIX are refused by a seccomp filter instead"
+WARNING="sharness-exec-netns: warning: no network namespace available (unshare: Operation not permitted): loopback is unavailable, sockets other than AF_UNIX are refused by a seccomp filter, and SysV and POSIX IPC objects are shared with the caller"
+WARNING_H="sharness-exec-netns: warning: no IPC namespace available (unshare: Operation not permitted): SysV and POSIX IPC objects are shared with the caller"
+IPC="$top_builddir/tests/try/try-ipc"
+NET="$top_builddir/tests/try/try-net"
+# CapAmb, CapEff and CapPrm in a user namespace: CAP_SYS_ADMIN (21),
+# CAP_SYS_PTRACE (19) and CAP_SETPCAP (8).
+AMBIENT=0000000000280100
 NOAF="Address family not supported by protocol"
 
 setup() {
@@ -76,6 +88,7 @@ setup() {
 
 teardown() {
 	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null
+	ipc_cleanup
 	teardown_tmp
 }
 
@@ -165,24 +178,30 @@ c.sendall(b"over lo"); print(a.recv(16).decode())'
 @test "no arguments: usage on stderr, 125" {
 	run -125 --separate-stderr "$NETNS"
 	[ "$output" = "" ]
-	[ "$stderr" = "usage: sharness-exec-netns [-S] [--] program [arg ...]" ]
+	[ "$stderr" = "usage: sharness-exec-netns [-H | -S] [--] program [arg ...]" ]
 	run -125 --separate-stderr "$NETNS" -S --
-	[ "$stderr" = "usage: sharness-exec-netns [-S] [--] program [arg ...]" ]
+	[ "$stderr" = "usage: sharness-exec-netns [-H | -S] [--] program [arg ...]" ]
+	run -125 --separate-stderr "$NETNS" -H
+	[ "$stderr" = "usage: sharness-exec-netns [-H | -S] [--] program [arg ...]" ]
 }
 
 @test "unknown option: usage on stderr, 125, nothing runs" {
 	run -125 --separate-stderr "$NETNS" -x touch "$TMP/ran"
-	[ "$stderr" = "usage: sharness-exec-netns [-S] [--] program [arg ...]" ]
+	[ "$stderr" = "usage: sharness-exec-netns [-H | -S] [--] program [arg ...]" ]
 	run -125 --separate-stderr "$NETNS" --verbose touch "$TMP/ran"
+	# -H keeps the host's network, -S has none: not both.
+	run -125 --separate-stderr "$NETNS" -H -S touch "$TMP/ran"
+	[ "$stderr" = "usage: sharness-exec-netns [-H | -S] [--] program [arg ...]" ]
+	run -125 --separate-stderr "$NETNS" -S -H touch "$TMP/ran"
 	[ ! -e "$TMP/ran" ]
 }
 
 @test "-h and --help: usage on stdout, 0" {
 	run -0 --separate-stderr "$NETNS" -h
-	[ "$output" = "usage: sharness-exec-netns [-S] [--] program [arg ...]" ]
+	[ "$output" = "usage: sharness-exec-netns [-H | -S] [--] program [arg ...]" ]
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr "$NETNS" --help
-	[ "$output" = "usage: sharness-exec-netns [-S] [--] program [arg ...]" ]
+	[ "$output" = "usage: sharness-exec-netns [-H | -S] [--] program [arg ...]" ]
 }
 
 @test "a program that does not exist: 127" {
@@ -300,23 +319,116 @@ c.sendall(b"over lo"); print(a.recv(16).decode())'
 	unreachable abstract abstract "refused: Connection refused" "$NETNS" --
 }
 
-@test "as root: lo is up inside, a server and a client on 127.0.0.1 talk" {
+# loopback MODE: TCP and UDP on 127.0.0.1 and ::1, and a pathname UNIX
+# socket, each a server and a client exchanging a line inside.
+loopback() {
+	local kind
+	for kind in tcp4 tcp6 udp4 udp6; do
+		run -0 --separate-stderr as "$1" "$NETNS" "$NET" "$kind"
+		[ "$output" = ok ]
+		[ "$stderr" = "" ]
+	done
+	mkdir -m 777 "$TMP/sock"
+	run -0 --separate-stderr as "$1" "$NETNS" "$NET" unix "$TMP/sock/s"
+	[ "$output" = ok ]
+	# The same through python's socket module, as a test suite would.
+	run -0 --separate-stderr as "$1" "$NETNS" "$PY" -c "$LOOPBACK"
+	[ "$output" = "over lo" ]
+}
+
+@test "as root: lo is up inside: TCP, UDP on 127.0.0.1 and ::1, a UNIX socket" {
 	require_feature root
 	require_feature netns
 	require_feature tool:python3
-	run -0 --separate-stderr "$NETNS" "$PY" -c "$LOOPBACK"
-	[ "$output" = "over lo" ]
-	[ "$stderr" = "" ]
+	loopback root
 }
 
-@test "as nobody: lo is up inside, a server and a client on 127.0.0.1 talk" {
+@test "as nobody: lo is up inside: TCP, UDP on 127.0.0.1 and ::1, a UNIX socket" {
 	require_feature nobody
 	require_feature userns
 	require_feature tool:python3
-	run -0 --separate-stderr as_nobody "$NETNS" "$PY" -c "$LOOPBACK"
-	[ "$output" = "over lo" ]
-	[ "$stderr" = "" ]
+	loopback nobody
 }
+
+@test "-H as root: the host's network, a new IPC namespace, a new session keyring" {
+	require_feature root
+	require_feature netns
+	run -0 --separate-stderr "$NETNS" -H sh -c \
+		'readlink /proc/self/ns/net /proc/self/ns/ipc /proc/self/ns/user; "$0" key-session' "$IPC"
+	[ "$stderr" = "" ]
+	[ "${lines[0]}" = "$(readlink /proc/self/ns/net)" ]
+	[ "${lines[1]}" != "$(readlink /proc/self/ns/ipc)" ]
+	[ "${lines[2]}" = "$(readlink /proc/self/ns/user)" ]
+	[[ "${lines[3]}" == *" keyring _ses" ]]
+	[ "${lines[3]%% *}" != "$("$IPC" key-session | cut -d' ' -f1)" ]
+	# No ambient capabilities for root: it holds its own.
+	run -0 "$NETNS" -H grep CapAmb /proc/self/status
+	[ "$output" = "CapAmb:	0000000000000000" ]
+}
+
+@test "-H as nobody: the host's network, new user and IPC namespaces, ambient caps" {
+	require_feature nobody
+	require_feature userns
+	run -0 --separate-stderr as_nobody "$NETNS" -H sh -c \
+		'readlink /proc/self/ns/net /proc/self/ns/ipc /proc/self/ns/user; id -u; grep -E "^Cap(Amb|Eff|Inh)" /proc/self/status'
+	[ "$stderr" = "" ]
+	[ "${lines[0]}" = "$(readlink /proc/self/ns/net)" ]
+	[ "${lines[1]}" != "$(readlink /proc/self/ns/ipc)" ]
+	[ "${lines[2]}" != "$(readlink /proc/self/ns/user)" ]
+	[ "${lines[3]}" = 65534 ]
+	[ "${lines[4]}" = "CapInh:	$AMBIENT" ]
+	[ "${lines[5]}" = "CapEff:	$AMBIENT" ]
+	[ "${lines[6]}" = "CapAmb:	$AMBIENT" ]
+	# The host's network: a listener outside is reachable.
+	listen tcp
+	run -0 as_nobody "$NETNS" -H "$TRY" connect "$ADDR"
+	seen tcp
+	[ "$output" = "(connected, sent nothing)"$'\n'sentinel ]
+}
+
+@test "as nobody: the ambient capabilities reach the next step, and only those" {
+	require_feature nobody
+	require_feature userns
+	# Through exec into a second program (the next step of the chain).
+	run -0 --separate-stderr as_nobody "$NETNS" sh -c 'exec grep -E "^Cap" /proc/self/status'
+	[ "${lines[0]}" = "CapInh:	$AMBIENT" ]
+	[ "${lines[1]}" = "CapPrm:	$AMBIENT" ]
+	[ "${lines[2]}" = "CapEff:	$AMBIENT" ]
+	[ "${lines[4]}" = "CapAmb:	$AMBIENT" ]
+	# They hold in the user namespace only: outside nothing changed.
+	run -0 as_nobody grep CapEff /proc/self/status
+	[ "$output" = "CapEff:	0000000000000000" ]
+	# As root no user namespace is made and nothing is raised.
+	run -0 "$NETNS" grep CapAmb /proc/self/status
+	[ "$output" = "CapAmb:	0000000000000000" ]
+}
+
+@test "a new anonymous session keyring, in both forms and in the fallback" {
+	local outside
+	outside=$("$IPC" key-run sharness-exec-outside "$IPC" key-session | head -1)
+	for form in "" -H -S; do
+		run -0 --separate-stderr "$IPC" key-run sharness-exec-outside "$NETNS" $form "$IPC" key-session
+		[[ "${lines[0]}" == *" keyring _ses" ]]
+		[ "${lines[0]%% *}" != "${outside%% *}" ]
+		[ "${lines[2]}" = "after: outside secret" ]
+	done
+}
+
+ipc_netns() { # MODE FORM...
+	local m=$1
+	shift
+	[ "$m" = root ] && require_feature root && require_feature netns
+	[ "$m" = nobody ] && require_feature nobody && require_feature userns
+	INSIDE=("$NETNS" "$@" --)
+	shm_check "$m"
+	mq_check "$m"
+	key_check "$m"
+}
+
+@test "as root: an outside SysV segment, POSIX queue and session key are out of reach" { ipc_netns root; }
+@test "as nobody: an outside SysV segment, POSIX queue and session key are out of reach" { ipc_netns nobody; }
+@test "-H as root: an outside SysV segment, POSIX queue and session key are out of reach" { ipc_netns root -H; }
+@test "-H as nobody: an outside SysV segment, POSIX queue and session key are out of reach" { ipc_netns nobody -H; }
 
 @test "-S: no namespace, no warning, the seccomp filter refuses sockets" {
 	require_feature tool:python3
@@ -357,6 +469,16 @@ c.sendall(b"over lo"); print(a.recv(16).decode())'
 	HELPER=("$DENY" "$NETNS" --)
 	WANT_STDERR=$WARNING
 	check_fallback
+}
+
+@test "unshare(2) refused, -H: one warning, the host's network, no socket filter" {
+	require_feature tool:python3
+	run -0 --separate-stderr "$DENY" "$NETNS" -H sh -c 'readlink /proc/self/ns/net /proc/self/ns/ipc; grep ^Seccomp: /proc/self/status'
+	[ "$stderr" = "$WARNING_H" ]
+	[ "${lines[0]}" = "$(readlink /proc/self/ns/net)" ]
+	[ "${lines[1]}" = "$(readlink /proc/self/ns/ipc)" ]
+	run -0 --separate-stderr "$DENY" "$NETNS" -H "$NET" tcp4
+	[ "$output" = ok ]
 }
 
 @test "no namespace and no seccomp filter either: 126, nothing runs" {
