@@ -44,6 +44,8 @@
  *   enforce           what `run` can enforce here:
  *                     {"files": boolean (Landlock usable),
  *                      "network_none": "netns" | "seccomp",
+ *                      "loopback": boolean (127.0.0.1 and ::1 work inside
+ *                        under "none": only with a network namespace),
  *                      "tcp_ports": boolean (Landlock ABI >= 4),
  *                      "scopes": boolean (signals and abstract UNIX
  *                        sockets, Landlock ABI >= 6),
@@ -208,9 +210,10 @@ static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
 			putchar(',');
 		jstr(m->proxies[i]);
 	}
-	printf("],\"enforce\":{\"files\":%s,\"network_none\":\"%s\",\"tcp_ports\":%s,"
-	       "\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}",
+	printf("],\"enforce\":{\"files\":%s,\"network_none\":\"%s\",\"loopback\":%s,"
+	       "\"tcp_ports\":%s,\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}",
 	       jbool(m->landlock_abi > 0), m->netns != NETNS_NO ? "netns" : "seccomp",
+	       jbool(m->netns != NETNS_NO),
 	       jbool(m->landlock_abi >= 4), jbool(m->landlock_abi >= 6),
 	       cap_json[m->memory], cap_json[m->pids]);
 	printf(",\"trusted_keys\":");
@@ -298,7 +301,8 @@ static void print_text(const struct machine *m, char *const *keys, size_t nkeys)
 	else if (m->netns == NETNS_USERNS)
 		ROW("network namespaces", "yes (inside a user namespace)");
 	else
-		ROW("network namespaces", "no (%s)", errno_name(m->netns_err));
+		ROW("network namespaces", "no (%s): under \"none\" loopback is unavailable",
+		    errno_name(m->netns_err));
 	ROW("cgroups", "%s", cgroup_version(m));
 	print_cap("memory cap", m->memory, m->memory_path, "RLIMIT_AS");
 	print_cap("pids cap", m->pids, m->pids_path, "RLIMIT_NPROC");
@@ -323,7 +327,8 @@ static void print_text(const struct machine *m, char *const *keys, size_t nkeys)
 		printf("verdict: files: Landlock ABI %d; network none: %s; TCP ports: %s; "
 		       "signal and abstract-socket scoping: %s; memory: %s; processes: %s\n",
 		       m->landlock_abi,
-		       m->netns != NETNS_NO ? "network namespace" : "seccomp socket filter",
+		       m->netns != NETNS_NO ? "network namespace" :
+		       "seccomp socket filter, loopback unavailable",
 		       m->landlock_abi >= 4 ? "yes" : "no (ABI < 4)",
 		       m->landlock_abi >= 6 ? "yes" : "no (ABI < 6)",
 		       cap_text(m->memory, "RLIMIT_AS"), cap_text(m->pids, "RLIMIT_NPROC"));

@@ -143,8 +143,8 @@ assert "HTTPS_PROXY" in d["proxy_variables"] and "no_proxy" in d["proxy_variable
 	check_json "$DENY_UNSHARE"
 	run -0 --separate-stderr "$DENY_UNSHARE" "$SHARNESS_EXEC" probe
 	printf '%s\n' "$output" | grep -qxE 'user namespaces +no \(EPERM\)'
-	printf '%s\n' "$output" | grep -qxE 'network namespaces +no \(EPERM\)'
-	[[ "${lines[-1]}" == *"network none: seccomp socket filter;"* ]]
+	printf '%s\n' "$output" | grep -qxE 'network namespaces +no \(EPERM\): under "none" loopback is unavailable'
+	[[ "${lines[-1]}" == *"network none: seccomp socket filter, loopback unavailable;"* ]]
 }
 
 @test "probe writes nothing: no file in a writable cwd or TMPDIR, no new cgroup" {

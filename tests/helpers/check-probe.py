@@ -169,6 +169,7 @@ eq("enforce.files", e["files"], abi > 0)
 eq("enforce.tcp_ports", e["tcp_ports"], abi >= 4)
 eq("enforce.scopes", e["scopes"], abi >= 6)
 eq("enforce.network_none", e["network_none"], "netns" if d["netns"]["ok"] else "seccomp")
+eq("enforce.loopback", e["loopback"], d["netns"]["ok"])
 eq("enforce.memory", e["memory"], d["cgroup"]["memory"])
 eq("enforce.pids", e["pids"], d["cgroup"]["pids"])
 
