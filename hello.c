@@ -1,5 +1,5 @@
 /* sharness-exec hello: the self-test. Writes a fixed, published policy into
- * a private temp dir and runs five probes through the real command line
+ * a private temp dir and runs six probes through the real command line
  * (this very program, `run --policy --expect-hash -- ...`), each checked
  * from outside, then one run with a wrong hash that must be refused before
  * anything runs. Prints a table, the caveats of this machine, removes its
@@ -250,7 +250,7 @@ static int open_or_die(const char *path, int flags)
 	return fd;
 }
 
-/* --- the five probes --- */
+/* --- the six probes --- */
 
 static void probe_read(int null_in)
 {
@@ -363,6 +363,43 @@ static void probe_tcp(int null_in)
 	free(r.out);
 }
 
+/* "network": "none" leaves the run a loopback of its own: a server and a
+ * client inside it, one TCP round trip on 127.0.0.1, as a test suite that
+ * starts its own server does. Perl (perl-base is Essential on Debian) does
+ * it: hello's policy grants exec beneath /usr and nothing outside it. */
+#define LOCAL_SERVER "use IO::Socket::INET; " \
+	"my $s = IO::Socket::INET->new(Listen => 1, LocalAddr => '127.0.0.1', " \
+	"LocalPort => 0, Proto => 'tcp') or die \"listen: $!\\n\"; " \
+	"my $c = IO::Socket::INET->new(PeerAddr => '127.0.0.1', " \
+	"PeerPort => $s->sockport, Proto => 'tcp') or die \"connect: $!\\n\"; " \
+	"my $a = $s->accept or die \"accept: $!\\n\"; " \
+	"print $c \"ping\\n\"; my $got = <$a>; print $a \"pong\\n\"; my $back = <$c>; " \
+	"print $got, $back;"
+
+static void probe_local_server(int null_in)
+{
+	const char *label = "a local server works";
+	/* The script on a pipe: `perl -e` would open /dev/null, which the
+	 * policy does not grant. */
+	const char *target[] = { program("sh"), "-c", SAY_STARTED "printf '%s' \"$1\" | \"$0\"",
+		program("perl"), LOCAL_SERVER, NULL };
+	struct result r;
+
+	if (!target[3]) {
+		row(label, "allowed", 0, "could not test: no perl in /usr/bin or /bin");
+		return;
+	}
+	chain(hash, null_in, -1, target, &r);
+	if (!r.ran)
+		not_run(label, "allowed", &r);
+	else if (!failed(&r) && !strcmp(r.out, "ping\npong\n"))
+		row(label, "allowed", ++held, "allowed: a server and a client on 127.0.0.1 "
+		    "inside exchanged a line each way");
+	else
+		row(label, "allowed", 0, "refused (%s): %s", how(&r), r.detail);
+	free(r.out);
+}
+
 /* /dev/zero and /dev/null are opened here, outside: the policy grants
  * neither, and the probe is about memory, not files. */
 static void probe_memory(void)
@@ -423,7 +460,8 @@ static void caveats(const struct machine *m)
 		            "processes (no scoping)\n", m->landlock_abi);
 	if (m->netns == NETNS_NO)
 		n++, printf("  - no network namespace (%s), so the network is cut by the seccomp "
-		            "filter: TCP and UDP sockets alike are refused, AF_UNIX stays open\n",
+		            "filter: TCP and UDP sockets alike are refused, so loopback is "
+		            "unavailable and no local server works; AF_UNIX stays open\n",
 		            errno_name(m->netns_err));
 	else if (m->netns == NETNS_USERNS)
 		n++, printf("  - the network namespace is made inside a user namespace (you are "
@@ -564,8 +602,9 @@ int cmd_hello(int argc, char **argv)
 	probe_write(null_in, "write in /tmp", "/tmp", "/tmp", "tmp");
 	probe_write(null_in, "write in the current directory", cwd, "the current directory", "cwd");
 	probe_tcp(null_in);
+	probe_local_server(null_in);
 	probe_memory();
-	probes = 5;
+	probes = 6;
 	printf("%d/%d held\n", held, probes);
 	hash_held = probe_wrong_hash(null_in);
 	putchar('\n');
@@ -573,7 +612,7 @@ int cmd_hello(int argc, char **argv)
 	machine_free(&m);
 	close(null_in);
 
-	/* The five probes, the hash refusal and the published hash itself. */
+	/* The six probes, the hash refusal and the published hash itself. */
 	failures = probes - held + !hash_held + !(published || test_policy);
 	if (failures)
 		printf("hello: %d expectation%s did NOT hold\n", failures, failures > 1 ? "s" : "");

@@ -27,11 +27,12 @@ leftovers() {
 assert_all_held() {
 	[ "${lines[1]}" = "$HELLO_POLICY" ]
 	[ "${lines[2]}" = "hash $HELLO_HASH (the published hash)" ]
-	printf '%s\n' "$output" | grep -qx '5/5 held'
-	[ "$(printf '%s\n' "$output" | grep -cE '^(read|write|TCP|allocate|wrong).* held ')" = 6 ]
+	printf '%s\n' "$output" | grep -qx '6/6 held'
+	[ "$(printf '%s\n' "$output" | grep -cE '^(read|write|TCP|a local server|allocate|wrong).* held ')" = 7 ]
 	! printf '%s\n' "$output" | grep -q 'NOT held'
 	printf '%s\n' "$output" | grep -qE '^read /etc/(os-release|passwd) +allowed +held +allowed: '
 	printf '%s\n' "$output" | grep -qE '^wrong --expect-hash +refused +held +refused \(exit 125\)'
+	printf '%s\n' "$output" | grep -qE '^a local server works +allowed +held +allowed: a server and a client on 127\.0\.0\.1 inside exchanged a line each way$'
 	[ "${lines[-1]}" = "hello: every expectation held" ]
 	[ -z "$(find "$TMP/t" "$TMP/cwd" -mindepth 1)" ]
 	[ -z "$(leftovers)" ]
@@ -43,7 +44,7 @@ assert_all_held() {
 	[ -z "$output" ]
 }
 
-@test "hello as root: 5/5 held, the published hash, nothing left behind" {
+@test "hello as root: 6/6 held, the published hash, nothing left behind" {
 	require_feature root
 	require_feature landlock
 	cd "$TMP/cwd"
@@ -55,7 +56,7 @@ assert_all_held() {
 	printf '%s\n' "$output" | grep -qE '^allocate 512 MiB \(cap 256 MiB\) +refused +held '
 }
 
-@test "hello as nobody: 5/5 held, nothing left behind" {
+@test "hello as nobody: 6/6 held, nothing left behind" {
 	require_feature nobody
 	require_feature landlock
 	chown "$NOBODY_UID:$NOBODY_GID" "$TMP/cwd"
@@ -97,11 +98,22 @@ assert_all_held() {
 	[ "${lines[2]}" = "hash $want (a test policy)" ]
 	printf '%s\n' "$output" | grep -qE '^write in /tmp +refused +NOT held +the file /tmp/sharness-exec-hello\.[0-9]+\.[A-Za-z0-9]{6}\.tmp was created'
 	printf '%s\n' "$output" | grep -qE '^write in the current directory +refused +held '
-	printf '%s\n' "$output" | grep -qx '4/5 held'
+	printf '%s\n' "$output" | grep -qx '5/6 held'
 	[ "${lines[-1]}" = "hello: 1 expectation did NOT hold" ]
 	# hello removed what the loosened probe created
 	[ -z "$(leftovers)" ]
 	[ -z "$(find "$TMP/t" -mindepth 1)" ]
+}
+
+@test "hello where no namespace can be made: the local server is NOT held, and it says why" {
+	require_feature landlock
+	cd "$TMP/cwd"
+	run -1 --separate-stderr env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
+	printf '%s\n' "$output" | grep -qE '^a local server works +allowed +NOT held +refused \(exit [0-9]+\): listen: Address family not supported by protocol$'
+	printf '%s\n' "$output" | grep -qE '^TCP to 127\.0\.0\.1:[0-9]+ +refused +held '
+	printf '%s\n' "$output" | grep -qF 'so loopback is unavailable and no local server works'
+	printf '%s\n' "$output" | grep -qx '5/6 held'
+	[ "${lines[-1]}" = "hello: 1 expectation did NOT hold" ]
 }
 
 @test "the test hook exists only in the test build" {
@@ -113,10 +125,10 @@ assert_all_held() {
 	cd "$TMP/cwd"
 	run -1 --separate-stderr env TMPDIR="$TMP/t" "$DENY_LANDLOCK" 38 "$SHARNESS_EXEC" hello
 	printf '%s\n' "$output" | grep -q '^Landlock is NOT available here (blocked by a seccomp filter): sharness-exec cannot confine files'
-	printf '%s\n' "$output" | grep -qx '0/5 held'
-	[ "$(printf '%s\n' "$output" | grep -cE ' NOT held +did not run: sharness-exec exit 126: ')" = 5 ]
+	printf '%s\n' "$output" | grep -qx '0/6 held'
+	[ "$(printf '%s\n' "$output" | grep -cE ' NOT held +did not run: sharness-exec exit 126: ')" = 6 ]
 	printf '%s\n' "$output" | grep -qE '^wrong --expect-hash +refused +held '
-	[ "${lines[-1]}" = "hello: 5 expectations did NOT hold" ]
+	[ "${lines[-1]}" = "hello: 6 expectations did NOT hold" ]
 	[ -z "$(find "$TMP/t" "$TMP/cwd" -mindepth 1)" ]
 }
 

@@ -86,7 +86,7 @@ layout_ok() {
 	[[ ${lines[1]} == "$PREFIX/libexec/sharness-exec/sharness-exec-limits "* ]]
 	[[ ${lines[2]} == "$PREFIX/libexec/sharness-exec/sharness-exec-landlock "* ]]
 	run -0 --separate-stderr "$PREFIX/bin/sharness-exec" hello
-	[[ $output == *"5/5 held"* ]]
+	[[ $output == *"6/6 held"* ]]
 	run -0 submake -C "$BUILD" uninstall
 }
 
