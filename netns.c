@@ -80,19 +80,35 @@ static void raise_ambient(void)
 }
 
 /* 0 once in the fresh namespaces of FLAGS; else the errno that says none
- * can be had here (user namespaces disabled, or unshare(2) filtered). */
-static int unshare_ns(int flags)
+ * can be had here (user namespaces disabled, unshare(2) filtered, the id
+ * maps out of reach), with WHY saying which. */
+static int unshare_ns(int flags, char *why, size_t size)
 {
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
+	int fd;
 
 	if (unshare(flags) == 0)
 		return 0;
-	if (errno == EPERM && unshare(CLONE_NEWUSER | flags) == 0) {
-		map_ids(uid, gid);
-		raise_ambient();
-		return 0;
+	if (errno == EPERM) {
+		/* A user namespace is of no use unless its id maps can be
+		 * written, which an outer sandbox (a Landlock domain that
+		 * grants no write beneath /proc) may forbid: find out before
+		 * making one, while "none" can still fall back. */
+		fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			snprintf(why, size, "unable to write /proc/self/uid_map: %s",
+			         strerror(errno));
+			return errno;
+		}
+		close(fd);
+		if (unshare(CLONE_NEWUSER | flags) == 0) {
+			map_ids(uid, gid);
+			raise_ambient();
+			return 0;
+		}
 	}
+	snprintf(why, size, "unshare: %s", strerror(errno));
 	if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == ENOSYS)
 		return errno;
 	die(EXIT_CONFINE, "unable to unshare the %s namespaces",
@@ -140,6 +156,7 @@ static void new_keyring(void)
 int main(int argc, char **argv)
 {
 	int opt, seccomp_only = 0, host_net = 0, err = 0;
+	char why[128] = "";
 
 	opterr = 0;
 	for (;;) {
@@ -162,13 +179,13 @@ int main(int argc, char **argv)
 		usage_die(USAGE);
 
 	if (!seccomp_only)
-		err = unshare_ns(CLONE_NEWIPC | (host_net ? 0 : CLONE_NEWNET));
+		err = unshare_ns(CLONE_NEWIPC | (host_net ? 0 : CLONE_NEWNET), why, sizeof why);
 	if (!seccomp_only && !err) {
 		if (!host_net)
 			lo_up();
 	} else if (host_net) {
-		warnx_("no IPC namespace available (unshare: %s): SysV and POSIX "
-		       "IPC objects are shared with the caller", strerror(err));
+		warnx_("no IPC namespace available (%s): SysV and POSIX "
+		       "IPC objects are shared with the caller", why);
 	} else {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_CONFINE, "unable to set no_new_privs");
@@ -177,10 +194,10 @@ int main(int argc, char **argv)
 			         "the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : NULL,
 			         "unable to install the seccomp socket filter");
 		if (!seccomp_only)
-			warnx_("no network namespace available (unshare: %s): loopback is "
+			warnx_("no network namespace available (%s): loopback is "
 			       "unavailable, sockets other than AF_UNIX are refused by a "
 			       "seccomp filter, and SysV and POSIX IPC objects are shared "
-			       "with the caller", strerror(err));
+			       "with the caller", why);
 	}
 	new_keyring();
 	xexecvp(argv[optind], argv + optind);

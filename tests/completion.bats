@@ -25,16 +25,6 @@ setup() {
 	export PATH="$TMP/bin:$PATH"
 }
 
-# require_file PATH WHY: skip, or fail under SHARNESS_EXEC_MUST_WORK=1.
-require_file() {
-	[ -e "$1" ] && return 0
-	if [ "${SHARNESS_EXEC_MUST_WORK:-0}" = 1 ]; then
-		echo "required feature missing: $2 (SHARNESS_EXEC_MUST_WORK=1)" >&2
-		return 1
-	fi
-	skip "$2"
-}
-
 # bash_complete DIR WORD...: what bash completes the last WORD to, in DIR,
 # one candidate a line, sorted.
 bash_complete() {
@@ -68,7 +58,7 @@ help_run_options() {
 }
 
 @test "bash: the first word completes to a subcommand" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 bash_complete "$TMP" sharness-exec r
 	[ "$output" = run ]
 	run -0 bash_complete "$TMP" sharness-exec h
@@ -78,7 +68,7 @@ help_run_options() {
 }
 
 @test "bash: the subcommands are those of --help" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 help_commands
 	local want=$output
 	[ -n "$want" ]
@@ -87,7 +77,7 @@ help_run_options() {
 }
 
 @test "bash: run's options complete, and are those of --help" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 bash_complete "$TMP" sharness-exec run --b
 	[ "$output" = --best-effort ]
 	run -0 bash_complete "$TMP" sharness-exec run --dry-run --v
@@ -100,7 +90,7 @@ help_run_options() {
 }
 
 @test "bash: --policy and -p complete the .json files and directories first" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 bash_complete "$TMP/dir" sharness-exec run --policy ''
 	[ "$output" = $'a.json\nb.json\nsub' ]
 	run -0 bash_complete "$TMP/dir" sharness-exec run --dry-run -p ''
@@ -113,7 +103,7 @@ help_run_options() {
 }
 
 @test "bash: hash and check complete one policy file" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 bash_complete "$TMP/dir" sharness-exec hash ''
 	[ "$output" = $'a.json\nb.json\nsub' ]
 	run -0 bash_complete "$TMP/dir" sharness-exec check a
@@ -123,7 +113,7 @@ help_run_options() {
 }
 
 @test "bash: probe completes --json, hello nothing" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 bash_complete "$TMP" sharness-exec probe --
 	[ "$output" = $'--json\n--trust-key' ]
 	run -0 bash_complete "$TMP/dir" sharness-exec hello ''
@@ -160,7 +150,7 @@ help_run_options() {
 }
 
 @test "bash: --expect-hash completes the hash of the policy given before it" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 "$SHARNESS_EXEC" hash "$TMP/dir/a.json"
 	local want=$output
 	[[ $want == sha256:* ]]
@@ -177,7 +167,7 @@ help_run_options() {
 }
 
 @test "bash: after -- or the first non-option, a command line completes" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	run -0 bash_complete "$TMP/dir" sharness-exec run -p a.json -- sharness-exec-test-c
 	[ "$output" = sharness-exec-test-cmd ]
 	run -0 bash_complete "$TMP/dir" sharness-exec run -p a.json sharness-exec-test-c
@@ -244,7 +234,7 @@ EOF
 
 @test "zsh: subcommands, options, policy files and the command complete" {
 	require_feature tool:zsh
-	zsh -f -c 'zmodload zsh/zpty' || skip "zsh has no zpty module"
+	require_feature zsh-zpty
 	run -0 zsh_complete "$TMP" 'sharness-exec r'
 	[ "$output" = run ]
 	run -0 zsh_complete "$TMP" 'sharness-exec '

@@ -46,12 +46,8 @@ teardown() {
 
 # require_home: a $HOME outside /tmp was found.
 require_home() {
-	[ -n "$HOME" ] && return 0
-	if [ "${SHARNESS_EXEC_MUST_WORK:-0}" = 1 ]; then
-		echo "required feature missing: a writable directory outside /tmp (SHARNESS_EXEC_MUST_WORK=1)" >&2
-		return 1
-	fi
-	skip "no writable directory outside /tmp for \$HOME"
+	require_feature dir-outside-tmp
+	[ -n "$HOME" ]
 }
 
 # example NAME: copy examples/NAME beneath $WORK and cd there.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # sharness-exec hash: the canonical hash against the reference's verdicts
-# (../shared, when present), against this project's own vectors, and the
+# (tests/conformance), against this project's own vectors, and the
 # command line: output format, exit statuses, one-line refusals, and bounded
 # memory on adversarial input.
 #
@@ -22,14 +22,14 @@ verdicts() {
 }
 
 @test "conformance: the 44 policy-hash vectors of the reference" {
-	local dir="$SHARED_DIR/policy-hash"
-	[ -f "$dir/expected.tsv" ] || skip "no $dir (the shared reference folder is not beside this tree)"
+	local dir="$CONFORMANCE/policy-hash"
+	[ "$(wc -l <"$dir/expected.tsv")" = 44 ]
 	verdicts "$dir/expected.tsv" "$dir/vectors" 44
 }
 
 @test "conformance: the JSONTestSuite cases, raw and wrapped as {\"v\":...} (636 verdicts)" {
-	local dir="$SHARED_DIR/json-test-suite"
-	[ -f "$dir/expected.tsv" ] || skip "no $dir (the shared reference folder is not beside this tree)"
+	local dir="$CONFORMANCE/json-test-suite"
+	[ "$(wc -l <"$dir/expected.tsv")" = 636 ]
 	verdicts "$dir/expected.tsv" "$dir/test_parsing" 636
 }
 
@@ -135,7 +135,7 @@ refused() {
 	printf '{}' >"$TMP/secret.json"
 	chmod 600 "$TMP/secret.json"
 	# The same binary, run by nobody: it must be able to reach it.
-	as_nobody test -x "$SHARNESS_EXEC" || skip "the build tree is not reachable by nobody"
+	require_feature nobody-reaches:"$SHARNESS_EXEC"
 	run -125 --separate-stderr as_nobody "$SHARNESS_EXEC" hash "$TMP/secret.json"
 	[ "$output" = "" ]
 	[ "$stderr" = "sharness-exec: fatal: unable to read $TMP/secret.json: Permission denied" ]
@@ -165,9 +165,8 @@ refused() {
 # room for the C library and still catches a doubling.
 @test "memory stays bounded: 1 MiB adversarial documents under a 32 MiB address-space limit" {
 	require_feature tool:prlimit
-	if grep -qa __asan_init "$SHARNESS_EXEC"; then
-		skip "AddressSanitizer reserves terabytes of address space"
-	fi
+	# AddressSanitizer reserves terabytes of address space.
+	require_feature no-asan
 	awk 'BEGIN { printf "{\"a\":[0"; for (i = 0; i < 524000; i++) printf ",0"; printf "]}" }' >"$TMP/tokens.json"
 	[ "$(wc -c <"$TMP/tokens.json")" -le $((1024 * 1024)) ]
 	awk 'BEGIN { printf "{"; for (i = 0; i < 95000; i++) printf "%s\"%05x\":0", i ? "," : "", (i * 7919) % 95000; printf "}" }' >"$TMP/keys.json"

@@ -20,7 +20,7 @@ setup() {
 # check_json [PREFIX...]: run `probe --json` and the checker, under PREFIX
 # (as_nobody, a seccomp wrapper), so that both see the same identity.
 check_json() {
-	[ -n "$PY" ] || skip "python3 is not installed"
+	require_feature tool:"${PY:-python3}"
 	local abi
 	abi=$("$@" "$TRY" landlock-abi) || abi=0
 	mkdir -p "$TMP/out" && chmod 777 "$TMP/out"
@@ -60,7 +60,7 @@ check_json() {
 }
 
 @test "probe names proxy variables, never their values" {
-	[ -n "$PY" ] || skip "python3 is not installed"
+	require_feature tool:"${PY:-python3}"
 	export HTTPS_PROXY=http://user:sekrit-token@proxy.invalid:3128 no_proxy=localhost.sekrit
 	run -0 --separate-stderr "$SHARNESS_EXEC" probe --json
 	[[ "$output" != *sekrit* ]]
@@ -118,7 +118,7 @@ assert "HTTPS_PROXY" in d["proxy_variables"] and "no_proxy" in d["proxy_variable
 
 @test "probe: ENOSYS from a filter is blocked when the kernel config says Landlock is built in" {
 	require_feature landlock
-	[ -r /proc/config.gz ] && command -v gzip >/dev/null || skip "no /proc/config.gz"
+	require_feature kernel-config-gz
 	run -0 --separate-stderr "$DENY_LANDLOCK" 38 "$SHARNESS_EXEC" probe --json
 	[[ "$output" == *'"status":"blocked","errno":"ENOSYS"'* ]]
 	# without a config to tell (no gzip on PATH) it cannot know, and says so

@@ -11,7 +11,7 @@ NETNS="$HELPERDIR/sharness-exec-netns"
 LIMITS="$HELPERDIR/sharness-exec-limits"
 LANDLOCK="$HELPERDIR/sharness-exec-landlock"
 TRY="$top_builddir/tests/try/try-syscall"
-SHARED_DIR="$top_srcdir/../shared"
+CONFORMANCE="$top_srcdir/tests/conformance"
 NOBODY_UID=65534
 NOBODY_GID=65534
 
@@ -28,9 +28,24 @@ teardown_tmp() {
 setup() { setup_tmp; }
 teardown() { teardown_tmp; }
 
-# require_feature landlock|userns|netns|cgroup1|root|nobody|pty|tool:NAME
+# require_feature FEATURE: the one way a test skips. Skips the test when
+# this machine or build lacks FEATURE, or fails it when
+# SHARNESS_EXEC_MUST_WORK=1 (CI sets it), unless FEATURE is named in
+# SHARNESS_EXEC_MAY_LACK (space-separated): what a build lacks by design,
+# such as the sanitizer build's dynamic, ASan-instrumented front end.
+#   landlock userns netns cgroup1 root nobody pty tool:NAME
+#   file:PATH              PATH exists (a script another package installs)
+#   zsh-zpty               zsh's zpty module
+#   nobody-reaches:PATH    uid 65534 may execute PATH (the build tree)
+#   dir-outside-tmp        a writable directory outside /tmp (/var/tmp or
+#                          the build tree)
+#   builddir-outside-tmp   the build tree does not lie beneath /tmp
+#   static-front-end       $SHARNESS_EXEC has no ELF interpreter
+#   no-asan                $SHARNESS_EXEC is not built with AddressSanitizer
+#   tiocsti                TIOCSTI is not disabled (dev.tty.legacy_tiocsti)
+#   kernel-config-gz       /proc/config.gz and gzip
 require_feature() {
-	local why=
+	local why= d
 	case "$1" in
 	landlock)
 		"$TRY" landlock-abi >/dev/null 2>&1 || why="Landlock is not available" ;;
@@ -50,11 +65,41 @@ require_feature() {
 		command -v script >/dev/null || why="script(1) is not installed" ;;
 	tool:*)
 		command -v "${1#tool:}" >/dev/null || why="${1#tool:} is not installed" ;;
+	file:*)
+		[ -e "${1#file:}" ] || why="${1#file:} does not exist" ;;
+	zsh-zpty)
+		zsh -f -c 'zmodload zsh/zpty' 2>/dev/null || why="zsh has no zpty module" ;;
+	nobody-reaches:*)
+		setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups -- \
+			test -x "${1#nobody-reaches:}" 2>/dev/null ||
+			why="${1#nobody-reaches:} is not reachable by nobody" ;;
+	dir-outside-tmp)
+		why="no writable directory outside /tmp"
+		for d in /var/tmp "$top_builddir"; do
+			[ -d "$d" ] && [ -w "$d" ] || continue
+			case $(realpath "$d")/ in /tmp/*) continue ;; esac
+			why=
+			break
+		done ;;
+	builddir-outside-tmp)
+		case $(realpath "$top_builddir")/ in /tmp/*) why="the build tree is under /tmp" ;; esac ;;
+	static-front-end)
+		! readelf -l "$SHARNESS_EXEC" 2>/dev/null | grep -q INTERP ||
+			why="this front end is linked dynamically (sanitizers or --disable-static-link)" ;;
+	no-asan)
+		! grep -qa __asan_init "$SHARNESS_EXEC" ||
+			why="this front end is built with AddressSanitizer" ;;
+	tiocsti)
+		[ "$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)" = 1 ] ||
+			why="TIOCSTI is disabled system-wide here (dev.tty.legacy_tiocsti=0)" ;;
+	kernel-config-gz)
+		[ -r /proc/config.gz ] && command -v gzip >/dev/null || why="no /proc/config.gz" ;;
 	*)
 		why="unknown feature $1" ;;
 	esac
 	if [ -n "$why" ]; then
-		if [ "${SHARNESS_EXEC_MUST_WORK:-0}" = 1 ]; then
+		if [ "${SHARNESS_EXEC_MUST_WORK:-0}" = 1 ] &&
+		   [[ " ${SHARNESS_EXEC_MAY_LACK:-} " != *" $1 "* ]]; then
 			echo "required feature missing: $why (SHARNESS_EXEC_MUST_WORK=1)" >&2
 			return 1
 		fi

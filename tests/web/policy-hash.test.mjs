@@ -3,8 +3,8 @@
 //
 //   node policy-hash.test.mjs SECTION...
 //
-// shared       every line of ../shared/policy-hash/expected.tsv
-// suite        every line of ../shared/json-test-suite/expected.tsv (raw, wrapped)
+// shared       every line of tests/conformance/policy-hash/expected.tsv
+// suite        every line of tests/conformance/json-test-suite/expected.tsv (raw, wrapped)
 // vectors      tests/vectors/*.json, tests/web/vectors/*.json, and inputs made here
 // check        pbp 1 verdicts and messages against `sharness-exec check`
 // ui           what a person sees: typing, a file, a drop, copy; the screenshot
@@ -26,7 +26,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const top_srcdir = process.env.top_srcdir || path.resolve(here, "../..");
 const top_builddir = process.env.top_builddir || top_srcdir;
 const SHARNESS_EXEC = process.env.SHARNESS_EXEC || path.join(top_builddir, "test-sharness-exec");
-const SHARED = path.join(top_srcdir, "..", "shared");
+const SHARED = path.join(top_srcdir, "tests", "conformance");
 const PAGE_FILE = path.join(top_srcdir, "web", "policy-hash.html");
 const PAGE = pathToFileURL(PAGE_FILE).href;
 const ARTIFACTS = path.join(top_builddir, "artifacts");
@@ -244,12 +244,12 @@ function madeCases() {
 
 async function sectionShared(browser) {
   const page = await openPage(browser);
-  await compareHashes(page, "shared/policy-hash", sharedCases());
+  await compareHashes(page, "conformance/policy-hash", sharedCases());
 }
 
 async function sectionSuite(browser) {
   const page = await openPage(browser);
-  await compareHashes(page, "shared/json-test-suite", suiteCases());
+  await compareHashes(page, "conformance/json-test-suite", suiteCases());
 }
 
 async function sectionVectors(browser) {
