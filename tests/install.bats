@@ -36,9 +36,21 @@ setup_file() {
 	# One build for every test of this file, configured for its own prefix
 	# (the helpers' directory is fixed at build time).
 	export BUILD="$BATS_FILE_TMPDIR/build" PREFIX="$BATS_FILE_TMPDIR/prefix"
+	local src=$top_srcdir
 	mkdir -p "$BUILD"
+	# A source tree configured in place (the README's `./configure &&
+	# make`) refuses a second, out-of-tree build ("source directory
+	# already configured"): build from a clean copy of it, the files a
+	# release tarball holds.
+	if [ -e "$top_srcdir/config.status" ]; then
+		src="$BATS_FILE_TMPDIR/src"
+		submake -C "$top_builddir" distdir distdir="$src" >"$BUILD/distdir.out" 2>&1 || {
+			tail -40 "$BUILD/distdir.out" >&2
+			return 1
+		}
+	fi
 	cd "$BUILD"
-	"$top_srcdir/configure" --prefix="$PREFIX" >configure.out 2>&1 || {
+	"$src/configure" --prefix="$PREFIX" >configure.out 2>&1 || {
 		cat configure.out >&2
 		return 1
 	}
