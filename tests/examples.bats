@@ -202,6 +202,9 @@ no_canary() {
 	run -0 sh -c "$line"
 	[[ $output == *"--- PASS: TestSum"* ]]
 	[[ $output == *"--- PASS: TestCannotWriteHome"* ]]
+	# Its own HTTP servers on 127.0.0.1 and ::1 (httptest), inside.
+	[[ $output == *"--- PASS: TestLocalServer"* ]]
+	[[ $output == *"--- PASS: TestLocalServerIPv6"* ]]
 	no_canary
 }
 
