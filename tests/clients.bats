@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# Real test suites this project did not write, from Debian packages, each
+# run bare and then confined the way examples/ shows (go test -exec, a
+# command prefix), under tests/clients/policy.json ("network": "none",
+# writes beneath /tmp only): the confined run must give the same verdict as
+# the bare one, test by test. What each suite exercises, and the one test
+# left out, are in tests/clients/README.
+# not tested: the suites as nobody (the time is better spent on
+#   tests/loopback.bats and tests/ipc.bats, which run as both).
+load helpers/load
+
+POLICY="$top_srcdir/tests/clients/policy.json"
+PIN=sha256:927e453c137196516ac453f46a153c07f0c10680ec7018a822d7f9578a94be26
+PYTHON=/usr/bin/python3
+
+setup_file() {
+	# One Go build cache for the bare and the confined run: the test
+	# binaries are built once, outside the confinement, as go test -exec
+	# does it. The policy lets these through to the suites that run go.
+	export GOCACHE="$BATS_FILE_TMPDIR/gocache" GOPATH="$BATS_FILE_TMPDIR/gopath" \
+		GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOENV=off GO111MODULE=auto
+}
+
+setup() {
+	setup_tmp
+	unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+	CONFINED=("$SHARNESS_EXEC" run --policy "$POLICY" --expect-hash "$PIN" --)
+}
+
+# bare CMD...: CMD as a user's shell would run it, with no descriptor
+# above 2 (bats and make leave some open; sharness-exec closes them, and
+# suites check for leaks).
+bare() {
+	"$PYTHON" -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+
+# go_verdicts: from go test -json, "PACKAGE TEST pass|fail|skip" a line,
+# for each top-level test (a subtest's failure fails its parent; with -exec,
+# go 1.19 reads the verdicts of subtests back from text, where a subtest
+# that logs a child's own test output can lose its line).
+go_verdicts() {
+	"$PYTHON" -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
+    if e.get("Action") in ("pass", "fail", "skip") and "/" not in e.get("Test", ""):
+        print(e.get("Package", "?"), e.get("Test", "(package)"), e["Action"])' |
+		LC_ALL=C sort
+}
+
+# go_suite EXCLUDE PKG...: Go's own tests of PKG (golang-1.19-src), every
+# top-level test but those matching the regexp EXCLUDE, bare and then
+# through go test -exec.
+go_suite() {
+	local exclude=$1 tests
+	shift
+	require_feature tool:go
+	require_feature tool:"$PYTHON"
+	require_feature file:"$(go env GOROOT 2>/dev/null)/src/$1"
+	cd "$TMP"
+	run -0 go test -list . "$@"
+	tests=$(printf '%s\n' "${lines[@]}" | grep -E '^(Test|Example)' | grep -vxE "$exclude" |
+		LC_ALL=C sort -u | paste -sd '|')
+	run bare go test -short -json -run "^($tests)\$" "$@"
+	go_verdicts <<<"$output" >"$TMP/bare"
+	run go test -short -json -run "^($tests)\$" -exec "$(printf '%q ' "${CONFINED[@]}")" "$@"
+	go_verdicts <<<"$output" >"$TMP/confined"
+	diff -u "$TMP/bare" "$TMP/confined"
+	[ "$(grep -c ' pass$' "$TMP/bare")" -ge 10 ]
+	! grep -q ' fail$' "$TMP/bare"
+}
+
+# py_verdicts XML: from python3 -m test --junit-xml, "TEST-ID
+# ok|skipped|failure|error" a line.
+py_verdicts() {
+	"$PYTHON" -c '
+import sys, xml.etree.ElementTree as ET
+for case in ET.parse(sys.argv[1]).iter("testcase"):
+    kids = [k.tag for k in case if k.tag in ("skipped", "failure", "error")]
+    print(case.get("name"), kids[0] if kids else "ok")' "$1" |
+		LC_ALL=C sort
+}
+
+@test "policy: valid, and the hash pinned here" {
+	run -0 "$SHARNESS_EXEC" check "$POLICY"
+	run -0 "$SHARNESS_EXEC" hash "$POLICY"
+	[ "$output" = "$PIN" ]
+}
+
+@test "Go's net/http/httptest: local HTTP servers, bare and through go test -exec alike" {
+	go_suite '' net/http/httptest
+}
+
+@test "Go's os/exec and os/signal: subprocesses and signals, bare and through go test -exec alike" {
+	go_suite TestTerminalSignal os/exec os/signal
+}
+
+@test "CPython's test_socketserver and test_signal: UNIX sockets in its temp dir, bare and prefixed alike" {
+	require_feature tool:"$PYTHON"
+	require_feature file:/usr/lib/python3.11/test/test_socketserver.py
+	cd "$TMP"
+	local args=(-m test -u network test_socketserver test_signal
+		-m SocketServerTest -m ErrorHandlerTest -m SocketWriterTest -m MiscTestCase
+		-m PosixTests -m WakeupSignalTests -m RaiseSignalTest -m GenericTests)
+	# Its sockets go to a temp dir of its own, beneath a write path.
+	mkdir "$TMP/bare-tmp" "$TMP/confined-tmp"
+	run bare env TMPDIR="$TMP/bare-tmp" "$PYTHON" "${args[@]}" --junit-xml "$TMP/bare.xml"
+	[ "$status" = 0 ]
+	py_verdicts "$TMP/bare.xml" >"$TMP/bare"
+	run env TMPDIR="$TMP/confined-tmp" "${CONFINED[@]}" "$PYTHON" "${args[@]}" --junit-xml "$TMP/confined.xml"
+	[ "$status" = 0 ]
+	py_verdicts "$TMP/confined.xml" >"$TMP/confined"
+	diff -u "$TMP/bare" "$TMP/confined"
+	grep -qx 'test.test_socketserver.SocketServerTest.test_UnixStreamServer ok' "$TMP/bare"
+	grep -qx 'test.test_signal.WakeupSignalTests.test_signum ok' "$TMP/bare"
+	[ "$(grep -c ' ok$' "$TMP/bare")" -ge 20 ]
+}
