@@ -67,17 +67,18 @@ confined() { # MODE CMD...
 listen() { # KIND [NAME]: start a listener outside; sets $port and $log
 	log=$TMP/listen.$1.log
 	: >"$log"
+	mkfifo "$TMP/ready.$1"
 	python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$TMP/ready.$1" "$log" "${2:-}" &
 	pids+=($!)
-	for _ in $(seq 400); do [ -e "$TMP/ready.$1" ] && break; sleep 0.05; done
-	port=$(cat "$TMP/ready.$1")
+	port=$(await_line "$TMP/ready.$1")
 }
 
-# logged LOG N: wait (up to 10 s) until LOG has N lines. A listener logs
-# in arrival order, so once an unconfined control attempt made AFTER the
-# confined one is logged, the confined one would have been logged before it.
+# logged LOG N: wait until LOG has N lines (up to 10 minutes, a safety
+# net on a loaded machine). A listener logs in arrival order, so once an
+# unconfined control attempt made AFTER the confined one is logged, the
+# confined one would have been logged before it.
 logged() {
-	for _ in $(seq 200); do
+	for _ in $(seq 12000); do
 		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
 		sleep 0.05
 	done
@@ -197,10 +198,10 @@ t_tcp_ports() {
 	log_allowed=$log
 	# A second listener on another port, not in the list.
 	log=$TMP/listen.other.log
+	mkfifo "$TMP/ready.other"
 	python3 "$top_srcdir/tests/helpers/listen.py" tcp "$TMP/ready.other" "$log" &
 	pids+=($!)
-	for _ in $(seq 400); do [ -e "$TMP/ready.other" ] && break; sleep 0.05; done
-	other=$(cat "$TMP/ready.other")
+	other=$(await_line "$TMP/ready.other")
 	policy '{"connect_tcp_ports":['"$listen_port"']}'
 	run -0 confined "$m" "$TRY" connect "$listen_port"
 	run -1 confined "$m" "$TRY" connect "$other"

@@ -119,7 +119,8 @@ listen() {
 	        c.close()
 	EOF
 	PIDS+=("$!")
-	for _ in $(seq 400); do
+	# Up to 10 minutes: a safety net on a loaded machine, not a deadline.
+	for _ in $(seq 12000); do
 		[ -e "$TMP/$1.addr" ] && break
 		sleep 0.05
 	done
@@ -131,7 +132,7 @@ listen() {
 # was queued before the control that makes the count reach N.
 connections() {
 	local n=0
-	for _ in $(seq 400); do
+	for _ in $(seq 12000); do
 		[ -e "$TMP/$1.log" ] && n=$(wc -l <"$TMP/$1.log")
 		[ "$n" -ge "$2" ] && break
 		sleep 0.05

@@ -50,9 +50,8 @@ setup() {
 	    addr = s.getsockname()[1]
 	if kind != "udp":
 	    s.listen(16)
-	with open(addrfile + ".new", "w") as f:
+	with open(addrfile, "w") as f:
 	    f.write("%s\n" % addr)
-	os.rename(addrfile + ".new", addrfile)
 	def one():
 	    if kind == "udp":
 	        return s.recv(64)
@@ -99,14 +98,13 @@ run_as() {
 
 # listen KIND: start a listener outside, on 127.0.0.1 (tcp, udp) or on an
 # abstract UNIX name (abstract); its port or name goes to ADDR.
+# It says so on a FIFO, read with no polling; its timeout is only a safety
+# net against a listener outliving its test.
 listen() {
-	timeout 60 "$PY" "$TMP/listen.py" "$1" "$TMP/$1.addr" >"$TMP/$1.seen" 3>&- &
+	mkfifo "$TMP/$1.addr"
+	timeout 600 "$PY" "$TMP/listen.py" "$1" "$TMP/$1.addr" >"$TMP/$1.seen" 3>&- &
 	LISTENER=$!
-	for _ in $(seq 400); do
-		[ -e "$TMP/$1.addr" ] && break
-		sleep 0.05
-	done
-	ADDR=$(cat "$TMP/$1.addr")
+	ADDR=$(await_line "$TMP/$1.addr")
 }
 
 # seen KIND: send the sentinel from outside, wait for the listener to end,

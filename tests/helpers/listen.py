@@ -4,10 +4,14 @@
     listen.py tcp|udp|abstract READYFILE LOGFILE [NAME]
 
 Binds 127.0.0.1 on a free port (or the abstract UNIX socket @NAME), writes
-the port (or name) to READYFILE, then logs every connection or datagram it
-receives to LOGFILE, one line each, until it is killed or 30 s pass."""
+the port (or name) to READYFILE (a FIFO the test reads, or a file it makes
+atomically), then logs every connection or datagram it receives to LOGFILE,
+one line each, until it is killed (the tests do) or 600 s pass, a safety
+net against a listener outliving its test, never a deadline a slow test
+could reach."""
 import os
 import socket
+import stat
 import sys
 import time
 
@@ -24,12 +28,16 @@ else:
     s.bind("\0" + sys.argv[4])
     s.listen(16)
 name = sys.argv[4] if kind == "abstract" else str(s.getsockname()[1])
-tmp = ready + ".tmp"
-with open(tmp, "w") as f:
-    f.write(name + "\n")
-os.rename(tmp, ready)
+if os.path.exists(ready) and stat.S_ISFIFO(os.stat(ready).st_mode):
+    with open(ready, "w") as f:
+        f.write(name + "\n")
+else:
+    tmp = ready + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(name + "\n")
+    os.rename(tmp, ready)
 s.settimeout(0.5)
-deadline = time.time() + 30
+deadline = time.time() + 600
 while time.time() < deadline:
     try:
         if kind == "udp":

@@ -107,6 +107,20 @@ require_feature() {
 	fi
 }
 
+# await_line FIFO: the one line a background process writes to FIFO (made
+# with mkfifo before it starts) once it is ready, such as the port it
+# listens on. Blocks until then, with no polling: the timeout is only a
+# safety net for a process that died first. O_RDWR, so that opening does
+# not block as well.
+await_line() {
+	local fd line=
+	exec {fd}<>"$1"
+	read -r -t 600 -u "$fd" line || true
+	exec {fd}<&-
+	printf '%s\n' "$line"
+	[ -n "$line" ]
+}
+
 # as_nobody CMD...: run CMD as uid/gid 65534 with no supplementary groups.
 as_nobody() {
 	setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups -- "$@"
