@@ -215,6 +215,22 @@ static void test_self_path(void)
 	       "self path that just fits is accepted");
 }
 
+/* What supervise and limits do together: make the cgroup with the
+ * controllers the caps need, then write the caps into every directory. */
+static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
+                      unsigned long mib, unsigned long pids)
+{
+	int done = 0;
+
+	if ((v == 2 ? cg2_setup : cg1_setup)(cg, r, text, self, mib != 0, pids != 0,
+	                                    why, sizeof why) < 0)
+		return -1;
+	for (int i = 0; i < cg->n; i++)
+		if (cg_caps(cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
+			return -1;
+	return done == ((mib ? CG_MEMORY : 0) | (pids ? CG_PIDS : 0)) ? 0 : -2;
+}
+
 /* --- cgroup v2 --- */
 
 static void test_v2(const char *base)
@@ -225,7 +241,7 @@ static void test_v2(const char *base)
 	fresh(base, "v2-shared");
 	tree_v2("cpu memory pids\n", "", 1);
 	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == 0 && cg.version == 2 && cg.n == 1, "v2: set up beneath the caller's cgroup");
 	tap_ok(!strcmp(cg.dir[0], at(named("user.slice/job.scope/sharness-exec.%d"))),
 	       "v2: the child is the caller's cgroup's sharness-exec.<pid>");
@@ -253,7 +269,7 @@ static void test_v2(const char *base)
 	tree_v2("memory pids\n", "", 0);
 	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
 	kernel_v2(named("user.slice/job.scope/sharness-exec.%d.sv"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 1, 1, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 1, 1);
 	tap_ok(r == 0 && cg.moved, "v2 alone: set up, moving the supervisor");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d.sv/cgroup.procs"),
 	          named("%d")),
@@ -273,7 +289,7 @@ static void test_v2(const char *base)
 	fresh(base, "v2-enabled");
 	tree_v2("memory pids\n", "memory pids\n", 0);
 	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 7, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 0, 7);
 	tap_ok(r == 0 && !cg.moved && !cg.enabled_memory && !cg.enabled_pids &&
 	       is("user.slice/job.scope/cgroup.subtree_control", "memory pids\n"),
 	       "v2: controllers already enabled are left as they are");
@@ -290,7 +306,7 @@ static void test_v2(const char *base)
 	mkfile("cgroup.subtree_control", "memory pids\n");
 	mkfile("cgroup.procs", procs_with(1));
 	kernel_v2(named("sharness-exec.%d"));
-	r = cg2_setup(&cg, root, "0::/\n", self, 8, 0, why, sizeof why);
+	r = setup_caps(2, &cg, root, "0::/\n", 8, 0);
 	tap_ok(r == 0 && !strcmp(cg.dir[0], at(named("sharness-exec.%d"))) &&
 	       is(named("sharness-exec.%d/memory.max"), "8388608"),
 	       "v2: caller at the root, child right beneath it");
@@ -298,20 +314,20 @@ static void test_v2(const char *base)
 	/* missing controllers */
 	fresh(base, "v2-nomem");
 	tree_v2("cpu pids\n", "", 1);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "memory controller") && cg.version == 0,
 	       "v2: no memory controller, refused: %s", why);
 	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "") &&
 	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
 	       "v2: refused before touching anything");
 	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 0, 20);
 	tap_ok(r == 0 && is("user.slice/job.scope/cgroup.subtree_control", "+pids"),
 	       "v2: no memory controller is fine for -p alone");
 	cg_remove(&cg, self);
 	fresh(base, "v2-nopids");
 	tree_v2("memory\n", "", 1);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "pids controller"), "v2: no pids controller, refused: %s", why);
 
 	/* paths it must refuse */
@@ -323,40 +339,57 @@ static void test_v2(const char *base)
 	mkfile("cgroup.controllers", "memory pids\n");
 	mkfile("cgroup.subtree_control", "");
 	mkfile("cgroup.procs", procs_with(0));
-	r = cg2_setup(&cg, at("sub"), "0::/../\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, at("sub"), "0::/../\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "refusing"), "v2: '/..' refused: %s", why);
-	r = cg2_setup(&cg, at("sub"), "0::/..\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, at("sub"), "0::/..\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "refusing") && !exists(named("sharness-exec.%d")) &&
 	       !exists(named("sharness-exec.%d.sv")) && is("cgroup.subtree_control", ""),
 	       "v2: nothing made above the mount point");
-	r = cg2_setup(&cg, root, "1:memory:/\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, "1:memory:/\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "not listed"), "v2: no 0:: line: %s", why);
 
 	/* a cgroup that is not ours */
 	fresh(base, "v2-notours");
 	tree_v2("memory pids\n", "", 1);
 	mkfile("user.slice/job.scope/cgroup.procs", "4000001\n");
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "does not hold this process") &&
 	       is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2: a cgroup that does not list us is refused: %s", why);
 
-	/* a failure half way is undone: here the interface files are
-	 * missing, so mkdir works and writing memory.max does not */
+	/* a failure half way is undone: here a file stands where the child
+	 * should be made, so the controllers are enabled and mkdir fails */
 	fresh(base, "v2-undo");
 	tree_v2("memory pids\n", "", 1);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
-	tap_ok(r == -1 && strstr(why, at(named("user.slice/job.scope/sharness-exec.%d/memory.max"))),
+	mkfile(named("user.slice/job.scope/sharness-exec.%d"), "");
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	tap_ok(r == -1 && strstr(why, at(named("user.slice/job.scope/sharness-exec.%d"))),
 	       "v2: the child was made where expected: %s", why);
-	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")),
-	       "v2: the half-made child is removed");
 	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "-memory -pids"),
 	       "v2: the controllers it enabled are disabled again");
+
+	/* limits: a cap with no file for it is an error, not a silent skip */
+	fresh(base, "v2-nofile");
+	tree_v2("memory pids\n", "", 1);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	tap_ok(r == -2 && cg.version == 2, "v2: caps without interface files are not done");
+	cg_remove(&cg, self);
+	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")),
+	       "v2: and the supervisor removes the cgroup");
+
+	/* a tracking cgroup: no controller, subtree_control untouched */
+	fresh(base, "v2-track");
+	tree_v2("", "", 0);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
+	       "v2: a cgroup without controllers needs no move and enables nothing");
+	cg_remove(&cg, self);
+	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")), "v2: tracking cgroup removed");
 
 	/* alone, and the move fails: nothing enabled, the leaf removed */
 	fresh(base, "v2-undo-move");
 	tree_v2("memory pids\n", "", 0);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "unable to move into cgroup"),
 	       "v2 alone: a failed move is reported: %s", why);
 	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d.sv")) &&
@@ -369,42 +402,40 @@ static void test_v2(const char *base)
 	tree_v2("memory pids\n", "", 1);
 	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
 	mkfile(named("user.slice/job.scope/sharness-exec.%d/cgroup.procs"), "4000003\n");
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "File exists"),
 	       "v2: an existing sharness-exec.<pid> with processes is not reused: %s", why);
 }
 
-static void test_stale(const char *base)
+/* A run never touches a cgroup it did not make: the sharness-exec.<pid>
+ * groups of other runs beside it stay, whether their supervisor is alive,
+ * dead, or in another pid namespace (where its pid means nothing here). */
+static void test_siblings(const char *base)
 {
 	struct cgroup cg;
-	char name[4][64];
+	char name[3][64];
 	pid_t d1 = dead_pid(), d2 = dead_pid();
 	int r;
 
-	fresh(base, "stale");
+	fresh(base, "siblings");
 	tree_v2("memory pids\n", "", 1);
 	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
 	snprintf(name[0], sizeof name[0], "user.slice/job.scope/sharness-exec.%d", (int)d1);
 	snprintf(name[1], sizeof name[1], "user.slice/job.scope/sharness-exec.%d.sv", (int)d1);
 	snprintf(name[2], sizeof name[2], "user.slice/job.scope/sharness-exec.%d", (int)d2);
-	snprintf(name[3], sizeof name[3], "user.slice/job.scope/sharness-exec.%d/x", (int)d2);
 	mkd(name[0]);
 	mkd(name[1]);
-	mkd(name[2]);
-	mkfile(name[3], "");
+	kernel_v2(name[2]);
 	mkd("user.slice/job.scope/sharness-exec.1");
-	mkd("user.slice/job.scope/sharness-exec.12x");
-	mkd("user.slice/job.scope/other");
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
-	tap_ok(r == 0, "stale: setup works");
-	tap_ok(!exists(name[0]) && !exists(name[1]),
-	       "stale: empty cgroups of a dead supervisor are removed");
-	tap_ok(exists(name[2]), "stale: a non-empty one stays");
-	tap_ok(exists("user.slice/job.scope/sharness-exec.1"),
-	       "stale: a live supervisor's cgroup stays");
-	tap_ok(exists("user.slice/job.scope/sharness-exec.12x") &&
-	       exists("user.slice/job.scope/other"), "stale: other names stay");
+	mkfile("user.slice/job.scope/sharness-exec.1/cgroup.procs", "4000004\n");
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	tap_ok(r == 0, "siblings: setup works");
+	tap_ok(exists(name[0]) && exists(name[1]) && exists(name[2]) &&
+	       is("user.slice/job.scope/sharness-exec.1/cgroup.procs", "4000004\n"),
+	       "siblings: other runs' cgroups, of dead pids or not, are left alone");
 	cg_remove(&cg, self);
+	tap_ok(exists(name[0]) && exists(name[1]) && exists(name[2]),
+	       "siblings: and still there after our cleanup");
 }
 
 /* --- cgroup v1 --- */
@@ -441,7 +472,7 @@ static void test_v1(const char *base)
 
 	fresh(base, "v1");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 100, 30, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 100, 30);
 	tap_ok(r == 0 && cg.version == 1 && cg.n == 2, "v1: set up in both hierarchies");
 	tap_ok(!strcmp(cg.dir[0], at(named("memory/process_api/x/sharness-exec.%d"))) &&
 	       !strcmp(cg.dir[1], at(named("pids/sharness-exec.%d"))),
@@ -458,7 +489,7 @@ static void test_v1(const char *base)
 
 	fresh(base, "v1-mem");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 1048576, 0, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 1048576, 0);
 	tap_ok(r == 0 && cg.n == 1 && is(named("pids/sharness-exec.%d/pids.max"), "max") &&
 	       is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
 	          "1099511627776"),
@@ -468,7 +499,7 @@ static void test_v1(const char *base)
 	fresh(base, "v1-nomemsw");
 	tree_v1("1\n");
 	unlink(at(named("memory/process_api/x/sharness-exec.%d/memory.memsw.limit_in_bytes")));
-	r = cg1_setup(&cg, root, V1_TEXT, self, 2, 0, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 2, 0);
 	tap_ok(r == 0 && is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
 	                    "2097152"),
 	       "v1: no memsw file (no swap accounting) is fine");
@@ -476,35 +507,45 @@ static void test_v1(const char *base)
 
 	fresh(base, "v1-nohier");
 	tree_v1("0\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "use_hierarchy"),
 	       "v1: memory.use_hierarchy 0 would escape the caller's accounting: %s", why);
 
 	fresh(base, "v1-nopids");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, "4:memory:/process_api/x\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(1, &cg, root, "4:memory:/process_api/x\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "pids") && strstr(why, "not listed"),
 	       "v1: no pids line: %s", why);
 
 	fresh(base, "v1-dotdot");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, "4:memory:/process_api/../x\n", self, 64, 0, why, sizeof why);
+	r = setup_caps(1, &cg, root, "4:memory:/process_api/../x\n", 64, 0);
 	tap_ok(r == -1 && strstr(why, "refusing"), "v1: '..' refused: %s", why);
 
 	fresh(base, "v1-notours");
 	tree_v1("1\n");
 	mkfile("pids/cgroup.procs", "1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 0, 20, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 0, 20);
 	tap_ok(r == -1 && strstr(why, "does not hold this process"),
 	       "v1: a cgroup that does not list us is refused: %s", why);
 
 	fresh(base, "v1-undo");
 	mkd("memory");
 	mkfile("memory/cgroup.procs", procs_with(1));
-	r = cg1_setup(&cg, root, "4:memory:/\n", self, 64, 0, why, sizeof why);
-	tap_ok(r == -1 && strstr(why, at(named("memory/sharness-exec.%d/memory.limit_in_bytes"))) &&
+	mkd("pids");
+	mkfile("pids/cgroup.procs", procs_with(1));
+	mkfile(named("pids/sharness-exec.%d"), "");
+	r = cg1_setup(&cg, root, "4:memory:/\n12:pids:/\n", self, 1, 1, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, at(named("pids/sharness-exec.%d"))) &&
 	       !exists(named("memory/sharness-exec.%d")),
-	       "v1: made in the right place, and removed when writing fails: %s", why);
+	       "v1: the memory cgroup made first is removed when the pids one fails: %s", why);
+
+	fresh(base, "v1-track");
+	tree_v1("1\n");
+	r = cg1_setup(&cg, root, V1_TEXT, self, 0, 1, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 1 && is(named("pids/sharness-exec.%d/pids.max"), "max"),
+	       "v1: a tracking cgroup in the pids hierarchy, uncapped");
+	cg_remove(&cg, self);
 }
 
 int main(void)
@@ -520,7 +561,7 @@ int main(void)
 	tap_diag("the cgroup v2 path runs against a fake tree in %s", base);
 	test_self_path();
 	test_v2(base);
-	test_stale(base);
+	test_siblings(base);
 	test_v1(base);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
 	if (system(cmd) != 0)
