@@ -224,29 +224,33 @@ static void each_child(const char *dir, int depth, int (*fn)(const char *, int))
 
 static int remove_tree(const char *dir, int depth);
 
-/* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT. An existing one was
- * left by an earlier process with our pid and could not be removed: it is
- * used only if no process is in it. */
+void (*cg_made)(const char *dir);
+
+/* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT. A name that exists
+ * already is another run's (pids repeat across pid namespaces, and a group
+ * of a run that is gone may be left): never ours to use or remove, so the
+ * next free name sharness-exec.SELF-N[SUFFIX] is taken instead. */
 static int make_child(char *out, const char *parent, pid_t self, const char *suffix,
                       char *why, size_t whysz)
 {
 	char name[64], path[PATH_MAX];
-	int has_self, others;
 
-	snprintf(name, sizeof name, CG_PREFIX "%d%s", (int)self, suffix);
-	if (mkpath(path, parent, "/", name) < 0)
-		goto bad;
-	if (mkdir(path, 0755) < 0) {
-		if (errno != EEXIST || procs_scan(path, self, &has_self, &others) < 0)
-			goto bad;
-		if (has_self || others) {
-			errno = EEXIST;
-			goto bad;
+	for (int n = 1; n <= 64; n++) {
+		if (n == 1)
+			snprintf(name, sizeof name, CG_PREFIX "%d%s", (int)self, suffix);
+		else
+			snprintf(name, sizeof name, CG_PREFIX "%d-%d%s", (int)self, n, suffix);
+		if (mkpath(path, parent, "/", name) < 0)
+			break;
+		if (mkdir(path, 0755) == 0) {
+			if (cg_made)
+				cg_made(path);
+			memcpy(out, path, sizeof path);
+			return 0;
 		}
+		if (errno != EEXIST)
+			break;
 	}
-	memcpy(out, path, sizeof path);
-	return 0;
-bad:
 	return fail(why, whysz, "unable to create cgroup %s: %s", path, strerror(errno));
 }
 

@@ -17,8 +17,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Children are named CG_PREFIX "<supervisor pid>"; on v2 the supervisor may
- * also need a leaf of its own named CG_PREFIX "<pid>" CG_SV_SUFFIX. */
+/* Children are named CG_PREFIX "<supervisor pid>", or, when that name is
+ * taken (by a run in another pid namespace, or one that is gone),
+ * CG_PREFIX "<pid>-<n>"; on v2 the supervisor may also need a leaf of its
+ * own, the same name followed by CG_SV_SUFFIX. */
 #define CG_PREFIX "sharness-exec."
 #define CG_SV_SUFFIX ".sv"
 
@@ -66,6 +68,10 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
 #define CG_PIDS 2
 int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
             char *why, size_t whysz);
+
+/* Called, when set, with each cgroup directory just made: the unit tests
+ * put in the interface files that cgroupfs would have made. */
+extern void (*cg_made)(const char *dir);
 
 /* Move the calling process into DIR. 0, or -1 with errno set. */
 int cg_enter(const char *dir);
