@@ -55,6 +55,8 @@ static struct run {
 	struct cgroup cg;        /* version 0: none */
 	int status[2];           /* init -> supervisor: the raw wait status */
 	pid_t supervisor, init;  /* as the supervisor sees them */
+	int children;            /* /proc/thread-self/children, or -1 */
+	struct rlimit nofile;    /* put back, where we may, before cleaning up */
 	sigset_t all, caller_mask;
 	struct sigaction caller_chld;
 } run;
@@ -128,44 +130,71 @@ static pid_t parent_of(pid_t pid)
 	return (pid_t)ppid;
 }
 
+/* Our children, from /proc/thread-self/children, opened once beforehand
+ * (run.children) so that the target lowering our RLIMIT_NOFILE cannot keep
+ * us from finding them; else by a scan of /proc. Up to N pids into PIDS;
+ * the count, or -1. */
+static int children(pid_t *pids, int n)
+{
+	char buf[4096], *p, *end;
+	int count = 0;
+	ssize_t len;
+
+	if (run.children >= 0 && (len = pread(run.children, buf, sizeof buf - 1, 0)) >= 0) {
+		buf[len] = '\0';
+		for (p = buf; count < n; p = end) {
+			long pid = strtol(p, &end, 10);
+			if (end == p || pid <= 0)
+				break;
+			pids[count++] = (pid_t)pid;
+		}
+		return count;
+	}
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t self = getpid();
+
+	if (!d)
+		return -1;
+	while (count < n && (e = readdir(d))) {
+		pid_t pid = atoi(e->d_name);
+
+		if (pid > 0 && parent_of(pid) == self)
+			pids[count++] = pid;
+	}
+	closedir(d);
+	return count;
+}
+
 /* Without a pid namespace: kill every process whose parent we are (orphans
  * come to us, a subreaper), reap it, and repeat until we have no child: a
  * killed process's own children are then ours in turn. A pid read here
  * cannot be reused before kill(2): only our wait could free it. The usual
- * case, nothing left, costs one waitpid and no scan of /proc. */
+ * case, nothing left, costs one waitpid and no read of /proc. */
 static void kill_descendants(void)
 {
 	struct timespec ms = { 0, 1000000L };
-	pid_t self = getpid();
 
 	for (;;) {
-		pid_t r = waitpid(-1, NULL, WNOHANG | __WALL);
-		int killed = 0;
-		struct dirent *e;
-		DIR *d;
+		pid_t r = waitpid(-1, NULL, WNOHANG | __WALL), pids[512];
+		int killed = 0, n;
 
 		if (r > 0 || (r < 0 && errno == EINTR))
 			continue;
 		if (r < 0)
 			return; /* ECHILD: none left */
-		if (!(d = opendir("/proc"))) {
+		if ((n = children(pids, 512)) < 0) {
 			warnx_("unable to list /proc: processes may be left behind");
 			return;
 		}
-		while ((e = readdir(d))) {
-			pid_t pid = atoi(e->d_name);
-
-			if (pid <= 0 || parent_of(pid) != self)
-				continue;
-			if (kill(pid, SIGKILL) == 0) {
+		for (int i = 0; i < n; i++) {
+			if (kill(pids[i], SIGKILL) == 0) {
 				killed++;
 			} else if (errno == EPERM) {
-				warnx_("unable to kill process %d: %s", (int)pid, strerror(errno));
-				closedir(d);
+				warnx_("unable to kill process %d: %s", (int)pids[i], strerror(errno));
 				return;
 			}
 		}
-		closedir(d);
 		if (killed)
 			waitpid(-1, NULL, __WALL);
 		else
@@ -188,6 +217,13 @@ static void empty_cgroup(void)
 			;
 		nanosleep(&ms, NULL);
 	}
+}
+
+/* The target may have lowered our RLIMIT_NOFILE (prlimit(2)): a root
+ * caller may put it back, to clean up. */
+static void open_files_again(void)
+{
+	setrlimit(RLIMIT_NOFILE, &run.nofile);
 }
 
 static void remove_cgroup(void)
@@ -278,6 +314,10 @@ static void init(char **argv)
 		_exit(EXIT_CONFINE);
 	if (!run.pidns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		die(EXIT_CONFINE, "unable to become a child subreaper");
+	if (!run.pidns) {
+		close(run.children);
+		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+	}
 	if (run.pidns)
 		memfd_noexec();
 	if ((child = fork()) < 0)
@@ -293,6 +333,7 @@ static void init(char **argv)
 			continue;
 		if (sig != SIGCHLD) {
 			if (supervisor_gone()) {
+				open_files_again();
 				init_kill_all();
 				remove_cgroup();
 				_exit(0);
@@ -319,8 +360,10 @@ static void init(char **argv)
 				init_kill_all();
 			/* With a pid namespace, the kernel kills the rest as
 			 * we exit; without, we do. */
-			if (!run.pidns)
+			if (!run.pidns) {
+				open_files_again();
 				init_kill_all();
+			}
 			_exit(0);
 		}
 	}
@@ -462,6 +505,9 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		usage_fail(USAGE, "no program given");
 	run.supervisor = getpid();
+	run.children = -1;
+	if (getrlimit(RLIMIT_NOFILE, &run.nofile) < 0)
+		die(EXIT_CONFINE, "unable to read RLIMIT_NOFILE");
 
 	/* Every signal waits for sigwaitinfo, in the supervisor and in init,
 	 * from now on; one that comes during setup is passed on then. An
@@ -502,6 +548,7 @@ int main(int argc, char **argv)
 			       strerror(err), abi);
 		if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 			die(EXIT_CONFINE, "unable to become a child subreaper");
+		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
 	if (run.want_memory || run.want_pids || !run.pidns)
 		make_cgroup(why, sizeof why);
@@ -523,6 +570,7 @@ int main(int argc, char **argv)
 	n = read(run.status[0], &status, sizeof status);
 	if (n != (ssize_t)sizeof status)
 		status = st;
+	open_files_again();
 	if (!run.pidns)
 		kill_descendants(); /* init's orphans, had it died first */
 	empty_cgroup();

@@ -11,6 +11,8 @@
  *   try-super memfd MIB          fill a memfd with MIB MiB: "ok" or
  *                                "refused: ERR"
  *   try-super memfd-exec         memfd_create(MFD_EXEC): "ok" or "refused: ERR"
+ *   try-super ready FILE [WORD]  every signal to its default action, create
+ *                                FILE, then wait for signals for good
  *
  * Exit: 0 done (whatever the answer), 1 refused, 2 usage. */
 #include <errno.h>
@@ -128,7 +130,22 @@ int main(int argc, char **argv)
 		puts("ok");
 		return 0;
 	}
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "ready")) {
+		sigset_t none;
+		int fd;
+
+		for (int sig = 1; sig < 32; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				signal(sig, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if ((fd = open(argv[2], O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) < 0)
+			return refused();
+		close(fd);
+		for (;;)
+			pause();
+	}
 	fprintf(stderr, "usage: try-super traceme STATUS | prlimit PID | signals FILE | "
-	        "memfd MIB | memfd-exec\n");
+	        "memfd MIB | memfd-exec | ready FILE [WORD]\n");
 	return 2;
 }
