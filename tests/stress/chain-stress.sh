@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # chain-stress.sh [TOP_SRCDIR [BUILDDIR]]: the whole chain, with caps, many
 # times at once, half of the runs killed at a random moment. Root only (it
-# checks the cgroups sharness-exec-limits makes beneath our own).
+# checks the cgroups sharness-exec-supervise makes beneath our own).
 #
 # STRESS_RUNS (200) runs of `sharness-exec run` with max_memory_mb and
 # max_pids, STRESS_JOBS (8) at a time. Each target is bash, tagged with a
