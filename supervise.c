@@ -472,7 +472,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+A:bc:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
-			if (!parse_ulong(optarg, 0, 1000, &abi_cap))
+			if (!parse_ulong(optarg, 1, 1000, &abi_cap))
 				usage_fail(USAGE, "invalid Landlock ABI: %s", optarg);
 			break;
 		case 'b':
@@ -535,6 +535,10 @@ int main(int argc, char **argv)
 		abi = landlock_abi();
 		if ((unsigned long)abi > abi_cap)
 			abi = (long)abi_cap;
+		/* Without Landlock at all, the landlock step refuses, best
+		 * effort or not, and says why: leave the word to it. */
+		if (abi < 1)
+			abi = 6;
 		if (abi < 6 && !run.best_effort) {
 			fprintf(stderr, "%s: fatal: unable to confine signals: no pid namespace "
 			        "(%s) and Landlock ABI %ld, which cannot scope them (ABI 6 can)\n",
