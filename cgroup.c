@@ -90,7 +90,8 @@ static int has_word(const char *list, const char *word)
 	return 0;
 }
 
-/* Write VAL to DIR/FILE; a missing OPTIONAL file is skipped. */
+/* Write VAL to DIR/FILE: 1 done, -1 failed; 0 when an OPTIONAL file is
+ * missing. */
 static int put(const char *dir, const char *file, const char *val, int optional)
 {
 	char path[PATH_MAX];
@@ -103,14 +104,14 @@ static int put(const char *dir, const char *file, const char *val, int optional)
 	r = write_all(fd, val, strlen(val));
 	if (close(fd) < 0 && r == 0)
 		r = -1;
-	return r;
+	return r < 0 ? -1 : 1;
 }
 
 /* put(), with a reason in WHY when it fails. */
 static int put_why(const char *dir, const char *file, const char *val, int optional,
                    char *why, size_t whysz)
 {
-	if (put(dir, file, val, optional) == 0)
+	if (put(dir, file, val, optional) >= 0)
 		return 0;
 	return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir, file,
 	            strerror(errno));
@@ -121,7 +122,7 @@ static int put_pid(const char *dir, pid_t pid)
 	char val[24];
 
 	snprintf(val, sizeof val, "%d", (int)pid);
-	return put(dir, "cgroup.procs", val, 0);
+	return put(dir, "cgroup.procs", val, 0) < 0 ? -1 : 0;
 }
 
 /* Count the processes in DIR/cgroup.procs, telling SELF apart. It may be
@@ -202,11 +203,6 @@ static const char *self_path_why(void)
 	       strerror(errno);
 }
 
-/* Remove the empty sharness-exec.<pid> cgroups beneath PARENT whose
- * supervisor is gone (SIGKILLed before it could clean up). A live pid is
- * another run's, unless it is our own: then the leftover is from an earlier
- * process that had our pid. rmdir fails harmlessly on a cgroup that still
- * holds processes or children. */
 /* FN(child, DEPTH + 1) for every cgroup directly beneath DIR, down to a
  * nesting of 16. */
 static void each_child(const char *dir, int depth, int (*fn)(const char *, int))
@@ -228,91 +224,38 @@ static void each_child(const char *dir, int depth, int (*fn)(const char *, int))
 
 static int remove_tree(const char *dir, int depth);
 
-/* SIGKILL every process in DIR and the cgroups beneath it. */
-static int kill_tree(const char *dir, int depth)
-{
-	char path[PATH_MAX];
-	FILE *f;
-	int pid;
+void (*cg_made)(const char *dir);
 
-	each_child(dir, depth, kill_tree);
-	if (put(dir, "cgroup.kill", "1", 0) == 0)
-		return 0;
-	if (mkpath(path, dir, "/", "cgroup.procs") < 0 || !(f = fopen(path, "re")))
-		return -1;
-	while (fscanf(f, "%d", &pid) == 1)
-		if (pid > 0)
-			kill(pid, SIGKILL);
-	fclose(f);
-	return 0;
-}
-
-/* Remove what a supervisor that is gone left behind. Killed by SIGKILL, it
- * could neither empty nor remove its cgroup, and PR_SET_PDEATHSIG reached
- * only its direct child: the target's own children may still run in it.
- * They belong to a run that is over, so they are killed first. */
-static void remove_stale(const char *parent, pid_t self)
-{
-	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
-
-	if (!(d = opendir(parent)))
-		return;
-	while ((e = readdir(d))) {
-		const char *p = e->d_name + PREFIX_LEN;
-		char *end;
-		long pid;
-
-		if (strncmp(e->d_name, CG_PREFIX, PREFIX_LEN) || *p < '1' || *p > '9')
-			continue;
-		errno = 0;
-		pid = strtol(p, &end, 10);
-		if (errno || pid > INT_MAX || (*end && strcmp(end, CG_SV_SUFFIX)))
-			continue;
-		if (pid != self && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
-			continue;
-		if (mkpath(path, parent, "/", e->d_name) < 0)
-			continue;
-		kill_tree(path, 0);
-		remove_tree(path, 0);
-	}
-	closedir(d);
-}
-
-/* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT. An existing one was
- * left by an earlier process with our pid and could not be removed: it is
- * used only if no process is in it. */
+/* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT. A name that exists
+ * already is another run's (pids repeat across pid namespaces, and a group
+ * of a run that is gone may be left): never ours to use or remove, so the
+ * next free name sharness-exec.SELF-N[SUFFIX] is taken instead. */
 static int make_child(char *out, const char *parent, pid_t self, const char *suffix,
                       char *why, size_t whysz)
 {
 	char name[64], path[PATH_MAX];
-	int has_self, others;
 
-	snprintf(name, sizeof name, CG_PREFIX "%d%s", (int)self, suffix);
-	if (mkpath(path, parent, "/", name) < 0)
-		goto bad;
-	if (mkdir(path, 0755) < 0) {
-		if (errno != EEXIST || procs_scan(path, self, &has_self, &others) < 0)
-			goto bad;
-		if (has_self || others) {
-			errno = EEXIST;
-			goto bad;
+	for (int n = 1; n <= 64; n++) {
+		if (n == 1)
+			snprintf(name, sizeof name, CG_PREFIX "%d%s", (int)self, suffix);
+		else
+			snprintf(name, sizeof name, CG_PREFIX "%d-%d%s", (int)self, n, suffix);
+		if (mkpath(path, parent, "/", name) < 0)
+			break;
+		if (mkdir(path, 0755) == 0) {
+			if (cg_made)
+				cg_made(path);
+			memcpy(out, path, sizeof path);
+			return 0;
 		}
+		if (errno != EEXIST)
+			break;
 	}
-	memcpy(out, path, sizeof path);
-	return 0;
-bad:
 	return fail(why, whysz, "unable to create cgroup %s: %s", path, strerror(errno));
 }
 
-static void bytes(char *val, size_t n, unsigned long mib)
-{
-	snprintf(val, n, "%llu", (unsigned long long)mib << 20);
-}
-
 int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
-              unsigned long mib, unsigned long pids, char *why, size_t whysz)
+              int mib, int pids, char *why, size_t whysz)
 {
 	char path[PATH_MAX], buf[512], val[32];
 	int has_self, others, memory, pidsctl;
@@ -334,7 +277,6 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 	if (read_small(cg->home, "cgroup.subtree_control", buf, sizeof buf) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
-	remove_stale(cg->home, self);
 
 	memory = mib && !has_word(buf, "memory");
 	pidsctl = pids && !has_word(buf, "pids");
@@ -371,12 +313,6 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 	if (make_child(cg->dir[0], cg->home, self, "", why, whysz) < 0)
 		goto undo;
 	cg->n = 1;
-	bytes(val, sizeof val, mib);
-	if ((mib && (put_why(cg->dir[0], "memory.max", val, 0, why, whysz) < 0 ||
-	             put_why(cg->dir[0], "memory.swap.max", "0", 1, why, whysz) < 0)) ||
-	    (pids && (snprintf(val, sizeof val, "%lu", pids),
-	              put_why(cg->dir[0], "pids.max", val, 0, why, whysz) < 0)))
-		goto undo;
 	cg->version = 2;
 	return 0;
 undo:
@@ -385,7 +321,7 @@ undo:
 }
 
 int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
-              unsigned long mib, unsigned long pids, char *why, size_t whysz)
+              int mib, int pids, char *why, size_t whysz)
 {
 	static const char *const ctl[2] = { "memory", "pids" };
 	char hier[PATH_MAX], home[PATH_MAX], path[PATH_MAX], val[32];
@@ -417,29 +353,59 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 			fail(why, whysz, "cgroup v1 %s has memory.use_hierarchy 0", home);
 			goto undo;
 		}
-		remove_stale(home, self);
 		if (make_child(dir, home, self, "", why, whysz) < 0)
 			goto undo;
 		cg->n++;
-		if (i == 0) {
-			/* memsw caps memory plus swap, so swap cannot get around
-			 * the limit; it must not be below limit_in_bytes, which is
-			 * why it comes second. */
-			bytes(val, sizeof val, mib);
-			if (put_why(dir, "memory.limit_in_bytes", val, 0, why, whysz) < 0 ||
-			    put_why(dir, "memory.memsw.limit_in_bytes", val, 1, why, whysz) < 0)
-				goto undo;
-		} else {
-			snprintf(val, sizeof val, "%lu", pids);
-			if (put_why(dir, "pids.max", val, 0, why, whysz) < 0)
-				goto undo;
-		}
 	}
 	cg->version = 1;
 	return 0;
 undo:
 	cg_remove(cg, self);
 	return -1;
+}
+
+int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
+            char *why, size_t whysz)
+{
+	char val[32];
+	int r;
+
+	if (mib) {
+		snprintf(val, sizeof val, "%llu", (unsigned long long)mib << 20);
+		/* v2: memory.max, then no swap at all where swap exists */
+		if ((r = put(dir, "memory.max", val, 1)) < 0 ||
+		    (r == 1 && put(dir, "memory.swap.max", "0", 1) < 0))
+			return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir,
+			            r < 0 ? "memory.max" : "memory.swap.max", strerror(errno));
+		if (r == 1) {
+			*done |= CG_MEMORY;
+		} else {
+			/* v1: memsw caps memory plus swap, so swap cannot get
+			 * around the limit; it must not be below
+			 * limit_in_bytes, which is why it comes second. */
+			if ((r = put(dir, "memory.limit_in_bytes", val, 1)) < 0 ||
+			    (r == 1 && put(dir, "memory.memsw.limit_in_bytes", val, 1) < 0))
+				return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir,
+				            r < 0 ? "memory.limit_in_bytes" :
+				            "memory.memsw.limit_in_bytes", strerror(errno));
+			if (r == 1)
+				*done |= CG_MEMORY;
+		}
+	}
+	if (pids) {
+		snprintf(val, sizeof val, "%lu", pids);
+		if ((r = put(dir, "pids.max", val, 1)) < 0)
+			return fail(why, whysz, "unable to write %s to %s/pids.max: %s", val, dir,
+			            strerror(errno));
+		if (r == 1)
+			*done |= CG_PIDS;
+	}
+	return 0;
+}
+
+int cg_enter(const char *dir)
+{
+	return put(dir, "cgroup.procs", "0", 0) < 0 ? -1 : 0;
 }
 
 const char *cg_join(const struct cgroup *cg, pid_t pid)
@@ -463,7 +429,7 @@ int cg_kill(const struct cgroup *cg)
 		 * it. Without it (v1, or v2 before 5.14) kill pid by pid, as
 		 * systemd does; a pid read here could in theory exit and be
 		 * reused before the kill(2), a race v1 offers no way to close. */
-		killall = cg->version == 2 && put(cg->dir[i], "cgroup.kill", "1", 0) == 0;
+		killall = cg->version == 2 && put(cg->dir[i], "cgroup.kill", "1", 0) > 0;
 		if (mkpath(path, cg->dir[i], "/", "cgroup.procs") < 0 || !(f = fopen(path, "re")))
 			continue;
 		while (fscanf(f, "%d", &pid) == 1) {

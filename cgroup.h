@@ -1,6 +1,7 @@
-/* Where sharness-exec-limits caps memory and processes: a new cgroup made
- * beneath the caller's own one, on cgroup v2 or on the v1 memory and pids
- * hierarchies. Every function takes the hierarchy's mount point (ROOT) and
+/* The run's cgroup: made by sharness-exec-supervise beneath the caller's own
+ * one, on cgroup v2 or on the v1 memory and pids hierarchies, capped and
+ * joined by sharness-exec-limits (cg_caps, cg_enter), and killed, emptied
+ * and removed by the supervisor alone. Every function takes the hierarchy's mount point (ROOT) and
  * the text of /proc/self/cgroup rather than reading them itself, so the unit
  * tests run the same code against a fake tree. Nothing here prints: failures
  * come back as -1 with errno set, or as a pointer to the path that failed,
@@ -16,8 +17,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Children are named CG_PREFIX "<supervisor pid>"; on v2 the supervisor may
- * also need a leaf of its own named CG_PREFIX "<pid>" CG_SV_SUFFIX. */
+/* Children are named CG_PREFIX "<supervisor pid>", or, when that name is
+ * taken (by a run in another pid namespace, or one that is gone),
+ * CG_PREFIX "<pid>-<n>"; on v2 the supervisor may also need a leaf of its
+ * own, the same name followed by CG_SV_SUFFIX. */
 #define CG_PREFIX "sharness-exec."
 #define CG_SV_SUFFIX ".sv"
 
@@ -43,19 +46,35 @@ struct cgroup {
 int cg_self_path(const char *proc_cgroup, const char *controller,
                  char *out, size_t outsz);
 
-/* Make the v2 cgroup ROOT/<caller's path>/sharness-exec.SELF and write
- * memory.max and memory.swap.max (when MEM_MIB is not 0) and pids.max (when
- * PIDS is not 0). 0 on success; -1 with WHY filled and everything undone. */
+/* Make the v2 cgroup ROOT/<caller's path>/sharness-exec.SELF, with the
+ * memory controller (when MEMORY) and the pids controller (when PIDS)
+ * enabled for it; with neither, a plain cgroup that only tracks the run.
+ * Never touches a cgroup it did not make, nor a process but SELF. 0 on
+ * success; -1 with WHY filled and everything undone. */
 int cg2_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
-              pid_t self, unsigned long mem_mib, unsigned long pids,
-              char *why, size_t whysz);
+              pid_t self, int memory, int pids, char *why, size_t whysz);
 
-/* The same on v1: ROOT/memory/<path>/sharness-exec.SELF with
- * memory.limit_in_bytes and memory.memsw.limit_in_bytes, and
- * ROOT/pids/<path>/sharness-exec.SELF with pids.max, each only if asked. */
+/* The same on v1: ROOT/memory/<path>/sharness-exec.SELF when MEMORY, and
+ * ROOT/pids/<path>/sharness-exec.SELF when PIDS. */
 int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
-              pid_t self, unsigned long mem_mib, unsigned long pids,
-              char *why, size_t whysz);
+              pid_t self, int memory, int pids, char *why, size_t whysz);
+
+/* For sharness-exec-limits: write the caps that DIR has files for: memory
+ * (MIB, when not 0) as v2 memory.max and memory.swap.max 0, or as v1
+ * memory.limit_in_bytes and memory.memsw.limit_in_bytes; processes (PIDS,
+ * when not 0) as pids.max. Adds CG_MEMORY and CG_PIDS to *DONE for what was
+ * written. 0 on success; -1 with WHY filled. */
+#define CG_MEMORY 1
+#define CG_PIDS 2
+int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
+            char *why, size_t whysz);
+
+/* Called, when set, with each cgroup directory just made: the unit tests
+ * put in the interface files that cgroupfs would have made. */
+extern void (*cg_made)(const char *dir);
+
+/* Move the calling process into DIR. 0, or -1 with errno set. */
+int cg_enter(const char *dir);
 
 /* Move PID into every cgroup of CG. NULL on success, else the directory
  * that refused it, with errno set. */

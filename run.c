@@ -159,7 +159,7 @@ static void build_env(struct vec *env, const struct loaded *l, int dry_run)
 	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
 }
 
-/* --- the chain (DESIGN.md 1: netns -> limits -> landlock -> target) --- */
+/* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> landlock -> target) --- */
 
 static void helper(struct vec *chain, const char *name)
 {
@@ -174,7 +174,7 @@ static void helper(struct vec *chain, const char *name)
 	free(path);
 }
 
-#define MAX_STEPS 4
+#define MAX_STEPS 5
 static size_t step_start[MAX_STEPS + 1], nsteps;
 
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
@@ -187,6 +187,20 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	helper(chain, "sharness-exec-netns");
 	if (!p->net_none)
 		vpush(chain, "-H");
+	vpush(chain, "--");
+	/* every chain: the pid namespace, and the cgroup the caps go in */
+	step_start[nsteps++] = chain->n;
+	helper(chain, "sharness-exec-supervise");
+	if (best_effort)
+		vpush(chain, "-b");
+	if (p->max_memory_mb) {
+		vpush(chain, "-c");
+		vpush(chain, "memory");
+	}
+	if (p->max_pids) {
+		vpush(chain, "-c");
+		vpush(chain, "pids");
+	}
 	vpush(chain, "--");
 	if (p->max_memory_mb || p->max_pids) {
 		step_start[nsteps++] = chain->n;

@@ -77,13 +77,14 @@ policy() { # CAPS: "" or "caps"
 }
 
 @test "the daemontools trio: each helper" {
-	for h in "$NETNS" "$LIMITS" "$LANDLOCK"; do
+	for h in "$NETNS" "$SUPERVISE" "$LIMITS" "$LANDLOCK"; do
 		run -125 --separate-stderr "$h"
 		[[ "$stderr" == *"usage: sharness-exec-"* ]]
 		run -125 --separate-stderr "$h" -Z -- true
 		[[ "$stderr" == *"usage: sharness-exec-"* ]]
 	done
 	run -127 --separate-stderr "$NETNS" -- no-such-command-$$
+	run -127 --separate-stderr "$SUPERVISE" -- no-such-command-$$
 	run -127 --separate-stderr "$LIMITS" -m 64 -- no-such-command-$$
 	run -127 --separate-stderr "$LANDLOCK" -x /usr -x /lib -x /lib64 -- no-such-command-$$
 }
@@ -91,6 +92,7 @@ policy() { # CAPS: "" or "caps"
 @test "a helper's own status passes through when it is used by hand" {
 	require_feature landlock
 	run -42 "$LANDLOCK" -x /usr -x /bin -x /lib -x /lib64 -- sh -c 'exit 42'
+	run -42 "$SUPERVISE" -- sh -c 'exit 42'
 	run -42 "$LIMITS" -m 256 -- sh -c 'exit 42'
 	run -42 "$NETNS" -- sh -c 'exit 42'
 }
@@ -134,9 +136,13 @@ lookup() { # HELPER-AND-ITS-OPTIONS...: each rule, through that helper
 	lookup "$LANDLOCK" -x /usr -x /bin -x /lib -x /lib64 -x "$TMP/x" -r "$TMP/noexec" -r "$TMP/empty"
 }
 
-@test "how a helper looks the target up: sharness-exec-netns and sharness-exec-limits" {
+@test "how a helper looks the target up: sharness-exec-netns, -supervise and -limits" {
 	lookup "$NETNS"
-	lookup "$LIMITS" -m 256
+	lookup "$SUPERVISE"
+	# with a cgroup (root), so that limits has no rlimit warning to print
+	require_feature root
+	require_feature cgroup1
+	lookup "$SUPERVISE" -c memory -- "$LIMITS" -m 256
 }
 
 @test "a script without #! runs through the whole chain, found in the policy's PATH" {

@@ -8,9 +8,9 @@
 load helpers/load
 
 MAN="$top_srcdir/man"
-PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-limits.1
+PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-supervise.1 sharness-exec-limits.1
 	sharness-exec-landlock.1 sharness-exec-policy.5)
-HELPERS=(sharness-exec-netns sharness-exec-limits sharness-exec-landlock)
+HELPERS=(sharness-exec-netns sharness-exec-supervise sharness-exec-limits sharness-exec-landlock)
 
 setup() {
 	setup_tmp
@@ -58,6 +58,7 @@ letters() {
 
 @test "mandoc -Tlint: sharness-exec.1" { lint sharness-exec.1; }
 @test "mandoc -Tlint: sharness-exec-netns.1" { lint sharness-exec-netns.1; }
+@test "mandoc -Tlint: sharness-exec-supervise.1" { lint sharness-exec-supervise.1; }
 @test "mandoc -Tlint: sharness-exec-limits.1" { lint sharness-exec-limits.1; }
 @test "mandoc -Tlint: sharness-exec-landlock.1" { lint sharness-exec-landlock.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }

@@ -8,6 +8,7 @@ bats_require_minimum_version 1.7.0
 : "${SHARNESS_EXEC:=$top_builddir/test-sharness-exec}"
 : "${HELPERDIR:=$top_builddir}"
 NETNS="$HELPERDIR/sharness-exec-netns"
+SUPERVISE="$HELPERDIR/sharness-exec-supervise"
 LIMITS="$HELPERDIR/sharness-exec-limits"
 LANDLOCK="$HELPERDIR/sharness-exec-landlock"
 TRY="$top_builddir/tests/try/try-syscall"

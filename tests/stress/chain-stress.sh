@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # chain-stress.sh [TOP_SRCDIR [BUILDDIR]]: the whole chain, with caps, many
 # times at once, half of the runs killed at a random moment. Root only (it
-# checks the cgroups sharness-exec-limits makes beneath our own).
+# checks the cgroups sharness-exec-supervise makes beneath our own).
 #
 # STRESS_RUNS (200) runs of `sharness-exec run` with max_memory_mb and
 # max_pids, STRESS_JOBS (8) at a time. Each target is bash, tagged with a
@@ -12,11 +12,11 @@
 # whatever step of the chain it is at by then), half the target. Then:
 #   - every status is what the caller should see: the target's own exit
 #     code, or 128+signal for the one killed;
-#   - after one more clean run (a SIGKILLed supervisor leaves a stale
-#     cgroup, and maybe the target's children in it, which the next run
-#     kills and removes), no process started by the test is alive (the
-#     marker is in every argv), and no sharness-exec.* cgroup of ours, or
-#     of a dead supervisor, is left beneath our memory and pids cgroups;
+#   - after one more clean run, no process started by the test is alive
+#     (the marker is in every argv), and no sharness-exec.* cgroup of ours,
+#     or of a dead supervisor, is left beneath our memory and pids cgroups
+#     (init kills the run and removes the cgroup when its supervisor is
+#     SIGKILLed);
 #   - the directory outside the policy is unchanged (checksums).
 # STRESS_SEED makes a run reproducible. Prints "N passed, N failed".
 set -u
@@ -77,7 +77,9 @@ run_one() {
 	target)
 		for n in $(seq 500); do [ -s "$W/pid.$i" ] && break; sleep 0.01; done
 		sleep "$delay"
-		tpid=$(cat "$W/pid.$i" 2>/dev/null) && kill -s "$sig" "$tpid" ;;
+		# its pid out here: the one it wrote is its pid in the run's
+		# own pid namespace
+		tpid=$(pgrep -o -f "^/bin/bash -c .* $MARKER-$i ") && kill -s "$sig" "$tpid" ;;
 	esac
 	wait "$pid" 2>/dev/null   # not bash's "Killed" line
 	st=$?
@@ -118,15 +120,14 @@ got=$(wc -l <"$work/results")
 [ "$got" = "$RUNS" ] && ok || bad "$got results for $RUNS runs"
 echo "chain-stress.sh: $RUNS runs: $(awk '{print $2}' "$work/results" | sort | uniq -c | tr '\n' ' ')in $(($(date +%s) - start)) s"
 
-# 2. one more clean run: a SIGKILLed supervisor could not clean up, and
-# PR_SET_PDEATHSIG reached only its direct child; the next run beneath the
-# same cgroup kills what is left in the stale cgroup and removes it.
+# 2. one more clean run, which must not touch the other runs' cgroups.
 last=$("$SE" run --policy "$work/policy.json" -- /bin/bash -c 'exit 7' "$MARKER-last" 2>&1)
 st=$?
 [ "$st" = 7 ] && ok || bad "the clean run: status $st, expected 7: $last"
 
-# Then nothing started by the test is alive. A process whose supervisor
-# was SIGKILLed dies by PR_SET_PDEATHSIG, asynchronously: allow a moment.
+# Then nothing started by the test is alive. A run whose supervisor was
+# SIGKILLed is killed by its init, told by PR_SET_PDEATHSIG, asynchronously:
+# allow a moment.
 for n in $(seq 50); do pgrep -f "$MARKER" >/dev/null || break; sleep 0.1; done
 left=$(pgrep -f "$MARKER")
 if [ -z "$left" ]; then ok; else
@@ -148,7 +149,10 @@ for hier in memory pids; do
 	for cg in "$dir"/sharness-exec.*; do
 		[ -d "$cg" ] || continue
 		n=${cg##*/sharness-exec.}
-		n=${n%.sv}
+		n=${n%%[-.]*} # sharness-exec.PID, .PID.sv, .PID-N
+		# init removes the cgroup of a SIGKILLed supervisor: a moment
+		for w in $(seq 50); do [ -d "$cg" ] || break; sleep 0.1; done
+		[ -d "$cg" ] || continue
 		# Another test's run in progress owns a live pid; not ours to judge.
 		case $spawned in *" $n "*) ;; *) kill -0 "$n" 2>/dev/null && continue ;; esac
 		ours+=("$cg")

@@ -104,6 +104,33 @@ static void kernel_v2(const char *rel)
 	snprintf(p, sizeof p, "%s/pids.max", rel), mkfile(p, "max");
 }
 
+/* cgroupfs makes the interface files along with a directory; a plain
+ * directory does not, so the hook does, unless a case turns it off. */
+static int fake_kernel = 1;
+
+static void made(const char *dir)
+{
+	static const char *const v2[] = { "cgroup.procs", "memory.max", "memory.swap.max",
+	                                  "pids.max", NULL };
+	static const char *const mem[] = { "cgroup.procs", "memory.limit_in_bytes",
+	                                   "memory.memsw.limit_in_bytes", NULL };
+	static const char *const pids[] = { "cgroup.procs", "pids.max", NULL };
+	const char *const *files = strstr(dir, "/memory/") ? mem : strstr(dir, "/pids/") ? pids : v2;
+
+	for (; fake_kernel && *files; files++) {
+		if (fake_kernel == 2 && !strcmp(*files, "memory.memsw.limit_in_bytes"))
+			continue; /* no swap accounting */
+		char p[2 * PATH_MAX];
+		int fd;
+
+		snprintf(p, sizeof p, "%s/%s", dir, *files);
+		fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write_all(fd, strcmp(*files, "cgroup.procs") ? "max" : "", 
+		                        strcmp(*files, "cgroup.procs") ? 3 : 0) < 0 || close(fd) < 0)
+			exit(99);
+	}
+}
+
 /* REL with its "%d" replaced by our pid */
 static const char *named(const char *rel)
 {
@@ -215,6 +242,22 @@ static void test_self_path(void)
 	       "self path that just fits is accepted");
 }
 
+/* What supervise and limits do together: make the cgroup with the
+ * controllers the caps need, then write the caps into every directory. */
+static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
+                      unsigned long mib, unsigned long pids)
+{
+	int done = 0;
+
+	if ((v == 2 ? cg2_setup : cg1_setup)(cg, r, text, self, mib != 0, pids != 0,
+	                                    why, sizeof why) < 0)
+		return -1;
+	for (int i = 0; i < cg->n; i++)
+		if (cg_caps(cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
+			return -1;
+	return done == ((mib ? CG_MEMORY : 0) | (pids ? CG_PIDS : 0)) ? 0 : -2;
+}
+
 /* --- cgroup v2 --- */
 
 static void test_v2(const char *base)
@@ -224,8 +267,7 @@ static void test_v2(const char *base)
 
 	fresh(base, "v2-shared");
 	tree_v2("cpu memory pids\n", "", 1);
-	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == 0 && cg.version == 2 && cg.n == 1, "v2: set up beneath the caller's cgroup");
 	tap_ok(!strcmp(cg.dir[0], at(named("user.slice/job.scope/sharness-exec.%d"))),
 	       "v2: the child is the caller's cgroup's sharness-exec.<pid>");
@@ -251,9 +293,7 @@ static void test_v2(const char *base)
 	/* alone in a delegated cgroup: the "no internal processes" rule */
 	fresh(base, "v2-alone");
 	tree_v2("memory pids\n", "", 0);
-	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
-	kernel_v2(named("user.slice/job.scope/sharness-exec.%d.sv"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 1, 1, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 1, 1);
 	tap_ok(r == 0 && cg.moved, "v2 alone: set up, moving the supervisor");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d.sv/cgroup.procs"),
 	          named("%d")),
@@ -272,8 +312,7 @@ static void test_v2(const char *base)
 	/* controllers already enabled (the root cgroup may hold processes) */
 	fresh(base, "v2-enabled");
 	tree_v2("memory pids\n", "memory pids\n", 0);
-	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 7, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 0, 7);
 	tap_ok(r == 0 && !cg.moved && !cg.enabled_memory && !cg.enabled_pids &&
 	       is("user.slice/job.scope/cgroup.subtree_control", "memory pids\n"),
 	       "v2: controllers already enabled are left as they are");
@@ -289,8 +328,7 @@ static void test_v2(const char *base)
 	mkfile("cgroup.controllers", "memory pids\n");
 	mkfile("cgroup.subtree_control", "memory pids\n");
 	mkfile("cgroup.procs", procs_with(1));
-	kernel_v2(named("sharness-exec.%d"));
-	r = cg2_setup(&cg, root, "0::/\n", self, 8, 0, why, sizeof why);
+	r = setup_caps(2, &cg, root, "0::/\n", 8, 0);
 	tap_ok(r == 0 && !strcmp(cg.dir[0], at(named("sharness-exec.%d"))) &&
 	       is(named("sharness-exec.%d/memory.max"), "8388608"),
 	       "v2: caller at the root, child right beneath it");
@@ -298,20 +336,19 @@ static void test_v2(const char *base)
 	/* missing controllers */
 	fresh(base, "v2-nomem");
 	tree_v2("cpu pids\n", "", 1);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "memory controller") && cg.version == 0,
 	       "v2: no memory controller, refused: %s", why);
 	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "") &&
 	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
 	       "v2: refused before touching anything");
-	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 0, 20);
 	tap_ok(r == 0 && is("user.slice/job.scope/cgroup.subtree_control", "+pids"),
 	       "v2: no memory controller is fine for -p alone");
 	cg_remove(&cg, self);
 	fresh(base, "v2-nopids");
 	tree_v2("memory\n", "", 1);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "pids controller"), "v2: no pids controller, refused: %s", why);
 
 	/* paths it must refuse */
@@ -323,40 +360,70 @@ static void test_v2(const char *base)
 	mkfile("cgroup.controllers", "memory pids\n");
 	mkfile("cgroup.subtree_control", "");
 	mkfile("cgroup.procs", procs_with(0));
-	r = cg2_setup(&cg, at("sub"), "0::/../\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, at("sub"), "0::/../\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "refusing"), "v2: '/..' refused: %s", why);
-	r = cg2_setup(&cg, at("sub"), "0::/..\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, at("sub"), "0::/..\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "refusing") && !exists(named("sharness-exec.%d")) &&
 	       !exists(named("sharness-exec.%d.sv")) && is("cgroup.subtree_control", ""),
 	       "v2: nothing made above the mount point");
-	r = cg2_setup(&cg, root, "1:memory:/\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, "1:memory:/\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "not listed"), "v2: no 0:: line: %s", why);
 
 	/* a cgroup that is not ours */
 	fresh(base, "v2-notours");
 	tree_v2("memory pids\n", "", 1);
 	mkfile("user.slice/job.scope/cgroup.procs", "4000001\n");
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "does not hold this process") &&
 	       is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2: a cgroup that does not list us is refused: %s", why);
 
-	/* a failure half way is undone: here the interface files are
-	 * missing, so mkdir works and writing memory.max does not */
+	/* a failure half way is undone: here every name it may take is
+	 * taken, so the controllers are enabled and no child can be made */
 	fresh(base, "v2-undo");
 	tree_v2("memory pids\n", "", 1);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
-	tap_ok(r == -1 && strstr(why, at(named("user.slice/job.scope/sharness-exec.%d/memory.max"))),
-	       "v2: the child was made where expected: %s", why);
-	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")),
-	       "v2: the half-made child is removed");
+	mkd(named("user.slice/job.scope/sharness-exec.%d"));
+	for (int i = 2; i <= 64; i++) {
+		char n[64];
+		snprintf(n, sizeof n, "user.slice/job.scope/sharness-exec.%%d-%d", i);
+		mkd(named(n));
+	}
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	tap_ok(r == -1 && strstr(why, at(named("user.slice/job.scope/sharness-exec.%d-64"))) &&
+	       strstr(why, "File exists"),
+	       "v2: no free name after 64 tries: %s", why);
 	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "-memory -pids"),
 	       "v2: the controllers it enabled are disabled again");
+	tap_ok(exists(named("user.slice/job.scope/sharness-exec.%d")) &&
+	       exists(named("user.slice/job.scope/sharness-exec.%d-64")),
+	       "v2: and the names taken by others stay");
+
+	/* limits: a cap with no file for it is an error, not a silent skip */
+	fresh(base, "v2-nofile");
+	tree_v2("memory pids\n", "", 1);
+	fake_kernel = 0;
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	tap_ok(r == -2 && cg.version == 2, "v2: caps without interface files are not done");
+	cg_remove(&cg, self);
+	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")),
+	       "v2: and the supervisor removes the cgroup");
+
+	/* a tracking cgroup: no controller, subtree_control untouched */
+	fresh(base, "v2-track");
+	tree_v2("", "", 0);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
+	       "v2: a cgroup without controllers needs no move and enables nothing");
+	cg_remove(&cg, self);
+	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")), "v2: tracking cgroup removed");
+	fake_kernel = 1;
 
 	/* alone, and the move fails: nothing enabled, the leaf removed */
 	fresh(base, "v2-undo-move");
 	tree_v2("memory pids\n", "", 0);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
+	fake_kernel = 0;
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	fake_kernel = 1;
 	tap_ok(r == -1 && strstr(why, "unable to move into cgroup"),
 	       "v2 alone: a failed move is reported: %s", why);
 	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d.sv")) &&
@@ -364,47 +431,49 @@ static void test_v2(const char *base)
 	       is("user.slice/job.scope/cgroup.procs", procs_with(0)),
 	       "v2 alone: and undone, without touching subtree_control");
 
-	/* a leftover with our pid that still holds a process */
-	fresh(base, "v2-busy");
+	/* our name taken by another run (another pid namespace's, or one that
+	 * is gone): never used nor touched; the next name is ours */
+	fresh(base, "v2-taken");
 	tree_v2("memory pids\n", "", 1);
-	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
+	mkd(named("user.slice/job.scope/sharness-exec.%d"));
 	mkfile(named("user.slice/job.scope/sharness-exec.%d/cgroup.procs"), "4000003\n");
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
-	tap_ok(r == -1 && strstr(why, "File exists"),
-	       "v2: an existing sharness-exec.<pid> with processes is not reused: %s", why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	tap_ok(r == 0 && !strcmp(cg.dir[0], at(named("user.slice/job.scope/sharness-exec.%d-2"))) &&
+	       is(named("user.slice/job.scope/sharness-exec.%d-2/memory.max"), "67108864"),
+	       "v2: a name taken already: sharness-exec.<pid>-2 instead");
+	cg_remove(&cg, self);
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/cgroup.procs"), "4000003\n"),
+	       "v2: the other run's cgroup is left as it was");
 }
 
-static void test_stale(const char *base)
+/* A run never touches a cgroup it did not make: the sharness-exec.<pid>
+ * groups of other runs beside it stay, whether their supervisor is alive,
+ * dead, or in another pid namespace (where its pid means nothing here). */
+static void test_siblings(const char *base)
 {
 	struct cgroup cg;
-	char name[4][64];
+	char name[3][64];
 	pid_t d1 = dead_pid(), d2 = dead_pid();
 	int r;
 
-	fresh(base, "stale");
+	fresh(base, "siblings");
 	tree_v2("memory pids\n", "", 1);
-	kernel_v2(named("user.slice/job.scope/sharness-exec.%d"));
 	snprintf(name[0], sizeof name[0], "user.slice/job.scope/sharness-exec.%d", (int)d1);
 	snprintf(name[1], sizeof name[1], "user.slice/job.scope/sharness-exec.%d.sv", (int)d1);
 	snprintf(name[2], sizeof name[2], "user.slice/job.scope/sharness-exec.%d", (int)d2);
-	snprintf(name[3], sizeof name[3], "user.slice/job.scope/sharness-exec.%d/x", (int)d2);
 	mkd(name[0]);
 	mkd(name[1]);
-	mkd(name[2]);
-	mkfile(name[3], "");
+	kernel_v2(name[2]);
 	mkd("user.slice/job.scope/sharness-exec.1");
-	mkd("user.slice/job.scope/sharness-exec.12x");
-	mkd("user.slice/job.scope/other");
-	r = cg2_setup(&cg, root, V2_TEXT, self, 64, 20, why, sizeof why);
-	tap_ok(r == 0, "stale: setup works");
-	tap_ok(!exists(name[0]) && !exists(name[1]),
-	       "stale: empty cgroups of a dead supervisor are removed");
-	tap_ok(exists(name[2]), "stale: a non-empty one stays");
-	tap_ok(exists("user.slice/job.scope/sharness-exec.1"),
-	       "stale: a live supervisor's cgroup stays");
-	tap_ok(exists("user.slice/job.scope/sharness-exec.12x") &&
-	       exists("user.slice/job.scope/other"), "stale: other names stay");
+	mkfile("user.slice/job.scope/sharness-exec.1/cgroup.procs", "4000004\n");
+	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	tap_ok(r == 0, "siblings: setup works");
+	tap_ok(exists(name[0]) && exists(name[1]) && exists(name[2]) &&
+	       is("user.slice/job.scope/sharness-exec.1/cgroup.procs", "4000004\n"),
+	       "siblings: other runs' cgroups, of dead pids or not, are left alone");
 	cg_remove(&cg, self);
+	tap_ok(exists(name[0]) && exists(name[1]) && exists(name[2]),
+	       "siblings: and still there after our cleanup");
 }
 
 /* --- cgroup v1 --- */
@@ -413,25 +482,13 @@ static void test_stale(const char *base)
 
 static void tree_v1(const char *use_hierarchy)
 {
-	char p[PATH_MAX];
-
 	mkd("memory");
 	mkd("memory/process_api");
 	mkd("memory/process_api/x");
 	mkfile("memory/process_api/x/cgroup.procs", procs_with(1));
 	mkfile("memory/process_api/x/memory.use_hierarchy", use_hierarchy);
-	mkd(named("memory/process_api/x/sharness-exec.%d"));
-	snprintf(p, sizeof p, "%s/cgroup.procs", named("memory/process_api/x/sharness-exec.%d"));
-	mkfile(p, "");
-	snprintf(p, sizeof p, "%s/memory.limit_in_bytes", named("memory/process_api/x/sharness-exec.%d"));
-	mkfile(p, "9223372036854771712");
-	snprintf(p, sizeof p, "%s/memory.memsw.limit_in_bytes", named("memory/process_api/x/sharness-exec.%d"));
-	mkfile(p, "9223372036854771712");
 	mkd("pids");
 	mkfile("pids/cgroup.procs", procs_with(1));
-	mkd(named("pids/sharness-exec.%d"));
-	mkfile(named("pids/sharness-exec.%d/cgroup.procs"), "");
-	mkfile(named("pids/sharness-exec.%d/pids.max"), "max");
 }
 
 static void test_v1(const char *base)
@@ -441,7 +498,7 @@ static void test_v1(const char *base)
 
 	fresh(base, "v1");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 100, 30, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 100, 30);
 	tap_ok(r == 0 && cg.version == 1 && cg.n == 2, "v1: set up in both hierarchies");
 	tap_ok(!strcmp(cg.dir[0], at(named("memory/process_api/x/sharness-exec.%d"))) &&
 	       !strcmp(cg.dir[1], at(named("pids/sharness-exec.%d"))),
@@ -458,8 +515,8 @@ static void test_v1(const char *base)
 
 	fresh(base, "v1-mem");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 1048576, 0, why, sizeof why);
-	tap_ok(r == 0 && cg.n == 1 && is(named("pids/sharness-exec.%d/pids.max"), "max") &&
+	r = setup_caps(1, &cg, root, V1_TEXT, 1048576, 0);
+	tap_ok(r == 0 && cg.n == 1 && !exists(named("pids/sharness-exec.%d")) &&
 	       is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
 	          "1099511627776"),
 	       "v1: -m alone uses the memory hierarchy only, 1 TiB fits");
@@ -467,8 +524,9 @@ static void test_v1(const char *base)
 
 	fresh(base, "v1-nomemsw");
 	tree_v1("1\n");
-	unlink(at(named("memory/process_api/x/sharness-exec.%d/memory.memsw.limit_in_bytes")));
-	r = cg1_setup(&cg, root, V1_TEXT, self, 2, 0, why, sizeof why);
+	fake_kernel = 2;
+	r = setup_caps(1, &cg, root, V1_TEXT, 2, 0);
+	fake_kernel = 1;
 	tap_ok(r == 0 && is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
 	                    "2097152"),
 	       "v1: no memsw file (no swap accounting) is fine");
@@ -476,35 +534,44 @@ static void test_v1(const char *base)
 
 	fresh(base, "v1-nohier");
 	tree_v1("0\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 64, 20, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 64, 20);
 	tap_ok(r == -1 && strstr(why, "use_hierarchy"),
 	       "v1: memory.use_hierarchy 0 would escape the caller's accounting: %s", why);
 
 	fresh(base, "v1-nopids");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, "4:memory:/process_api/x\n", self, 64, 20, why, sizeof why);
+	r = setup_caps(1, &cg, root, "4:memory:/process_api/x\n", 64, 20);
 	tap_ok(r == -1 && strstr(why, "pids") && strstr(why, "not listed"),
 	       "v1: no pids line: %s", why);
 
 	fresh(base, "v1-dotdot");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, "4:memory:/process_api/../x\n", self, 64, 0, why, sizeof why);
+	r = setup_caps(1, &cg, root, "4:memory:/process_api/../x\n", 64, 0);
 	tap_ok(r == -1 && strstr(why, "refusing"), "v1: '..' refused: %s", why);
 
 	fresh(base, "v1-notours");
 	tree_v1("1\n");
 	mkfile("pids/cgroup.procs", "1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 0, 20, why, sizeof why);
+	r = setup_caps(1, &cg, root, V1_TEXT, 0, 20);
 	tap_ok(r == -1 && strstr(why, "does not hold this process"),
 	       "v1: a cgroup that does not list us is refused: %s", why);
 
 	fresh(base, "v1-undo");
 	mkd("memory");
 	mkfile("memory/cgroup.procs", procs_with(1));
-	r = cg1_setup(&cg, root, "4:memory:/\n", self, 64, 0, why, sizeof why);
-	tap_ok(r == -1 && strstr(why, at(named("memory/sharness-exec.%d/memory.limit_in_bytes"))) &&
-	       !exists(named("memory/sharness-exec.%d")),
-	       "v1: made in the right place, and removed when writing fails: %s", why);
+	mkd("pids"); /* without cgroup.procs: refused after memory is made */
+	fake_kernel = 0;
+	r = cg1_setup(&cg, root, "4:memory:/\n12:pids:/\n", self, 1, 1, why, sizeof why);
+	fake_kernel = 1;
+	tap_ok(r == -1 && strstr(why, "pids") && !exists(named("memory/sharness-exec.%d")),
+	       "v1: the memory cgroup made first is removed when the pids one fails: %s", why);
+
+	fresh(base, "v1-track");
+	tree_v1("1\n");
+	r = cg1_setup(&cg, root, V1_TEXT, self, 0, 1, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 1 && is(named("pids/sharness-exec.%d/pids.max"), "max"),
+	       "v1: a tracking cgroup in the pids hierarchy, uncapped");
+	cg_remove(&cg, self);
 }
 
 int main(void)
@@ -513,6 +580,7 @@ int main(void)
 	char cmd[64];
 
 	self = getpid();
+	cg_made = made;
 	if (!mkdtemp(base)) {
 		perror("mkdtemp");
 		return 99;
@@ -520,7 +588,7 @@ int main(void)
 	tap_diag("the cgroup v2 path runs against a fake tree in %s", base);
 	test_self_path();
 	test_v2(base);
-	test_stale(base);
+	test_siblings(base);
 	test_v1(base);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
 	if (system(cmd) != 0)

@@ -1,0 +1,583 @@
+/* sharness-exec-supervise: the run's one fork, and the guarantee that
+ * nothing of a run outlives it (DESIGN.md 4.3). This process stays outside
+ * as the supervisor; its child is a tiny init, pid 1 of a new pid namespace
+ * where one can be made (else a subreaper), which starts PROGRAM as its own
+ * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
+ * over a pipe. The supervisor also makes, and alone removes, the run's
+ * cgroup. Trusts nothing but argv. Exit: PROGRAM's own status or signal;
+ * 125 usage; 126 could not confine or exec; 127 not found. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "common.h"
+#include "landlock-abi.h"
+
+#ifndef CGROUP_SUPER_MAGIC
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+#endif
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+
+const char *progname = "sharness-exec-supervise";
+
+#define USAGE "sharness-exec-supervise [-b] [-A ABI] [-c CONTROLLER]... [--] PROGRAM [ARG...]"
+
+/* The pdeath signal init asks for; init tells it from the same signal sent
+ * by the supervisor by looking whether the supervisor is still there. */
+#define PDEATH_SIG SIGHUP
+
+static struct run {
+	int pidns;               /* init is pid 1 of a new pid namespace */
+	int best_effort;
+	int want_memory, want_pids;
+	struct cgroup cg;        /* version 0: none */
+	int status[2];           /* init -> supervisor: the raw wait status */
+	pid_t supervisor, init;  /* as the supervisor sees them */
+	int children;            /* /proc/thread-self/children, or -1 */
+	struct rlimit nofile;    /* put back, where we may, before cleaning up */
+	sigset_t all, caller_mask;
+	struct sigaction caller_chld;
+} run;
+
+static int is_fs(const char *path, long magic)
+{
+	struct statfs st;
+
+	return statfs(path, &st) == 0 && (long)st.f_type == magic;
+}
+
+static long landlock_abi(void)
+{
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+	                   LANDLOCK_CREATE_RULESET_VERSION);
+
+	return abi < 0 ? 0 : abi;
+}
+
+/* The run's cgroup: with the controllers asked for (for the limits step),
+ * else, without a pid namespace, a plain one that only finds the run's
+ * processes again. cgroup v2 first, then v1. WHY says why there is none. */
+static void make_cgroup(char *why, size_t whysz)
+{
+	static char text[16384];
+	int mem = run.want_memory, pids = run.want_pids;
+	const char *v2 = NULL;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	snprintf(why, whysz, "no cgroup hierarchy is mounted");
+	/* cgroup2 sits at /sys/fs/cgroup on a unified host, and at
+	 * /sys/fs/cgroup/unified, usually without controllers, on a hybrid
+	 * one. The v1 hierarchies are found by name, and only if mounted. */
+	if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
+		v2 = "/sys/fs/cgroup";
+	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
+		v2 = "/sys/fs/cgroup/unified";
+	if (v2 && cg2_setup(&run.cg, v2, text, run.supervisor, mem, pids, why, whysz) == 0)
+		return;
+	if (!mem && !pids) {
+		/* tracking only: any one v1 hierarchy of ours will do */
+		pids = is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC);
+		mem = !pids && is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC);
+		if (!mem && !pids)
+			return;
+	}
+	if ((!mem || is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC)) &&
+	    (!pids || is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC)))
+		cg1_setup(&run.cg, "/sys/fs/cgroup", text, run.supervisor, mem, pids, why, whysz);
+}
+
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int fd, ppid = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	/* "pid (comm) state ppid ...", and comm may hold anything */
+	if ((p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %d", &ppid) != 1)
+		ppid = 0;
+	return (pid_t)ppid;
+}
+
+/* Our children, from /proc/thread-self/children, opened once beforehand
+ * (run.children) so that the target lowering our RLIMIT_NOFILE cannot keep
+ * us from finding them; else by a scan of /proc. Up to N pids into PIDS;
+ * the count, or -1. */
+static int children(pid_t *pids, int n)
+{
+	char buf[4096], *p, *end;
+	int count = 0;
+	ssize_t len;
+
+	if (run.children >= 0 && (len = pread(run.children, buf, sizeof buf - 1, 0)) >= 0) {
+		buf[len] = '\0';
+		for (p = buf; count < n; p = end) {
+			long pid = strtol(p, &end, 10);
+			if (end == p || pid <= 0)
+				break;
+			pids[count++] = (pid_t)pid;
+		}
+		return count;
+	}
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t self = getpid();
+
+	if (!d)
+		return -1;
+	while (count < n && (e = readdir(d))) {
+		pid_t pid = atoi(e->d_name);
+
+		if (pid > 0 && parent_of(pid) == self)
+			pids[count++] = pid;
+	}
+	closedir(d);
+	return count;
+}
+
+/* Without a pid namespace: kill every process whose parent we are (orphans
+ * come to us, a subreaper), reap it, and repeat until we have no child: a
+ * killed process's own children are then ours in turn. A pid read here
+ * cannot be reused before kill(2): only our wait could free it. The usual
+ * case, nothing left, costs one waitpid and no read of /proc. */
+static void kill_descendants(void)
+{
+	struct timespec ms = { 0, 1000000L };
+
+	for (;;) {
+		pid_t r = waitpid(-1, NULL, WNOHANG | __WALL), pids[512];
+		int killed = 0, n;
+
+		if (r > 0 || (r < 0 && errno == EINTR))
+			continue;
+		if (r < 0)
+			return; /* ECHILD: none left */
+		if ((n = children(pids, 512)) < 0) {
+			warnx_("unable to list /proc: processes may be left behind");
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			if (kill(pids[i], SIGKILL) == 0) {
+				killed++;
+			} else if (errno == EPERM) {
+				warnx_("unable to kill process %d: %s", (int)pids[i], strerror(errno));
+				return;
+			}
+		}
+		if (killed)
+			waitpid(-1, NULL, __WALL);
+		else
+			nanosleep(&ms, NULL);
+	}
+}
+
+/* Kill what is left in the run's cgroup, reaping as we go, until it is
+ * empty, or give up after some seconds (a process we may not kill). */
+static void empty_cgroup(void)
+{
+	struct timespec ms = { 0, 1000000L };
+
+	for (int i = 0; run.cg.version && cg_kill(&run.cg) > 0; i++) {
+		if (i == 5000) {
+			warnx_("unable to empty cgroup %s", run.cg.dir[0]);
+			return;
+		}
+		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+			;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/* The target may have lowered our RLIMIT_NOFILE (prlimit(2)): a root
+ * caller may put it back, to clean up. */
+static void open_files_again(void)
+{
+	setrlimit(RLIMIT_NOFILE, &run.nofile);
+}
+
+static void remove_cgroup(void)
+{
+	const char *bad;
+
+	if (run.cg.version && (bad = cg_remove(&run.cg, getpid())))
+		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
+	run.cg.version = 0;
+}
+
+/* --- init --- */
+
+/* Is the supervisor gone? Then nobody reads the status pipe any more. */
+static int supervisor_gone(void)
+{
+	struct pollfd p = { run.status[1], 0, 0 };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/* Kill everything of the run that is left, and what holds it. */
+static void init_kill_all(void)
+{
+	if (run.pidns) {
+		kill(-1, SIGKILL); /* from a namespace's init: all of it but us */
+		while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+			;
+	} else {
+		empty_cgroup();
+		kill_descendants();
+	}
+}
+
+/* Linux 6.6 made vm.memfd_noexec per pid namespace, hierarchical, and 2 a
+ * sane value (MFD_NOEXEC_SEAL by default, MFD_EXEC refused); the kernel
+ * applies a write to the writer's own pid namespace, so /proc/sys as it is
+ * mounted will do. Root only: the file is root's in the initial one. */
+static void memfd_noexec(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0, fd;
+
+	if (geteuid() != 0 || uname(&u) < 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	    major < 6 || (major == 6 && minor < 6))
+		return;
+	if ((fd = open("/proc/sys/vm/memfd_noexec", O_WRONLY | O_CLOEXEC)) < 0 ||
+	    write_all(fd, "2", 1) < 0 || close(fd) < 0) {
+		if (!run.best_effort)
+			die_hint(EXIT_CONFINE, errno, "-b (--best-effort) runs with executable memfds",
+			         "unable to set vm.memfd_noexec=2 in the run's pid namespace");
+		warnx_("best effort: executable memfds stay allowed (vm.memfd_noexec: %s)",
+		       strerror(errno));
+	}
+}
+
+static void chain(char **argv) NORETURN;
+static void chain(char **argv)
+{
+	/* Die with init; if it is gone already, run nothing. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		die(EXIT_CONFINE, "unable to set the parent death signal");
+	if (getppid() != (run.pidns ? 1 : run.init))
+		_exit(EXIT_CONFINE);
+	/* A tracking cgroup is joined here; one made for caps is joined by
+	 * the limits step, which writes the caps first. */
+	if (run.cg.version && !run.want_memory && !run.want_pids)
+		for (int i = 0; i < run.cg.n; i++)
+			if (cg_enter(run.cg.dir[i]) < 0)
+				die(EXIT_CONFINE, "unable to join cgroup %s", run.cg.dir[i]);
+	if (sigaction(SIGCHLD, &run.caller_chld, NULL) < 0 ||
+	    sigprocmask(SIG_SETMASK, &run.caller_mask, NULL) < 0)
+		die(EXIT_CONFINE, "unable to restore the signal mask");
+	xexecvp(argv[0], argv);
+}
+
+static void init(char **argv) NORETURN;
+static void init(char **argv)
+{
+	pid_t child, pid;
+	int st;
+
+	run.init = getpid();
+	close(run.status[0]);
+	if (prctl(PR_SET_PDEATHSIG, PDEATH_SIG) < 0)
+		die(EXIT_CONFINE, "unable to set the parent death signal");
+	if (supervisor_gone())
+		_exit(EXIT_CONFINE);
+	if (!run.pidns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		die(EXIT_CONFINE, "unable to become a child subreaper");
+	if (!run.pidns) {
+		close(run.children);
+		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+	}
+	if (run.pidns)
+		memfd_noexec();
+	if ((child = fork()) < 0)
+		die(EXIT_CONFINE, "unable to fork");
+	if (child == 0)
+		chain(argv);
+
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&run.all, &si);
+
+		if (sig < 0)
+			continue;
+		if (sig != SIGCHLD) {
+			if (supervisor_gone()) {
+				open_files_again();
+				init_kill_all();
+				remove_cgroup();
+				_exit(0);
+			}
+			/* From the supervisor, or a kill(1) at us; the
+			 * terminal's own signals reached the target already. */
+			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
+				kill(child, sig);
+			continue;
+		}
+		while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+			if (WIFSTOPPED(st)) {
+				/* A ptrace stop: a process that made us its
+				 * tracer (PTRACE_TRACEME). Not an exit: let it
+				 * go, with its signal, but for the SIGTRAP of
+				 * a traced execve(2). */
+				ptrace(PTRACE_DETACH, pid, 0,
+				       WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st));
+				continue;
+			}
+			if (pid != child)
+				continue;
+			if (write_all(run.status[1], &st, sizeof st) < 0)
+				init_kill_all();
+			/* With a pid namespace, the kernel kills the rest as
+			 * we exit; without, we do. */
+			if (!run.pidns) {
+				open_files_again();
+				init_kill_all();
+			}
+			_exit(0);
+		}
+	}
+}
+
+/* --- the supervisor --- */
+
+/* Exit as the target did. Killed by a signal: die of the same one, so the
+ * caller sees what it would have seen without us, minus a core dump of our
+ * own. */
+static void exit_like(int status) NORETURN;
+static void exit_like(int status)
+{
+	struct rlimit zero = { 0, 0 };
+	sigset_t one;
+	int sig;
+
+	if (WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	setrlimit(RLIMIT_CORE, &zero);
+	prctl(PR_SET_DUMPABLE, 0);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	exit(128 + sig); /* a signal whose default action is not to terminate */
+}
+
+static int is_stop(int sig)
+{
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* Pass the signals sent to us on, through init, until init exits; return
+ * its wait status. */
+static int supervise(void)
+{
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&run.all, &si), st;
+
+		if (sig < 0)
+			continue;
+		if (sig == SIGCHLD) {
+			if (waitpid(run.init, &st, WNOHANG) == run.init &&
+			    (WIFEXITED(st) || WIFSIGNALED(st)))
+				return st;
+			continue;
+		}
+		/* kill(2) and sigqueue(3) only: a key on the terminal signals
+		 * the whole foreground process group, the target included,
+		 * and must not arrive twice. */
+		if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
+			kill(run.init, sig);
+		else if (!is_stop(sig) || si.si_code != SI_KERNEL)
+			continue;
+		/* The job stops: so do we, for the shell to see it. */
+		if (is_stop(sig))
+			kill(run.supervisor, SIGSTOP);
+	}
+}
+
+/* The next program's argv, with the cgroup (-g DIR) or why there is none
+ * (-r WHY) put right after its name when a controller was asked for. */
+static char **next_argv(char **argv, int argc, const char *why)
+{
+	static char opt_g[] = "-g", opt_r[] = "-r";
+	char **v = calloc((size_t)argc + 6, sizeof *v);
+	int n = 0;
+
+	if (!v)
+		diex(EXIT_CONFINE, "out of memory");
+	v[n++] = argv[0];
+	if (run.want_memory || run.want_pids) {
+		for (int i = 0; i < run.cg.n; i++) {
+			v[n++] = opt_g;
+			v[n++] = run.cg.dir[i];
+		}
+		if (!run.cg.version) {
+			v[n++] = opt_r;
+			v[n++] = (char *)why;
+		}
+	}
+	for (int i = 1; i < argc; i++)
+		v[n++] = argv[i];
+	v[n] = NULL;
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	static char why[PATH_MAX + 256];
+	unsigned long abi_cap = ~0UL;
+	struct sigaction dfl;
+	char **next;
+	int c, st, status, err = 0;
+	ssize_t n;
+	long abi;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+A:bc:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'A':
+			if (!parse_ulong(optarg, 1, 1000, &abi_cap))
+				usage_fail(USAGE, "invalid Landlock ABI: %s", optarg);
+			break;
+		case 'b':
+			run.best_effort = 1;
+			break;
+		case 'c':
+			if (!strcmp(optarg, "memory"))
+				run.want_memory = 1;
+			else if (!strcmp(optarg, "pids"))
+				run.want_pids = 1;
+			else
+				usage_fail(USAGE, "unknown controller: %s (memory or pids)", optarg);
+			break;
+		case 'h':
+			printf("usage: %s\n"
+			       "  -A ABI         take the Landlock ABI to be at most ABI\n"
+			       "  -b             best effort: run without a pid namespace even\n"
+			       "                 where Landlock cannot scope signals\n"
+			       "  -c CONTROLLER  make the run's cgroup with memory or pids, and\n"
+			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n", USAGE);
+			return 0;
+		default:
+			if (optopt == 'A' || optopt == 'c')
+				usage_fail(USAGE, "option -%c needs a value", optopt);
+			if (optopt)
+				usage_fail(USAGE, "unknown option -%c", optopt);
+			usage_fail(USAGE, "unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		usage_fail(USAGE, "no program given");
+	run.supervisor = getpid();
+	run.children = -1;
+	if (getrlimit(RLIMIT_NOFILE, &run.nofile) < 0)
+		die(EXIT_CONFINE, "unable to read RLIMIT_NOFILE");
+
+	/* Every signal waits for sigwaitinfo, in the supervisor and in init,
+	 * from now on; one that comes during setup is passed on then. An
+	 * inherited SIG_IGN on SIGCHLD would let the kernel reap init and
+	 * lose its status: use the default. The chain gets the caller's
+	 * back. */
+	sigfillset(&run.all);
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	if (sigprocmask(SIG_SETMASK, &run.all, &run.caller_mask) < 0 ||
+	    sigaction(SIGCHLD, &dfl, &run.caller_chld) < 0)
+		die(EXIT_CONFINE, "unable to block signals");
+
+	if (unshare(CLONE_NEWPID) == 0)
+		run.pidns = 1;
+	else if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS ||
+	         errno == ENOSYS)
+		err = errno;
+	else
+		die(EXIT_CONFINE, "unable to unshare the pid namespace");
+	if (!run.pidns) {
+		/* The pid namespace also hides every process outside the run
+		 * from the target; without it, only Landlock's signal scoping
+		 * (ABI 6) keeps kill(-1, SIGKILL) in. */
+		abi = landlock_abi();
+		if ((unsigned long)abi > abi_cap)
+			abi = (long)abi_cap;
+		/* Without Landlock at all, the landlock step refuses, best
+		 * effort or not, and says why: leave the word to it. */
+		if (abi < 1)
+			abi = 6;
+		if (abi < 6 && !run.best_effort) {
+			fprintf(stderr, "%s: fatal: unable to confine signals: no pid namespace "
+			        "(%s) and Landlock ABI %ld, which cannot scope them (ABI 6 can)\n",
+			        progname, strerror(err), abi);
+			hint("-b (--best-effort) runs with signals unscoped");
+			exit(EXIT_CONFINE);
+		}
+		if (abi < 6)
+			warnx_("best effort: no pid namespace (%s) and Landlock ABI %ld: signals are "
+			       "unscoped, the command may signal every process of its user",
+			       strerror(err), abi);
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+			die(EXIT_CONFINE, "unable to become a child subreaper");
+		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+	}
+	if (run.want_memory || run.want_pids || !run.pidns)
+		make_cgroup(why, sizeof why);
+	next = next_argv(argv + optind, argc - optind, why);
+
+	if (pipe2(run.status, O_CLOEXEC) < 0 || (run.init = fork()) < 0) {
+		err = errno;
+		remove_cgroup();
+		errno = err;
+		die(EXIT_CONFINE, "unable to start init");
+	}
+	if (run.init == 0)
+		init(next);
+	close(run.status[1]);
+
+	st = supervise();
+	/* init has written the target's status, or died trying */
+	fcntl(run.status[0], F_SETFL, O_NONBLOCK);
+	n = read(run.status[0], &status, sizeof status);
+	if (n != (ssize_t)sizeof status)
+		status = st;
+	open_files_again();
+	if (!run.pidns)
+		kill_descendants(); /* init's orphans, had it died first */
+	empty_cgroup();
+	remove_cgroup();
+	exit_like(status);
+}

@@ -1,0 +1,527 @@
+#!/usr/bin/env bats
+# sharness-exec-supervise: nothing of a run outlives it. Each case runs the
+# whole chain (`sharness-exec run`) as root and as nobody, with and without
+# caps, and checks, once the process the caller started has returned, that
+# no process of the run is left (every process it starts carries a marker in
+# its argv) and no cgroup (sharness-exec.<pid>* beneath our own cgroups),
+# and the exit status the caller sees.
+#
+# As nobody the chain has a pid namespace only when the netns step hands
+# CAP_SYS_ADMIN on in its user namespace; until then it runs without one
+# (subreaper), and the non-root pid namespace path is tested on the helper
+# alone under `unshare --user --map-current-user --keep-caps`. The
+# no-namespace path is also tested for root under tests/try/deny-unshare.
+#
+# not tested: cgroup v2 with controllers for real (none here; the
+# delegated-tree logic is in tests/unit/test-cgroup, real v2 in the kernels
+# engineer's VMs); a kernel before 6.6 (vm.memfd_noexec left alone) or
+# before Landlock ABI 6 (simulated with -A); SIGKILL to supervisor and init
+# at once (an empty cgroup may be left: CAVEATS of the man page).
+load helpers/load
+
+TRY_SUPER="$top_builddir/tests/try/try-super"
+DENY="$top_builddir/tests/try/deny-unshare"
+USAGE="usage: sharness-exec-supervise [-b] [-A ABI] [-c CONTROLLER]... [--] PROGRAM [ARG...]"
+
+setup() {
+	setup_tmp
+	M="sup-$$-$BATS_TEST_NUMBER-$RANDOM"
+	W=
+	# no core files of killed targets in the working directory
+	ulimit -c 0
+}
+
+# Poll for a condition (a bound, not a timing assertion).
+eventually() {
+	local i
+	for i in $(seq 400); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# policy DIR CAPS: a policy that may write DIR; CAPS yes adds both caps.
+policy() {
+	local caps=
+	[ "$2" = yes ] && caps=',"max_memory_mb":512,"max_pids":4096'
+	mkdir -p "$1"
+	chmod 777 "$1"
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"supervise","files":{"read":["/etc","/proc"],"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir/tests/try"'"],"write":["'"$1"'","/dev/null"]},"network":"none","process":{"no_new_privs":true'"$caps"'}}'
+}
+
+# prep MODE CAPS: a new writable directory W for the next run, and its policy.
+prep() {
+	W=$TMP/w-$1-$2-$RANDOM
+	policy "$W" "$2"
+}
+
+# start MODE CAPS CMD...: `sharness-exec run` under the policy prep made, in
+# the background as MODE, its pid (the supervisor's, as the chain execs in
+# place) in PID, and default dispositions for INT and QUIT, which a
+# background job of a shell without job control starts with ignored.
+start() {
+	local mode=$1 caps=$2
+	shift 2
+	local cmd=(env --default-signal=INT,QUIT "$SHARNESS_EXEC" run -p "$TMP/p.json" --)
+	[ "$mode" = nobody ] && cmd=(setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups -- "${cmd[@]}")
+	"${cmd[@]}" "$@" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+}
+
+finish() {
+	STATUS=0
+	wait "$PID" || STATUS=$?
+}
+
+# Our own cgroup directories, where a run makes its own.
+cgroup_dirs() {
+	local h p
+	for h in memory pids; do
+		p=$(awk -F: -v h="$h" '$2 == h { print $3 }' /proc/self/cgroup)
+		echo "/sys/fs/cgroup/$h${p%/}"
+	done
+	p=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup)
+	echo "/sys/fs/cgroup/unified${p%/}"
+}
+
+# What is left of the runs of supervisors PID... whose processes carry
+# MARKER in their argv: processes, cgroups.
+left() {
+	local d p m=$1
+	shift
+	pgrep -af -- "$m" || true
+	for d in $(cgroup_dirs); do
+		for p in "$@"; do
+			ls -d "$d/sharness-exec.$p" "$d/sharness-exec.$p".sv "$d/sharness-exec.$p"-* 2>/dev/null || true
+		done
+	done
+}
+
+nothing_left() {
+	local l
+	l=$(left "$@")
+	[ -z "$l" ] || { echo "left behind: $l"; return 1; }
+}
+
+state() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1; }
+stopped() { [ "$(state "$1")" = T ]; }
+running() { local s; s=$(state "$1"); [ -n "$s" ] && [ "$s" != T ]; }
+a_process() { pgrep -f -- "$1" >/dev/null; }
+
+# A bash script for the target: start a daemon (setsid, in the
+# background, its parent gone at once), wait until it runs, then $1.
+daemon_then() {
+	[ -n "$W" ] || return 1
+	echo "setsid bash -c 'touch $W/d.ready; exec -a $M-daemon sleep 1000' </dev/null >/dev/null 2>&1 &
+	$(wait_for "$W/d.ready"); $1"
+}
+
+# A shell loop that waits for FILE to exist, 40 s at most.
+wait_for() {
+	echo "for i in \$(seq 2000); do [ -e $1 ] && break; sleep 0.02; done"
+}
+
+# Run BODY MODE CAPS for root and nobody, with and without caps.
+each() {
+	local mode caps
+	for mode in root nobody; do
+		[ "$mode" = nobody ] && require_feature nobody
+		for caps in no yes; do
+			echo "# $mode, caps $caps"
+			"$1" "$mode" "$caps" || return 1
+		done
+	done
+}
+
+@test "usage: -h and --help on stdout, 0; errors 125 with one line; 127; 126" {
+	run -0 --separate-stderr "$SUPERVISE" -h
+	[ "${lines[0]}" = "$USAGE" ]
+	[ -z "$stderr" ]
+	run -0 --separate-stderr "$SUPERVISE" --help
+	[ "${lines[0]}" = "$USAGE" ]
+	for args in "" "-Z -- true" "--nope true" "-c" "-c cpu true" "-A x true" "-A" "-b"; do
+		# shellcheck disable=SC2086
+		run -125 --separate-stderr "$SUPERVISE" $args
+		[ -z "$output" ]
+		[ "${#stderr_lines[@]}" = 2 ]
+		[[ "${stderr_lines[0]}" == "sharness-exec-supervise: fatal: "* ]]
+		[ "${stderr_lines[1]}" = "$USAGE" ]
+	done
+	run -127 --separate-stderr "$SUPERVISE" -- no-such-command-$$
+	[ "$stderr" = "sharness-exec-supervise: fatal: unable to execute no-such-command-$$: No such file or directory" ]
+	printf 'data\n' >"$TMP/not-exec"
+	run -126 --separate-stderr "$SUPERVISE" -- "$TMP/not-exec"
+	[[ "$stderr" == *"unable to execute $TMP/not-exec: Permission denied" ]]
+	run -0 --separate-stderr "$SUPERVISE" echo -b -c memory --
+	[ "$output" = "-b -c memory --" ]
+}
+
+@test "root: the target is pid 2 of a pid namespace of its own, init pid 1; statuses pass through" {
+	require_feature root
+	run -0 --separate-stderr "$SUPERVISE" -- sh -c 'echo $$ $PPID; readlink /proc/self/ns/pid'
+	[ "${lines[0]}" = "2 1" ]
+	[ "${lines[1]}" != "$(readlink /proc/self/ns/pid)" ]
+	run -42 "$SUPERVISE" -- sh -c 'exit 42'
+	run -139 "$SUPERVISE" -- sh -c 'kill -SEGV $$'
+	# what bash itself sees, not only bats
+	run -0 bash -c '"$0" -- sh -c "kill -TERM \$\$"; echo "status $?"' "$SUPERVISE"
+	[ "${lines[-1]}" = "status 143" ]
+}
+
+daemon_case() {
+	prep "$1" "$2"
+	start "$1" "$2" bash -c "$(daemon_then 'exit 3')" "$M"
+	finish
+	[ "$STATUS" = 3 ] || { cat "$TMP/err"; return 1; }
+	# at once, not eventually: the run is over when the caller gets it
+	nothing_left "$M" "$PID"
+}
+
+@test "a double-forked daemon: exit 3 reaches the caller, and nothing is left" {
+	need root
+	each daemon_case
+}
+
+# Each catchable signal 1-31 sent to the wrapper with kill(1) reaches the
+# target, as if it had run bare: the status is 128+N where N terminates;
+# CHLD is not passed on, CONT URG WINCH are ignored by the target, and then
+# TERM ends it (143); after a stop signal the wrapper stops too, and
+# SIGCONT resumes it (then TERM: 143).
+signals_case() {
+	local sig want pids=()
+	prep "$1" "$2"
+	# all at once: the runs are independent
+	for sig in $(seq 1 31); do
+		[ "$sig" = 9 ] || [ "$sig" = 19 ] && continue
+		start "$1" "$2" "$TRY_SUPER" ready "$W/ready.$sig" "$M-$sig"
+		pids[sig]=$PID
+	done
+	for sig in "${!pids[@]}"; do
+		eventually test -e "$W/ready.$sig" || return 1
+		kill -"$sig" "${pids[sig]}"
+	done
+	for sig in "${!pids[@]}"; do
+		PID=${pids[sig]}
+		case $sig in
+		17|18|23|28)
+			want=143
+			kill -TERM "$PID" ;;
+		20|21|22)
+			want=143
+			eventually stopped "$PID" || { echo "signal $sig: the wrapper did not stop"; return 1; }
+			kill -CONT "$PID"
+			kill -TERM "$PID" ;;
+		*)
+			want=$((128 + sig)) ;;
+		esac
+		finish
+		[ "$STATUS" = "$want" ] || { echo "signal $sig: status $STATUS, want $want"; return 1; }
+	done
+	nothing_left "$M" "${pids[@]}"
+}
+
+@test "each catchable signal 1-31 to the wrapper: the caller sees what it would bare" {
+	need root
+	each signals_case
+}
+
+kill_wrapper_case() {
+	prep "$1" "$2"
+	start "$1" "$2" bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")"
+	eventually test -e "$W/ready" || return 1
+	kill -KILL "$PID"
+	finish
+	[ "$STATUS" = 137 ] || return 1
+	# init learns of it by PR_SET_PDEATHSIG, asynchronously
+	eventually nothing_left "$M" "$PID" || nothing_left "$M" "$PID"
+}
+
+@test "SIGKILL to the wrapper: 137, then nothing is left, cgroup included" {
+	need root
+	each kill_wrapper_case
+}
+
+kill_init_case() {
+	local init
+	prep "$1" "$2"
+	start "$1" "$2" bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")"
+	eventually test -e "$W/ready" || return 1
+	init=$(pgrep -P "$PID")
+	[ -n "$init" ] && [ "$(wc -w <<<"$init")" = 1 ] || return 1
+	kill -KILL "$init"
+	finish
+	[ "$STATUS" = 137 ] || { echo "status $STATUS"; return 1; }
+	nothing_left "$M" "$PID"
+}
+
+@test "SIGKILL to init from outside: 137, and nothing is left" {
+	need root
+	each kill_init_case
+}
+
+prlimit_case() {
+	local victim ns limits
+	ns=$(readlink /proc/self/ns/pid)
+	# a process outside the run, of the same user
+	if [ "$1" = nobody ]; then
+		setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups -- sleep 1000 &
+	else
+		sleep 1000 &
+	fi
+	victim=$!
+	prep "$1" "$2"
+	start "$1" "$2" bash -c "$(daemon_then "
+		readlink /proc/self/ns/pid
+		$TRY_SUPER prlimit \$PPID
+		$(wait_for "$W/pids")
+		read sup victim <$W/pids
+		$TRY_SUPER prlimit \$sup
+		$TRY_SUPER prlimit \$victim
+		touch $W/done
+		$(wait_for "$W/go")
+		exit 0")"
+	limits=$(grep -E 'open files|file size' "/proc/$PID/limits")
+	echo "$PID $victim" >"$W/pids.tmp"
+	mv "$W/pids.tmp" "$W/pids"
+	eventually test -e "$W/done" || return 1
+	mapfile -t out <"$TMP/out"
+	echo "# $(printf '%s|' "${out[@]}")"
+	# its parent is init, inside the run: that may work, harmlessly
+	[[ "${out[1]}" == ok || "${out[1]}" == refused:* ]] || return 1
+	if [ "${out[0]}" != "$ns" ]; then
+		# in a pid namespace: the supervisor and the victim do not exist
+		[ "${out[2]}" = "refused: No such process" ] || return 1
+		[ "${out[3]}" = "refused: No such process" ] || return 1
+		# and their limits are intact while the run goes on
+		[ "$(grep -E 'open files|file size' "/proc/$PID/limits")" = "$limits" ] || return 1
+		[ "$(grep -E 'open files|file size' "/proc/$victim/limits")" = "$limits" ] || return 1
+	else
+		# No pid namespace (nobody, until the netns step hands its caps
+		# on): only the landlock step's seccomp filter (prlimit64 on any
+		# pid but 0) refuses it. Whatever it did, the run must still
+		# leave nothing: the supervisor finds its children through a
+		# descriptor it opened beforehand.
+		echo "# no pid namespace: prlimit on the supervisor: ${out[2]}, on the victim: ${out[3]}"
+	fi
+	touch "$W/go"
+	finish
+	kill "$victim"
+	wait "$victim" || true
+	[ "$STATUS" = 0 ] || return 1
+	nothing_left "$M" "$PID"
+}
+
+@test "the target lowers its parent's rlimits and tries its supervisor's and another process's" {
+	need root
+	each prlimit_case
+}
+
+storm_case() {
+	local i kinds=(WINCH CONT USR1 HUP USR2 ALRM URG INT QUIT PIPE) k
+	prep "$1" "$2"
+	start "$1" "$2" "$TRY_SUPER" signals "$W/seen"
+	eventually test -e "$W/seen.ready" || return 1
+	for i in $(seq 0 399); do
+		kill -"${kinds[i % ${#kinds[@]}]}" "$PID"
+	done
+	for k in "${kinds[@]}"; do
+		eventually grep -qx "$(kill -l "$k")" "$W/seen" || { echo "never saw $k"; return 1; }
+	done
+	kill -TERM "$PID"
+	finish
+	[ "$STATUS" = 3 ] || { echo "status $STATUS"; return 1; }
+	nothing_left "$W/seen" "$PID"
+}
+
+@test "a storm of 400 mixed signals to the wrapper: the target sees each kind, exits 3" {
+	need root
+	each storm_case
+}
+
+traceme_case() {
+	prep "$1" "$2"
+	start "$1" "$2" "$TRY_SUPER" traceme 7
+	finish
+	[ "$STATUS" = 7 ] || { echo "status $STATUS"; cat "$TMP/err"; return 1; }
+}
+
+@test "a target that makes init its tracer (PTRACE_TRACEME) and stops still exits 7 as 7" {
+	need root
+	each traceme_case
+	require_feature root
+	run -7 "$DENY" "$SUPERVISE" -- "$TRY_SUPER" traceme 7
+}
+
+tty_case() {
+	local mode=$1 shell wrapper target
+	W=$TMP/w-tty-$mode
+	policy "$W" no
+	shell="exec bash --norc --noprofile -i"
+	[ "$mode" = nobody ] && shell="exec setpriv --reuid=$NOBODY_UID --regid=$NOBODY_GID --clear-groups -- bash --norc --noprofile -i"
+	{
+		printf "'%s' run -p '%s' -- bash -c 'touch %s/ready; exec -a %s-tty sleep 1000'\n" \
+			"$SHARNESS_EXEC" "$TMP/p.json" "$W" "$M"
+		eventually a_process "^$M-tty"
+		target=$(pgrep -f "^$M-tty")
+		wrapper=$(pgrep -o -f "^$HELPERDIR/sharness-exec-supervise .*$M-tty")
+		echo "$wrapper $target" >"$W/pids"
+		printf '\032' # ^Z
+		eventually stopped "$target"
+		eventually stopped "$wrapper"
+		printf 'jobs -l >%s/jobs\n' "$W"
+		eventually test -s "$W/jobs"
+		printf 'fg\n'
+		eventually running "$target"
+		eventually running "$wrapper"
+		touch "$W/resumed"
+		printf '\003' # ^C
+		eventually eval '! a_process "$M-tty"'
+		printf 'echo "status $?" >%s/status\n' "$W"
+		eventually test -s "$W/status"
+		printf 'exit\n'
+	} | script -qec "$shell" /dev/null >/dev/null || true
+	cat "$W/jobs"
+	grep -q Stopped "$W/jobs"
+	[ -e "$W/resumed" ]
+	[ "$(cat "$W/status")" = "status 130" ]
+	nothing_left "$M" "$(cut -d' ' -f1 "$W/pids")"
+}
+
+@test "^Z and fg on a terminal stop and resume the job; ^C then ends it with 130" {
+	require_feature pty
+	need root
+	tty_case root
+	require_feature nobody
+	tty_case nobody
+}
+
+@test "root: two runs as pid 1 of two pid namespaces share a cgroup v1 parent, and do not disturb each other" {
+	require_feature root
+	require_feature cgroup1
+	local pids a b sa=0 sb=0 dirs
+	pids=$(awk -F: '$2 == "pids" { print $3 }' /proc/self/cgroup)
+	dirs=/sys/fs/cgroup/pids${pids%/}
+	W=$TMP/w
+	policy "$W" yes
+	unshare -p -f --mount-proc "$SHARNESS_EXEC" run -p "$TMP/p.json" -- \
+		bash -c "touch $W/a.ready; $(wait_for "$W/a.go"); exit 5" "$M-a" &
+	a=$!
+	eventually test -e "$W/a.ready"
+	# the same name for both: each supervisor is pid 1 where it runs
+	[ -d "$dirs/sharness-exec.1" ]
+	unshare -p -f --mount-proc "$SHARNESS_EXEC" run -p "$TMP/p.json" -- \
+		bash -c "$(daemon_then "touch $W/b.ready; $(wait_for "$W/b.go"); exit 6")" "$M-b" &
+	b=$!
+	eventually test -e "$W/b.ready"
+	ls -d "$dirs"/sharness-exec.1* >"$W/b.dirs"
+	touch "$W/b.go"
+	wait "$b" || sb=$?
+	[ "$sb" = 6 ]
+	cat "$W/b.dirs"
+	[ "$(cat "$W/b.dirs")" = "$dirs/sharness-exec.1"$'\n'"$dirs/sharness-exec.1-2" ]
+	! a_process "$M-daemon"
+	# A is untouched: alive, in its cgroup, which is still there
+	a_process "$M-a"
+	[ -d "$dirs/sharness-exec.1" ]
+	[ ! -e "$dirs/sharness-exec.1-2" ]
+	[ -n "$(cat "$dirs/sharness-exec.1/cgroup.procs")" ]
+	touch "$W/a.go"
+	wait "$a" || sa=$?
+	[ "$sa" = 5 ]
+	nothing_left "$M" 1
+}
+
+@test "root: vm.memfd_noexec is 2 in the run's pid namespace, and unchanged outside" {
+	require_feature root
+	[ -e /proc/sys/vm/memfd_noexec ] || skip "no vm.memfd_noexec (Linux before 6.3)"
+	local before
+	before=$(cat /proc/sys/vm/memfd_noexec)
+	[ "$before" = 2 ] || { run -0 "$TRY_SUPER" memfd-exec; [ "$output" = ok ]; }
+	run -1 "$SUPERVISE" -- "$TRY_SUPER" memfd-exec
+	[ "$output" = "refused: Permission denied" ]
+	run -0 "$SUPERVISE" -- cat /proc/sys/vm/memfd_noexec
+	[ "$output" = 2 ]
+	[ "$(cat /proc/sys/vm/memfd_noexec)" = "$before" ]
+}
+
+@test "not root: a pid namespace in a user namespace with CAP_SYS_ADMIN (as netns makes it)" {
+	require_feature nobody
+	require_feature userns
+	local status=0
+	W=$TMP/w-userns
+	mkdir -m 777 "$W"
+	cd /
+	run -3 as_nobody unshare --user --map-current-user --keep-caps \
+		"$SUPERVISE" -- bash -c "echo \$\$ \$PPID; $(daemon_then 'exit 3')"
+	[ "${lines[0]}" = "2 1" ]
+	nothing_left "$M" 0
+	rm -f "$W/d.ready"
+	as_nobody unshare --user --map-current-user --keep-caps \
+		"$SUPERVISE" -- bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")" &
+	PID=$!
+	eventually test -e "$W/ready"
+	# the supervisor is unshare's child, which exec'd it
+	kill -KILL "$(pgrep -o -f "^$SUPERVISE -- bash")"
+	wait "$PID" || status=$?
+	[ "$status" = 137 ]
+	eventually nothing_left "$M" 0
+}
+
+fallback_case() {
+	local mode=$1 caps=$2 cmd
+	W=$TMP/w-deny-$mode-$caps
+	policy "$W" "$caps"
+	cmd=(env --default-signal=INT,QUIT "$DENY" "$SHARNESS_EXEC" run -p "$TMP/p.json" --)
+	[ "$mode" = nobody ] && cmd=(setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups -- "${cmd[@]}")
+	"${cmd[@]}" bash -c "readlink /proc/self/ns/pid; $(daemon_then 'exit 4')" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	finish
+	[ "$STATUS" = 4 ] || { cat "$TMP/err"; return 1; }
+	[ "$(head -n 1 "$TMP/out")" = "$(readlink /proc/self/ns/pid)" ] || return 1
+	nothing_left "$M" "$PID" || return 1
+	"${cmd[@]}" bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	eventually test -e "$W/ready" || return 1
+	kill -KILL "$PID"
+	finish
+	[ "$STATUS" = 137 ] || return 1
+	eventually nothing_left "$M" "$PID" || nothing_left "$M" "$PID"
+}
+
+@test "no pid namespace (unshare refused): subreaper and cgroup still leave nothing" {
+	need root
+	each fallback_case
+}
+
+@test "no pid namespace and Landlock below ABI 6: refused (126), or run with -b and a warning" {
+	require_feature root
+	run -126 --separate-stderr "$DENY" "$SUPERVISE" -A 5 -- touch "$TMP/ran"
+	[ ! -e "$TMP/ran" ]
+	[ "${stderr_lines[0]}" = "sharness-exec-supervise: fatal: unable to confine signals: no pid namespace (Operation not permitted) and Landlock ABI 5, which cannot scope them (ABI 6 can)" ]
+	[ "${stderr_lines[1]}" = "hint: -b (--best-effort) runs with signals unscoped" ]
+	run -0 --separate-stderr "$DENY" "$SUPERVISE" -b -A 5 -- touch "$TMP/ran"
+	[ -e "$TMP/ran" ]
+	[ "$stderr" = "sharness-exec-supervise: warning: best effort: no pid namespace (Operation not permitted) and Landlock ABI 5: signals are unscoped, the command may signal every process of its user" ]
+	# with a pid namespace, the ABI does not matter
+	run -0 --separate-stderr "$SUPERVISE" -A 5 -- true
+	[ -z "$stderr" ]
+	# and with ABI 6 no word is said
+	run -0 --separate-stderr "$DENY" "$SUPERVISE" -A 6 -- true
+	[ -z "$stderr" ]
+}
+
+@test "-c: the cgroup or why there is none is passed to the next program as -g or -r" {
+	require_feature root
+	require_feature cgroup1
+	local mem pids
+	mem=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+	pids=$(awk -F: '$2 == "pids" { print $3 }' /proc/self/cgroup)
+	run -0 --separate-stderr "$SUPERVISE" -c memory -c pids -- echo a b
+	[[ "$output" =~ ^-g\ /sys/fs/cgroup/memory${mem%/}/sharness-exec\.([0-9]+)\ -g\ /sys/fs/cgroup/pids${pids%/}/sharness-exec\.([0-9]+)\ a\ b$ ]]
+	[ ! -e "/sys/fs/cgroup/memory${mem%/}/sharness-exec.${BASH_REMATCH[1]}" ]
+	require_feature nobody
+	cd /
+	run -0 --separate-stderr as_nobody "$SUPERVISE" -c pids -- echo a b
+	[[ "$output" == "-r unable to create cgroup /sys/fs/cgroup/pids"*"Permission denied a b" ]]
+}
