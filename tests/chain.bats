@@ -33,20 +33,25 @@ golden() {
 	golden pids-only-odd-paths
 }
 
-@test "--best-effort reaches the landlock step and nothing else" {
+@test "files.protected reaches the view step only (-p), after the other lists" {
+	golden protected
+}
+
+@test "--best-effort reaches the view and landlock steps and nothing else" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
 	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns --" ]
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
-	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-landlock -b --" ]
-	[ "${lines[3]}" = "true" ]
-	[ "${#lines[@]}" = 4 ]
+	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-view -b --" ]
+	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-landlock -b --" ]
+	[ "${lines[4]}" = "true" ]
+	[ "${#lines[@]}" = 5 ]
 }
 
 @test "the target's words are printed quoted, the last line of the chain" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- sh -c 'echo "$HOME" it'\''s' -- -x
-	[ "${lines[2]}" = "sh -c 'echo \"\$HOME\" it'\\''s' -- -x" ]
+	[ "${lines[3]}" = "sh -c 'echo \"\$HOME\" it'\\''s' -- -x" ]
 }
 
 @test "the dry-run view is the argv that really runs" {
