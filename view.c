@@ -53,7 +53,6 @@ static struct ent *ents;
 static size_t nents;
 static struct { char *link, *target; } *links;
 static size_t nlinks;
-static int root_fd = -1;
 static dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
 static int best;
 
@@ -214,41 +213,46 @@ static int ours(int fd)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && (st.st_dev == our_dev[0] || st.st_dev == our_dev[1]);
+	return fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
+		(st.st_dev == our_dev[0] || st.st_dev == our_dev[1]);
 }
 
-/* An O_PATH descriptor of PATH in the new root, mounts followed. Where it
- * is missing and CREATE, it is made (a directory, or an empty file when
- * !DIR) on a tmpfs of ours, never on a bound tree. -1 with errno. */
+/* An O_PATH descriptor of PATH in the new root (the working directory
+ * while it is built), mounts followed, no symlink. Where it is missing and
+ * CREATE, it is made (a directory, or an empty file when !DIR) on a tmpfs
+ * of ours, never on a bound tree. -1 with errno. */
 static int at_root(const char *path, int create, int dir)
 {
+	struct open_how how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
 	char buf[PATH_MAX], *s, *next;
-	int cur = root_fd, fd, last, e;
+	int cur = AT_FDCWD, fd, last, e;
 
 	if (strlen(path) >= sizeof buf) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, path[1] ? path + 1 : ".", &how, sizeof how);
+	if (fd >= 0 || errno != ENOENT || !create)
+		return fd;
 	strcpy(buf, path);
-	if (!buf[1])
-		return openat(root_fd, ".", O_PATH | O_CLOEXEC);
 	for (s = buf + 1; *s; s = next) {
-		int how;
+		int flags;
 		next = strchrnul(s, '/');
 		last = !*next;
 		if (*next)
 			*next++ = '\0';
-		how = O_PATH | O_NOFOLLOW | O_CLOEXEC | (last && !dir ? 0 : O_DIRECTORY);
-		fd = openat(cur, s, how);
-		if (fd < 0 && errno == ENOENT && create && ours(cur)) {
+		flags = O_PATH | O_NOFOLLOW | O_CLOEXEC | (last && !dir ? 0 : O_DIRECTORY);
+		fd = openat(cur, s, flags);
+		if (fd < 0 && errno == ENOENT && ours(cur)) {
 			if ((last && !dir ? mknodat(cur, s, S_IFREG | 0644, 0) :
 			     mkdirat(cur, s, 0755)) == 0 || errno == EEXIST)
-				fd = openat(cur, s, how);
+				fd = openat(cur, s, flags);
 			else
 				errno = ENOENT;
 		}
 		e = errno;
-		if (cur != root_fd)
+		if (cur != AT_FDCWD)
 			close(cur);
 		if (fd < 0) {
 			errno = e;
@@ -259,16 +263,32 @@ static int at_root(const char *path, int create, int dir)
 	return cur;
 }
 
+static void no_mount_point(const char *path)
+{
+	die_hint(EXIT_CONFINE, errno, errno == ELOOP || errno == ENOTDIR ?
+	         "a path beneath a symlink: pass the resolved path "
+	         "(and -s LINK=TARGET for the link)" : NULL,
+	         "unable to make the mount point %s in the new root", path);
+}
+
+/* Make the mount point PATH before the mount is opened: with both open
+ * at once, a step under a low RLIMIT_NOFILE needs one descriptor less. */
+static void mount_point(const char *path, int dir)
+{
+	int fd = at_root(path, 1, dir);
+
+	if (fd < 0)
+		no_mount_point(path);
+	close(fd);
+}
+
 /* Attach MNT (a detached mount) at PATH in the new root. */
 static void attach(int mnt, const char *path, int dir)
 {
 	int mp = at_root(path, 1, dir);
 
 	if (mp < 0)
-		die_hint(EXIT_CONFINE, errno, errno == ELOOP || errno == ENOTDIR ?
-		         "a path beneath a symlink: pass the resolved path "
-		         "(and -s LINK=TARGET for the link)" : NULL,
-		         "unable to make the mount point %s in the new root", path);
+		no_mount_point(path);
 	if (sys_move_mount(mnt, "", mp, "", MOVE_MOUNT_F_EMPTY_PATH |
 	                   MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		die(EXIT_CONFINE, "unable to mount %s in the new root", path);
@@ -325,6 +345,7 @@ static int mount_proc(struct ent *e)
 	int m;
 
 	e->attr |= MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
+	mount_point("/proc", 1);
 	m = new_fs("proc", NULL, e->attr);
 
 	if (m < 0) {
@@ -374,33 +395,42 @@ static void mount_dev(struct ent *e)
 	struct stat st;
 	int m, d, dir;
 
+	mount_point("/dev", 1);
 	m = new_fs("tmpfs", tmpfs_opts, attr);
 	if (m < 0 || fstat(m, &st) < 0)
 		die(EXIT_CONFINE, "unable to mount a tmpfs for /dev");
 	our_dev[1] = st.st_dev;
 	attach(m, "/dev", 1);
+	close(m);
 	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
 		snprintf(path, sizeof path, "/dev/%s", nodes[i]);
+		if (lstat(path, &st) < 0)
+			continue;
+		mount_point(path, S_ISDIR(st.st_mode));
 		if ((d = clone_host(path, &dir)) < 0)
 			continue;
 		set_attr(d, e->attr & ~(__u64)MOUNT_ATTR_NODEV, path);
 		attach(d, path, dir);
 		close(d);
 	}
+	if ((m = at_root("/dev", 0, 1)) < 0)
+		die(EXIT_CONFINE, "unable to open /dev in the new root");
 	for (size_t i = 0; i < sizeof sym / sizeof *sym; i++)
 		if (symlinkat(sym[i][1], m, sym[i][0]) < 0)
 			die(EXIT_CONFINE, "unable to make the symlink /dev/%s", sym[i][0]);
+	close(m);
+	mount_point("/dev/pts", 1);
 	d = new_fs("devpts", pts_opts, attr);
 	if (d < 0)
 		die(EXIT_CONFINE, "unable to mount a private devpts");
 	attach(d, "/dev/pts", 1);
 	close(d);
+	mount_point("/dev/shm", 1);
 	d = new_fs("tmpfs", shm_opts, attr | MOUNT_ATTR_NODEV);
 	if (d < 0)
 		die(EXIT_CONFINE, "unable to mount a private /dev/shm");
 	attach(d, "/dev/shm", 1);
 	close(d);
-	close(m);
 }
 
 /* Recreate LINK -> TARGET in the new root, unless the bound tree has it. */
@@ -428,6 +458,67 @@ static void make_link(const char *link, const char *target)
 	free(parent);
 }
 
+/* 1 when PATH lies in what the view grants. */
+static int granted(const char *path)
+{
+	return (effective(path) & (R | X | W)) != 0;
+}
+
+/* The host's symlinks in the directories above the bound paths, where
+ * their target lies in the view (merged /usr: /bin, /lib, /lib64, /sbin),
+ * as Landlock alone lets them be followed: a policy of "/usr" still runs
+ * /bin/sh. Only on our tmpfs; a bound tree has its own. */
+static void host_links(void)
+{
+	char dir[PATH_MAX], host[PATH_MAX], target[PATH_MAX], *real;
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	for (size_t i = 0; i < nents; i++) {
+		if (ents[i].link || !granted(ents[i].path) || !strcmp(ents[i].path, "/"))
+			continue;
+		for (char *s = ents[i].path; (s = strchr(s, '/')); s++) {
+			size_t n = s == ents[i].path ? 1 : (size_t)(s - ents[i].path);
+			int seen = 0;
+			memcpy(dir, ents[i].path, n);
+			dir[n] = '\0';
+			/* Each directory once: an earlier entry with it as an ancestor. */
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = !ents[j].link && granted(ents[j].path) &&
+					strcmp(ents[j].path, "/") &&
+					!strncmp(ents[j].path, dir, n) &&
+					(n == 1 || ents[j].path[n] == '/');
+			if (seen)
+				continue;
+			if ((fd = at_root(dir, 0, 1)) < 0)
+				continue;
+			if (!ours(fd) || !(d = opendir(dir))) {
+				close(fd);
+				continue;
+			}
+			while ((de = readdir(d))) {
+				ssize_t len;
+				if ((de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) ||
+				    snprintf(host, sizeof host, "%s/%s", n == 1 ? "" : dir,
+				             de->d_name) >= (int)sizeof host ||
+				    (len = readlink(host, target, sizeof target - 1)) < 0)
+					continue;
+				target[len] = '\0';
+				if (!(real = realpath(host, NULL)))
+					continue;
+				if (granted(real) && faccessat(fd, de->d_name, F_OK,
+				                               AT_SYMLINK_NOFOLLOW) < 0 &&
+				    symlinkat(target, fd, de->d_name) < 0)
+					die(EXIT_CONFINE, "unable to make the symlink %s", host);
+				free(real);
+			}
+			closedir(d);
+			close(fd);
+		}
+	}
+}
+
 /* An inherited directory descriptor would reach outside the view
  * (openat(fd, "..") climbs the detached host tree). */
 static void refuse_dir_fds(void)
@@ -441,7 +532,7 @@ static void refuse_dir_fds(void)
 }
 
 /* No mount namespace here: the rest of the chain runs with Landlock alone. */
-static void no_view(int err, size_t nprot, char **next)
+static void no_view(const char *call, int err, size_t nprot, char **next)
 {
 	if (nprot && !best)
 		die_hint(EXIT_CONFINE, err, "-b (--best-effort) runs without "
@@ -452,9 +543,9 @@ static void no_view(int err, size_t nprot, char **next)
 		         "sockets outside the policy are critical; -b "
 		         "(--best-effort) runs with Landlock alone",
 		         "unable to make a mount namespace");
-	warnx_("no mount namespace available (unshare: %s): Landlock alone does "
+	warnx_("no mount namespace available (%s: %s): Landlock alone does "
 	       "not hold chmod, utime, xattrs, pathname UNIX sockets, inotify "
-	       "or noexec outside the policy%s", strerror(err),
+	       "or noexec outside the policy%s", call, strerror(err),
 	       nprot ? "; protected paths dropped" : "");
 	xexecvp(next[0], next);
 }
@@ -469,7 +560,7 @@ static void bind_program(const char *prog)
 	struct stat st;
 	int fd, m, mp;
 
-	fd = (int)syscall(SYS_openat2, root_fd, prog, &how, sizeof how);
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, prog, &how, sizeof how);
 	if (fd >= 0 && fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_NOEXEC)) {
 		close(fd);
 		return;
@@ -477,23 +568,19 @@ static void bind_program(const char *prog)
 	if (fd >= 0)
 		close(fd);
 	/* Where it cannot be bound, the exec says what is wrong. */
+	if (stat(prog, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (mp = at_root(prog, 1, 0)) < 0)
+		return;
+	close(mp);
 	if ((fd = open(prog, O_PATH | O_CLOEXEC)) < 0)
 		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (mp = at_root(prog, 1, 0)) < 0) {
-		close(fd);
-		return;
-	}
 	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 	if (m < 0)
 		die(EXIT_CONFINE, "unable to clone %s", prog);
-	set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, prog);
-	if (sys_move_mount(m, "", mp, "", MOVE_MOUNT_F_EMPTY_PATH |
-	                   MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		die(EXIT_CONFINE, "unable to mount %s in the new root", prog);
-	close(m);
-	close(mp);
 	close(fd);
+	set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, prog);
+	attach(m, prog, 0);
+	close(m);
 }
 
 int main(int argc, char **argv)
@@ -503,7 +590,7 @@ int main(int argc, char **argv)
 	size_t nprot = 0, i, j;
 	char cwd[PATH_MAX], *eq;
 	struct stat st;
-	int opt, err, cfd;
+	int opt, err, cfd, root;
 
 	opterr = 0;
 	for (;;) {
@@ -546,7 +633,13 @@ int main(int argc, char **argv)
 		err = errno;
 		if (err != EPERM && err != EINVAL && err != ENOSPC && err != ENOSYS)
 			die(EXIT_CONFINE, "unable to unshare the mount namespace");
-		no_view(err, nprot, argv + optind);
+		no_view("unshare", err, nprot, argv + optind);
+	}
+	/* An outer Landlock domain (a nested run) refuses every mount. */
+	if (syscall(SYS_mount, NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0) {
+		if (errno != EPERM)
+			die(EXIT_CONFINE, "unable to keep the mounts from propagating");
+		no_view("mount", errno, nprot, argv + optind);
 	}
 	/* A deleted working directory has no path: the target starts at the
 	 * root of the view instead, which is no more than it had. */
@@ -558,8 +651,6 @@ int main(int argc, char **argv)
 	if (cwd[0] != '/')
 		diex(EXIT_CONFINE, "unable to find the working directory: it lies "
 		     "outside this process's root");
-	if (syscall(SYS_mount, NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
-		die(EXIT_CONFINE, "unable to keep the mounts from propagating");
 
 	/* A rule that is itself a symlink (merged /usr: /lib -> usr/lib) is
 	 * recreated as that symlink, its target bound with the same rights. */
@@ -592,21 +683,26 @@ int main(int argc, char **argv)
 
 	if (nents && !strcmp(ents[0].path, "/") && ents[0].eff) {
 		int dir;
-		root_fd = clone_host("/", &dir);
-		set_attr(root_fd, ents[0].attr, "/");
+		root = clone_host("/", &dir);
+		set_attr(root, ents[0].attr, "/");
 		ents[0].mounted = 1;
 	} else {
-		root_fd = new_fs("tmpfs", root_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-		if (root_fd < 0 || fstat(root_fd, &st) < 0)
+		root = new_fs("tmpfs", root_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+		if (root < 0 || fstat(root, &st) < 0)
 			die(EXIT_CONFINE, "unable to mount a tmpfs for the new root");
 		our_dev[0] = st.st_dev;
 	}
-	/* On top of the old root, so the binds below land in this namespace. */
-	if (sys_move_mount(root_fd, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	/* On top of the old root, so the binds below land in this namespace;
+	 * built from inside, as the working directory (one descriptor less). */
+	if (sys_move_mount(root, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		die(EXIT_CONFINE, "unable to mount the new root");
+	if (fchdir(root) < 0)
+		die(EXIT_CONFINE, "unable to change to the new root");
+	close(root);
 
 	for (i = 0; i < nents; i++) {
 		struct ent *e = &ents[i], *up = NULL;
+		const char *src;
 		int m, dir;
 		if (!strcmp(e->path, "/") || e->link || !(e->eff & (R | X | W)))
 			continue;
@@ -629,10 +725,12 @@ int main(int argc, char **argv)
 		if (up && up->mounted == 1 && up->attr == e->attr)
 			continue;
 		/* Beneath a fresh /proc, from it; else from the host. */
-		m = up && !strcmp(up->path, "/proc") ?
-			clone_at(root_fd, e->path + 1, &dir) : clone_host(e->path, &dir);
-		if (m < 0)
+		src = up && !strcmp(up->path, "/proc") ? e->path + 1 : e->path;
+		if (fstatat(AT_FDCWD, src, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;	/* missing: the landlock step says so */
+		mount_point(e->path, S_ISDIR(st.st_mode));
+		if ((m = clone_at(AT_FDCWD, src, &dir)) < 0)
+			continue;
 		set_attr(m, e->attr, e->path);
 		attach(m, e->path, dir);
 		close(m);
@@ -640,6 +738,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < nlinks; i++)
 		make_link(links[i].link, links[i].target);
+	host_links();
 
 	/* The cwd keeps its path: the same directory where the view has it,
 	 * else an empty read-only one. */
@@ -649,8 +748,7 @@ int main(int argc, char **argv)
 	close(cfd);
 	if (argv[optind][0] == '/')
 		bind_program(argv[optind]);
-	if (our_dev[0] && sys_setattr(root_fd, "", AT_EMPTY_PATH,
-	                              MOUNT_ATTR_RDONLY) < 0)
+	if (our_dev[0] && sys_setattr(AT_FDCWD, ".", 0, MOUNT_ATTR_RDONLY) < 0)
 		die(EXIT_CONFINE, "unable to make the new root read-only");
 	if ((cfd = at_root("/dev", 0, 1)) >= 0) {
 		if (our_dev[1] && !(find("/dev")->eff & W) &&
@@ -659,13 +757,12 @@ int main(int argc, char **argv)
 		close(cfd);
 	}
 
-	if (fchdir(root_fd) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		die(EXIT_CONFINE, "unable to change to the new root");
 	if (syscall(SYS_umount2, ".", MNT_DETACH) < 0)
 		die(EXIT_CONFINE, "unable to detach the old root");
 	if (chdir("/") < 0 || chdir(cwd) < 0)
 		die(EXIT_CONFINE, "unable to change to %s in the new root", cwd);
-	close(root_fd);
 
 	/* Only this step needs it: the ambient set (raised by the netns step
 	 * in a user namespace) would carry it on. */
