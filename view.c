@@ -409,7 +409,7 @@ static void mount_dev(struct ent *e)
 		mount_point(path, S_ISDIR(st.st_mode));
 		if ((d = clone_host(path, &dir)) < 0)
 			continue;
-		set_attr(d, e->attr & ~(__u64)MOUNT_ATTR_NODEV, path);
+		set_attr(d, (e->attr & ~(__u64)MOUNT_ATTR_NODEV) | MOUNT_ATTR_RDONLY, path);
 		attach(d, path, dir);
 		close(d);
 	}
@@ -731,6 +731,10 @@ int main(int argc, char **argv)
 		mount_point(e->path, S_ISDIR(st.st_mode));
 		if ((m = clone_at(AT_FDCWD, src, &dir)) < 0)
 			continue;
+		/* A device is written through a read-only mount all the same;
+		 * read-write would only let a root target chmod the host's. */
+		if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+			e->attr |= MOUNT_ATTR_RDONLY;
 		set_attr(m, e->attr, e->path);
 		attach(m, e->path, dir);
 		close(m);
