@@ -88,7 +88,7 @@ t_metadata() {
 	policy
 	before_ro=$(meta "$TMP/ro/file")
 	before_out=$(meta "$TMP/out/file")
-	for op in "chmod 4777" utime setxattr; do
+	for op in "chmod 777" utime setxattr; do
 		# A read-only file: there, but read-only.
 		run -1 viewed "$m" "$TRYV" ${op%% *} "$TMP/ro/file" ${op#* }
 		[ "$output" = "refused: Read-only file system" ]
@@ -101,7 +101,7 @@ t_metadata() {
 	! getfattr -n user.sharness "$TMP/ro/file" 2>/dev/null
 	# The same user, bare, could have done each of them.
 	cp -p "$TMP/out/file" "$TMP/out/control"
-	for op in "chmod 4777" utime setxattr; do
+	for op in "chmod 777" utime setxattr; do
 		run -0 as "$m" "$TRYV" ${op%% *} "$TMP/out/control" ${op#* }
 	done
 }
@@ -188,7 +188,7 @@ t_submount() {
 	chown "$NOBODY_UID:$NOBODY_GID" "$TMP/ro/sub/file"
 	policy
 	run -1 viewed "$m" "$TRY" write "$TMP/ro/sub/file"
-	run -1 viewed "$m" "$TRYV" chmod "$TMP/ro/sub/file" 4777
+	run -1 viewed "$m" "$TRYV" chmod "$TMP/ro/sub/file" 777
 	[ "$output" = "refused: Read-only file system" ]
 	run -1 viewed "$m" "$TRY" create "$TMP/ro/sub/new"
 	[ "$(cat "$TMP/ro/sub/file")" = original ] && [ "$(stat -c %a "$TMP/ro/sub/file")" = 666 ]
@@ -207,7 +207,7 @@ t_protected() {
 	run -1 viewed "$m" "$TRY" create "$TMP/rw/prot/new"
 	[ "$output" = "refused: Read-only file system" ]
 	run -1 viewed "$m" "$TRY" write "$TMP/rw/prot/file"
-	run -1 viewed "$m" "$TRYV" chmod "$TMP/rw/prot/file" 4777
+	run -1 viewed "$m" "$TRYV" chmod "$TMP/rw/prot/file" 777
 	[ "$output" = "refused: Read-only file system" ]
 	run -1 viewed "$m" "$TRY" unlink "$TMP/rw/prot/file"
 	[ ! -e "$TMP/rw/prot/new" ] && [ "$(cat "$TMP/rw/prot/file")" = original ]
@@ -318,7 +318,7 @@ t_no_namespace() {
 @test "nobody through a bare run: the view holds, or one line says it does not" {
 	need nobody
 	policy
-	run --separate-stderr as_nobody "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRYV" chmod "$TMP/out/file" 4777
+	run --separate-stderr as_nobody "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRYV" chmod "$TMP/out/file" 777
 	if [ -z "$stderr" ]; then
 		[ "$status" = 1 ] && [ "$output" = "refused: No such file or directory" ]
 		[ "$(stat -c %a "$TMP/out/file")" = 666 ]
