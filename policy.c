@@ -32,6 +32,13 @@ struct ck {
 	void (*report)(void *ctx, const char *line);
 	void *ctx;
 	size_t n;
+	unsigned *protected_at;           /* JSON positions of p->protected */
+};
+
+/* Always read-only in the view (a capability-less uid 0 still passes
+ * their permission bits), so never a files.write path. */
+static const char *const never_written[] = {
+	"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/sys",
 };
 
 #define T(c, i) ((c)->d->tok[i])
@@ -356,9 +363,12 @@ static char *path_value(struct ck *c, const char *kp, unsigned v)
 	return NULL;
 }
 
-static void check_paths(struct ck *c, const char *name, unsigned a, struct strlist *l)
+/* A list of paths; AT, when not NULL, gets each one's JSON position. */
+static void check_paths(struct ck *c, const char *name, unsigned a, struct strlist *l,
+                        unsigned **at)
 {
-	char kp[KEYPATH_MAX];
+	char kp[KEYPATH_MAX], q[QUOTED_MAX];
+	int write = !strcmp(name, "files.write");
 	struct item *it;
 
 	if (T(c, a).type != JSON_ARRAY) {
@@ -367,12 +377,22 @@ static void check_paths(struct ck *c, const char *name, unsigned a, struct strli
 	}
 	l->v = xcalloc(T(c, a).size, sizeof *l->v);
 	it = xcalloc(T(c, a).size, sizeof *it);
+	if (at)
+		*at = xcalloc(T(c, a).size, sizeof **at);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "%s[%u]", name, i);
-		if ((l->v[l->n] = path_value(c, kp, e))) {
-			it[l->n] = (struct item){ l->v[l->n], 0, i, i };
-			l->n++;
-		}
+		if (!(l->v[l->n] = path_value(c, kp, e)))
+			continue;
+		for (size_t k = 0; write && k < sizeof never_written / sizeof *never_written; k++)
+			if (policy_beneath(l->v[l->n], never_written[k])) {
+				problem(c, kp, "beneath %s, which is always read-only: %s",
+				        never_written[k], quote(q, l->v[l->n], strlen(l->v[l->n])));
+				break;
+			}
+		if (at)
+			(*at)[l->n] = i;
+		it[l->n] = (struct item){ l->v[l->n], 0, i, i };
+		l->n++;
 	}
 	duplicates(c, name, it, l->n);
 	free(it);
@@ -386,11 +406,14 @@ static void check_files(struct ck *c, unsigned o)
 	}
 	EACH_MEMBER(c, o, i, k) {
 		if (json_streq(c->d, k, "read"))
-			check_paths(c, "files.read", k + 1, &c->p->read);
+			check_paths(c, "files.read", k + 1, &c->p->read, NULL);
 		else if (json_streq(c->d, k, "write"))
-			check_paths(c, "files.write", k + 1, &c->p->write);
+			check_paths(c, "files.write", k + 1, &c->p->write, NULL);
 		else if (json_streq(c->d, k, "exec"))
-			check_paths(c, "files.exec", k + 1, &c->p->exec);
+			check_paths(c, "files.exec", k + 1, &c->p->exec, NULL);
+		else if (json_streq(c->d, k, "protected"))
+			check_paths(c, "files.protected", k + 1, &c->p->protected,
+			            &c->protected_at);
 		else
 			unknown(c, "files", k);
 	}
@@ -623,11 +646,31 @@ static void check_private(struct ck *c)
 	        quote(q, p->env_private, strlen(p->env_private)));
 }
 
+/* files.protected narrows a files.write path: beneath none, it would
+ * protect nothing the landlock step does not already refuse. */
+static void check_protected(struct ck *c)
+{
+	const struct policy *p = c->p;
+	char kp[KEYPATH_MAX], q[QUOTED_MAX];
+
+	for (size_t i = 0; i < p->protected.n; i++) {
+		size_t w;
+		for (w = 0; w < p->write.n; w++)
+			if (policy_beneath(p->protected.v[i], p->write.v[w]))
+				break;
+		if (w < p->write.n)
+			continue;
+		snprintf(kp, sizeof kp, "files.protected[%u]", c->protected_at[i]);
+		problem(c, kp, "not beneath any files.write path: %s",
+		        quote(q, p->protected.v[i], strlen(p->protected.v[i])));
+	}
+}
+
 size_t policy_load(struct policy *p, const struct json_doc *doc,
                    void (*report)(void *ctx, const char *line), void *ctx)
 {
 	static const char *const required[] = { "pbp", "id", "network", "process" };
-	struct ck c = { doc, p, report, ctx, 0 };
+	struct ck c = { doc, p, report, ctx, 0, NULL };
 	unsigned long pbp;
 
 	memset(p, 0, sizeof *p);
@@ -652,6 +695,8 @@ size_t policy_load(struct policy *p, const struct json_doc *doc,
 		if (!json_get(doc, 0, required[i]))
 			problem(&c, required[i], "missing required key");
 	check_private(&c);
+	check_protected(&c);
+	free(c.protected_at);
 	if (c.n)
 		policy_free(p);
 	return c.n;
@@ -670,6 +715,7 @@ void policy_free(struct policy *p)
 	free_list(&p->read);
 	free_list(&p->write);
 	free_list(&p->exec);
+	free_list(&p->protected);
 	free(p->connect_ports);
 	free(p->bind_ports);
 	free_list(&p->env_inherit);

@@ -24,6 +24,7 @@ struct strlist {
 struct policy {
 	char *id;
 	struct strlist read, write, exec;
+	struct strlist protected;           /* read-only beneath write paths */
 	int net_none;                       /* 1: "network": "none" */
 	unsigned *connect_ports, *bind_ports;
 	size_t nconnect, nbind;

@@ -159,7 +159,7 @@ static void build_env(struct vec *env, const struct loaded *l, int dry_run)
 	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
 }
 
-/* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> landlock -> target) --- */
+/* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
 
 static void helper(struct vec *chain, const char *name)
 {
@@ -174,8 +174,31 @@ static void helper(struct vec *chain, const char *name)
 	free(path);
 }
 
-#define MAX_STEPS 5
+#define MAX_STEPS 6
 static size_t step_start[MAX_STEPS + 1], nsteps;
+
+static void push_paths(struct vec *chain, const char *opt, const struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		vpush(chain, opt);
+		vpush(chain, l->v[i]);
+	}
+}
+
+/* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
+ * paths, in every chain, just before landlock. */
+static void view_step(struct vec *chain, const struct policy *p, int best_effort)
+{
+	step_start[nsteps++] = chain->n;
+	helper(chain, "sharness-exec-view");
+	if (best_effort)
+		vpush(chain, "-b");
+	push_paths(chain, "-r", &p->read);
+	push_paths(chain, "-x", &p->exec);
+	push_paths(chain, "-w", &p->write);
+	push_paths(chain, "-p", &p->protected);
+	vpush(chain, "--");
+}
 
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
                         char **target)
@@ -215,6 +238,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		}
 		vpush(chain, "--");
 	}
+	view_step(chain, p, best_effort);
 	step_start[nsteps++] = chain->n;
 	helper(chain, "sharness-exec-landlock");
 	if (best_effort)

@@ -33,15 +33,20 @@ golden() {
 	golden pids-only-odd-paths
 }
 
-@test "--best-effort reaches the supervise and landlock steps and nothing else" {
+@test "files.protected reaches the view step only (-p), after the other lists" {
+	golden protected
+}
+
+@test "--best-effort reaches the supervise, view and landlock steps and nothing else" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
 	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns --" ]
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -b -c memory --" ]
 	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
-	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-landlock -b --" ]
-	[ "${lines[4]}" = "true" ]
-	[ "${#lines[@]}" = 5 ]
+	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -b --" ]
+	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -b --" ]
+	[ "${lines[5]}" = "true" ]
+	[ "${#lines[@]}" = 6 ]
 }
 
 @test "the target's words are printed quoted, the last line of the chain" {

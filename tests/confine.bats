@@ -106,7 +106,11 @@ t_files() {
 	run -1 confined "$m" "$TRY" read "$TMP/out/file"
 	for op in write truncate unlink; do
 		run -1 confined "$m" "$TRY" "$op" "$TMP/out/file"
-		[[ "$output" == "refused: Permission denied" ]]
+		# Landlock refuses it; in the view it does not even exist. The
+		# last line: the view step may warn first that it has no mount
+		# namespace (nobody without one).
+		[[ "${lines[-1]}" == "refused: Permission denied" ||
+		   "${lines[-1]}" == "refused: No such file or directory" ]]
 	done
 	run -1 confined "$m" "$TRY" create "$TMP/out/new"
 	run -1 confined "$m" "$TRY" mkdir "$TMP/out/dir"
@@ -169,7 +173,10 @@ t_exec() {
 	run -126 confined "$m" "$TMP/ro/try" fd 0
 	# Exec from inside the target too, not only as the chain's last exec.
 	run -126 confined "$m" sh -c "exec '$TMP/ro/try' fd 0"
-	run -126 confined "$m" sh -c "exec '$TMP/out/../ro/try' fd 0"
+	# Through a directory outside the policy: refused by Landlock (126),
+	# or not there at all in the view (127).
+	run confined "$m" sh -c "exec '$TMP/out/../ro/try' fd 0"
+	[ "$status" = 126 ] || [ "$status" = 127 ]
 }
 
 @test "exec from a dir that is not in files.exec is refused (root)" { t_exec root; }
@@ -205,7 +212,7 @@ t_tcp_ports() {
 	policy '{"connect_tcp_ports":['"$listen_port"']}'
 	run -0 confined "$m" "$TRY" connect "$listen_port"
 	run -1 confined "$m" "$TRY" connect "$other"
-	[[ "$output" == "refused: Permission denied" ]]
+	[[ "${lines[-1]}" == "refused: Permission denied" ]]
 	run -1 confined "$m" "$TRY" bind "$((other + 1))"
 	logged "$log_allowed" 1
 	[ "$(cat "$log_allowed")" = accepted ]

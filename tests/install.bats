@@ -18,12 +18,14 @@ libexec/sharness-exec/sharness-exec-landlock
 libexec/sharness-exec/sharness-exec-limits
 libexec/sharness-exec/sharness-exec-netns
 libexec/sharness-exec/sharness-exec-supervise
+libexec/sharness-exec/sharness-exec-view
 share/bash-completion/completions/sharness-exec
 share/fish/vendor_completions.d/sharness-exec.fish
 share/man/man1/sharness-exec-landlock.1
 share/man/man1/sharness-exec-limits.1
 share/man/man1/sharness-exec-netns.1
 share/man/man1/sharness-exec-supervise.1
+share/man/man1/sharness-exec-view.1
 share/man/man1/sharness-exec.1
 share/man/man5/sharness-exec-policy.5
 share/zsh/vendor-completions/_sharness-exec'
@@ -82,7 +84,7 @@ layout_ok() {
 	run -0 files "$PREFIX"
 	layout_ok "$output"
 	[ -x "$PREFIX/bin/sharness-exec" ]
-	for h in netns supervise limits landlock; do
+	for h in netns supervise limits view landlock; do
 		[ -x "$PREFIX/libexec/sharness-exec/sharness-exec-$h" ]
 	done
 	run -0 submake -C "$BUILD" uninstall
@@ -99,7 +101,8 @@ layout_ok() {
 	[[ ${lines[0]} == "$PREFIX/libexec/sharness-exec/sharness-exec-netns "* ]]
 	[[ ${lines[1]} == "$PREFIX/libexec/sharness-exec/sharness-exec-supervise "* ]]
 	[[ ${lines[2]} == "$PREFIX/libexec/sharness-exec/sharness-exec-limits "* ]]
-	[[ ${lines[3]} == "$PREFIX/libexec/sharness-exec/sharness-exec-landlock "* ]]
+	[[ ${lines[3]} == "$PREFIX/libexec/sharness-exec/sharness-exec-view "* ]]
+	[[ ${lines[4]} == "$PREFIX/libexec/sharness-exec/sharness-exec-landlock "* ]]
 	run -0 --separate-stderr "$PREFIX/bin/sharness-exec" hello
 	[[ $output == *"6/6 held"* ]]
 	run -0 submake -C "$BUILD" uninstall

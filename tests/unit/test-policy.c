@@ -74,6 +74,17 @@ static const struct { const char *json, *want; } cases[] = {
 	  "" },
 	/* files */
 	{ "{" BASE ",'files':[]}", "files: must be an object\n" },
+	{ "{" BASE ",'files':{'protected':['/w/.git','/w'],'write':['/w/']}}", "" },
+	{ "{" BASE ",'files':{'protected':['/'],'write':['/']}}", "" },
+	{ "{" BASE ",'files':{'protected':['/wx/.git','/etc'],'write':['/w'],'read':['/etc']}}",
+	  "files.protected[0]: not beneath any files.write path: '/wx/.git'\n"
+	  "files.protected[1]: not beneath any files.write path: '/etc'\n" },
+	{ "{" BASE ",'files':{'write':['/sys/kernel','/proc/sys','/proc/sysrq-trigger/x','/proc/irq/1','/proc/bus','/sysx','/proc','/']}}",
+	  "files.write[0]: beneath /sys, which is always read-only: '/sys/kernel'\n"
+	  "files.write[1]: beneath /proc/sys, which is always read-only: '/proc/sys'\n"
+	  "files.write[2]: beneath /proc/sysrq-trigger, which is always read-only: '/proc/sysrq-trigger/x'\n"
+	  "files.write[3]: beneath /proc/irq, which is always read-only: '/proc/irq/1'\n"
+	  "files.write[4]: beneath /proc/bus, which is always read-only: '/proc/bus'\n" },
 	{ "{" BASE ",'files':{'wrte':[]}}", "files.wrte: unknown key\n" },
 	{ "{" BASE ",'files':{'read':'/usr'}}", "files.read: must be an array\n" },
 	{ "{" BASE ",'files':{'exec':[1,null,['/a']]}}",
