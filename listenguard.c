@@ -415,8 +415,22 @@ void listenguard_start(int best)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
 	nfd = install(1);
+	/* EBUSY: a filter above already has a listener (this run inside
+	 * another run's object form, or under a supervisor): one chain of
+	 * filters may have only one, and whose it is cannot be told. */
+	if (nfd < 0 && errno == EBUSY && best) {
+		warnx_("no listen guard (a seccomp listener is already in place): "
+		       "best effort: listen() is refused on every socket");
+		if (install(0) < 0)
+			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
+		close(sv[0]);
+		return;
+	}
 	if (nfd < 0)
-		die(EXIT_CONFINE, "unable to install the listen guard's seccomp filter");
+		die_hint(EXIT_CONFINE, errno, errno == EBUSY ? "a filter above already "
+		         "has a seccomp listener (a run inside another run's object form?); "
+		         "-b (--best-effort) refuses listen(2) on every socket instead" : NULL,
+		         "unable to install the listen guard's seccomp filter");
 	send_fd(sv[0], nfd);
 	close(nfd);
 	if (read(sv[0], &ack, 1) != 1)

@@ -127,6 +127,20 @@ t_listen_unix() {
 	[ "$output" = ok ]
 }
 
+t_no_range() {
+	local m=$1
+	need "$m"
+	policy '{}'
+	# The guard's pin on a socket's ephemeral range cannot be undone.
+	run -0 as "$m" "$TP" set-range 40000 40010
+	[ "$output" = ok ]
+	run -1 confined "$m" "$TP" set-range 40000 40010
+	[ "$output" = "refused: Operation not permitted" ]
+}
+
+@test "setsockopt IP_LOCAL_PORT_RANGE is refused (root)" { t_no_range root; }
+@test "setsockopt IP_LOCAL_PORT_RANGE is refused (nobody)" { t_no_range nobody; }
+
 @test "listen() on a UNIX socket works (root)" { t_listen_unix root; }
 @test "listen() on a UNIX socket works (nobody)" { t_listen_unix nobody; }
 
@@ -185,6 +199,17 @@ guards_in() {
 
 @test "the guard's server is no child of the target, and goes with the run (root)" { t_guard_server root; }
 @test "the guard's server is no child of the target, and goes with the run (nobody)" { t_guard_server nobody; }
+
+@test "a guard inside another: 126 with a hint, or with -b listen() refused outright" {
+	require_feature landlock
+	run -126 --separate-stderr "$LANDLOCK" -n -x / -- "$LANDLOCK" -n -x / -- true
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to install the listen guard's seccomp filter: Device or resource busy" ] ||
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to install the listen guard's seccomp filter: Resource busy" ]
+	[[ "${stderr_lines[1]}" == "hint: a filter above already has a seccomp listener"* ]]
+	run -1 --separate-stderr "$LANDLOCK" -n -x / -- "$LANDLOCK" -b -n -x / -w "$TMP/rw" -- "$TP" listen-unix "$TMP/rw/sock"
+	[ "$output" = "refused: Permission denied" ]
+	[ "$stderr" = "sharness-exec-landlock: warning: no listen guard (a seccomp listener is already in place): best effort: listen() is refused on every socket" ]
+}
 
 # --- UDP ---------------------------------------------------------------------
 

@@ -8,6 +8,8 @@
  *   try-ports listen-unix PATH       AF_UNIX listen on PATH, connect to it
  *   try-ports connect PORT           TCP connect to 127.0.0.1:PORT
  *   try-ports udp-send PORT MSG      one datagram to 127.0.0.1:PORT
+ *   try-ports set-range LO HI        setsockopt(2) IP_LOCAL_PORT_RANGE on a
+ *                                    TCP socket
  *   try-ports no-children            waitpid(-1, WNOHANG): "no child" when
  *                                    this process has none at all
  *
@@ -92,6 +94,15 @@ int main(int argc, char **argv)
 		printf("a child\n");
 		return 1;
 	}
+	if (argc == 4 && !strcmp(argv[1], "set-range")) {
+		unsigned range = (unsigned)atoi(argv[2]) | (unsigned)atoi(argv[3]) << 16;
+		s = socket(AF_INET, SOCK_STREAM, 0);
+		if (s < 0 || setsockopt(s, SOL_IP, 51 /* IP_LOCAL_PORT_RANGE */, &range,
+		                        sizeof range) < 0)
+			return refused();
+		printf("ok\n");
+		return 0;
+	}
 	if (argc < 3)
 		goto usage;
 	if (!strcmp(argv[1], "listen-unbound")) {
@@ -140,6 +151,6 @@ int main(int argc, char **argv)
 	}
 usage:
 	fprintf(stderr, "usage: try-ports listen-unbound READY | listen-bound PORT READY | "
-	        "listen-unix PATH | connect PORT | udp-send PORT MSG | no-children\n");
+	        "listen-unix PATH | connect PORT | udp-send PORT MSG | set-range LO HI | no-children\n");
 	return 2;
 }
