@@ -300,6 +300,12 @@ in_netns() {
 	[ "$output" = "192.0.2.7       build.example" ]
 	run -2 --separate-stderr in_netns 'sh ./lookup.sh nothing.example'
 	[ "$output" = "" ]
+	# Without use-vc glibc asks over UDP first, which the policy refuses:
+	# no UDP key, so no UDP socket at all.
+	sed -i '/^options/d' resolv.conf
+	run -0 --separate-stderr in_netns 'getent hosts build.example'
+	run -2 --separate-stderr in_netns 'sh ./lookup.sh build.example'
+	[ "$output" = "" ]
 	# The command line its comment documents is the one that works.
 	[ "$(command_line lookup.sh '#  ')" = "sh lookup.sh NAME" ]
 }
