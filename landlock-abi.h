@@ -1,5 +1,6 @@
 /* The Landlock UAPI beyond what older <linux/landlock.h> headers carry
- * (Debian 12's linux-libc-dev 6.1 stops at ABI 2, plus the ERRATA flag).
+ * (Debian 12's linux-libc-dev 6.1 stops at ABI 2; ABIs 8 to 11 are newer
+ * than any header Debian ships).
  * Values from include/uapi/linux/landlock.h and the kernel's
  * Documentation/userspace-api/landlock.rst; each one guarded, so newer
  * headers win. */
@@ -40,13 +41,17 @@ struct landlock_net_port_attr {
 #define LANDLOCK_SCOPE_SIGNAL			(1ULL << 1)
 #endif
 
-/* struct landlock_ruleset_attr as of ABI 6. The kernel takes the size we
+/* struct landlock_ruleset_attr as of ABI 10. The kernel takes the size we
  * pass and accepts a larger struct from an older ABI's point of view as
- * long as the members it does not know are zero. */
+ * long as the members it does not know are zero (copy_struct_from_user);
+ * landlock.c passes only the prefix the running ABI knows all the same. */
 struct sharness_ruleset_attr {
 	__u64 handled_access_fs;
 	__u64 handled_access_net;	/* ABI 4 */
 	__u64 scoped;			/* ABI 6 */
+	__u64 quiet_access_fs;		/* ABI 10: quiet rules, see below */
+	__u64 quiet_access_net;		/* ABI 10 */
+	__u64 quiet_scoped;		/* ABI 10 */
 };
 
 /* ABI 7 (Linux 6.15): landlock_restrict_self() audit flags. */
@@ -58,6 +63,50 @@ struct sharness_ruleset_attr {
 #endif
 #ifndef LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF
 #define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF	(1U << 2)
+#endif
+/* ABI 7 also brought the errata query: landlock_create_ruleset(NULL, 0,
+ * LANDLOCK_CREATE_RULESET_ERRATA) returns a bitmask of the Landlock bugs
+ * fixed in the running kernel (Documentation/userspace-api/landlock.rst,
+ * "Errata"). */
+#ifndef LANDLOCK_CREATE_RULESET_ERRATA
+#define LANDLOCK_CREATE_RULESET_ERRATA			(1U << 1)
+#endif
+
+/* ABI 8: landlock_restrict_self() enforces the domain on every thread of
+ * the process at once, not only on the calling one. */
+#ifndef LANDLOCK_RESTRICT_SELF_TSYNC
+#define LANDLOCK_RESTRICT_SELF_TSYNC			(1U << 3)
+#endif
+
+/* ABI 9: connect(2) and sendmsg(2) to a pathname UNIX socket need this
+ * right on the socket file (or a directory above it). */
+#ifndef LANDLOCK_ACCESS_FS_RESOLVE_UNIX
+#define LANDLOCK_ACCESS_FS_RESOLVE_UNIX			(1ULL << 16)
+#endif
+
+/* ABI 10: UDP, with the same struct landlock_net_port_attr rules as TCP.
+ * BIND_UDP governs bind(2) of a UDP socket to a local port (port 0: an
+ * ephemeral one, which is also what a first send on an unbound socket
+ * takes); CONNECT_SEND_UDP governs connect(2) of a UDP socket and sendto(2)
+ * or sendmsg(2) with an explicit destination port. */
+#ifndef LANDLOCK_ACCESS_NET_BIND_UDP
+#define LANDLOCK_ACCESS_NET_BIND_UDP			(1ULL << 2)
+#endif
+#ifndef LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP
+#define LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP		(1ULL << 3)
+#endif
+/* ABI 10 too: quiet rules. landlock_add_rule(..., LANDLOCK_ADD_RULE_QUIET)
+ * marks an object whose denials (for the rights in the ruleset's quiet_*
+ * members) are not audit-logged. sharness-exec logs nothing of its own
+ * and uses neither. */
+#ifndef LANDLOCK_ADD_RULE_QUIET
+#define LANDLOCK_ADD_RULE_QUIET				(1U << 0)
+#endif
+
+/* ABI 11: landlock_restrict_self() sets no_new_privs itself, in the same
+ * call, so a caller without CAP_SYS_ADMIN needs no prctl(2) before it. */
+#ifndef LANDLOCK_RESTRICT_SELF_NO_NEW_PRIVS
+#define LANDLOCK_RESTRICT_SELF_NO_NEW_PRIVS		(1U << 4)
 #endif
 
 #endif

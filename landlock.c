@@ -1,10 +1,12 @@
 /* sharness-exec-landlock: the last link before the target. A Landlock
  * ruleset handling every right of the kernel's ABI, allowing only the paths
- * and TCP ports in argv (all it trusts); then no capabilities, no_new_privs,
+ * and TCP and UDP ports in argv (all it trusts); in the object form the
+ * listen guard (listenguard.c); then no capabilities, no_new_privs,
  * the seccomp filter of seccomp.h (SECCOMP_TARGET, and the socket allowlist
  * in the object form), restrict_self, exec PROGRAM. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -18,27 +20,36 @@
 
 #include "common.h"
 #include "landlock-abi.h"
+#include "listenguard.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-landlock";
 
 #define USAGE "sharness-exec-landlock [-b] [-n] [-U] [-A ABI] [-r PATH]... " \
-	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [--] PROGRAM [ARG...]"
+	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
+	"[-L PORT]... [--] PROGRAM [ARG...]"
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 #define FS_EXEC (FS_READ | LANDLOCK_ACCESS_FS_EXECUTE)
-/* The only rights a rule on a plain file may carry. */
+/* The only rights a rule on a plain file may carry (a socket file takes
+ * RESOLVE_UNIX). */
 #define FS_FILE (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
 	LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
-	LANDLOCK_ACCESS_FS_IOCTL_DEV)
+	LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
 #define FS_ALL (FS_FILE | LANDLOCK_ACCESS_FS_READ_DIR | \
 	LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | \
 	LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
 	LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | \
 	LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | \
 	LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER)
-#define NET_ALL (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
+#define NET_TCP (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
+#define NET_UDP (LANDLOCK_ACCESS_NET_BIND_UDP | LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP)
 #define SCOPE_ALL (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL)
+
+/* When a right added after ABI 1 is required: always, in the object form
+ * (-n), when UDP ports are listed (-C, -L), or never (handled where the
+ * kernel has it, a second wall behind another step). */
+enum need { ALWAYS, OBJECT_FORM, UDP_LISTED, WHERE_AVAILABLE };
 
 /* Every right added after ABI 1, for the refusal and best-effort lines. */
 static const struct right {
@@ -47,15 +58,31 @@ static const struct right {
 	const char *name;
 	int abi;
 	const char *kernel;
+	enum need need;
 } later[] = {
-	{ 0, LANDLOCK_ACCESS_FS_REFER, "FS_REFER", 2, "5.19" },
-	{ 0, LANDLOCK_ACCESS_FS_TRUNCATE, "FS_TRUNCATE", 3, "6.2" },
-	{ 1, LANDLOCK_ACCESS_NET_BIND_TCP, "NET_BIND_TCP", 4, "6.7" },
-	{ 1, LANDLOCK_ACCESS_NET_CONNECT_TCP, "NET_CONNECT_TCP", 4, "6.7" },
-	{ 0, LANDLOCK_ACCESS_FS_IOCTL_DEV, "FS_IOCTL_DEV", 5, "6.10" },
-	{ 2, LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET, "SCOPE_ABSTRACT_UNIX_SOCKET", 6, "6.12" },
-	{ 2, LANDLOCK_SCOPE_SIGNAL, "SCOPE_SIGNAL", 6, "6.12" },
+	{ 0, LANDLOCK_ACCESS_FS_REFER, "FS_REFER", 2, "5.19", ALWAYS },
+	{ 0, LANDLOCK_ACCESS_FS_TRUNCATE, "FS_TRUNCATE", 3, "6.2", ALWAYS },
+	{ 1, LANDLOCK_ACCESS_NET_BIND_TCP, "NET_BIND_TCP", 4, "6.7", OBJECT_FORM },
+	{ 1, LANDLOCK_ACCESS_NET_CONNECT_TCP, "NET_CONNECT_TCP", 4, "6.7", OBJECT_FORM },
+	{ 0, LANDLOCK_ACCESS_FS_IOCTL_DEV, "FS_IOCTL_DEV", 5, "6.10", ALWAYS },
+	{ 2, LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET, "SCOPE_ABSTRACT_UNIX_SOCKET", 6, "6.12", ALWAYS },
+	{ 2, LANDLOCK_SCOPE_SIGNAL, "SCOPE_SIGNAL", 6, "6.12", ALWAYS },
+	/* The view step already hides pathname sockets outside the policy;
+	 * where it stands, this is the second wall, where it cannot, the
+	 * only one (DESIGN.md 4.5, 5). */
+	{ 0, LANDLOCK_ACCESS_FS_RESOLVE_UNIX, "FS_RESOLVE_UNIX", 9, "7.1", WHERE_AVAILABLE },
+	{ 1, LANDLOCK_ACCESS_NET_BIND_UDP, "NET_BIND_UDP", 10, "7.2", UDP_LISTED },
+	{ 1, LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP, "NET_CONNECT_SEND_UDP", 10, "7.2", UDP_LISTED },
 };
+
+/* The prefix of struct sharness_ruleset_attr that ABI knows. */
+static size_t attr_size(int abi)
+{
+	return abi >= 10 ? sizeof(struct sharness_ruleset_attr) :
+		abi >= 6 ? offsetof(struct sharness_ruleset_attr, quiet_access_fs) :
+		abi >= 4 ? offsetof(struct sharness_ruleset_attr, scoped) :
+		offsetof(struct sharness_ruleset_attr, handled_access_net);
+}
 
 static __u64 word(const struct sharness_ruleset_attr *a, int w)
 {
@@ -128,13 +155,18 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
-	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL }, attr;
+	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL, 0, 0, 0 }, attr;
 	struct { int opt; const char *arg; unsigned long port; } *rule;
-	int nrules = 0, best = 0, net = 0, userns = 0, abi, fd, c, i;
+	int nrules = 0, best = 0, net = 0, udp = 0, udp_dropped = 0, userns = 0, abi, fd, c, i;
 	unsigned filter = SECCOMP_TARGET;
 	unsigned long cap = 1000;
 	/* Nothing of ours runs between restrict_self and exec that an audit
-	 * record would help with; the kernel asks sandbox launchers to say so. */
+	 * record would help with; the kernel asks sandbox launchers to say so.
+	 * Of the later flags, none is used: this step is single-threaded (the
+	 * listen guard is a process of its own), so TSYNC (ABI 8) would cover
+	 * nothing more; and no_new_privs must be set before restrict_self
+	 * anyway, for the seccomp filters, so NO_NEW_PRIVS (ABI 11) would make
+	 * nothing simpler. */
 	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
 	char missing[256] = "";
 	const struct right *need = NULL;
@@ -143,7 +175,7 @@ int main(int argc, char **argv)
 	if (!rule)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbnUA:r:x:w:c:l:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbnUA:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -162,9 +194,18 @@ int main(int argc, char **argv)
 				           c, optarg);
 			__attribute__((fallthrough));
 		case 'r': case 'x': case 'w':
+		add:
 			rule[nrules].opt = c;
 			rule[nrules++].arg = optarg;
 			break;
+		case 'C': case 'L':
+			net = udp = 1;
+			/* Landlock's port 0 for UDP bind: any ephemeral port,
+			 * which a client's first send takes on its own. */
+			if (!parse_ulong(optarg, c == 'L' ? 0 : 1, 65535, &rule[nrules].port))
+				usage_fail(USAGE, "unable to parse -%c %s: not a UDP port (%s-65535)",
+				           c, optarg, c == 'L' ? "0" : "1");
+			goto add;
 		case ':':
 			usage_fail(USAGE, "unable to parse options: -%c needs an argument", optopt);
 		default:
@@ -182,10 +223,14 @@ int main(int argc, char **argv)
 	if (abi < 1)
 		diex(EXIT_CONFINE, "unable to use Landlock: -A %lu leaves no ABI "
 		     "(best effort never drops the whole sandbox)", cap);
-	/* TCP is handled only in the object form (-n, -c, -l). With "none"
-	 * the network namespace is the isolation, and everything local in it
-	 * must work: a test suite's own servers on 127.0.0.1 and ::1. */
-	want.handled_access_net = net ? NET_ALL : 0;
+	/* TCP and UDP are handled only in the object form (-n, -c, -l, -C,
+	 * -L). With "none" the network namespace is the isolation, and
+	 * everything local in it must work: a test suite's own servers on
+	 * 127.0.0.1 and ::1. UDP is required only when ports are listed:
+	 * without -C or -L the object form's seccomp allowlist refuses UDP
+	 * sockets outright, whatever the ABI. */
+	want.handled_access_fs |= LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
+	want.handled_access_net = net ? NET_TCP | NET_UDP : 0;
 	attr = want;
 	switch (abi) {
 	case 1: /* ABI 2: linking and renaming across directories (REFER) */
@@ -203,34 +248,55 @@ int main(int argc, char **argv)
 	case 5: /* ABI 6: signals and abstract UNIX sockets leaving the domain */
 		attr.scoped = 0;
 		__attribute__((fallthrough));
-	case 6: /* ABI 7: audit logging flags for landlock_restrict_self */
+	case 6: /* ABI 7: audit logging flags for landlock_restrict_self, and
+		 * the errata query */
 		flags = 0;
+		__attribute__((fallthrough));
+	case 7: /* ABI 8: restrict_self TSYNC, all threads at once (unused) */
+		__attribute__((fallthrough));
+	case 8: /* ABI 9: connecting to pathname UNIX sockets (RESOLVE_UNIX) */
+		attr.handled_access_fs &= ~LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
+		__attribute__((fallthrough));
+	case 9: /* ABI 10: UDP bind and connect/send; quiet rules (unused) */
+		attr.handled_access_net &= ~NET_UDP;
+		__attribute__((fallthrough));
+	case 10: /* ABI 11: restrict_self NO_NEW_PRIVS (unused, see flags) */
 		break;
 	default:
 		break;
 	}
 	for (i = 0; i < (int)(sizeof later / sizeof later[0]); i++) {
-		if (later[i].word == 1 && !net)
+		if ((later[i].need == OBJECT_FORM && !net) ||
+		    (later[i].need == UDP_LISTED && !udp) ||
+		    later[i].need == WHERE_AVAILABLE)
 			continue;
 		if (word(&want, later[i].word) & ~word(&attr, later[i].word) &
 		    later[i].bit) {
 			if (*missing)
 				strcat(missing, ", ");
 			strcat(missing, later[i].name);
+			if (later[i].need == UDP_LISTED)
+				udp_dropped = 1;
 			need = &later[i];
 		}
 	}
 	if (*missing && !best) {
 		fprintf(stderr, "%s: fatal: unable to confine with Landlock ABI %d: "
 		        "it lacks %s\n", progname, abi, missing);
-		hint("Landlock ABI %d (Linux %s) has them; -b (--best-effort) "
-		     "runs without them", need->abi, need->kernel);
+		if (udp_dropped)
+			hint("Landlock ABI %d (Linux %s) has them; or leave UDP out "
+			     "(DNS also works over TCP port 53); -b (--best-effort) "
+			     "runs with UDP unrestricted", need->abi, need->kernel);
+		else
+			hint("Landlock ABI %d (Linux %s) has them; -b (--best-effort) "
+			     "runs without them", need->abi, need->kernel);
 		exit(EXIT_CONFINE);
 	}
 	if (*missing)
-		warnx_("Landlock ABI %d: best effort: dropped %s", abi, missing);
+		warnx_("Landlock ABI %d: best effort: dropped %s%s", abi, missing,
+		       udp_dropped ? ": UDP is unrestricted" : "");
 
-	fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+	fd = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size(abi), 0);
 	if (fd < 0)
 		die(EXIT_CONFINE, "unable to create a Landlock ruleset");
 	for (i = 0; i < nrules; i++) {
@@ -238,15 +304,18 @@ int main(int argc, char **argv)
 		struct landlock_net_port_attr np;
 		int dir;
 
-		if (rule[i].opt == 'c' || rule[i].opt == 'l') {
-			if (!attr.handled_access_net)
+		if (strchr("clCL", rule[i].opt)) {
+			np.allowed_access = rule[i].opt == 'c' ? LANDLOCK_ACCESS_NET_CONNECT_TCP :
+				rule[i].opt == 'l' ? LANDLOCK_ACCESS_NET_BIND_TCP :
+				rule[i].opt == 'C' ? LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP :
+				LANDLOCK_ACCESS_NET_BIND_UDP;
+			if (!(np.allowed_access & attr.handled_access_net))
 				continue;
-			np.allowed_access = rule[i].opt == 'c' ?
-				LANDLOCK_ACCESS_NET_CONNECT_TCP : LANDLOCK_ACCESS_NET_BIND_TCP;
 			np.port = rule[i].port;
 			if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
 				die(EXIT_CONFINE, "unable to add a Landlock rule for "
-				    "TCP port %lu", rule[i].port);
+				    "%s port %lu", strchr("cl", rule[i].opt) ? "TCP" : "UDP",
+				    rule[i].port);
 			continue;
 		}
 		/* O_DIRECTORY tells a directory from a file without an
@@ -261,6 +330,10 @@ int main(int argc, char **argv)
 		}
 		if (pb.parent_fd < 0)
 			die(EXIT_CONFINE, "unable to open %s", rule[i].arg);
+		/* Read and exec paths do not grant RESOLVE_UNIX: talking to a
+		 * daemon through its socket (a container engine's, a bus) is
+		 * acting, not reading. A socket meant for the target is named
+		 * in a write path, which grants every right. */
 		pb.allowed_access = rule[i].opt == 'r' ? FS_READ :
 			rule[i].opt == 'x' ? FS_EXEC : attr.handled_access_fs;
 		if (!dir)
@@ -271,6 +344,11 @@ int main(int argc, char **argv)
 		close(pb.parent_fd);
 	}
 
+	/* The guard's server must be forked before the capabilities go (it
+	 * keeps CAP_SYS_PTRACE where it is held) and before restrict_self (it
+	 * must stay outside the domain, out of the target's reach). */
+	if (net)
+		listenguard_start(best);
 	drop_caps();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
@@ -278,6 +356,10 @@ int main(int argc, char **argv)
 		filter |= SECCOMP_DENY_USERNS;
 	if (net)
 		filter |= SECCOMP_NET_ALLOWLIST;
+	/* UDP sockets only for a policy that lists UDP ports: below ABI 10,
+	 * with -b, they are then unrestricted, as the warning above says. */
+	if (net && udp)
+		filter |= SECCOMP_ALLOW_UDP;
 	if (seccomp_install(filter) < 0)
 		die(EXIT_CONFINE, "unable to install the seccomp filter");
 	if (syscall(SYS_landlock_restrict_self, fd, flags) < 0)

@@ -12,14 +12,19 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/filter.h>
 #include <linux/landlock.h>
+#include <linux/seccomp.h>
 
+#include "landlock-abi.h"
+#include "listenguard.h"
 #include "machine.h"
 
 extern char **environ;
@@ -117,6 +122,24 @@ static long landlock_version(void)
 {
 	return syscall(SYS_landlock_create_ruleset, NULL, 0,
 	               LANDLOCK_CREATE_RULESET_VERSION);
+}
+
+static long landlock_errata(void)
+{
+	return syscall(SYS_landlock_create_ruleset, NULL, 0,
+	               LANDLOCK_CREATE_RULESET_ERRATA);
+}
+
+/* What closes MPTCP, SCTP and the rest in the object form: a seccomp
+ * filter of the landlock step (here an empty one, in a throwaway child). */
+static long try_seccomp_filter(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 }
 
 static int write_file(const char *path, const char *text)
@@ -598,6 +621,15 @@ void machine_probe(struct machine *m)
 	read_config(m);
 	read_lsm(m);
 	probe_landlock(m);
+	m->landlock_errata = -1;
+	if (m->landlock_abi >= 7) {
+		r = in_child(landlock_errata);
+		m->landlock_errata = r.value >= 0 ? r.value : -1;
+	}
+	m->seccomp_filter = in_child(try_seccomp_filter).value == 0;
+	m->listen_guard = m->seccomp_filter && listenguard_possible(&m->listen_guard_why);
+	if (!m->seccomp_filter)
+		m->listen_guard_why = "no seccomp filter can be installed";
 	probe_namespaces(m);
 	probe_cgroups(m);
 	r = in_child(try_memfd_secret);

@@ -42,6 +42,11 @@ struct machine {
 	int landlock_abi;              /* 0 unless LANDLOCK_AVAILABLE */
 	int landlock_err;              /* errno, or 0; landlock_sig: killed by it */
 	int landlock_sig;
+	long landlock_errata;          /* LANDLOCK_CREATE_RULESET_ERRATA; -1 unknown */
+
+	int seccomp_filter;            /* 1: a seccomp filter can be installed */
+	int listen_guard;              /* 1: the listen guard can be had */
+	const char *listen_guard_why;  /* what it lacks, or NULL */
 
 	int userns;                    /* 1: a user namespace can be made */
 	int userns_err;

@@ -420,7 +420,7 @@ static void check_files(struct ck *c, unsigned o)
 }
 
 static void check_ports(struct ck *c, const char *name, unsigned a,
-                        unsigned **ports, size_t *n)
+                        unsigned **ports, size_t *n, long long lo)
 {
 	char kp[KEYPATH_MAX];
 	unsigned long port;
@@ -434,7 +434,7 @@ static void check_ports(struct ck *c, const char *name, unsigned a,
 	it = xcalloc(T(c, a).size, sizeof *it);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "%s[%u]", name, i);
-		if (integer(c, kp, e, 1, POLICY_MAX_PORT, &port)) {
+		if (integer(c, kp, e, lo, POLICY_MAX_PORT, &port)) {
 			it[*n] = (struct item){ NULL, port, i, i };
 			(*ports)[(*n)++] = (unsigned)port;
 		}
@@ -463,10 +463,18 @@ static void check_network(struct ck *c, unsigned v)
 		EACH_MEMBER(c, v, i, k) {
 			if (json_streq(c->d, k, "connect_tcp_ports"))
 				check_ports(c, "network.connect_tcp_ports", k + 1,
-				            &c->p->connect_ports, &c->p->nconnect);
+				            &c->p->connect_ports, &c->p->nconnect, 1);
 			else if (json_streq(c->d, k, "bind_tcp_ports"))
 				check_ports(c, "network.bind_tcp_ports", k + 1,
-				            &c->p->bind_ports, &c->p->nbind);
+				            &c->p->bind_ports, &c->p->nbind, 1);
+			/* UDP bind port 0: any ephemeral port (Landlock ABI
+			 * 10), which a UDP client's first send takes. */
+			else if (json_streq(c->d, k, "connect_udp_ports"))
+				check_ports(c, "network.connect_udp_ports", k + 1,
+				            &c->p->connect_udp_ports, &c->p->nconnect_udp, 1);
+			else if (json_streq(c->d, k, "bind_udp_ports"))
+				check_ports(c, "network.bind_udp_ports", k + 1,
+				            &c->p->bind_udp_ports, &c->p->nbind_udp, 0);
 			else
 				unknown(c, "network", k);
 		}
@@ -718,6 +726,8 @@ void policy_free(struct policy *p)
 	free_list(&p->protected);
 	free(p->connect_ports);
 	free(p->bind_ports);
+	free(p->connect_udp_ports);
+	free(p->bind_udp_ports);
 	free_list(&p->env_inherit);
 	free_list(&p->env_set_names);
 	free_list(&p->env_set_values);

@@ -26,8 +26,11 @@ struct policy {
 	struct strlist read, write, exec;
 	struct strlist protected;           /* read-only beneath write paths */
 	int net_none;                       /* 1: "network": "none" */
-	unsigned *connect_ports, *bind_ports;
+	unsigned *connect_ports, *bind_ports;  /* TCP */
 	size_t nconnect, nbind;
+	/* UDP; both empty or absent: no UDP socket at all */
+	unsigned *connect_udp_ports, *bind_udp_ports;
+	size_t nconnect_udp, nbind_udp;
 	int no_new_privs;                   /* always 1 in a valid policy */
 	unsigned long max_memory_mb;        /* 0: not set */
 	unsigned long max_pids;             /* 0: not set */

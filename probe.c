@@ -18,7 +18,9 @@
  *                        ENOSYS) | "disabled" (not enabled at boot,
  *                        EOPNOTSUPP) | "blocked" (a seccomp filter answered)
  *                        | "unknown" (ENOSYS under a filter, no config),
- *                      "errno": errno, "signal": integer or null}
+ *                      "errno": errno, "signal": integer or null,
+ *                      "errata": integer, the bitmask of Landlock fixes
+ *                        the kernel reports (ABI 7 and later), or null}
  *   userns            {"ok": boolean, "errno": errno}
  *   netns             {"ok": boolean, "how": "direct" | "userns" | null,
  *                      "errno": errno}   (unshare, ids mapped, lo up)
@@ -47,6 +49,13 @@
  *                      "loopback": boolean (127.0.0.1 and ::1 work inside
  *                        under "none": only with a network namespace),
  *                      "tcp_ports": boolean (Landlock ABI >= 4),
+ *                      "udp_ports": boolean (Landlock ABI >= 10),
+ *                      "pathname_sockets": boolean (Landlock ABI >= 9),
+ *                      "mptcp_closed": boolean (a seccomp filter can
+ *                        refuse MPTCP, SCTP and other sockets Landlock
+ *                        does not see),
+ *                      "listen_guard": boolean (seccomp user
+ *                        notification, pidfd_getfd, IP_LOCAL_PORT_RANGE),
  *                      "scopes": boolean (signals and abstract UNIX
  *                        sockets, Landlock ABI >= 6),
  *                      "memory": "cgroup2" | "cgroup1" | "rlimit",
@@ -170,9 +179,13 @@ static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
 	       landlock_status[m->landlock]);
 	jerr(m->landlock_err);
 	if (m->landlock_sig)
-		printf(",\"signal\":%d}", m->landlock_sig);
+		printf(",\"signal\":%d", m->landlock_sig);
 	else
-		printf(",\"signal\":null}");
+		printf(",\"signal\":null");
+	if (m->landlock_errata >= 0)
+		printf(",\"errata\":%ld}", m->landlock_errata);
+	else
+		printf(",\"errata\":null}");
 
 	printf(",\"userns\":{\"ok\":%s,\"errno\":", jbool(m->userns));
 	jerr(m->userns ? 0 : m->userns_err);
@@ -211,10 +224,14 @@ static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
 		jstr(m->proxies[i]);
 	}
 	printf("],\"enforce\":{\"files\":%s,\"network_none\":\"%s\",\"loopback\":%s,"
-	       "\"tcp_ports\":%s,\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}",
+	       "\"tcp_ports\":%s,\"udp_ports\":%s,\"pathname_sockets\":%s,\"mptcp_closed\":%s,"
+	       "\"listen_guard\":%s,"
+	       "\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}",
 	       jbool(m->landlock_abi > 0), m->netns != NETNS_NO ? "netns" : "seccomp",
 	       jbool(m->netns != NETNS_NO),
-	       jbool(m->landlock_abi >= 4), jbool(m->landlock_abi >= 6),
+	       jbool(m->landlock_abi >= 4), jbool(m->landlock_abi >= 10),
+	       jbool(m->landlock_abi >= 9), jbool(m->seccomp_filter),
+	       jbool(m->listen_guard), jbool(m->landlock_abi >= 6),
 	       cap_json[m->memory], cap_json[m->pids]);
 	printf(",\"trusted_keys\":");
 	sign_probe_json(keys, nkeys, jstr);
@@ -325,11 +342,15 @@ static void print_text(const struct machine *m, char *const *keys, size_t nkeys)
 
 	if (m->landlock_abi > 0)
 		printf("verdict: files: Landlock ABI %d; network none: %s; TCP ports: %s; "
+		       "UDP ports: %s; MPTCP and other sockets closed: %s; listen guard: %s; "
 		       "signal and abstract-socket scoping: %s; memory: %s; processes: %s\n",
 		       m->landlock_abi,
 		       m->netns != NETNS_NO ? "network namespace" :
 		       "seccomp socket filter, loopback unavailable",
 		       m->landlock_abi >= 4 ? "yes" : "no (ABI < 4)",
+		       m->landlock_abi >= 10 ? "yes" : "no (ABI < 10)",
+		       m->seccomp_filter ? "yes" : "no (no seccomp filter)",
+		       m->listen_guard ? "yes" : m->listen_guard_why,
 		       m->landlock_abi >= 6 ? "yes" : "no (ABI < 6)",
 		       cap_text(m->memory, "RLIMIT_AS"), cap_text(m->pids, "RLIMIT_NPROC"));
 	else

@@ -267,6 +267,14 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		vpush(chain, "-l");
 		vpushf(chain, "%u", p->bind_ports[i]);
 	}
+	for (size_t i = 0; i < p->nconnect_udp; i++) {
+		vpush(chain, "-C");
+		vpushf(chain, "%u", p->connect_udp_ports[i]);
+	}
+	for (size_t i = 0; i < p->nbind_udp; i++) {
+		vpush(chain, "-L");
+		vpushf(chain, "%u", p->bind_udp_ports[i]);
+	}
 	vpush(chain, "--");
 	step_start[nsteps++] = chain->n;
 	for (; *target; target++)

@@ -59,6 +59,28 @@ check_json() {
 	[[ "$output" == '{"probe":1,'*'}' ]]
 }
 
+@test "probe --json: every field is documented in sharness-exec(1)" {
+	require_feature tool:python3
+	run -0 --separate-stderr "$SHARNESS_EXEC" probe --json
+	printf '%s\n' "$output" >"$TMP/probe.json"
+	run -0 python3 - "$TMP/probe.json" "$top_srcdir/man/sharness-exec.1" <<-'EOF'
+	import json, re, sys
+	d = json.load(open(sys.argv[1]))
+	words = set()
+	for line in open(sys.argv[2]):
+	    if re.match(r"\.(It |Brq )?(Cm|Dv) ", line):
+	        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_-]*", line))
+	def walk(o, path):
+	    if isinstance(o, dict):
+	        for k, v in o.items():
+	            if k not in words:
+	                print("not documented:", path + k)
+	            walk(v, path + k + ".")
+	walk(d, "")
+	EOF
+	[ "$output" = "" ]
+}
+
 @test "probe names proxy variables, never their values" {
 	require_feature tool:"${PY:-python3}"
 	export HTTPS_PROXY=http://user:sekrit-token@proxy.invalid:3128 no_proxy=localhost.sekrit
@@ -112,7 +134,7 @@ assert "HTTPS_PROXY" in d["proxy_variables"] and "no_proxy" in d["proxy_variable
 	printf '%s\n' "$output" | grep -qxE 'Seccomp +2 \(filter\)'
 	[[ "${lines[-1]}" == "verdict: files cannot be confined here: Landlock is unavailable"* ]]
 	run -0 --separate-stderr "$DENY_LANDLOCK" 1 "$SHARNESS_EXEC" probe --json
-	[[ "$output" == *'"landlock":{"abi":0,"status":"blocked","errno":"EPERM","signal":null}'* ]]
+	[[ "$output" == *'"landlock":{"abi":0,"status":"blocked","errno":"EPERM","signal":null,"errata":null}'* ]]
 	[[ "$output" == *'"enforce":{"files":false,'* ]]
 }
 
@@ -134,7 +156,7 @@ assert "HTTPS_PROXY" in d["proxy_variables"] and "no_proxy" in d["proxy_variable
 @test "probe: a filter that kills on landlock_create_ruleset kills only the throwaway child" {
 	require_feature landlock
 	run -0 --separate-stderr "$DENY_LANDLOCK" kill "$SHARNESS_EXEC" probe --json
-	[[ "$output" == *'"landlock":{"abi":0,"status":"blocked","errno":null,"signal":31}'* ]]
+	[[ "$output" == *'"landlock":{"abi":0,"status":"blocked","errno":null,"signal":31,"errata":null}'* ]]
 	[[ "$output" == *'"enforce":'* ]]
 }
 

@@ -168,6 +168,13 @@ e = d["enforce"]
 eq("enforce.files", e["files"], abi > 0)
 eq("enforce.tcp_ports", e["tcp_ports"], abi >= 4)
 eq("enforce.scopes", e["scopes"], abi >= 6)
+eq("enforce.udp_ports", e["udp_ports"], abi >= 10)
+eq("enforce.pathname_sockets", e["pathname_sockets"], abi >= 9)
+# This test runs under no seccomp filter of its own that forbids another.
+eq("enforce.mptcp_closed", e["mptcp_closed"], True)
+kv = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", os.uname().release).groups())
+eq("enforce.listen_guard", e["listen_guard"], kv >= (6, 3))
+eq("landlock.errata is an integer from ABI 7", isinstance(d["landlock"]["errata"], int), abi >= 7)
 eq("enforce.network_none", e["network_none"], "netns" if d["netns"]["ok"] else "seccomp")
 eq("enforce.loopback", e["loopback"], d["netns"]["ok"])
 eq("enforce.memory", e["memory"], d["cgroup"]["memory"])

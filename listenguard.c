@@ -1,0 +1,439 @@
+/* The listen guard (listenguard.h). Why it holds:
+ *
+ * - The target's listen(2) never runs in the target: a seccomp filter turns
+ *   it into a user notification, and the server calls listen(2) itself on
+ *   the same socket object, fetched with pidfd_getfd(2), then replies with
+ *   that result. It never answers CONTINUE, which would let another thread
+ *   dup2 a different socket onto the descriptor between check and call
+ *   (seccomp_unotify(2), "Design goals; use of SECCOMP_USER_NOTIF_FLAG_
+ *   CONTINUE").
+ * - The check is the kernel's own, under the socket lock: before listen(2)
+ *   the server sets the socket's IP_LOCAL_PORT_RANGE (Linux 6.3) to one
+ *   port that a socket of its own holds (bound without SO_REUSEADDR or
+ *   SO_REUSEPORT, so nothing else can share it). An unbound socket's
+ *   auto-bind then finds no free port and listen(2) fails; a socket that
+ *   bind(2) gave a port (a Landlock bind rule allowed it) listens on it. A
+ *   port that connect(2) took automatically is no way around this: such a
+ *   socket cannot listen while connected, and the kernel releases that port
+ *   when it disconnects (tcp_set_state(TCP_CLOSE) without
+ *   SOCK_BINDPORT_LOCK). The target cannot undo the range: the filter
+ *   refuses setsockopt(2) IP_LOCAL_PORT_RANGE, and io_uring, whose
+ *   IORING_OP_LISTEN and setsockopt commands no filter sees.
+ * - The server is forked twice before the capabilities are dropped and
+ *   before landlock_restrict_self, so it is no child of the target (a
+ *   wait(-1) there never waits for it) and it lies outside the target's
+ *   Landlock domain: Landlock forbids a domain to ptrace anything outside
+ *   it, and from ABI 6 to signal it. It is not dumpable either, sits in a
+ *   session of its own (no terminal signal reaches it) and keeps no
+ *   capability but CAP_SYS_PTRACE, which pidfd_getfd needs for a target
+ *   that is not dumpable (or in a user namespace of its own). It outlives
+ *   every process under the filter: it exits when the kernel reports that
+ *   no process uses the filter any more (POLLHUP, Linux 5.8).
+ * - If the server is gone (killed below ABI 6), the kernel fails listen(2)
+ *   with ENOSYS: the guard fails closed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "common.h"
+#include "listenguard.h"
+
+#ifndef IP_LOCAL_PORT_RANGE
+#define IP_LOCAL_PORT_RANGE 51
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
+
+#if defined(__x86_64__)
+# define NATIVE_ARCH AUDIT_ARCH_X86_64
+# define X32_BIT 0x40000000
+#elif defined(__aarch64__)
+# define NATIVE_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__riscv) && __riscv_xlen == 64
+# define NATIVE_ARCH AUDIT_ARCH_RISCV64
+#endif
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+#else
+# define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
+#endif
+#define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
+#define JUMP(code, k, t, f) ((struct sock_filter)BPF_JUMP(code, k, t, f))
+#define RET(k) STMT(BPF_RET | BPF_K, k)
+#define RET_ERRNO(e) RET(SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+
+/* The ports the server's blocking sockets hold, per family; 0: none. */
+static unsigned short block4, block6;
+
+/* The guard's own filter, stacked on the landlock step's (the most
+ * restrictive answer of all filters wins). With NOTIFY 0, listen(2) gets
+ * EACCES instead of going to a server. Returns the listener fd, 0, or -1. */
+static int install(int notify)
+{
+#ifndef NATIVE_ARCH
+	(void)notify;
+	errno = ENOSYS;
+	return -1;
+#else
+	struct sock_filter f[20];
+	struct sock_fprog prog;
+	unsigned n = 0;
+
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0);
+	f[n++] = RET_ERRNO(ENOSYS);	/* i386 socketcall, x32: no way around */
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+#ifdef X32_BIT
+	f[n++] = JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, 0, 1);
+	f[n++] = RET_ERRNO(ENOSYS);
+#endif
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_listen, 0, 1);
+	f[n++] = notify ? RET(SECCOMP_RET_USER_NOTIF) : RET_ERRNO(EACCES);
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 0, 1);
+	f[n++] = RET_ERRNO(ENOSYS);
+	/* setsockopt(fd, SOL_IP, IP_LOCAL_PORT_RANGE, ...): the kernel reads
+	 * level and optname as ints, so the low words decide. */
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_setsockopt, 0, 4);
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1));
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOL_IP, 0, 2);
+	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2));
+	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, IP_LOCAL_PORT_RANGE, 1, 0);
+	f[n++] = RET(SECCOMP_RET_ALLOW);
+	f[n++] = RET_ERRNO(EPERM);
+
+	prog.len = (unsigned short)n;
+	prog.filter = f;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	                    notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &prog);
+#endif
+}
+
+int listenguard_possible(const char **why)
+{
+	struct seccomp_notif_sizes sz;
+	int pidfd, fd, s, range = 0, ok = 1;
+
+	*why = NULL;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0) {
+		*why = "the kernel lacks seccomp user notification (Linux 5.0)";
+		return 0;
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, 2, 0);
+	if (fd < 0 && (errno == ENOSYS || pidfd < 0)) {
+		*why = "the kernel lacks pidfd_getfd (Linux 5.6)";
+		ok = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (!ok)
+		return 0;
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s >= 0 && setsockopt(s, SOL_IP, IP_LOCAL_PORT_RANGE, &range, sizeof range) < 0 &&
+	    errno == ENOPROTOOPT) {
+		*why = "the kernel lacks IP_LOCAL_PORT_RANGE (Linux 6.3)";
+		ok = 0;
+	}
+	if (s >= 0)
+		close(s);
+	return ok;
+}
+
+/* --- the server --- */
+
+/* A TCP socket of the server's own on an ephemeral port of FAMILY, kept
+ * open for good; its port, or 0 where the family is not available. */
+static unsigned short blocker(int family)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	int one = 1, s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0)
+		return 0;
+	memset(&ss, 0, sizeof ss);
+	ss.ss_family = (sa_family_t)family;
+	if (family == AF_INET6)
+		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+	if (bind(s, (struct sockaddr *)&ss, family == AF_INET ?
+	         sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6)) < 0 ||
+	    getsockname(s, (struct sockaddr *)&ss, &len) < 0) {
+		close(s);
+		return 0;
+	}
+	return ntohs(family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port :
+	             ((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+static unsigned short port_of(int s)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+
+	if (getsockname(s, (struct sockaddr *)&ss, &len) < 0)
+		return 0;
+	return ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port :
+	             ((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+static int sockopt(int s, int name)
+{
+	int v = -1;
+	socklen_t len = sizeof v;
+
+	return getsockopt(s, SOL_SOCKET, name, &v, &len) < 0 ? -1 : v;
+}
+
+/* listen(2) on S for the target; 0 or the errno to answer. */
+static int guarded_listen(int s, int backlog)
+{
+	int family = sockopt(s, SO_DOMAIN), range;
+	unsigned short block;
+
+	if (family < 0)
+		return errno;
+	if (family == AF_UNIX)
+		return listen(s, backlog) < 0 ? errno : 0;
+	if (family != AF_INET && family != AF_INET6)
+		return EACCES;
+	if (sockopt(s, SO_TYPE) != SOCK_STREAM)
+		return EOPNOTSUPP;
+	if (sockopt(s, SO_PROTOCOL) != IPPROTO_TCP)
+		return EACCES;
+	block = family == AF_INET ? block4 : block6;
+	range = block | block << 16;
+	if (!block || setsockopt(s, SOL_IP, IP_LOCAL_PORT_RANGE, &range, sizeof range) < 0)
+		return EACCES;
+	/* Never bound: refuse without even trying. getsockname(2) cannot
+	 * tell more: a socket whose connect(2) failed still shows the port
+	 * the kernel has already released. Then the range decides, and an
+	 * auto-bind fails with EADDRINUSE, answered as EACCES (as is a real
+	 * conflict between two SO_REUSEADDR sockets, which cannot be told
+	 * apart from it). */
+	if (!port_of(s))
+		return EACCES;
+	if (listen(s, backlog) == 0)
+		return 0;
+	return errno == EADDRINUSE ? EACCES : errno;
+}
+
+static int handle(int nfd, struct seccomp_notif *req)
+{
+	int fd = (int)req->data.args[0], backlog = (int)req->data.args[1];
+	int pidfd, s, err;
+
+#ifdef NATIVE_ARCH
+	if (req->data.arch != NATIVE_ARCH || req->data.nr != SYS_listen)
+		return ENOSYS;
+#endif
+	/* The caller may be any thread; PIDFD_THREAD (Linux 6.9) names it,
+	 * an older kernel only a thread group leader. */
+	pidfd = (int)syscall(SYS_pidfd_open, req->pid, PIDFD_THREAD);
+	if (pidfd < 0 && errno == EINVAL)
+		pidfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
+	if (pidfd < 0)
+		return EACCES;
+	/* The pid still names the caller, not a process that reused it. */
+	if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0) {
+		close(pidfd);
+		return EACCES;
+	}
+	s = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	err = errno;
+	close(pidfd);
+	if (s < 0)
+		return err == EBADF ? EBADF : EACCES;
+	err = guarded_listen(s, backlog);
+	close(s);
+	return err;
+}
+
+/* Keep CAP_SYS_PTRACE if held, nothing else; never gain anything back. */
+static void narrow(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	__u32 keep;
+
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (syscall(SYS_capget, &h, d) == 0) {
+		keep = d[0].effective & (1U << CAP_SYS_PTRACE);
+		memset(d, 0, sizeof d);
+		d[0].effective = d[0].permitted = keep;
+		syscall(SYS_capset, &h, d);
+	}
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	prctl(PR_SET_NAME, "listen-guard", 0, 0, 0);
+}
+
+static int recv_fd(int sock)
+{
+	char byte, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+	                     .msg_control = ctl, .msg_controllen = sizeof ctl };
+	struct cmsghdr *c;
+	int fd = -1;
+
+	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) <= 0)
+		return -1;
+	c = CMSG_FIRSTHDR(&mh);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	return fd;
+}
+
+static void serve(int sock) NORETURN;
+static void serve(int sock)
+{
+	struct seccomp_notif_sizes sz;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	int nfd, fd, null;
+
+	setsid();
+	narrow();
+	/* Hold nothing of the chain: not its terminal or pipes (a caller
+	 * reading the target's output to EOF must not wait for us), not its
+	 * descriptors. */
+	for (fd = 0; fd < 1024; fd++)
+		if (fd != sock)
+			close(fd);
+	null = open("/dev/null", O_RDWR);
+	while (null >= 0 && null < 2)
+		null = dup(null);
+	block4 = blocker(AF_INET);
+	block6 = blocker(AF_INET6);
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0 ||
+	    !(req = calloc(1, sz.seccomp_notif)) || !(resp = calloc(1, sz.seccomp_notif_resp)))
+		_exit(1);
+	nfd = recv_fd(sock);
+	if (nfd < 0 || write(sock, "k", 1) != 1)
+		_exit(1);
+	close(sock);
+	for (;;) {
+		struct pollfd p = { nfd, POLLIN, 0 };
+
+		if (poll(&p, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(1);
+		}
+		/* POLLHUP alone: no process uses the filter any more. */
+		if (!(p.revents & POLLIN))
+			_exit(0);
+		memset(req, 0, sz.seccomp_notif);
+		if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
+			if (errno == EINTR || errno == ENOENT)
+				continue;
+			_exit(1);
+		}
+		memset(resp, 0, sz.seccomp_notif_resp);
+		resp->id = req->id;
+		resp->error = -handle(nfd, req);
+		/* ENOENT: the caller was interrupted or is gone. */
+		ioctl(nfd, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	}
+}
+
+static void send_fd(int sock, int fd)
+{
+	char byte = 'n', ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+	                     .msg_control = ctl, .msg_controllen = sizeof ctl };
+	struct cmsghdr *c;
+
+	memset(ctl, 0, sizeof ctl);
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) != 1)
+		die(EXIT_CONFINE, "unable to hand the listen guard its descriptor");
+}
+
+void listenguard_start(int best)
+{
+	const char *why;
+	int sv[2], status, nfd;
+	char ack;
+	pid_t c;
+
+	if (!listenguard_possible(&why)) {
+		if (!best)
+			die_hint(EXIT_CONFINE, 0, "-b (--best-effort) runs with listen(2) "
+			         "refused on every socket instead",
+			         "unable to start the listen guard: %s", why);
+		warnx_("no listen guard (%s): best effort: listen() is refused on "
+		       "every socket", why);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || install(0) < 0)
+			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
+		return;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		die(EXIT_CONFINE, "unable to start the listen guard");
+	c = fork();
+	if (c < 0)
+		die(EXIT_CONFINE, "unable to start the listen guard");
+	if (c == 0) {
+		/* The middle child exits at once: the server is nobody's
+		 * child but the reaper's (pid 1 of the run, or a subreaper). */
+		close(sv[0]);
+		c = fork();
+		if (c == 0)
+			serve(sv[1]);
+		_exit(c < 0);
+	}
+	close(sv[1]);
+	if (waitpid(c, &status, 0) < 0 || status != 0)
+		diex(EXIT_CONFINE, "unable to start the listen guard: fork failed");
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die(EXIT_CONFINE, "unable to set no_new_privs");
+	nfd = install(1);
+	/* EBUSY: a filter above already has a listener (this run inside
+	 * another run's object form, or under a supervisor): one chain of
+	 * filters may have only one, and whose it is cannot be told. */
+	if (nfd < 0 && errno == EBUSY && best) {
+		warnx_("no listen guard (a seccomp listener is already in place): "
+		       "best effort: listen() is refused on every socket");
+		if (install(0) < 0)
+			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
+		close(sv[0]);
+		return;
+	}
+	if (nfd < 0)
+		die_hint(EXIT_CONFINE, errno, errno == EBUSY ? "a filter above already "
+		         "has a seccomp listener (a run inside another run's object form?); "
+		         "-b (--best-effort) refuses listen(2) on every socket instead" : NULL,
+		         "unable to install the listen guard's seccomp filter");
+	send_fd(sv[0], nfd);
+	close(nfd);
+	if (read(sv[0], &ack, 1) != 1)
+		diex(EXIT_CONFINE, "unable to start the listen guard: its server did not answer");
+	close(sv[0]);
+}
