@@ -52,7 +52,7 @@ golden() {
 @test "the target's words are printed quoted, the last line of the chain" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- sh -c 'echo "$HOME" it'\''s' -- -x
-	[ "${lines[3]}" = "sh -c 'echo \"\$HOME\" it'\\''s' -- -x" ]
+	[ "${lines[-1]}" = "sh -c 'echo \"\$HOME\" it'\\''s' -- -x" ]
 }
 
 @test "the dry-run view is the argv that really runs" {
