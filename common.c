@@ -1,9 +1,13 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "common.h"
 
@@ -203,4 +207,209 @@ int write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* The length of the UTF-8 sequence at S[I] if it is valid and not a C1
+ * control (U+0080 to U+009F), else 0. */
+static size_t utf8_plain(const unsigned char *s, size_t len, size_t i)
+{
+	unsigned char b = s[i];
+	size_t n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+	unsigned long cp;
+
+	if (b < 0xc2 || b > 0xf4 || i + n > len)
+		return 0;
+	cp = b & (0x7f >> n);
+	for (size_t j = 1; j < n; j++) {
+		if ((s[i + j] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i + j] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
+		return 0;
+	return n;
+}
+
+/* 1 when S (LEN bytes) has nothing quote() would escape. */
+static int plain(const unsigned char *s, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\')
+			i++;
+		else if (s[i] >= 0x80 && (n = utf8_plain(s, len, i)))
+			i += n;
+		else
+			return 0;
+	}
+	return len > 0;
+}
+
+const char *quote(char out[QUOTED_MAX], const char *str, size_t len, int mode)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = len, o = 0, i, k;
+
+	if (n > QUOTE_MAX)
+		for (n = QUOTE_MAX; n > 0 && (s[n] & 0xc0) == 0x80; n--)
+			;
+	if (mode == QUOTE_IF_NEEDED && n == len && plain(s, len)) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return out;
+	}
+	out[o++] = '"';
+	for (i = 0; i < n; ) {
+		unsigned char b = s[i];
+		const char *e = b == '"' ? "\\\"" : b == '\\' ? "\\\\" : b == '\n' ? "\\n" :
+		                b == '\r' ? "\\r" : b == '\t' ? "\\t" : NULL;
+		if (e) {
+			out[o++] = e[0];
+			out[o++] = e[1];
+			i++;
+		} else if (b >= 0x20 && b < 0x7f) {
+			out[o++] = (char)b;
+			i++;
+		} else if (b >= 0x80 && (k = utf8_plain(s, n, i))) {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			/* A C1 control is two bytes, both shown. */
+			k = b == 0xc2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] < 0xa0 ? 2 : 1;
+			for (size_t j = 0; j < k; j++, i++) {
+				b = s[i];
+				out[o++] = '\\';
+				out[o++] = (char)('0' + (b >> 6));
+				out[o++] = (char)('0' + ((b >> 3) & 7));
+				out[o++] = (char)('0' + (b & 7));
+			}
+		}
+	}
+	out[o++] = '"';
+	if (n < len) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static const char *qslot(const char *s, int mode)
+{
+	static char buf[8][QUOTED_MAX];
+	static unsigned next;
+
+	return quote(buf[next++ % 8], s, strlen(s), mode);
+}
+
+const char *q(const char *s)
+{
+	return qslot(s, QUOTE_ALWAYS);
+}
+
+const char *qn(const char *s)
+{
+	return qslot(s, QUOTE_IF_NEEDED);
+}
+
+void env_from_fd(int fd)
+{
+	const int need = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
+	int seals = fcntl(fd, F_GET_SEALS);
+	struct stat st;
+	size_t n = 0, size, got = 0;
+	char *buf, **env;
+
+	if (seals < 0 || (seals & need) != need)
+		diex(EXIT_CONFINE, "unable to read the environment from fd %d: "
+		     "not a sealed memfd", fd);
+	if (fstat(fd, &st) < 0)
+		die(EXIT_CONFINE, "unable to read the environment from fd %d", fd);
+	size = (size_t)st.st_size;
+	if (!(buf = malloc(size + 1)))
+		diex(EXIT_CONFINE, "out of memory");
+	while (got < size) {
+		ssize_t r = pread(fd, buf + got, size - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			die(EXIT_CONFINE, "unable to read the environment from fd %d", fd);
+		got += (size_t)r;
+	}
+	close(fd);
+	if (size && buf[size - 1])
+		diex(EXIT_CONFINE, "unable to read the environment from fd %d: "
+		     "its last string has no end", fd);
+	for (size_t i = 0; i < size; i++)
+		n += !buf[i];
+	if (!(env = calloc(n + 1, sizeof *env)))
+		diex(EXIT_CONFINE, "out of memory");
+	for (size_t i = 0, k = 0; i < size; i += strlen(buf + i) + 1, k++) {
+		if (!strchr(buf + i, '=') || buf[i] == '=')
+			diex(EXIT_CONFINE, "unable to read the environment from fd %d: "
+			     "%s is not NAME=VALUE", fd, q(buf + i));
+		env[k] = buf + i;
+	}
+	environ = env;
+}
+
+/* One component at a time, for kernels before 5.6. */
+static int open_nofollow_walk(const char *path, int flags)
+{
+	char name[NAME_MAX + 1];
+	const char *s = path;
+	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
+
+	if (dir < 0)
+		return -1;
+	for (;;) {
+		size_t len;
+		struct stat st;
+
+		while (*s == '/')
+			s++;
+		len = strcspn(s, "/");
+		if (!len)
+			return dir;   /* PATH was "/" */
+		if (len > NAME_MAX) {
+			close(dir);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(name, s, len);
+		name[len] = '\0';
+		s += len;
+		while (*s == '/')
+			s++;
+		fd = openat(dir, name, (*s ? O_PATH | O_DIRECTORY : flags) |
+		            O_NOFOLLOW | O_CLOEXEC);
+		close(dir);
+		if (fd < 0)
+			return -1;
+		/* O_PATH | O_NOFOLLOW opens a symlink itself. */
+		if (!*s && (flags & O_PATH) && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+			close(fd);
+			errno = ELOOP;
+			return -1;
+		}
+		if (!*s)
+			return fd;
+		dir = fd;
+	}
+}
+
+int open_nofollow(const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned long long)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+
+	if (fd >= 0 || errno != ENOSYS)
+		return (int)fd;
+	return open_nofollow_walk(path, flags);
 }
