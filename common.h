@@ -38,8 +38,14 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max,
                 unsigned long *out);
 
 /* Exec FILE (looked up in PATH when it has no slash) with ARGV and the
- * current environment. Never returns: 127 when not found, else 126. */
+ * current environment. Never returns: 127 when FILE, or what it needs to
+ * start (its "#!" interpreter, its ELF loader, /bin/sh for a script with
+ * no "#!"), was not found, and the one line names what is missing; else
+ * 126. */
 void xexecvp(const char *file, char *const argv[]) NORETURN;
+/* The paths the target will see (the landlock step's rules), so that
+ * xexecvp can say when what is missing lies outside them. */
+void xexec_view(const char *const *paths, size_t n);
 
 /* Untrusted strings in messages (policy file names, rule paths, ids, keys,
  * commands) all go through quote(), so that no byte of theirs can end a
@@ -54,8 +60,8 @@ void xexecvp(const char *file, char *const argv[]) NORETURN;
 enum { QUOTE_ALWAYS, QUOTE_IF_NEEDED };
 const char *quote(char out[QUOTED_MAX], const char *s, size_t len, int mode);
 /* quote() of the C string S into one of eight rotating static buffers, so
- * one message may quote several strings: q() QUOTE_ALWAYS, qn()
- * QUOTE_IF_NEEDED. */
+ * one message may quote several strings, showing up to PATH_MAX bytes:
+ * q() QUOTE_ALWAYS, qn() QUOTE_IF_NEEDED. */
 const char *q(const char *s);
 const char *qn(const char *s);
 

@@ -139,9 +139,11 @@ int main(int argc, char **argv)
 	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
 	char missing[256] = "";
 	const struct right *need = NULL;
+	const char **view;
 
 	rule = calloc((size_t)argc, sizeof *rule);
-	if (!rule)
+	view = calloc((size_t)argc, sizeof *view);
+	if (!rule || !view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:hbnUA:e:r:x:w:c:l:", longopts, NULL)) != -1) {
@@ -286,6 +288,12 @@ int main(int argc, char **argv)
 			die(EXIT_CONFINE, "unable to add a Landlock rule for %s", qn(rule[i].arg));
 		close(pb.parent_fd);
 	}
+
+	/* Where the target may run things, for the message of a failed exec. */
+	for (i = c = 0; i < nrules; i++)
+		if (rule[i].opt == 'x' || rule[i].opt == 'w')
+			view[c++] = rule[i].arg;
+	xexec_view(view, (size_t)c);
 
 	drop_caps();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)

@@ -159,6 +159,27 @@ static int cmd_hash(int argc, char **argv)
 	return 0;
 }
 
+/* LD_* and GLIBC_TUNABLES decide what code the dynamic loader maps into
+ * the target (and into whatever it runs): legal, but worth a look. */
+static void loader_warnings(const char *file, const struct policy *p)
+{
+	static const char why[] = "a loader variable: it decides what code the "
+		"target loads";
+
+	for (size_t i = 0; i < p->env_inherit.n; i++) {
+		const char *n = p->env_inherit.v[i];
+		if (!strncmp(n, "LD_", 3) || !strcmp(n, "GLIBC_TUNABLES"))
+			fprintf(stderr, "%s: %s: warning: env.inherit[%zu]: %s is %s\n",
+			        progname, qn(file), i, q(n), why);
+	}
+	for (size_t i = 0; i < p->env_set_names.n; i++) {
+		const char *n = p->env_set_names.v[i];
+		if (!strncmp(n, "LD_", 3) || !strcmp(n, "GLIBC_TUNABLES"))
+			fprintf(stderr, "%s: %s: warning: env.set: %s is %s\n",
+			        progname, qn(file), q(n), why);
+	}
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	struct json_doc doc;
@@ -171,8 +192,10 @@ static int cmd_check(int argc, char **argv)
 	if (!(text = read_parse(-1, argv[1], &len, &doc)))
 		return EXIT_REFUSED;
 	problems = policy_load(&pol, &doc, report_line, argv[1]);
-	if (!problems)
+	if (!problems) {
+		loader_warnings(argv[1], &pol);
 		printf("%s: valid pbp 1 policy %s\n", qn(argv[1]), q(pol.id));
+	}
 	policy_free(&pol);
 	json_free(&doc);
 	free(text);

@@ -207,9 +207,9 @@ int open_trusted(const char *path, const char *what)
 	}
 	if (path[0] != '/') {
 		char cwd[PATH_MAX], *abs;
+		/* The directories above the working one count too. */
 		if (!getcwd(cwd, sizeof cwd))
-			die(EXIT_REFUSED, "unable to read %s: unable to find the "
-			    "working directory", qn(path));
+			die(EXIT_REFUSED, "unable to read %s", qn(path));
 		if (asprintf(&abs, "%s/%s", cwd, path) < 0)
 			diex(EXIT_REFUSED, "out of memory");
 		walk_start(&w, abs);
@@ -338,20 +338,12 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
 	if (r < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(path));
 	for (size_t i = 0; i < nsubs; i++) {
-		char saved[PATH_MAX];
-		int fd = dup(w.fd);
-
-		if (fd < 0)
-			die(EXIT_REFUSED, "unable to walk env.private %s", qn(path));
-		strcpy(saved, w.path);
-		if (private_step(&w, subs[i], create, 1)) {
-			close(fd);
+		if (private_step(&w, subs[i], create, 1))
 			continue;
-		}
-		/* back to the private directory for the next one */
-		close(w.fd);
-		w.fd = fd;
-		strcpy(w.path, saved);
+		/* Back up to the private directory, which only the caller
+		 * can change, for the next one. */
+		if (walk_up(&w) < 0)
+			die(EXIT_REFUSED, "unable to walk env.private %s", qn(path));
 	}
 out:
 	walk_end(&w);
@@ -388,7 +380,7 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 				goto fail;
 			if (!trusted_uid(st.st_uid)) {
 				snprintf(why, whylen, "symlink %s is owned by uid %lu, "
-				         "not by root or the caller", qn(link),
+				         "not by root or the caller", q(link),
 				         (unsigned long)st.st_uid);
 				close(nfd);
 				walk_end(&w);

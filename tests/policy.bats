@@ -140,3 +140,19 @@ $p: process: missing required key" ]
 	[[ "$landlock" == *" -r /usr/lib -r / -r /etc -x /opt/tool/bin -w /tmp --" ]]
 	[[ "$landlock" != *//* ]]
 }
+
+@test "every warn fixture is valid (status 0) and warns with exactly its expected lines" {
+	local f n=0 bad= want
+	for f in "$FIXTURES"/warn/*.json; do
+		n=$((n + 1))
+		want=$(expected_stderr "$f" "${f%.json}.expect")
+		run --separate-stderr "$SHARNESS_EXEC" check "$f"
+		if [ "$status" -ne 0 ] || [ "$stderr" != "$want" ] ||
+		   [[ "$output" != "$f: valid pbp 1 policy \""*\" ]]; then
+			printf '%s: status %s\nwant:\n%s\ngot:\n%s\n' "$f" "$status" "$want" "$stderr" >&3
+			bad=1
+		fi
+	done
+	[ -z "$bad" ]
+	[ "$n" -ge 1 ]
+}
