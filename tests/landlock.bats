@@ -160,7 +160,7 @@ free_port() {
 
 @test "-h and --help print the usage on stdout and exit 0" {
 	run -0 --separate-stderr "$LANDLOCK" -h
-	[ "$output" = "usage: sharness-exec-landlock [-b] [-n] [-U] [-A ABI] [-r PATH]... [-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [--] PROGRAM [ARG...]" ]
+	[ "$output" = "usage: sharness-exec-landlock [-b] [-n] [-U] [-A ABI] [-e FD] [-r PATH]... [-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [--] PROGRAM [ARG...]" ]
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr "$LANDLOCK" --help
 	[[ "$output" == "usage: sharness-exec-landlock "* ]]
