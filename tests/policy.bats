@@ -123,7 +123,10 @@ $p: process: missing required key" ]
 }
 
 @test "run refuses a bad policy with the same lines, and nothing runs" {
-	f="$FIXTURES/bad/private-prefix.json"
+	# A copy: run checks who could have changed the file, and a checkout
+	# may belong to another user than the one running the tests.
+	cp "$FIXTURES/bad/private-prefix.json" "$FIXTURES/bad/private-prefix.expect" "$TMP/"
+	f="$TMP/private-prefix.json"
 	want=$(expected_stderr "$f" "${f%.json}.expect")
 	run -125 --separate-stderr "$SHARNESS_EXEC" run --policy "$f" -- touch "$TMP/ran"
 	[ "$stderr" = "$want" ]
@@ -134,7 +137,8 @@ $p: process: missing required key" ]
 }
 
 @test "the chain gets the normalised paths" {
-	f="$FIXTURES/good/paths-normalised.json"
+	cp "$FIXTURES/good/paths-normalised.json" "$TMP/"
+	f="$TMP/paths-normalised.json"
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --policy "$f" -- true
 	landlock=$(printf '%s\n' "${lines[@]}" | grep -- '-landlock ')
 	[[ "$landlock" == *" -r /usr/lib -r / -r /etc -x /opt/tool/bin -w /tmp --" ]]
