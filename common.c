@@ -192,9 +192,14 @@ static int in_view(const char *path)
 static int start_piece(const char *file, char out[PATH_MAX], const char **kind)
 {
 	unsigned char h[256];
+	struct stat st;
 	ssize_t n;
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), ok = 0;
+	int fd, ok = 0;
 
+	/* Opening a device can act (a tape rewinds): regular files only. */
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
 	n = pread(fd, h, sizeof h, 0);

@@ -370,11 +370,17 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 				goto fail;
 			continue;
 		}
+		/* What cannot be looked at (missing, or a directory the
+		 * caller may not search) goes to the helpers as it is: they
+		 * skip a missing path, refuse one they cannot open, and
+		 * follow no symlink either way. */
 		nfd = openat(w.fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0 && (errno == ENOENT || errno == ENOTDIR))
-			goto missing;
-		if (nfd < 0 || fstat(nfd, &st) < 0)
-			goto fail;
+		if (nfd < 0)
+			goto as_is;
+		if (fstat(nfd, &st) < 0) {
+			close(nfd);
+			goto as_is;
+		}
 		if (S_ISLNK(st.st_mode)) {
 			if (path_join(link, w.path, name) < 0)
 				goto fail;
@@ -394,7 +400,7 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 		}
 		if (!S_ISDIR(st.st_mode) && *walk_rest(&w)) {
 			close(nfd);
-			goto missing;
+			goto as_is;
 		}
 		if (walk_down(&w, nfd, name) < 0)
 			goto fail;
@@ -404,8 +410,7 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	strcpy(out, w.path);
 	walk_end(&w);
 	return 0;
-missing:
-	/* The helpers report a missing path and skip its rule. */
+as_is:
 	if (path_join(link, w.path, name) < 0 ||
 	    snprintf(out, PATH_MAX, "%s%s%s", link, *walk_rest(&w) ? "/" : "",
 	             walk_rest(&w)) >= PATH_MAX) {
