@@ -558,15 +558,16 @@ static int open_nofollow_walk(const char *path, int flags)
 		s += len;
 		while (*s == '/')
 			s++;
-		fd = openat(dir, name, (*s ? O_PATH | O_DIRECTORY : flags) |
-		            O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(dir, name, (*s ? O_PATH : flags) | O_NOFOLLOW | O_CLOEXEC);
 		close(dir);
 		if (fd < 0)
 			return -1;
-		/* O_PATH | O_NOFOLLOW opens a symlink itself. */
-		if (!*s && (flags & O_PATH) && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* O_PATH | O_NOFOLLOW opens a symlink itself: ELOOP, as
+		 * RESOLVE_NO_SYMLINKS says, wherever it is on the way. */
+		if ((*s || (flags & O_PATH)) && fstat(fd, &st) == 0 &&
+		    (S_ISLNK(st.st_mode) || (*s && !S_ISDIR(st.st_mode)))) {
 			close(fd);
-			errno = ELOOP;
+			errno = S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR;
 			return -1;
 		}
 		if (!*s)

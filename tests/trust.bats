@@ -9,9 +9,8 @@
 # there from a caller that is 65534 itself).
 # not tested: a swap that races the walk between two of its steps (each
 #   step is on a descriptor, and a directory where another user could swap
-#   anything is refused as a whole); openat2's ENOSYS fallback (this kernel
-#   has openat2; tests/unit cannot fake it without a seccomp filter that
-#   the landlock step itself would need to survive).
+#   anything is refused as a whole). openat2's ENOSYS is made by a seccomp
+#   filter (tests/try/no-openat2), not by an older kernel.
 load helpers/load
 
 # as_uid UID CMD...: CMD as UID (and gid UID), no supplementary groups.
@@ -272,6 +271,32 @@ t_merged_usr() {
 
 @test "merged /usr: /lib -> usr/lib keeps working (1000)" {
 	t_merged_usr 1000
+}
+
+@test "without openat2 (ENOSYS) the landlock step walks each path with O_NOFOLLOW: same rules, same refusals" {
+	require_feature landlock
+	local NO2="$top_builddir/tests/try/no-openat2"
+	mkdir -m 755 "$TMP/real" "$TMP/real/sub" "$TMP/outside"
+	echo in >"$TMP/real/sub/f"
+	echo out >"$TMP/outside/f"
+	ln -s "$TMP/outside" "$TMP/real/link"
+	# A real directory, a file, and a missing path: as with openat2.
+	run -0 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$TMP/real/sub" -r "$TMP/real/sub/f" \
+		-r "$TMP/real/nope" -- "$TRY" read "$TMP/real/sub/f"
+	[ "$output" = ok ]
+	[ "$stderr" = "sharness-exec-landlock: warning: skipping missing path $TMP/real/nope" ]
+	run -1 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$TMP/real/sub" -- "$TRY" read "$TMP/outside/f"
+	[ "$output" = "refused: Permission denied" ]
+	# A symlink, last or in the middle: refused, nothing runs.
+	for p in "$TMP/real/link" "$TMP/real/link/f"; do
+		run -126 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$p" -- "$TRY" create "$TMP/real/ran"
+		case ${stderr_lines[0]} in
+		"sharness-exec-landlock: fatal: unable to open $p: Too many levels of symbolic links") ;;
+		"sharness-exec-landlock: fatal: unable to open $p: Symbolic link loop") ;;
+		*) false ;;
+		esac
+	done
+	[ ! -e "$TMP/real/ran" ]
 }
 
 # --- the environment (DESIGN.md 1, 2.2) ---
