@@ -26,6 +26,8 @@ struct loaded {
  * stderr as one line prefixed with "sharness-exec: "; returns 1 when the
  * policy is valid (and pinned, if asked), 0 otherwise. */
 int load_policy(const char *path, struct loaded *l, const unsigned char *want);
+/* The same, reading the descriptor FD (left open) that was opened for PATH. */
+int load_policy_fd(int fd, const char *path, struct loaded *l, const unsigned char *want);
 /* Free what load_policy kept; L is all zeros afterwards. */
 void unload_policy(struct loaded *l);
 

@@ -17,6 +17,7 @@
 
 #include <bearssl.h>
 
+#include "common.h"
 #include "hash.h"
 
 struct key {
@@ -312,7 +313,7 @@ int hash_equal(const unsigned char a[HASH_LEN], const unsigned char b[HASH_LEN])
 
 static char *refuse(char *err, size_t errlen, const char *name, const char *why)
 {
-	snprintf(err, errlen, "unable to read %s: %s", name, why);
+	snprintf(err, errlen, "unable to read %s: %s", qn(name), why);
 	return NULL;
 }
 
@@ -331,50 +332,22 @@ static int wait_readable(int fd)
 	}
 }
 
-char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen)
+char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t errlen)
 {
-	const int stdin_ = !strcmp(path, "-");
-	const char *name = stdin_ ? "standard input" : path;
 	struct stat st;
 	size_t total = 0;
 	char *buf;
-	int fd, e;
 
-	/* Look before opening: opening a device can block or act (a tape
-	 * rewinds, a tty waits for carrier), and /dev/zero is endless. */
-	if (!stdin_ && stat(path, &st) < 0)
+	if (fstat(fd, &st) < 0)
 		return refuse(err, errlen, name, strerror(errno));
-	if (!stdin_ && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
 		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
 		              strerror(EISDIR) : "not a regular file or a pipe");
-	/* O_NONBLOCK keeps open() from waiting for a FIFO's writer; the reads
-	 * below wait with poll() instead. */
-	fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return refuse(err, errlen, name, strerror(errno));
-	if (fstat(fd, &st) < 0) {
-		e = errno;
-		if (!stdin_)
-			close(fd);
-		return refuse(err, errlen, name, strerror(e));
-	}
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		if (!stdin_)
-			close(fd);
-		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
-		              strerror(EISDIR) : "not a regular file or a pipe");
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > (off_t)JSON_MAX_BYTES) {
-		if (!stdin_)
-			close(fd);
+	if (S_ISREG(st.st_mode) && st.st_size > (off_t)JSON_MAX_BYTES)
 		return refuse(err, errlen, name, "larger than 1 MiB");
-	}
 	/* Read at most one byte past the limit: enough to know, never more. */
-	if (!(buf = malloc(JSON_MAX_BYTES + 1))) {
-		if (!stdin_)
-			close(fd);
+	if (!(buf = malloc(JSON_MAX_BYTES + 1)))
 		return refuse(err, errlen, name, strerror(ENOMEM));
-	}
 	while (total <= JSON_MAX_BYTES) {
 		ssize_t n;
 
@@ -385,23 +358,45 @@ char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen)
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0) {
-			e = errno;
+			int e = errno;
 			free(buf);
-			if (!stdin_)
-				close(fd);
 			return refuse(err, errlen, name, strerror(e));
 		}
 		if (n == 0)
 			break;
 		total += (size_t)n;
 	}
-	if (!stdin_)
-		close(fd);
 	if (total > JSON_MAX_BYTES) {
 		free(buf);
 		return refuse(err, errlen, name, "larger than 1 MiB");
 	}
 	buf[total] = '\0';
 	*len = total;
+	return buf;
+}
+
+char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	const int stdin_ = !strcmp(path, "-");
+	const char *name = stdin_ ? "standard input" : path;
+	struct stat st;
+	char *buf;
+	int fd;
+
+	/* Look before opening: opening a device can block or act (a tape
+	 * rewinds, a tty waits for carrier), and /dev/zero is endless. */
+	if (!stdin_ && stat(path, &st) < 0)
+		return refuse(err, errlen, name, strerror(errno));
+	if (!stdin_ && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
+		              strerror(EISDIR) : "not a regular file or a pipe");
+	/* O_NONBLOCK keeps open() from waiting for a FIFO's writer; the reads
+	 * wait with poll() instead. */
+	fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return refuse(err, errlen, name, strerror(errno));
+	buf = read_policy_fd(fd, name, len, err, errlen);
+	if (!stdin_)
+		close(fd);
 	return buf;
 }

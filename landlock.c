@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-b] [-n] [-U] [-A ABI] [-r PATH]... " \
+#define USAGE "sharness-exec-landlock [-b] [-n] [-U] [-A ABI] [-e FD] [-r PATH]... " \
 	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
@@ -159,7 +160,7 @@ int main(int argc, char **argv)
 	struct { int opt; const char *arg; unsigned long port; } *rule;
 	int nrules = 0, best = 0, net = 0, udp = 0, udp_dropped = 0, userns = 0, abi, fd, c, i;
 	unsigned filter = SECCOMP_TARGET;
-	unsigned long cap = 1000;
+	unsigned long cap = 1000, envfd = ULONG_MAX;
 	/* Nothing of ours runs between restrict_self and exec that an audit
 	 * record would help with; the kernel asks sandbox launchers to say so.
 	 * Of the later flags, none is used: this step is single-threaded (the
@@ -170,12 +171,14 @@ int main(int argc, char **argv)
 	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
 	char missing[256] = "";
 	const struct right *need = NULL;
+	const char **view;
 
 	rule = calloc((size_t)argc, sizeof *rule);
-	if (!rule)
+	view = calloc((size_t)argc, sizeof *view);
+	if (!rule || !view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbnUA:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbnUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -186,6 +189,11 @@ int main(int argc, char **argv)
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, &cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
+			break;
+		case 'e':
+			if (!parse_ulong(optarg, 3, INT_MAX, &envfd))
+				usage_fail(USAGE, "unable to parse -e %s: not a descriptor above 2",
+				           qn(optarg));
 			break;
 		case 'c': case 'l':
 			net = 1;
@@ -216,6 +224,10 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage_fail(USAGE, "unable to parse options: no program to run");
+
+	/* The target's environment, which this step never ran with. */
+	if (envfd != ULONG_MAX)
+		env_from_fd((int)envfd);
 
 	abi = query_abi();
 	if ((unsigned long)abi > cap)
@@ -319,17 +331,23 @@ int main(int argc, char **argv)
 			continue;
 		}
 		/* O_DIRECTORY tells a directory from a file without an
-		 * fstat(2) a path: syscalls are most of the cost of a rule. */
-		pb.parent_fd = open(rule[i].arg, O_PATH | O_CLOEXEC | O_DIRECTORY);
+		 * fstat(2) a path: syscalls are most of the cost of a rule. No
+		 * symlink is followed: the front end resolved them (DESIGN.md 2),
+		 * so one met here was put there since. */
+		pb.parent_fd = open_nofollow(rule[i].arg, O_PATH | O_DIRECTORY);
 		dir = pb.parent_fd >= 0;
 		if (!dir && errno == ENOTDIR)
-			pb.parent_fd = open(rule[i].arg, O_PATH | O_CLOEXEC);
+			pb.parent_fd = open_nofollow(rule[i].arg, O_PATH);
 		if (pb.parent_fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-			warnx_("skipping missing path %s", rule[i].arg);
+			warnx_("skipping missing path %s", qn(rule[i].arg));
 			continue;
 		}
+		if (pb.parent_fd < 0 && errno == ELOOP)
+			die_hint(EXIT_CONFINE, errno, "rule paths are opened without following "
+			         "symlinks; give the path the symlink points to",
+			         "unable to open %s", qn(rule[i].arg));
 		if (pb.parent_fd < 0)
-			die(EXIT_CONFINE, "unable to open %s", rule[i].arg);
+			die(EXIT_CONFINE, "unable to open %s", qn(rule[i].arg));
 		/* Read and exec paths do not grant RESOLVE_UNIX: talking to a
 		 * daemon through its socket (a container engine's, a bus) is
 		 * acting, not reading. A socket meant for the target is named
@@ -340,7 +358,7 @@ int main(int argc, char **argv)
 			pb.allowed_access &= FS_FILE;
 		pb.allowed_access &= attr.handled_access_fs;
 		if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
-			die(EXIT_CONFINE, "unable to add a Landlock rule for %s", rule[i].arg);
+			die(EXIT_CONFINE, "unable to add a Landlock rule for %s", qn(rule[i].arg));
 		close(pb.parent_fd);
 	}
 
@@ -349,6 +367,12 @@ int main(int argc, char **argv)
 	 * must stay outside the domain, out of the target's reach). */
 	if (net)
 		listenguard_start(best);
+	/* Where the target may run things, for the message of a failed exec. */
+	for (i = c = 0; i < nrules; i++)
+		if (rule[i].opt == 'x' || rule[i].opt == 'w')
+			view[c++] = rule[i].arg;
+	xexec_view(view, (size_t)c);
+
 	drop_caps();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");

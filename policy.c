@@ -13,8 +13,6 @@
 #include "common.h"
 #include "policy.h"
 
-#define QUOTE_MAX  128                    /* bytes of a string shown in a message */
-#define QUOTED_MAX (4 * QUOTE_MAX + 6)    /* '"' + 4 per byte + '"' + "..." + NUL */
 #define KEYPATH_MAX (3 * QUOTED_MAX)
 
 /* Names the front end sets itself, and those env.private points elsewhere. */
@@ -98,47 +96,6 @@ static int is_control(const char *s, size_t len, size_t i)
 	return b < 0x20 || b == 0x7f || is_c1(s, len, i);
 }
 
-/* S as a C string literal on one line: \" \\ \n \r \t, other control bytes
- * (C0, DEL, both bytes of a C1) in octal; at most QUOTE_MAX bytes, cut on
- * a code point boundary and followed by "..." when S is longer. */
-static const char *quote(char out[QUOTED_MAX], const char *s, size_t len)
-{
-	size_t n = len, o = 0;
-
-	if (n > QUOTE_MAX)
-		for (n = QUOTE_MAX; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
-			;
-	out[o++] = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char b = (unsigned char)s[i];
-		const char *e = b == '"' ? "\\\"" : b == '\\' ? "\\\\" : b == '\n' ? "\\n" :
-		                b == '\r' ? "\\r" : b == '\t' ? "\\t" : NULL;
-		if (e) {
-			out[o++] = e[0];
-			out[o++] = e[1];
-		} else if (is_control(s, n, i)) {
-			int two = is_c1(s, n, i);
-			for (int j = 0; j <= two; j++) {
-				b = (unsigned char)s[i + j];
-				out[o++] = '\\';
-				out[o++] = (char)('0' + (b >> 6));
-				out[o++] = (char)('0' + ((b >> 3) & 7));
-				out[o++] = (char)('0' + (b & 7));
-			}
-			i += two;
-		} else {
-			out[o++] = (char)b;
-		}
-	}
-	out[o++] = '"';
-	if (n < len) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
-}
-
 /* PARENT.KEY into OUT: KEY bare when it is a plain word, else quoted. */
 static const char *keypath(char out[KEYPATH_MAX], const char *parent,
                            const struct ck *c, unsigned key)
@@ -150,7 +107,7 @@ static const char *keypath(char out[KEYPATH_MAX], const char *parent,
 
 	if (!len || len > QUOTE_MAX || len != strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz0123456789_-"))
-		name = quote(q, s, len);
+		name = quote(q, s, len, QUOTE_ALWAYS);
 	snprintf(out, KEYPATH_MAX, "%s%s%s", parent, *parent ? "." : "", name);
 	free(s);
 	return out;
@@ -269,7 +226,7 @@ static void duplicates(struct ck *c, const char *name, struct item *it, size_t n
 		snprintf(kp, sizeof kp, "%s[%u]", name, dup[i].at);
 		if (dup[i].s)
 			problem(c, kp, "duplicate of %s[%u]: %s", name, dup[i].of,
-			        quote(q, dup[i].s, strlen(dup[i].s)));
+			        quote(q, dup[i].s, strlen(dup[i].s), QUOTE_ALWAYS));
 		else
 			problem(c, kp, "duplicate of %s[%u]: %lu", name, dup[i].of, dup[i].port);
 	}
@@ -317,7 +274,7 @@ static void check_id(struct ck *c, unsigned v)
 	if (chars < 1 || chars > POLICY_ID_MAX)
 		problem(c, "id", "must be 1-%d characters, not %zu", POLICY_ID_MAX, chars);
 	else if (i < len)
-		problem(c, "id", "contains a control character: %s", quote(q, s, len));
+		problem(c, "id", "contains a control character: %s", quote(q, s, len, QUOTE_ALWAYS));
 	else {
 		c->p->id = s;
 		return;
@@ -343,19 +300,19 @@ static char *path_value(struct ck *c, const char *kp, unsigned v)
 		free(s);
 		return out;
 	case POLICY_PATH_NUL:
-		problem(c, kp, "contains a NUL byte: %s", quote(q, s, len));
+		problem(c, kp, "contains a NUL byte: %s", quote(q, s, len, QUOTE_ALWAYS));
 		break;
 	case POLICY_PATH_RELATIVE:
-		problem(c, kp, "not an absolute path: %s", quote(q, s, len));
+		problem(c, kp, "not an absolute path: %s", quote(q, s, len, QUOTE_ALWAYS));
 		break;
 	case POLICY_PATH_LONG:
-		problem(c, kp, "longer than %d bytes: %s", PATH_MAX - 1, quote(q, s, len));
+		problem(c, kp, "longer than %d bytes: %s", PATH_MAX - 1, quote(q, s, len, QUOTE_ALWAYS));
 		break;
 	case POLICY_PATH_DOT:
-		problem(c, kp, "has a \".\" component: %s", quote(q, s, len));
+		problem(c, kp, "has a \".\" component: %s", quote(q, s, len, QUOTE_ALWAYS));
 		break;
 	case POLICY_PATH_DOTDOT:
-		problem(c, kp, "has a \"..\" component: %s", quote(q, s, len));
+		problem(c, kp, "has a \"..\" component: %s", quote(q, s, len, QUOTE_ALWAYS));
 		break;
 	}
 	free(s);
@@ -456,7 +413,7 @@ static void check_network(struct ck *c, unsigned v)
 			return;
 		}
 		s = str(c, v, &len);
-		problem(c, "network", "must be \"none\" or an object: %s", quote(q, s, len));
+		problem(c, "network", "must be \"none\" or an object: %s", quote(q, s, len, QUOTE_ALWAYS));
 		free(s);
 		return;
 	case JSON_OBJECT:
@@ -555,9 +512,9 @@ static void check_inherit(struct ck *c, unsigned a, int private)
 		}
 		s = str(c, e, &len);
 		if (!policy_env_name(s, len))
-			problem(c, kp, "not a variable name: %s", quote(q, s, len));
+			problem(c, kp, "not a variable name: %s", quote(q, s, len, QUOTE_ALWAYS));
 		else if ((why = env_refused(s, private)))
-			problem(c, kp, "%s: %s", why, quote(q, s, len));
+			problem(c, kp, "%s: %s", why, quote(q, s, len, QUOTE_ALWAYS));
 		else {
 			it[l->n] = (struct item){ s, 0, i, i };
 			l->v[l->n++] = s;
@@ -589,7 +546,7 @@ static void check_set(struct ck *c, unsigned o, int private)
 		name = str(c, k, &len);
 		ok = 0;
 		if (!policy_env_name(name, len))
-			problem(c, "env.set", "not a variable name: %s", quote(q, name, len));
+			problem(c, "env.set", "not a variable name: %s", quote(q, name, len, QUOTE_ALWAYS));
 		else if ((why = env_refused(name, private)))
 			problem(c, kp, "%s", why);
 		else
@@ -651,7 +608,7 @@ static void check_private(struct ck *c)
 		if (policy_beneath(p->env_private, p->write.v[i]))
 			return;
 	problem(c, "env.private", "not beneath any files.write path: %s",
-	        quote(q, p->env_private, strlen(p->env_private)));
+	        quote(q, p->env_private, strlen(p->env_private), QUOTE_ALWAYS));
 }
 
 /* files.protected narrows a files.write path: beneath none, it would
@@ -732,5 +689,8 @@ void policy_free(struct policy *p)
 	free_list(&p->env_set_names);
 	free_list(&p->env_set_values);
 	free(p->env_private);
+	free_list(&p->read_resolved);
+	free_list(&p->write_resolved);
+	free_list(&p->exec_resolved);
 	memset(p, 0, sizeof *p);
 }

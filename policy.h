@@ -38,6 +38,11 @@ struct policy {
 	struct strlist env_inherit;
 	struct strlist env_set_names, env_set_values; /* same length, in file order */
 	char *env_private;                  /* NULL: not set */
+	/* Not from the file: the front end fills these before it builds the
+	 * chain (run.c, trust.h resolve_rule), one per files.* path, same
+	 * order; equal to the path where no symlink was followed. The view
+	 * step recreates each pair that differs as a symlink. */
+	struct strlist read_resolved, write_resolved, exec_resolved;
 };
 
 /* Check DOC (which json_parse accepted) as a pbp 1 policy. Every problem

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,12 +18,11 @@
 #include "common.h"
 #include "frontend.h"
 #include "sign.h"
+#include "trust.h"
 
 #define RUN_USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
-
-extern char **environ;
 
 /* A growable NULL-terminated vector of strings. */
 struct vec {
@@ -99,35 +101,6 @@ static void env_pass(struct vec *env, const char *name)
 		env_put(env, name, v);
 }
 
-/* mkdir that accepts an existing directory (a second run of the same job)
- * but nothing else in its place. */
-static void make_dir(const char *path)
-{
-	struct stat st;
-
-	if (mkdir(path, 0700) == 0)
-		return;
-	if (errno == EEXIST && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return;
-	die(EXIT_REFUSED, "unable to create private directory %s", path);
-}
-
-static void make_dirs(const char *path)
-{
-	char *p = strdup(path);
-
-	if (!p)
-		diex(EXIT_REFUSED, "out of memory");
-	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			die(EXIT_REFUSED, "unable to create private directory %s", p);
-		*s = '/';
-	}
-	make_dir(p);
-	free(p);
-}
-
 static void build_env(struct vec *env, const struct loaded *l, int dry_run)
 {
 	const struct policy *p = &l->pol;
@@ -137,15 +110,15 @@ static void build_env(struct vec *env, const struct loaded *l, int dry_run)
 	for (size_t i = 0; i < p->env_inherit.n; i++)
 		env_pass(env, p->env_inherit.v[i]);
 	if (p->env_private) {
-		if (!dry_run)
-			make_dirs(p->env_private);
+		const char *subs[sizeof private_dirs / sizeof *private_dirs];
+		for (size_t i = 0; i < sizeof private_dirs / sizeof *private_dirs; i++)
+			subs[i] = private_dirs[i][1];
+		make_private(p->env_private, subs, sizeof subs / sizeof *subs, !dry_run);
 		for (size_t i = 0; i < sizeof private_dirs / sizeof *private_dirs; i++) {
 			char *dir;
 			if (asprintf(&dir, "%s/%s", strcmp(p->env_private, "/") ?
 			             p->env_private : "", private_dirs[i][1]) < 0)
 				diex(EXIT_REFUSED, "out of memory");
-			if (!dry_run)
-				make_dir(dir);
 			env_put(env, private_dirs[i][0], dir);
 			free(dir);
 		}
@@ -157,6 +130,93 @@ static void build_env(struct vec *env, const struct loaded *l, int dry_run)
 		env_put(env, p->env_set_names.v[i], p->env_set_values.v[i]);
 	env_put(env, "SHARNESS_AI_POLICY_HASH", l->hash);
 	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
+}
+
+/* The target's environment, NAME=VALUE and a NUL each, in a sealed memfd
+ * whose number the landlock step gets in argv (-e): only the final exec
+ * uses it, the helpers run with an empty environment (a loader variable
+ * cannot reach them), and /proc/PID/cmdline, which every user may read,
+ * shows a number, never a secret. */
+static int env_fd = -1;
+
+static void seal_env(const struct vec *env)
+{
+	int fd = memfd_create("sharness-exec-env", MFD_CLOEXEC | MFD_ALLOW_SEALING), low;
+
+	if (fd < 0)
+		die(EXIT_REFUSED, "unable to create a memfd for the environment");
+	/* Not on 0-2, which the caller may have left closed: the target
+	 * would find it there as its stdin, stdout or stderr. */
+	if (fd < 3) {
+		low = fd;
+		if ((fd = fcntl(low, F_DUPFD_CLOEXEC, 3)) < 0)
+			die(EXIT_REFUSED, "unable to create a memfd for the environment");
+		close(low);
+	}
+	for (size_t i = 0; i < env->n; i++)
+		if (write_all(fd, env->v[i], strlen(env->v[i]) + 1) < 0)
+			die(EXIT_REFUSED, "unable to write the environment memfd");
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE |
+	          F_SEAL_SEAL) < 0)
+		die(EXIT_REFUSED, "unable to seal the environment memfd");
+	env_fd = fd;
+}
+
+static void push_env_fd(struct vec *chain)
+{
+	vpush(chain, "-e");
+	vpushf(chain, "%d", env_fd);
+}
+
+/* --- rule paths: resolved here, before any namespace exists, so the owner
+ * of a symlink reads true; the helpers then open the resolved paths without
+ * following symlinks (DESIGN.md 2) --- */
+
+static void resolve_list(const char *key, const struct strlist *in,
+                         struct strlist *out, int show)
+{
+	char r[PATH_MAX], why[2 * QUOTED_MAX + 64];
+
+	out->v = calloc(in->n ? in->n : 1, sizeof *out->v);
+	if (!out->v)
+		diex(EXIT_REFUSED, "out of memory");
+	for (size_t i = 0; i < in->n; i++) {
+		if (resolve_rule(in->v[i], r, why, sizeof why) < 0)
+			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink "
+			         "only when root or the caller owns it",
+			         "refused: %s[%zu] %s: %s", key, i, q(in->v[i]), why);
+		if (!(out->v[i] = strdup(r)))
+			diex(EXIT_REFUSED, "out of memory");
+		out->n++;
+		if (show && strcmp(r, in->v[i]))
+			fprintf(stderr, "%s: %s[%zu]: %s resolves to %s\n", progname, key, i,
+			        q(in->v[i]), q(r));
+	}
+}
+
+static void resolve_rules(struct policy *p, int show)
+{
+	resolve_list("files.read", &p->read, &p->read_resolved, show);
+	resolve_list("files.exec", &p->exec, &p->exec_resolved, show);
+	resolve_list("files.write", &p->write, &p->write_resolved, show);
+}
+
+/* Pinned, the hash guards the content, and signed (SIGNED: keys were
+ * given, and sign_run_check refuses unless one verifies) the signature
+ * does; otherwise the file must be one that nobody but root or the caller
+ * could have changed (DESIGN.md 4.1). */
+static int load_run_policy(const char *path, struct loaded *l, const unsigned char *want,
+                           int signed_)
+{
+	int fd, ok;
+
+	if (want || signed_)
+		return load_policy(path, l, want);
+	fd = open_trusted(path, "policy file");
+	ok = load_policy_fd(fd, path, l, NULL);
+	if (fd > 0)
+		close(fd);
+	return ok;
 }
 
 /* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
@@ -241,6 +301,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	view_step(chain, p, best_effort);
 	step_start[nsteps++] = chain->n;
 	helper(chain, "sharness-exec-landlock");
+	push_env_fd(chain);
 	if (best_effort)
 		vpush(chain, "-b");
 	if (!p->net_none)
@@ -249,15 +310,15 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		vpush(chain, "-U");
 	for (size_t i = 0; i < p->read.n; i++) {
 		vpush(chain, "-r");
-		vpush(chain, p->read.v[i]);
+		vpush(chain, p->read_resolved.v[i]);
 	}
 	for (size_t i = 0; i < p->exec.n; i++) {
 		vpush(chain, "-x");
-		vpush(chain, p->exec.v[i]);
+		vpush(chain, p->exec_resolved.v[i]);
 	}
 	for (size_t i = 0; i < p->write.n; i++) {
 		vpush(chain, "-w");
-		vpush(chain, p->write.v[i]);
+		vpush(chain, p->write_resolved.v[i]);
 	}
 	for (size_t i = 0; i < p->nconnect; i++) {
 		vpush(chain, "-c");
@@ -314,6 +375,24 @@ static void print_chain(const struct vec *chain, FILE *f)
 	}
 }
 
+/* The helpers get no environment of their own (DESIGN.md 1); the test
+ * build lets the sanitizers' options through, so CI's sanitizer runs of
+ * the helpers stay strict. */
+static NORETURN void exec_chain(struct vec *chain)
+{
+	static char *none[] = { NULL };
+	struct vec henv = { 0 };
+
+#ifdef SHARNESS_TEST_HOOKS
+	env_pass(&henv, "UBSAN_OPTIONS");
+	env_pass(&henv, "ASAN_OPTIONS");
+#endif
+	if (fcntl(env_fd, F_SETFD, 0) < 0)
+		die(EXIT_REFUSED, "unable to pass on the environment memfd");
+	execve(chain->v[0], chain->v, henv.n ? henv.v : none);
+	die(EXIT_REFUSED, "unable to execute helper %s", qn(chain->v[0]));
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -335,7 +414,6 @@ int cmd_run(int argc, char **argv)
 	unsigned char want[HASH_LEN];
 	struct vec env = { 0 }, chain = { 0 };
 	struct loaded l;
-	struct stat st;
 
 	/* A descriptor leaked by the caller could carry access past the
 	 * policy; no step after this one may gain privileges. */
@@ -373,24 +451,24 @@ int cmd_run(int argc, char **argv)
 	if (signature && !ntrust)
 		usage_fail(RUN_USAGE, "--signature needs --trust-key");
 	if (expect && !hash_parse(expect, want))
-		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not \"%s\"", expect);
-	if (strcmp(policy, "-") && stat(policy, &st) == 0 && (st.st_mode & S_IWOTH))
-		die_hint(EXIT_REFUSED, 0, "chmod o-w the policy file",
-		         "refused: %s is writable by others", policy);
+		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
+		     q(expect));
 
-	if (!load_policy(policy, &l, expect ? want : NULL)) {
+	if (!load_run_policy(policy, &l, expect ? want : NULL, ntrust > 0)) {
 		free(trust);
 		return EXIT_REFUSED;
 	}
 	key = sign_run_check(&l, policy, signature, trust, ntrust, expect_id);
 
+	resolve_rules(&l.pol, verbose || dry_run);
 	build_env(&env, &l, dry_run);
 	if (key)
 		env_put(&env, "SHARNESS_AI_POLICY_KEY", key);
+	seal_env(&env);
 	build_chain(&chain, &l.pol, best_effort, argv + optind);
 
 	if (verbose) {
-		fprintf(stderr, "%s: policy \"%s\" %s%s%s%s%s\n", progname, l.pol.id, l.hash,
+		fprintf(stderr, "%s: policy %s %s%s%s%s%s\n", progname, q(l.pol.id), l.hash,
 		        expect ? " (pinned)" : key ? "" : " (not pinned)",
 		        key ? " (signed by " : "", key ? key : "", key ? ")" : "");
 		print_chain(&chain, stderr);
@@ -406,7 +484,5 @@ int cmd_run(int argc, char **argv)
 		return rc;
 	}
 	fflush(stderr);
-	environ = env.v;
-	execv(chain.v[0], chain.v);
-	die(EXIT_REFUSED, "unable to execute helper %s", chain.v[0]);
+	exec_chain(&chain);
 }

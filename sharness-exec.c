@@ -72,7 +72,7 @@ static void help(void)
 
 static void report_line(void *ctx, const char *line)
 {
-	fprintf(stderr, "%s: %s: %s\n", progname, (const char *)ctx, line);
+	fprintf(stderr, "%s: %s: %s\n", progname, qn(ctx), line);
 }
 
 void unload_policy(struct loaded *l)
@@ -83,19 +83,23 @@ void unload_policy(struct loaded *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* Read PATH and parse it strictly; on failure say why in one fatal line,
- * free what was read and return NULL. */
-static char *read_parse(const char *path, size_t *len, struct json_doc *doc)
+/* Read PATH (or FD, when not -1, named PATH) and parse it strictly; on
+ * failure say why in one fatal line, free what was read and return NULL. */
+static char *read_parse(int fd, const char *path, size_t *len, struct json_doc *doc)
 {
-	char err[256], *text;
+	char err[QUOTED_MAX + 256], *text;
 
-	text = read_policy_file(path, len, err, sizeof err);
+	if (fd >= 0)
+		text = read_policy_fd(fd, strcmp(path, "-") ? path : "standard input",
+		                      len, err, sizeof err);
+	else
+		text = read_policy_file(path, len, err, sizeof err);
 	if (!text) {
 		fprintf(stderr, "%s: fatal: %s\n", progname, err);
 		return NULL;
 	}
 	if (!json_parse(doc, text, *len, err, sizeof err)) {
-		fprintf(stderr, "%s: fatal: %s: %s\n", progname, path, err);
+		fprintf(stderr, "%s: fatal: %s: %s\n", progname, qn(path), err);
 		free(text);
 		return NULL;
 	}
@@ -104,8 +108,13 @@ static char *read_parse(const char *path, size_t *len, struct json_doc *doc)
 
 int load_policy(const char *path, struct loaded *l, const unsigned char *want)
 {
+	return load_policy_fd(-1, path, l, want);
+}
+
+int load_policy_fd(int fd, const char *path, struct loaded *l, const unsigned char *want)
+{
 	memset(l, 0, sizeof *l);
-	if (!(l->text = read_parse(path, &l->len, &l->doc)))
+	if (!(l->text = read_parse(fd, path, &l->len, &l->doc)))
 		return 0;
 	if (!hash_doc(&l->doc, l->digest))
 		diex(EXIT_REFUSED, "out of memory");
@@ -137,7 +146,7 @@ static int cmd_hash(int argc, char **argv)
 		return canonical_print(argv[2]);
 	if (argc != 2 || !strcmp(argv[1], "--canonical"))
 		usage_die("sharness-exec hash [--canonical] FILE");
-	if (!(text = read_parse(argv[1], &len, &doc)))
+	if (!(text = read_parse(-1, argv[1], &len, &doc)))
 		return EXIT_REFUSED;
 	if (!hash_doc(&doc, digest))
 		diex(EXIT_REFUSED, "out of memory");
@@ -150,6 +159,27 @@ static int cmd_hash(int argc, char **argv)
 	return 0;
 }
 
+/* LD_* and GLIBC_TUNABLES decide what code the dynamic loader maps into
+ * the target (and into whatever it runs): legal, but worth a look. */
+static void loader_warnings(const char *file, const struct policy *p)
+{
+	static const char why[] = "a loader variable: it decides what code the "
+		"target loads";
+
+	for (size_t i = 0; i < p->env_inherit.n; i++) {
+		const char *n = p->env_inherit.v[i];
+		if (!strncmp(n, "LD_", 3) || !strcmp(n, "GLIBC_TUNABLES"))
+			fprintf(stderr, "%s: %s: warning: env.inherit[%zu]: %s is %s\n",
+			        progname, qn(file), i, q(n), why);
+	}
+	for (size_t i = 0; i < p->env_set_names.n; i++) {
+		const char *n = p->env_set_names.v[i];
+		if (!strncmp(n, "LD_", 3) || !strcmp(n, "GLIBC_TUNABLES"))
+			fprintf(stderr, "%s: %s: warning: env.set: %s is %s\n",
+			        progname, qn(file), q(n), why);
+	}
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	struct json_doc doc;
@@ -159,11 +189,13 @@ static int cmd_check(int argc, char **argv)
 
 	if (argc != 2)
 		usage_die("sharness-exec check FILE");
-	if (!(text = read_parse(argv[1], &len, &doc)))
+	if (!(text = read_parse(-1, argv[1], &len, &doc)))
 		return EXIT_REFUSED;
 	problems = policy_load(&pol, &doc, report_line, argv[1]);
-	if (!problems)
-		printf("%s: valid pbp 1 policy \"%s\"\n", argv[1], pol.id);
+	if (!problems) {
+		loader_warnings(argv[1], &pol);
+		printf("%s: valid pbp 1 policy %s\n", qn(argv[1]), q(pol.id));
+	}
 	policy_free(&pol);
 	json_free(&doc);
 	free(text);

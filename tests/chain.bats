@@ -44,7 +44,7 @@ golden() {
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -b -c memory --" ]
 	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -b --" ]
-	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -b --" ]
+	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -b --" ]
 	[ "${lines[5]}" = "true" ]
 	[ "${#lines[@]}" = 6 ]
 }
@@ -60,6 +60,10 @@ golden() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"exec":["/usr","/bin","/lib","/lib64"]},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- /bin/echo a 'b c'
 	chain=$(printf '%s\n' "${lines[@]}" | head -n -1 | tr '\n' ' ')
+	# -e 3 is the sealed memfd of the target's environment, which only
+	# the front end makes: by hand the target keeps the shell's.
+	[[ "$chain" == *"/sharness-exec-landlock -e 3 "* ]]
+	chain=${chain/" -e 3 "/" "}
 	# Run the printed chain by hand, as an auditor would.
 	run -0 --separate-stderr sh -c "$chain /bin/echo a 'b c'"
 	[ "$output" = "a b c" ]
@@ -70,5 +74,5 @@ golden() {
 	hash=$("$SHARNESS_EXEC" hash "$TMP/p.json")
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -v -n -p "$TMP/p.json" -- true
 	[[ "$stderr" == *"policy \"verbose\" $hash (not pinned)"* ]]
-	[[ "$stderr" == *"sharness-exec-landlock --"* ]]
+	[[ "$stderr" == *"sharness-exec-landlock -e 3 --"* ]]
 }

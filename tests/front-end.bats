@@ -85,7 +85,8 @@ DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_
 	write_policy "$TMP/p.json" "$DENY"
 	chmod 666 "$TMP/p.json"
 	run -125 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- true
-	[[ "${stderr_lines[0]}" == *"is writable by others"* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: policy file $TMP/p.json: it is writable by group or others" ]
+	[[ "${stderr_lines[1]}" == "hint: "* ]]
 }
 
 @test "a missing helper is 125 before anything runs" {

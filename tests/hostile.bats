@@ -223,14 +223,18 @@ t_nofile() {
 	# Caps as root, where they take cgroup files; as nobody they would
 	# only add the rlimit warning line.
 	policy "$([ "$1" = root ] && echo "$CAPS")"
-	# Four descriptors: the view step needs its new root and one mount at
-	# once, the Landlock step its ruleset and one path; neither can, and
-	# refuses before anything runs. (The view step first warns, and leaves
-	# it to Landlock, where it has no mount namespace: nobody without one.)
-	run -126 --separate-stderr as "$1" "$PYTHON" -c "$ONLY012" prlimit --nofile=4 \
+	# Four descriptors: the front end walks the policy's path holding a
+	# directory and its entry open at once; it cannot, and refuses
+	# before anything runs.
+	run -125 --separate-stderr as "$1" "$PYTHON" -c "$ONLY012" prlimit --nofile=4 \
 		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
-	stderr=$(printf '%s\n' "${stderr_lines[@]}" | grep -v '^sharness-exec-view: warning: no mount namespace')
-	[ "$(printf '%s\n' "$stderr" | wc -l)" = 1 ]
+	[ "$stderr" = "sharness-exec: fatal: unable to read $TMP/p.json: Too many open files" ]
+	[ ! -e "$TMP/rw/ran" ]
+	# The landlock step on its own needs its ruleset and one path open at
+	# once (the chain's environment memfd is closed by then): 126.
+	run -126 --separate-stderr as "$1" "$PYTHON" -c "$ONLY012" prlimit --nofile=4 \
+		"$LANDLOCK" -r /etc -x /usr -w "$TMP/rw" -- "$TRY" create "$TMP/rw/ran"
+	[ "${#stderr_lines[@]}" = 1 ]
 	# EMFILE in the words of the helper's libc: glibc's, or musl's.
 	case $stderr in
 	"sharness-exec-view: fatal: unable to mount a tmpfs for the new root: "*) ;;
@@ -253,11 +257,11 @@ t_nofile() {
 	[ ! -e "$TMP/d/out" ]
 }
 
-@test "RLIMIT_NOFILE 4 and 5, as root: 126 and one line, or the chain runs confined" {
+@test "RLIMIT_NOFILE 4 and 5, as root: 125 or 126 and one line, or the chain runs confined" {
 	t_nofile root
 }
 
-@test "RLIMIT_NOFILE 4 and 5, as nobody: 126 and one line, or the chain runs confined" {
+@test "RLIMIT_NOFILE 4 and 5, as nobody: 125 or 126 and one line, or the chain runs confined" {
 	t_nofile nobody
 }
 

@@ -123,7 +123,10 @@ $p: process: missing required key" ]
 }
 
 @test "run refuses a bad policy with the same lines, and nothing runs" {
-	f="$FIXTURES/bad/private-prefix.json"
+	# A copy: run checks who could have changed the file, and a checkout
+	# may belong to another user than the one running the tests.
+	cp "$FIXTURES/bad/private-prefix.json" "$FIXTURES/bad/private-prefix.expect" "$TMP/"
+	f="$TMP/private-prefix.json"
 	want=$(expected_stderr "$f" "${f%.json}.expect")
 	run -125 --separate-stderr "$SHARNESS_EXEC" run --policy "$f" -- touch "$TMP/ran"
 	[ "$stderr" = "$want" ]
@@ -134,9 +137,26 @@ $p: process: missing required key" ]
 }
 
 @test "the chain gets the normalised paths" {
-	f="$FIXTURES/good/paths-normalised.json"
+	cp "$FIXTURES/good/paths-normalised.json" "$TMP/"
+	f="$TMP/paths-normalised.json"
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --policy "$f" -- true
 	landlock=$(printf '%s\n' "${lines[@]}" | grep -- '-landlock ')
 	[[ "$landlock" == *" -r /usr/lib -r / -r /etc -x /opt/tool/bin -w /tmp --" ]]
 	[[ "$landlock" != *//* ]]
+}
+
+@test "every warn fixture is valid (status 0) and warns with exactly its expected lines" {
+	local f n=0 bad= want
+	for f in "$FIXTURES"/warn/*.json; do
+		n=$((n + 1))
+		want=$(expected_stderr "$f" "${f%.json}.expect")
+		run --separate-stderr "$SHARNESS_EXEC" check "$f"
+		if [ "$status" -ne 0 ] || [ "$stderr" != "$want" ] ||
+		   [[ "$output" != "$f: valid pbp 1 policy \""*\" ]]; then
+			printf '%s: status %s\nwant:\n%s\ngot:\n%s\n' "$f" "$status" "$want" "$stderr" >&3
+			bad=1
+		fi
+	done
+	[ -z "$bad" ]
+	[ "$n" -ge 1 ]
 }

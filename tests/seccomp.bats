@@ -75,8 +75,12 @@ bg_m() {
 inside() {
 	local way=$1 mode=$2 d args=() r=() x=() ports
 	shift 2
+	# The helper opens rule paths without following symlinks (the front
+	# end resolves them): merged-/usr links are covered by /usr there.
 	for d in /usr /bin /sbin /lib /lib64; do
-		[ -e "$d" ] && x+=("$d")
+		[ -e "$d" ] || continue
+		[ "$way" = helper ] && [ -L "$d" ] && continue
+		x+=("$d")
 	done
 	x+=("$TMP/bin")
 	r=(/etc /proc "$TMP/ro" "${EXTRA_R[@]}")
