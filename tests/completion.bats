@@ -121,7 +121,7 @@ help_run_options() {
 }
 
 @test "bash: keys and signatures complete for keygen, sign, verify, run and probe" {
-	require_file "$BASH_COMPLETION" "bash-completion is not installed"
+	require_feature file:"$BASH_COMPLETION"
 	touch "$TMP/dir/ci.key" "$TMP/dir/ci.pub" "$TMP/dir/a.json.sig"
 	run -0 bash_complete "$TMP/dir" sharness-exec sign ''
 	[ "$output" = -k ]
