@@ -188,7 +188,7 @@ setid() {
 
 foreign() {
 	local way=$1 m=$2 f
-	[ "$(uname -m)" = x86_64 ] || skip "x86_64 only"
+	require_feature arch:x86_64
 	f=$TMP/rw/abi-$way
 	: >"$f" && chmod 644 "$f" && owner "$m" "$f"
 	run -1 inside "$way" "$m" "$T" x32-chmod 4755 "$f"
@@ -242,7 +242,7 @@ print(subprocess.run(["/bin/echo", "sub"], capture_output=True, check=True).stdo
 into_cgroup() {
 	local way=$1 m=$2 base
 	base=$(sed -n 's/^0:://p' /proc/self/cgroup)
-	[ -d /sys/fs/cgroup/unified ] || skip "no cgroup v2 hierarchy here"
+	require_feature cgroup2-unified
 	CG=/sys/fs/cgroup/unified${base%/}/sharness-exec-seccomp-$$-$way
 	mkdir "$CG"
 	run -0 "$T" clone3-cgroup "$CG"

@@ -45,6 +45,8 @@ teardown() { teardown_tmp; }
 #   no-asan                $SHARNESS_EXEC is not built with AddressSanitizer
 #   tiocsti                TIOCSTI is not disabled (dev.tty.legacy_tiocsti)
 #   kernel-config-gz       /proc/config.gz and gzip
+#   arch:NAME              the machine is NAME (uname -m)
+#   cgroup2-unified        a cgroup v2 hierarchy at /sys/fs/cgroup/unified
 require_feature() {
 	local why= d
 	case "$1" in
@@ -95,6 +97,10 @@ require_feature() {
 			why="TIOCSTI is disabled system-wide here (dev.tty.legacy_tiocsti=0)" ;;
 	kernel-config-gz)
 		[ -r /proc/config.gz ] && command -v gzip >/dev/null || why="no /proc/config.gz" ;;
+	arch:*)
+		[ "$(uname -m)" = "${1#arch:}" ] || why="${1#arch:} only" ;;
+	cgroup2-unified)
+		[ -d /sys/fs/cgroup/unified ] || why="no cgroup v2 hierarchy here" ;;
 	*)
 		why="unknown feature $1" ;;
 	esac
