@@ -88,7 +88,9 @@
 /* Far below BPF_MAXINSNS (4096); the landlock step's filter with every
  * rule (object form) is under 200 instructions, and a named syscall runs
  * at most about 40 of them. */
-#define PROG_MAX 256
+#ifndef PROG_MAX
+# define PROG_MAX 256
+#endif
 
 struct prog {
 	struct sock_filter f[PROG_MAX];
@@ -285,6 +287,186 @@ static void socketcall_rules(struct prog *p, unsigned what)
 }
 #endif
 
+#ifdef NATIVE_ARCH
+/* The whole filter for WHAT into P; 0, or -1 (E2BIG) if it did not fit. */
+static int build(struct prog *p, unsigned what)
+{
+	unsigned s, j, k;
+
+	p->n = 0;
+	p->full = 0;
+	/* Another ABI has other numbers (on x86_64: i386 through int 0x80,
+	 * and x32 with bit 30 set in nr): none of them is allowed. */
+	load(p, offsetof(struct seccomp_data, arch));
+	j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH);
+	ret(p, ERRNO(ENOSYS));
+	land(p, j, 1);
+	load(p, offsetof(struct seccomp_data, nr));
+#ifdef X32_BIT
+	j = emit(p, BPF_JMP | BPF_JGE | BPF_K, X32_BIT);
+	ret(p, ERRNO(ENOSYS));
+	land(p, j, 0);
+#endif
+
+	/* The hottest syscalls with rules come first: a syscall with rules
+	 * runs the filter from the top down to its own block. */
+	if (what & SECCOMP_DENY_SETID) {
+#ifdef SYS_openat
+		setid_open(p, SYS_openat, 2, 3);
+#endif
+#ifdef SYS_open
+		setid_open(p, SYS_open, 1, 2);
+#endif
+	}
+	if (what & SECCOMP_DENY_LEASES) {
+		/* A lease (or delegation) on a read-only file: outside openers
+		 * for writing block until the holder lets go. */
+		s = begin(p, SYS_fcntl);
+		load(p, ARG_LO(1));
+		if_eq(p, F_SETLEASE, ERRNO(EACCES));
+		if_eq(p, F_SETDELEG, ERRNO(EACCES));
+		ret(p, ALLOW);
+		end(p, s);
+#ifdef SYS_fcntl64
+		s = begin(p, SYS_fcntl64);
+		load(p, ARG_LO(1));
+		if_eq(p, F_SETLEASE, ERRNO(EACCES));
+		if_eq(p, F_SETDELEG, ERRNO(EACCES));
+		ret(p, ALLOW);
+		end(p, s);
+#endif
+	}
+	if (what & SECCOMP_DENY_TIOCSTI) {
+		/* Keystrokes pushed into a terminal shared with the caller
+		 * (TIOCSTI), or TIOCLINUX's paste on a virtual console. The
+		 * kernel reads the request as an unsigned int. */
+		s = begin(p, SYS_ioctl);
+		load(p, ARG_LO(1));
+		if_eq(p, TIOCSTI, ERRNO(EPERM));
+		if_eq(p, TIOCLINUX, ERRNO(EPERM));
+		ret(p, ALLOW);
+		end(p, s);
+	}
+	if (what & SECCOMP_NET_ALLOWLIST) {
+		/* TCP Fast Open connects from inside sendto/sendmsg, where
+		 * Landlock's connect hook never runs. (TCP_FASTOPEN_CONNECT
+		 * is left alone: it still goes through connect(2).) */
+#ifdef SYS_sendto
+		deny_bits(p, SYS_sendto, 3, MSG_FASTOPEN, ERRNO(EACCES));
+#endif
+#ifdef SYS_sendmsg
+		deny_bits(p, SYS_sendmsg, 2, MSG_FASTOPEN, ERRNO(EACCES));
+#endif
+#ifdef SYS_sendmmsg
+		deny_bits(p, SYS_sendmmsg, 3, MSG_FASTOPEN, ERRNO(EACCES));
+#endif
+	}
+	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_VSOCK | SECCOMP_NET_ALLOWLIST)) {
+#ifdef SYS_socket
+		socket_rules(p, SYS_socket, what);
+#endif
+#ifdef SYS_socketpair
+		socket_rules(p, SYS_socketpair, what);
+#endif
+#ifdef SYS_socketcall
+		socketcall_rules(p, what);
+#endif
+	}
+	if (what & SECCOMP_DENY_USERNS) {
+		/* A nested user namespace: kernel attack surface, and
+		 * capabilities over whatever it then makes. */
+#ifdef SYS_clone
+		deny_bits(p, SYS_clone, 0, CLONE_NEWUSER, ERRNO(EPERM));
+#endif
+		deny_bits(p, SYS_unshare, 0, CLONE_NEWUSER, ERRNO(EPERM));
+	}
+	if (what & SECCOMP_DENY_OUTSIDE) {
+		/* kill(-1) signals every process the caller may signal,
+		 * outside the run too where no pid namespace or Landlock
+		 * scope stands. tkill and tgkill refuse pid <= 0 themselves
+		 * (EINVAL); tgkill is named anyway, as DESIGN.md 4.6 says. */
+		deny_value(p, SYS_kill, 0, (__u32)-1, ERRNO(EPERM));
+		deny_value(p, SYS_tgkill, 0, (__u32)-1, ERRNO(EPERM));
+		/* prlimit64 setting another process's limits: Landlock does
+		 * not scope it, and a limit set on the supervisor or on any
+		 * process of the same uid outside (RLIMIT_FSIZE, NOFILE)
+		 * breaks it. Reading them (new == NULL) stays allowed. */
+		s = begin(p, SYS_prlimit64);
+		load(p, ARG_LO(0));
+		j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
+		load(p, ARG_LO(2));
+		k = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
+		load(p, ARG_HI(2));
+		if_eq(p, 0, ALLOW);
+		land(p, k, 0);
+		ret(p, ERRNO(EPERM));
+		land(p, j, 1);
+		ret(p, ALLOW);
+		end(p, s);
+		/* setpriority and ioprio_set on a process group or a whole
+		 * uid reach every process of it, outside the run too where
+		 * there is no pid namespace; one process (or thread, as
+		 * pthread_setschedparam needs) stays allowed. */
+		s = begin(p, SYS_setpriority);
+		load(p, ARG_LO(0));
+		if_eq(p, PRIO_PROCESS, ALLOW);
+		ret(p, ERRNO(EPERM));
+		end(p, s);
+		s = begin(p, SYS_ioprio_set);
+		load(p, ARG_LO(0));
+		if_eq(p, IOPRIO_WHO_PROCESS, ALLOW);
+		ret(p, ERRNO(EPERM));
+		end(p, s);
+	}
+	if (what & SECCOMP_DENY_SETID) {
+		/* The other ways to put S_ISUID or S_ISGID into a mode: a
+		 * target owning a file (root: every file it creates) could
+		 * otherwise leave a set-id program for others to run. */
+#ifdef SYS_creat
+		deny_bits(p, SYS_creat, 1, SETID, ERRNO(EPERM));
+#endif
+#ifdef SYS_chmod
+		deny_bits(p, SYS_chmod, 1, SETID, ERRNO(EPERM));
+#endif
+		deny_bits(p, SYS_fchmod, 1, SETID, ERRNO(EPERM));
+		deny_bits(p, SYS_fchmodat, 2, SETID, ERRNO(EPERM));
+		deny_bits(p, SYS_fchmodat2, 2, SETID, ERRNO(EPERM));
+#ifdef SYS_mknod
+		deny_bits(p, SYS_mknod, 1, SETID, ERRNO(EPERM));
+#endif
+		deny_bits(p, SYS_mknodat, 2, SETID, ERRNO(EPERM));
+	}
+	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST)) {
+		/* io_uring performs opens, connects and sends in the kernel,
+		 * where no seccomp filter sees them. An inherited ring could
+		 * be driven with enter/register alone. */
+		deny(p, SYS_io_uring_setup, ERRNO(ENOSYS));
+		deny(p, SYS_io_uring_enter, ERRNO(ENOSYS));
+		deny(p, SYS_io_uring_register, ERRNO(ENOSYS));
+	}
+	if (what & SECCOMP_DENY_BYPASS) {
+		/* openat2's mode and clone3's flags (CLONE_NEWUSER,
+		 * CLONE_INTO_CGROUP) are behind pointers: ENOSYS makes glibc
+		 * and every other libc fall back to openat and clone. */
+		deny(p, SYS_openat2, ERRNO(ENOSYS));
+		deny(p, SYS_clone3, ERRNO(ENOSYS));
+	}
+	if (what & SECCOMP_DENY_KEYS) {
+		/* The user keyrings (@u, @us) are per uid, shared with the
+		 * caller's other processes whatever namespace the run is in. */
+		deny(p, SYS_keyctl, ERRNO(EPERM));
+		deny(p, SYS_add_key, ERRNO(EPERM));
+		deny(p, SYS_request_key, ERRNO(EPERM));
+	}
+	ret(p, ALLOW);
+	if (p->full) {
+		errno = E2BIG;
+		return -1;
+	}
+	return 0;
+}
+#endif
+
 int seccomp_install(unsigned what)
 {
 #ifndef NATIVE_ARCH
@@ -294,179 +476,9 @@ int seccomp_install(unsigned what)
 #else
 	static struct prog p;
 	struct sock_fprog prog;
-	unsigned s, j, k;
 
-	p.n = 0;
-	p.full = 0;
-	/* Another ABI has other numbers (on x86_64: i386 through int 0x80,
-	 * and x32 with bit 30 set in nr): none of them is allowed. */
-	load(&p, offsetof(struct seccomp_data, arch));
-	j = emit(&p, BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH);
-	ret(&p, ERRNO(ENOSYS));
-	land(&p, j, 1);
-	load(&p, offsetof(struct seccomp_data, nr));
-#ifdef X32_BIT
-	j = emit(&p, BPF_JMP | BPF_JGE | BPF_K, X32_BIT);
-	ret(&p, ERRNO(ENOSYS));
-	land(&p, j, 0);
-#endif
-
-	/* The hottest syscalls with rules come first: a syscall with rules
-	 * runs the filter from the top down to its own block. */
-	if (what & SECCOMP_DENY_SETID) {
-#ifdef SYS_openat
-		setid_open(&p, SYS_openat, 2, 3);
-#endif
-#ifdef SYS_open
-		setid_open(&p, SYS_open, 1, 2);
-#endif
-	}
-	if (what & SECCOMP_DENY_LEASES) {
-		/* A lease (or delegation) on a read-only file: outside openers
-		 * for writing block until the holder lets go. */
-		s = begin(&p, SYS_fcntl);
-		load(&p, ARG_LO(1));
-		if_eq(&p, F_SETLEASE, ERRNO(EACCES));
-		if_eq(&p, F_SETDELEG, ERRNO(EACCES));
-		ret(&p, ALLOW);
-		end(&p, s);
-#ifdef SYS_fcntl64
-		s = begin(&p, SYS_fcntl64);
-		load(&p, ARG_LO(1));
-		if_eq(&p, F_SETLEASE, ERRNO(EACCES));
-		if_eq(&p, F_SETDELEG, ERRNO(EACCES));
-		ret(&p, ALLOW);
-		end(&p, s);
-#endif
-	}
-	if (what & SECCOMP_DENY_TIOCSTI) {
-		/* Keystrokes pushed into a terminal shared with the caller
-		 * (TIOCSTI), or TIOCLINUX's paste on a virtual console. The
-		 * kernel reads the request as an unsigned int. */
-		s = begin(&p, SYS_ioctl);
-		load(&p, ARG_LO(1));
-		if_eq(&p, TIOCSTI, ERRNO(EPERM));
-		if_eq(&p, TIOCLINUX, ERRNO(EPERM));
-		ret(&p, ALLOW);
-		end(&p, s);
-	}
-	if (what & SECCOMP_NET_ALLOWLIST) {
-		/* TCP Fast Open connects from inside sendto/sendmsg, where
-		 * Landlock's connect hook never runs. (TCP_FASTOPEN_CONNECT
-		 * is left alone: it still goes through connect(2).) */
-#ifdef SYS_sendto
-		deny_bits(&p, SYS_sendto, 3, MSG_FASTOPEN, ERRNO(EACCES));
-#endif
-#ifdef SYS_sendmsg
-		deny_bits(&p, SYS_sendmsg, 2, MSG_FASTOPEN, ERRNO(EACCES));
-#endif
-#ifdef SYS_sendmmsg
-		deny_bits(&p, SYS_sendmmsg, 3, MSG_FASTOPEN, ERRNO(EACCES));
-#endif
-	}
-	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_VSOCK | SECCOMP_NET_ALLOWLIST)) {
-#ifdef SYS_socket
-		socket_rules(&p, SYS_socket, what);
-#endif
-#ifdef SYS_socketpair
-		socket_rules(&p, SYS_socketpair, what);
-#endif
-#ifdef SYS_socketcall
-		socketcall_rules(&p, what);
-#endif
-	}
-	if (what & SECCOMP_DENY_USERNS) {
-		/* A nested user namespace: kernel attack surface, and
-		 * capabilities over whatever it then makes. */
-#ifdef SYS_clone
-		deny_bits(&p, SYS_clone, 0, CLONE_NEWUSER, ERRNO(EPERM));
-#endif
-		deny_bits(&p, SYS_unshare, 0, CLONE_NEWUSER, ERRNO(EPERM));
-	}
-	if (what & SECCOMP_DENY_OUTSIDE) {
-		/* kill(-1) signals every process the caller may signal,
-		 * outside the run too where no pid namespace or Landlock
-		 * scope stands. tkill and tgkill refuse pid <= 0 themselves
-		 * (EINVAL); tgkill is named anyway, as DESIGN.md 4.6 says. */
-		deny_value(&p, SYS_kill, 0, (__u32)-1, ERRNO(EPERM));
-		deny_value(&p, SYS_tgkill, 0, (__u32)-1, ERRNO(EPERM));
-		/* prlimit64 setting another process's limits: Landlock does
-		 * not scope it, and a limit set on the supervisor or on any
-		 * process of the same uid outside (RLIMIT_FSIZE, NOFILE)
-		 * breaks it. Reading them (new == NULL) stays allowed. */
-		s = begin(&p, SYS_prlimit64);
-		load(&p, ARG_LO(0));
-		j = emit(&p, BPF_JMP | BPF_JEQ | BPF_K, 0);
-		load(&p, ARG_LO(2));
-		k = emit(&p, BPF_JMP | BPF_JEQ | BPF_K, 0);
-		load(&p, ARG_HI(2));
-		if_eq(&p, 0, ALLOW);
-		land(&p, k, 0);
-		ret(&p, ERRNO(EPERM));
-		land(&p, j, 1);
-		ret(&p, ALLOW);
-		end(&p, s);
-		/* setpriority and ioprio_set on a process group or a whole
-		 * uid reach every process of it, outside the run too where
-		 * there is no pid namespace; one process (or thread, as
-		 * pthread_setschedparam needs) stays allowed. */
-		s = begin(&p, SYS_setpriority);
-		load(&p, ARG_LO(0));
-		if_eq(&p, PRIO_PROCESS, ALLOW);
-		ret(&p, ERRNO(EPERM));
-		end(&p, s);
-		s = begin(&p, SYS_ioprio_set);
-		load(&p, ARG_LO(0));
-		if_eq(&p, IOPRIO_WHO_PROCESS, ALLOW);
-		ret(&p, ERRNO(EPERM));
-		end(&p, s);
-	}
-	if (what & SECCOMP_DENY_SETID) {
-		/* The other ways to put S_ISUID or S_ISGID into a mode: a
-		 * target owning a file (root: every file it creates) could
-		 * otherwise leave a set-id program for others to run. */
-#ifdef SYS_creat
-		deny_bits(&p, SYS_creat, 1, SETID, ERRNO(EPERM));
-#endif
-#ifdef SYS_chmod
-		deny_bits(&p, SYS_chmod, 1, SETID, ERRNO(EPERM));
-#endif
-		deny_bits(&p, SYS_fchmod, 1, SETID, ERRNO(EPERM));
-		deny_bits(&p, SYS_fchmodat, 2, SETID, ERRNO(EPERM));
-		deny_bits(&p, SYS_fchmodat2, 2, SETID, ERRNO(EPERM));
-#ifdef SYS_mknod
-		deny_bits(&p, SYS_mknod, 1, SETID, ERRNO(EPERM));
-#endif
-		deny_bits(&p, SYS_mknodat, 2, SETID, ERRNO(EPERM));
-	}
-	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST)) {
-		/* io_uring performs opens, connects and sends in the kernel,
-		 * where no seccomp filter sees them. An inherited ring could
-		 * be driven with enter/register alone. */
-		deny(&p, SYS_io_uring_setup, ERRNO(ENOSYS));
-		deny(&p, SYS_io_uring_enter, ERRNO(ENOSYS));
-		deny(&p, SYS_io_uring_register, ERRNO(ENOSYS));
-	}
-	if (what & SECCOMP_DENY_BYPASS) {
-		/* openat2's mode and clone3's flags (CLONE_NEWUSER,
-		 * CLONE_INTO_CGROUP) are behind pointers: ENOSYS makes glibc
-		 * and every other libc fall back to openat and clone. */
-		deny(&p, SYS_openat2, ERRNO(ENOSYS));
-		deny(&p, SYS_clone3, ERRNO(ENOSYS));
-	}
-	if (what & SECCOMP_DENY_KEYS) {
-		/* The user keyrings (@u, @us) are per uid, shared with the
-		 * caller's other processes whatever namespace the run is in. */
-		deny(&p, SYS_keyctl, ERRNO(EPERM));
-		deny(&p, SYS_add_key, ERRNO(EPERM));
-		deny(&p, SYS_request_key, ERRNO(EPERM));
-	}
-	ret(&p, ALLOW);
-
-	if (p.full) {
-		errno = E2BIG;
+	if (build(&p, what) < 0)
 		return -1;
-	}
 	prog.len = (unsigned short)p.n;
 	prog.filter = p.f;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);

@@ -489,7 +489,9 @@ t_nested_netns() {
 	# namespace needs (the outer domain dropped every capability, root's
 	# too): no namespace can be made, so "none" falls back to the seccomp
 	# filter, says so, and loopback is refused with every other socket.
-	run -0 --separate-stderr as "$1" "$LANDLOCK" -x / -w "$TMP/rw" -w /dev/null -- \
+	# -U: without it the outer filter refuses the user namespace itself
+	# (EPERM from unshare) before uid_map is ever reached.
+	run -0 --separate-stderr as "$1" "$LANDLOCK" -U -x / -w "$TMP/rw" -w /dev/null -- \
 		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
 	[ "$stderr" = "sharness-exec-netns: warning: no network namespace available (unable to write /proc/self/uid_map: Permission denied): loopback is unavailable, sockets other than AF_UNIX are refused by a seccomp filter, and SysV and POSIX IPC objects are shared with the caller" ]
 	[ -e "$TMP/rw/ran" ]

@@ -27,6 +27,7 @@ setup() {
 	NET='"none"'
 	USERNS=
 	EXTRA_R=()
+	nlisten=0
 }
 
 teardown() {
@@ -432,11 +433,13 @@ priority() {
 
 # --- the object form of "network" -------------------------------------------------
 
-# listen: a TCP listener outside on 127.0.0.1; $port, and $log (one line a
-# connection accepted).
+# listen: a new TCP listener outside on 127.0.0.1; $port, and $log (one
+# line a connection accepted). listen.py quits after 30 s, so each phase of
+# a test starts its own.
 listen() {
-	log=$TMP/listen.log
+	log=$TMP/listen.$((++nlisten)).log
 	: >"$log"
+	rm -f "$TMP/ready"
 	"$PY" "$top_srcdir/tests/helpers/listen.py" tcp "$TMP/ready" "$log" 3>&- &
 	pids+=($!)
 	for _ in $(seq 400); do [ -e "$TMP/ready" ] && break; sleep 0.05; done
@@ -458,19 +461,19 @@ logged() {
 }
 
 sockets() {
-	local way=$1 m=$2 n=0 s
+	local way=$1 m=$2 s
 	require_feature tool:"$PY"
-	listen
 	NET='{"connect_tcp_ports":[],"bind_tcp_ports":[]}'
 	# Bare, each way in reaches the listener.
+	listen
 	for s in "connect $port mptcp" "tfo-sendto $port" "tfo-sendmsg $port" \
 	         "tfo-sendmmsg $port" "io-uring-connect $port"; do
 		run -0 as_m "$m" "$T" $s
 		[ "$output" = ok ]
-		n=$((n + 1))
 	done
-	logged $((n += 1))
+	logged 6
 	# Inside, none does, though it is the same user on the same network.
+	listen
 	for s in "connect $port mptcp" "tfo-sendto $port" "tfo-sendmsg $port" \
 	         "tfo-sendmmsg $port"; do
 		run -1 inside "$way" "$m" "$T" $s
@@ -484,18 +487,18 @@ sockets() {
 	# TCP_FASTOPEN_CONNECT still goes through connect(2), and Landlock.
 	run -1 inside "$way" "$m" "$T" tfo-connect "$port"
 	[ "$output" = "$EACCES" ]
-	logged $((n += 1))
-	# Granted, plain TCP and TCP_FASTOPEN_CONNECT reach it.
+	logged 1
+	# Granted, plain TCP and TCP_FASTOPEN_CONNECT reach it ...
+	listen
 	NET='{"connect_tcp_ports":['"$port"'],"bind_tcp_ports":[]}'
 	run -0 inside "$way" "$m" "$T" connect "$port"
 	[ "$output" = ok ]
 	run -0 inside "$way" "$m" "$T" tfo-connect "$port"
 	[ "$output" = ok ]
-	logged $((n += 3))
 	# ... and MPTCP and Fast Open still do not, granted port or not.
 	run -1 inside "$way" "$m" "$T" connect "$port" mptcp
 	run -1 inside "$way" "$m" "$T" tfo-sendto "$port"
-	logged $((n += 1))
+	logged 3
 }
 
 @test "object form: MPTCP, Fast Open and io_uring never reach an outside listener; TCP does where granted (root)" { both root sockets; }
