@@ -61,7 +61,7 @@ teardown() {
 # policy PROCESS-EXTRA
 policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"cgroup2",
-	  "files":{"read":["/etc","/proc"],"write":["'"$TMP"'/rw"],
+	  "files":{"read":["/etc","/proc","/dev/zero"],"write":["'"$TMP"'/rw"],
 	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
 	  "network":"none",
 	  "process":{"no_new_privs":true'"$1"'}}'
@@ -171,7 +171,7 @@ t_others() {
 	local m=$1
 	need "$m"
 	need_cgroup2
-	policy ',"max_pids":50'
+	policy "$2"
 	make_base "$m"
 	# Another process of the caller's in the same cgroup: the rule forbids
 	# enabling controllers there, and a run never moves what it did not start.
@@ -181,15 +181,22 @@ t_others() {
 	eventually grep -q . "$base/cgroup.procs"
 	local other
 	other=$(cat "$base/cgroup.procs")
-	run -0 --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- cat /proc/self/cgroup
+	run --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- cat /proc/self/cgroup
+	echo "status $status, stdout: $output, stderr: $stderr"
+	[ "$status" = 0 ]
 	[ "$output" = "0::${base#"$CG"}" ]
 	[[ "$stderr" == *"warning: no cgroup (cgroup v2 $base holds other processes, so it cannot enable controllers for a child); rlimits cover less:"* ]]
 	[ "$(cat "$base/cgroup.procs")" = "$other" ]
 	nothing_left "$base"
 }
 
-@test "root, beside another process: no cgroup, the fallback says why, the other process stays" { t_others root; }
-@test "nobody, beside another process in its delegated cgroup: the fallback says why" { t_others nobody; }
+@test "root, beside another process: no cgroup, the fallback says why, the other process stays" { t_others root ',"max_memory_mb":64,"max_pids":50'; }
+@test "nobody, beside another process in its delegated cgroup: the fallback says why" { t_others nobody ',"max_memory_mb":64,"max_pids":50'; }
+# pids alone: enabling a threaded controller beside a process succeeds and
+# makes the cgroup a thread root, whose children refuse a process
+# (EOPNOTSUPP); the run must still fall back rather than fail.
+@test "root, pids cap only, beside another process: the fallback says why" { t_others root ',"max_pids":50'; }
+@test "nobody, pids cap only, beside another process: the fallback says why" { t_others nobody ',"max_pids":50'; }
 
 t_memory() {
 	local m=$1
@@ -202,8 +209,10 @@ t_memory() {
 	# rlimit counts them: only the cgroup can stop this.
 	run --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- \
 		dd if=/dev/zero of="$TMP/rw/fill" bs=1M count=128
-	[ "$status" = 137 ]
-	[ "$(stat -c %s "$TMP/rw/fill")" -lt $((128 << 20)) ]
+	echo "status $status, stdout: $output, stderr: $stderr"
+	# killed by the cgroup's OOM killer, or refused the page (ENOMEM)
+	[ "$status" = 137 ] || [ "$status" = 1 ]
+	[ "$(stat -c %s "$TMP/rw/fill")" -le $((64 << 20)) ]
 	rm -f "$TMP/rw/fill"
 	nothing_left "$base"
 	# Under the cap it works, and the caller could write it all itself.
@@ -252,11 +261,12 @@ t_daemon() {
 	make_base "$m"
 	# A grandchild that leaves the session and the process group; the
 	# target exits without waiting for it.
-	run -0 --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c \
-		"setsid sh -c 'exec -a $marker sleep 1000' </dev/null >/dev/null 2>&1 &
-		 while ! pgrep -f ^$marker >/dev/null; do sleep 0.1; done; echo started"
+	run -0 --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- bash -c \
+		"setsid bash -c 'exec -a $marker sleep 1000' </dev/null >/dev/null 2>&1 &
+		 for i in \$(seq 300); do pgrep -f ^$marker >$TMP/rw/seen && break; sleep 0.1; done; echo started"
 	[ "$output" = started ]
 	[ -z "$stderr" ]
+	[ -n "$(cat "$TMP/rw/seen")" ]
 	[ -z "$(pgrep -f "^$marker" || true)" ]
 	nothing_left "$base"
 }
@@ -271,7 +281,7 @@ t_daemon() {
 	local marker=sharness-exec-cg2-killed-$$-$RANDOM st=0
 	markers+=("$marker")
 	mkfifo -m 666 "$TMP/rw/ready"
-	"$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c \
+	"$SHARNESS_EXEC" run -p "$TMP/p.json" -- bash -c \
 		"(exec -a $marker sleep 1000) & (exec -a $marker-2 sleep 1000) & echo up >$TMP/rw/ready; wait" 3>&- &
 	local wrapper=$!
 	pids+=("$wrapper")
