@@ -29,12 +29,22 @@ teardown_tmp() {
 setup() { setup_tmp; }
 teardown() { teardown_tmp; }
 
+# landlock_abi: the running kernel's Landlock ABI, 0 without Landlock.
+landlock_abi() {
+	"$TRY" landlock-abi 2>/dev/null || echo 0
+}
+
 # require_feature FEATURE: the one way a test skips. Skips the test when
 # this machine or build lacks FEATURE, or fails it when
 # SHARNESS_EXEC_MUST_WORK=1 (CI sets it), unless FEATURE is named in
 # SHARNESS_EXEC_MAY_LACK (space-separated): what a build lacks by design,
 # such as the sanitizer build's dynamic, ASan-instrumented front end.
 #   landlock userns netns cgroup1 root nobody pty tool:NAME
+#   landlock-abi:N         the kernel's Landlock ABI is N or later; in the
+#                          kernel matrix's guests (SHARNESS_EXEC_KERNEL_MATRIX
+#                          set, tests/kernels) it skips even under
+#                          SHARNESS_EXEC_MUST_WORK=1: the kernel's, not the
+#                          machine's setup
 #   file:PATH              PATH exists (a script another package installs)
 #   zsh-zpty               zsh's zpty module
 #   nobody-reaches:PATH    uid 65534 may execute PATH (the build tree)
@@ -48,10 +58,15 @@ teardown() { teardown_tmp; }
 #   arch:NAME              the machine is NAME (uname -m)
 #   cgroup2-unified        a cgroup v2 hierarchy at /sys/fs/cgroup/unified
 require_feature() {
-	local why= d
+	local why= d abi
 	case "$1" in
 	landlock)
 		"$TRY" landlock-abi >/dev/null 2>&1 || why="Landlock is not available" ;;
+	landlock-abi:*)
+		abi=$(landlock_abi)
+		[ "$abi" -ge "${1#landlock-abi:}" ] ||
+			why="needs Landlock ABI ${1#landlock-abi:}, this kernel has ABI $abi"
+		[ -n "$why" ] && [ -n "${SHARNESS_EXEC_KERNEL_MATRIX:-}" ] && skip "$why" ;;
 	userns)
 		unshare --user --net true 2>/dev/null || why="user namespaces cannot be created" ;;
 	netns)
