@@ -343,7 +343,7 @@ static void check_paths(struct ck *c, const char *name, unsigned a, struct strli
 		for (size_t k = 0; write && k < sizeof never_written / sizeof *never_written; k++)
 			if (policy_beneath(l->v[l->n], never_written[k])) {
 				problem(c, kp, "beneath %s, which is always read-only: %s",
-				        never_written[k], quote(q, l->v[l->n], strlen(l->v[l->n])));
+				        never_written[k], quote(q, l->v[l->n], strlen(l->v[l->n]), QUOTE_ALWAYS));
 				break;
 			}
 		if (at)
@@ -627,7 +627,7 @@ static void check_protected(struct ck *c)
 			continue;
 		snprintf(kp, sizeof kp, "files.protected[%u]", c->protected_at[i]);
 		problem(c, kp, "not beneath any files.write path: %s",
-		        quote(q, p->protected.v[i], strlen(p->protected.v[i])));
+		        quote(q, p->protected.v[i], strlen(p->protected.v[i]), QUOTE_ALWAYS));
 	}
 }
 
