@@ -106,14 +106,27 @@ assert_all_held() {
 }
 
 @test "hello where no namespace can be made: the local server is NOT held, and it says why" {
+	# As nobody: for a root caller without a mount namespace the view
+	# step's strict mode refuses every probe (the next test).
 	require_feature landlock
+	require_feature nobody
 	cd "$TMP/cwd"
-	run -1 --separate-stderr env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
+	run -1 --separate-stderr as_nobody env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
 	printf '%s\n' "$output" | grep -qE '^a local server works +allowed +NOT held +refused \(exit [0-9]+\): listen: Address family not supported by protocol$'
 	printf '%s\n' "$output" | grep -qE '^TCP to 127\.0\.0\.1:[0-9]+ +refused +held '
 	printf '%s\n' "$output" | grep -qF 'so loopback is unavailable and no local server works'
 	printf '%s\n' "$output" | grep -qx '5/6 held'
 	[ "${lines[-1]}" = "hello: 1 expectation did NOT hold" ]
+}
+
+@test "hello as root where no namespace can be made: nothing runs half-confined (126), and it says why" {
+	require_feature landlock
+	require_feature root
+	cd "$TMP/cwd"
+	run -1 --separate-stderr env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
+	printf '%s\n' "$output" | grep -qx '0/6 held'
+	printf '%s\n' "$output" | grep -qE '^read /etc/os-release +allowed +NOT held +did not run: sharness-exec exit 126: hint: for a root caller chmod and pathname sockets'
+	[ "${lines[-1]}" = "hello: 6 expectations did NOT hold" ]
 }
 
 @test "the test hook exists only in the test build" {
