@@ -32,7 +32,7 @@ need_cgroup2() {
 	fi
 	if [ -n "$why" ]; then
 		[ "${SHARNESS_EXEC_NEED_CGROUP2:-0}" = 1 ] && { echo "cgroup v2 needed: $why" >&2; return 1; }
-		skip "$why"
+		not_here cgroup2-guest "$why"
 	fi
 	echo "+memory +pids" >"$CG/cgroup.subtree_control"
 }
@@ -212,7 +212,7 @@ t_memory() {
 	local m=$1
 	need "$m"
 	need_cgroup2
-	[ "$(stat -f -c %T "$TMP")" = tmpfs ] || skip "$TMP is not on a tmpfs"
+	[ "$(stat -f -c %T "$TMP")" = tmpfs ] || not_here tmpfs-tmp "$TMP is not on a tmpfs"
 	policy ',"max_memory_mb":64'
 	make_base "$m"
 	# Pages of a tmpfs file are charged to the writer's cgroup, and no

@@ -237,7 +237,7 @@ datagram control" ]
 t_udp_keys_old_abi() {
 	local m=$1
 	need "$m"
-	[ "$(abi)" -lt 10 ] || skip "this kernel has Landlock UDP rules (ABI $(abi))"
+	[ "$(abi)" -lt 10 ] || not_here landlock-below-10 "this kernel has Landlock UDP rules (ABI $(abi))"
 	listener udp
 	policy '{"connect_udp_ports":['"$port"'],"bind_udp_ports":[0]}'
 	run -126 --separate-stderr confined "$m" "$TP" udp-send "$port" strict
@@ -288,7 +288,7 @@ t_udp_keys_old_abi() {
 
 @test "-A: what each ABI lacks is named, UDP last, with the ABI that has it" {
 	require_feature landlock
-	[ "$(abi)" -ge 7 ] || skip "needs a kernel with Landlock ABI 7 or later"
+	require_feature landlock-abi:7
 	run -126 --separate-stderr "$LANDLOCK" -A 3 -n -C 53 -L 0 -- true
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 3: it lacks NET_BIND_TCP, NET_CONNECT_TCP, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL, NET_BIND_UDP, NET_CONNECT_SEND_UDP" ]
 	[[ "${stderr_lines[1]}" == "hint: Landlock ABI 10 (Linux 7.2) has them;"* ]]

@@ -432,7 +432,7 @@ tty_case() {
 
 @test "root: vm.memfd_noexec is 2 in the run's pid namespace, and unchanged outside" {
 	require_feature root
-	[ -e /proc/sys/vm/memfd_noexec ] || skip "no vm.memfd_noexec (Linux before 6.3)"
+	require_that memfd-noexec "no vm.memfd_noexec (Linux before 6.3)" test -e /proc/sys/vm/memfd_noexec
 	local before
 	before=$(cat /proc/sys/vm/memfd_noexec)
 	[ "$before" = 2 ] || { run -0 "$TRY_SUPER" memfd-exec; [ "$output" = ok ]; }

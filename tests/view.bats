@@ -162,7 +162,7 @@ t_noexec() {
 	for ldso in /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1 /lib/ld-linux.so.2; do
 		[ -x "$ldso" ] && break
 	done
-	[ -x "$ldso" ] || skip "no dynamic loader found"
+	require_that ldso "no dynamic loader found" test -x "$ldso"
 	# The loader maps a binary it is handed: not from a read-only path.
 	run -127 viewed "$m" "$ldso" "$TMP/ro/try-view" stat /
 	[[ "$output" == *"failed to map segment"* ]]
