@@ -209,7 +209,8 @@ static int sockopt(int s, int name)
 /* listen(2) on S for the target; 0 or the errno to answer. */
 static int guarded_listen(int s, int backlog)
 {
-	int family = sockopt(s, SO_DOMAIN), range;
+	int family = sockopt(s, SO_DOMAIN);
+	__u32 range;
 	unsigned short block;
 
 	if (family < 0)
@@ -223,7 +224,10 @@ static int guarded_listen(int s, int backlog)
 	if (sockopt(s, SO_PROTOCOL) != IPPROTO_TCP)
 		return EACCES;
 	block = family == AF_INET ? block4 : block6;
-	range = block | block << 16;
+	/* IP_LOCAL_PORT_RANGE: the low port in the low 16 bits, the high port
+	 * in the high 16; unsigned, as a port above 32767 shifted in an int
+	 * would overflow. */
+	range = (__u32)block | (__u32)block << 16;
 	if (!block || setsockopt(s, SOL_IP, IP_LOCAL_PORT_RANGE, &range, sizeof range) < 0)
 		return EACCES;
 	/* Never bound: refuse without even trying. getsockname(2) cannot
