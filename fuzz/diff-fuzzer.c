@@ -24,6 +24,9 @@
 #include "hash.h"
 #include "json.h"
 
+/* hash.c quotes file names with common.c's quote(), whose messages name us. */
+const char *progname = "diff-fuzzer";
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(cond, what) do { if (!(cond)) { \

@@ -13,6 +13,9 @@
 
 #include "spki.h"
 
+/* The replay build links hash.c and common.c, whose messages name us. */
+const char *progname = "sig-fuzzer";
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(cond, what) do { if (!(cond)) { \

@@ -15,6 +15,9 @@
 #include "pem.h"
 #include "spki.h"
 
+/* hash.c quotes file names with common.c's quote(), whose messages name us. */
+const char *progname = "spki-fuzzer";
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(cond, what) do { if (!(cond)) { \
