@@ -55,7 +55,7 @@ chmod 644 "$work/policy.json"
 # $0 marker, $1 writable dir, $2 protected dir, $3 seconds, $4 status
 target='echo $$ >"$1/pid.${0##*-}"
 (exec -a "$0-bg" sleep 60) &
-if (echo x >"$2/intruder") 2>/dev/null || rm -f "$2/keep1" 2>/dev/null; then exit 99; fi
+if (echo x >"$2/intruder") 2>/dev/null || rm "$2/keep1" 2>/dev/null; then exit 99; fi
 (exec -a "$0-fg" sleep "$3")
 exit "$4"'
 
