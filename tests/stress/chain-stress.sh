@@ -140,6 +140,7 @@ if [ -z "$left" ]; then ok; else
 fi
 
 # 3. no cgroup of ours or of a dead supervisor.
+fail_before_cg=$fail
 spawned=" $(tr '\n' ' ' <"$work/spawned") "
 ours=()
 for hier in memory pids; do
@@ -156,6 +157,14 @@ for hier in memory pids; do
 		# Another test's run in progress owns a live pid; not ours to judge.
 		case $spawned in *" $n "*) ;; *) kill -0 "$n" 2>/dev/null && continue ;; esac
 		ours+=("$cg")
+		# A known gap (sharness-exec-supervise(1), CAVEATS): when the wrapper
+		# is SIGKILLed as init is still emptying the cgroup, the empty
+		# cgroup can stay. Said, removed below, not counted as a failure;
+		# a cgroup with any process left in it is.
+		if [ -z "$(cat "$cg/cgroup.procs")" ]; then
+			echo "note: an empty cgroup left behind (known gap): $cg"
+			continue
+		fi
 		bad "cgroup left behind: $cg (processes in it: $(tr '\n' ' ' <"$cg/cgroup.procs"))"
 	done
 done
