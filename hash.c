@@ -259,26 +259,9 @@ int hash_doc(const struct json_doc *doc, unsigned char digest[HASH_LEN])
 
 void hash_format(const unsigned char digest[HASH_LEN], char *out)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
 	memcpy(out, "sha256:", 7);
-	for (i = 0; i < HASH_LEN; i++) {
-		out[7 + 2 * i] = hex[digest[i] >> 4];
-		out[8 + 2 * i] = hex[digest[i] & 15];
-	}
+	hex_encode(out + 7, digest, HASH_LEN);
 	out[HASH_TEXT_LEN] = '\0';
-}
-
-static int hexdigit(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
 }
 
 int hash_parse(const char *s, unsigned char digest[HASH_LEN])
@@ -291,7 +274,7 @@ int hash_parse(const char *s, unsigned char digest[HASH_LEN])
 		return 0;
 	s += 7;
 	for (i = 0; i < HASH_LEN; i++) {
-		if ((hi = hexdigit(s[2 * i])) < 0 || (lo = hexdigit(s[2 * i + 1])) < 0)
+		if ((hi = hex_value(s[2 * i])) < 0 || (lo = hex_value(s[2 * i + 1])) < 0)
 			return 0;
 		d[i] = (unsigned char)(hi << 4 | lo);
 	}

@@ -20,6 +20,7 @@
 #include <linux/securebits.h>
 
 #include "common.h"
+#include "helper.h"
 #include "landlock-abi.h"
 #include "listenguard.h"
 #include "seccomp.h"

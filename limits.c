@@ -15,6 +15,7 @@
 
 #include "cgroup.h"
 #include "common.h"
+#include "helper.h"
 
 const char *progname = "sharness-exec-limits";
 

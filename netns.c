@@ -24,6 +24,7 @@
 #include <linux/keyctl.h>
 
 #include "common.h"
+#include "helper.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-netns";

@@ -28,6 +28,7 @@
 
 #include "cgroup.h"
 #include "common.h"
+#include "helper.h"
 #include "landlock-abi.h"
 
 #ifndef CGROUP_SUPER_MAGIC

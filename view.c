@@ -25,6 +25,7 @@
 #include <linux/openat2.h>
 
 #include "common.h"
+#include "helper.h"
 
 const char *progname = "sharness-exec-view";
 

@@ -1,6 +1,6 @@
 /* no-openat2: exec PROGRAM under a seccomp filter that makes openat2(2)
  * fail with ENOSYS, as on a kernel before 5.6, so that the tests reach
- * the O_NOFOLLOW walk of open_nofollow (common.c) for real. Native
+ * the O_NOFOLLOW walk of open_nofollow (helper.c) for real. Native
  * syscall ABI only; a test tool.
  *
  *   no-openat2 PROGRAM [ARG...]     exit 2 usage, 3 no filter

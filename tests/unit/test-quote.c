@@ -1,8 +1,8 @@
-/* quote(), q() and qn() of common.c: the one quoting of untrusted strings
- * in messages (issue 12). TAP on stdout. */
+/* text.c: quote(), q() and qn(), the one quoting of untrusted strings in
+ * messages (issue 12), and UTF-8, hex and the duplicate check. TAP. */
 #include <string.h>
 
-#include "../../common.h"
+#include "../../text.h"
 #include "tap.h"
 
 const char *progname = "test-quote";
@@ -44,6 +44,27 @@ int main(void)
 	{
 		const char *a = q("one"), *b = q("two");
 		tap_ok(!strcmp(a, "\"one\"") && !strcmp(b, "\"two\""), "two q() in one message");
+	}
+	{
+		const unsigned char ok[] = "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", bad[] = "ab\xed\xa0\x80";
+		unsigned char u[4];
+		char hex[5] = "";
+
+		tap_ok(utf8_check(ok, sizeof ok - 1) == sizeof ok - 1, "utf8_check: valid text");
+		tap_ok(utf8_check(bad, sizeof bad - 1) == 2, "utf8_check: the offset of a surrogate");
+		tap_ok(utf8_put(u, 0x1f600) == 4 && !memcmp(u, "\xf0\x9f\x98\x80", 4) &&
+		       utf8_put(u, 0xe9) == 2 && !memcmp(u, "\xc3\xa9", 2) &&
+		       utf8_put(u, 0x20ac) == 3 && !memcmp(u, "\xe2\x82\xac", 3), "utf8_put");
+		hex_encode(hex, (const unsigned char *)"\x0f\xa0", 2);
+		tap_ok(!strcmp(hex, "0fa0") && hex_value('F') == 15 && hex_value('g') == -1, "hex");
+	}
+	{
+		struct text_item it[] = { { "b", 1, 0, 0 }, { "a", 1, 1, 0 }, { "b", 1, 2, 0 },
+		                          { "ab", 2, 3, 0 }, { "a", 1, 4, 0 }, { "b", 1, 5, 0 } };
+		size_t n = text_duplicates(it, 6);
+
+		tap_ok(n == 3 && it[0].at == 2 && it[0].of == 0 && it[1].at == 4 && it[1].of == 1 &&
+		       it[2].at == 5 && it[2].of == 0, "text_duplicates: later ones, in order, with the first");
 	}
 	return tap_done();
 }

@@ -1,0 +1,31 @@
+/* What only the helpers share: the one exec wrapper that maps ENOENT to
+ * 127 and every other failure to 126, the sealed environment the front end
+ * hands on, symlink-free opens. */
+#ifndef SHARNESS_HELPER_H
+#define SHARNESS_HELPER_H
+
+#include <stddef.h>
+#include "common.h"
+
+/* Exec FILE (looked up in PATH when it has no slash) with ARGV and the
+ * current environment. Never returns: 127 when FILE, or what it needs to
+ * start (its "#!" interpreter, its ELF loader, /bin/sh for a script with
+ * no "#!"), was not found, and the one line names what is missing; else
+ * 126. */
+void xexecvp(const char *file, char *const argv[]) NORETURN;
+/* The paths the target will see (the landlock step's rules), so that
+ * xexecvp can say when what is missing lies outside them. */
+void xexec_view(const char *const *paths, size_t n);
+
+/* Replace the environment by the one in FD, a memfd sealed against every
+ * change (F_SEAL_SEAL, SHRINK, GROW, WRITE) holding NAME=VALUE strings,
+ * each ended by a NUL, as the front end writes it; FD is closed. Dies with
+ * 126 on anything else. */
+void env_from_fd(int fd);
+
+/* Open PATH (absolute) with FLAGS | O_CLOEXEC and no symlink anywhere on
+ * its way: openat2 RESOLVE_NO_SYMLINKS, or where the kernel lacks openat2
+ * (ENOSYS) one O_NOFOLLOW component at a time. ELOOP when a symlink is met. */
+int open_nofollow(const char *path, int flags);
+
+#endif

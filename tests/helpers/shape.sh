@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The shape of the sources, as issue 15 budgets it (tests/shape.bats):
+#
+#   shape.sh TOP files PROGRAM   the .c and .h files linked into PROGRAM: its
+#                                own _SOURCES, then those of the libraries
+#                                its _LDADD names, from TOP/Makefile.am
+#   shape.sh TOP lines PROGRAM   "OWN LINKED": wc -l of its own files, and of
+#                                all the files it links
+#   shape.sh TOP longest FILE    "LINES NAME" of FILE's longest function
+#   shape.sh TOP table           a row per program: own and linked lines
+#
+# Makefile.am: continuation lines are joined, `VAR = ...` and `VAR += ...`
+# collected (a line with a ':' before its '=' is a target's own variable and
+# is passed over), $(VAR) expanded recursively; $(LIBBSD_LIBS) and the like
+# name no source and expand to nothing.
+#
+# The function scan is a brace-depth count: comments, string and character
+# literals and preprocessor lines are skipped; a function is a '{' alone at
+# the start of a line at depth 0 (the style of every file here) up to its
+# matching '}', and its length counts both brace lines and everything
+# between, its name is that of the last identifier before '(' on the lines
+# before the '{'.
+set -euo pipefail
+
+top=$1
+cmd=$2
+shift 2
+
+vars() {
+	sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$top/Makefile.am" |
+		awk '/^[ \t]*#/ { next }
+		{ eq = index($0, "="); if (!eq) next
+		  lhs = substr($0, 1, eq - 1); rhs = substr($0, eq + 1)
+		  if (index(lhs, ":")) next
+		  add = sub(/\+$/, "", lhs); gsub(/[ \t]/, "", lhs)
+		  if (lhs !~ /^[A-Za-z_][A-Za-z0-9_]*$/) next
+		  print lhs "\t" (add ? "+" : "=") "\t" rhs }'
+}
+
+# expand WORDS...: $(VAR) replaced by its value, recursively.
+declare -A VAL
+load_vars() {
+	local name op rhs
+	while IFS=$'\t' read -r name op rhs; do
+		if [ "$op" = + ]; then VAL[$name]="${VAL[$name]:-} $rhs"; else VAL[$name]=$rhs; fi
+	done < <(vars)
+}
+expand() {
+	local w out=() v
+	for w in $*; do
+		if [[ $w =~ ^\$\(([A-Za-z0-9_]+)\)$ ]]; then
+			v=${BASH_REMATCH[1]}
+			out+=($(expand "${VAL[$v]:-}"))
+		else
+			out+=("$w")
+		fi
+	done
+	printf '%s\n' "${out[@]}"
+}
+
+canon() { tr -- '-./' '___' <<<"$1"; }
+
+own_files() {
+	local p
+	p=$(canon "$1")
+	expand "${VAL[${p}_SOURCES]:-}" | grep -E '\.(c|h)$' || true
+}
+
+files() {
+	local lib
+	own_files "$1"
+	for lib in $(expand "${VAL[$(canon "$1")_LDADD]:-}"); do
+		[[ $lib == *.a ]] || continue
+		own_files "$lib"
+	done
+}
+
+count() { # FILES on stdin: total lines
+	local total=0 f
+	while read -r f; do
+		[ -n "$f" ] || continue
+		total=$((total + $(wc -l <"$top/$f")))
+	done
+	echo "$total"
+}
+
+longest() {
+	awk '
+	function strip(s,   out, i, c, n) {
+		out = ""; n = length(s)
+		for (i = 1; i <= n; i++) {
+			c = substr(s, i, 1)
+			if (incomment) {
+				if (c == "*" && substr(s, i + 1, 1) == "/") { incomment = 0; i++ }
+				continue
+			}
+			if (quote != "") {
+				if (c == "\\") { i++; continue }
+				if (c == quote) quote = ""
+				continue
+			}
+			if (c == "/" && substr(s, i + 1, 1) == "*") { incomment = 1; i++; continue }
+			if (c == "/" && substr(s, i + 1, 1) == "/") break
+			if (c == "\"" || c == "\x27") { quote = c; continue }
+			out = out c
+		}
+		return out
+	}
+	{
+		line = $0
+		if (!incomment && (cont || line ~ /^[ \t]*#/)) {
+			cont = line ~ /\\$/
+			next
+		}
+		code = strip(line)
+		if (depth == 0 && line ~ /^\{/) { start = NR; fname = last }
+		if (depth == 0 && match(code, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
+			last = substr(code, RSTART, RLENGTH); sub(/[ \t]*\($/, "", last)
+		}
+		n = gsub(/\{/, "{", code); depth += n
+		n = gsub(/\}/, "}", code); depth -= n
+		if (depth == 0 && start && line ~ /^\}/) {
+			if (NR - start + 1 > best) { best = NR - start + 1; bestname = fname }
+			start = 0
+		}
+	}
+	END { print best + 0, (bestname == "" ? "-" : bestname) }' "$1"
+}
+
+load_vars
+case $cmd in
+files) files "$1" | awk '!seen[$0]++' ;;
+lines) echo "$(own_files "$1" | count) $(files "$1" | awk '!seen[$0]++' | count)" ;;
+longest) longest "$1" ;;
+table)
+	for p in $(expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-}"); do
+		printf '%-28s %s\n' "$p" "$(bash "$0" "$top" lines "$p")"
+	done
+	;;
+*) echo "shape.sh: unknown command $cmd" >&2; exit 2 ;;
+esac

@@ -1,0 +1,218 @@
+/* Text (text.h): message quoting, hex, UTF-8, key order and duplicates. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+size_t utf8_seq(const unsigned char *s, size_t len, size_t i)
+{
+	unsigned char b = s[i];
+	size_t n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+	unsigned long cp;
+
+	if (b < 0x80)
+		return 1;
+	if (b < 0xc2 || b > 0xf4 || n > len - i)
+		return 0;
+	cp = b & (0x7f >> n);
+	for (size_t j = 1; j < n; j++) {
+		if ((s[i + j] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i + j] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+size_t utf8_check(const unsigned char *s, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		if (s[i] < 0x80)
+			i++;
+		else if ((n = utf8_seq(s, len, i)))
+			i += n;
+		else
+			return i;
+	}
+	return len;
+}
+
+size_t utf8_put(unsigned char out[4], unsigned long cp)
+{
+	size_t n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+
+	if (n == 1) {
+		out[0] = (unsigned char)cp;
+		return 1;
+	}
+	for (size_t i = n - 1; i > 0; i--, cp >>= 6)
+		out[i] = (unsigned char)(0x80 | (cp & 0x3f));
+	out[0] = (unsigned char)((0xf00 >> n) | cp);   /* 110xxxxx, 1110xxxx, 11110xxx */
+	return n;
+}
+
+int hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+void hex_encode(char *out, const unsigned char *in, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = hex[in[i] >> 4];
+		out[2 * i + 1] = hex[in[i] & 15];
+	}
+}
+
+int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c ? c : (alen > blen) - (alen < blen);
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct text_item *x = a, *y = b;
+	int c = bytes_cmp(x->s, x->len, y->s, y->len);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+static int by_position(const void *a, const void *b)
+{
+	const struct text_item *x = a, *y = b;
+
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+size_t text_duplicates(struct text_item *it, size_t n)
+{
+	size_t i, ndup = 0;
+
+	if (n < 2)
+		return 0;
+	qsort(it, n, sizeof *it, by_bytes);
+	for (i = 0; i < n; i++)
+		it[i].of = i && !bytes_cmp(it[i].s, it[i].len, it[i - 1].s, it[i - 1].len) ?
+		           it[i - 1].of : it[i].at;
+	for (i = 0; i < n; i++)
+		if (it[i].of != it[i].at) {
+			struct text_item t = it[ndup];
+			it[ndup++] = it[i];
+			it[i] = t;
+		}
+	qsort(it, ndup, sizeof *it, by_position);
+	return ndup;
+}
+
+/* 1 when the valid sequence of N bytes at S is a C1 control (U+0080 to
+ * U+009F): a terminal may act on it. */
+static int is_c1(const unsigned char *s, size_t n)
+{
+	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+}
+
+/* 1 when S (LEN bytes) has nothing quote() would escape. */
+static int plain(const unsigned char *s, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\')
+			i++;
+		else if (s[i] >= 0x80 && (n = utf8_seq(s, len, i)) && !is_c1(s + i, n))
+			i += n;
+		else
+			return 0;
+	}
+	return len > 0;
+}
+
+static const char *quote_max(char *out, const char *str, size_t len, int mode,
+                             size_t max)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = len, o = 0, i, k;
+
+	if (n > max)
+		for (n = max; n > 0 && (s[n] & 0xc0) == 0x80; n--)
+			;
+	if (mode == QUOTE_IF_NEEDED && n == len && plain(s, len)) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return out;
+	}
+	out[o++] = '"';
+	for (i = 0; i < n; ) {
+		unsigned char b = s[i];
+		const char *e = b == '"' ? "\\\"" : b == '\\' ? "\\\\" : b == '\n' ? "\\n" :
+		                b == '\r' ? "\\r" : b == '\t' ? "\\t" : NULL;
+		if (e) {
+			out[o++] = e[0];
+			out[o++] = e[1];
+			i++;
+		} else if (b >= 0x20 && b < 0x7f) {
+			out[o++] = (char)b;
+			i++;
+		} else if (b >= 0x80 && (k = utf8_seq(s, n, i)) && !is_c1(s + i, k)) {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			/* A C1 control is two bytes, both shown. */
+			k = b >= 0x80 && utf8_seq(s, n, i) ? 2 : 1;
+			for (size_t j = 0; j < k; j++, i++) {
+				b = s[i];
+				out[o++] = '\\';
+				out[o++] = (char)('0' + (b >> 6));
+				out[o++] = (char)('0' + ((b >> 3) & 7));
+				out[o++] = (char)('0' + (b & 7));
+			}
+		}
+	}
+	out[o++] = '"';
+	if (n < len) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+const char *quote(char out[QUOTED_MAX], const char *s, size_t len, int mode)
+{
+	return quote_max(out, s, len, mode, QUOTE_MAX);
+}
+
+/* Whole paths and ids, up to PATH_MAX bytes. */
+static const char *qslot(const char *s, int mode)
+{
+	static char buf[8][4 * PATH_MAX + 6];
+	static unsigned next;
+
+	return quote_max(buf[next++ % 8], s, strlen(s), mode, PATH_MAX);
+}
+
+const char *q(const char *s)
+{
+	return qslot(s, QUOTE_ALWAYS);
+}
+
+const char *qn(const char *s)
+{
+	return qslot(s, QUOTE_IF_NEEDED);
+}

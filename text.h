@@ -1,0 +1,58 @@
+/* Text, one copy each: quoting untrusted strings for messages, hex digits,
+ * strict UTF-8, and byte-wise key order with the one duplicate check that
+ * the JSON reader and the policy checker share. No allocation here but
+ * qsort's; every program of sharness-exec links it. */
+#ifndef SHARNESS_TEXT_H
+#define SHARNESS_TEXT_H
+
+#include <stddef.h>
+
+/* Untrusted strings in messages (policy file names, rule paths, ids, keys,
+ * commands) all go through quote(), so that no byte of theirs can end a
+ * line or drive a terminal. QUOTE_ALWAYS gives a C string literal: \" \\
+ * \n \r \t, every other control byte (C0, DEL, both bytes of a C1) and
+ * every byte that is not part of valid UTF-8 in octal. QUOTE_IF_NEEDED
+ * leaves a non-empty string with none of those bytes bare. At most
+ * QUOTE_MAX bytes of S are shown, cut on a code point boundary and followed
+ * by "..." when S is longer. Returns OUT. */
+#define QUOTE_MAX  128
+#define QUOTED_MAX (4 * QUOTE_MAX + 6)    /* '"' + 4 per byte + '"' + "..." + NUL */
+enum { QUOTE_ALWAYS, QUOTE_IF_NEEDED };
+const char *quote(char out[QUOTED_MAX], const char *s, size_t len, int mode);
+/* quote() of the C string S into one of eight rotating static buffers, so
+ * one message may quote several strings, showing up to PATH_MAX bytes:
+ * q() QUOTE_ALWAYS, qn() QUOTE_IF_NEEDED. */
+const char *q(const char *s);
+const char *qn(const char *s);
+
+/* Strict UTF-8 (RFC 3629: no overlong form, no surrogate, nothing above
+ * U+10FFFF). utf8_seq: the length of the sequence at S[I] (1 for ASCII),
+ * or 0 when it is not valid. utf8_check: the offset of the first invalid
+ * sequence, or LEN when there is none. */
+size_t utf8_seq(const unsigned char *s, size_t len, size_t i);
+size_t utf8_check(const unsigned char *s, size_t len);
+/* Code point CP (at most U+10FFFF) as UTF-8 into OUT; its length. */
+size_t utf8_put(unsigned char out[4], unsigned long cp);
+
+/* The value of hex digit C (either case), or -1. */
+int hex_value(int c);
+/* N bytes as 2 * N lowercase hex digits into OUT (no NUL added). */
+void hex_encode(char *out, const unsigned char *in, size_t n);
+
+/* Byte order, then length: the order of JSON keys (code point order). */
+int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen);
+
+/* One entry of a list to check for duplicates: its bytes and its position
+ * in the list. */
+struct text_item {
+	const char *s;
+	size_t len;
+	size_t at;     /* position: index or byte offset */
+	size_t of;     /* set by text_duplicates: position of the first equal one */
+};
+/* Sort IT[0..N) by bytes, and move every entry equal to an earlier one to
+ * the front, in position order, with OF set; returns how many there are.
+ * The rest of IT is left in an unspecified order. */
+size_t text_duplicates(struct text_item *it, size_t n);
+
+#endif
