@@ -86,6 +86,28 @@ void usage_fail(const char *usage, const char *fmt, ...)
 	usage_die(usage);
 }
 
+void usage_option(const char *usage, int c, const char *word)
+{
+	if (c == ':')
+		usage_fail(usage, "option -%c needs a value", optopt);
+	if (optopt)
+		usage_fail(usage, "unknown option -%c", optopt);
+	usage_fail(usage, "unknown option %s", word);
+}
+
+void check_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", progname);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (fflush(stdout) == EOF)
+		die(EXIT_CONFINE, "unable to write the check line");
+}
+
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
                 unsigned long *out)
 {

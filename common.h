@@ -32,6 +32,15 @@ void usage_die(const char *usage) NORETURN;
 /* "PROG: fatal: MSG", then the usage line, and exit 125. */
 void usage_fail(const char *usage, const char *fmt, ...) NORETURN PRINTF(2, 3);
 
+/* For a getopt(3) loop's error case C (':' a missing value, else an
+ * unknown option, optopt or WORD): "PROG: fatal: ..." then the usage line,
+ * and exit 125. */
+void usage_option(const char *usage, int c, const char *word) NORETURN;
+
+/* Check mode (-t) of a helper: "PROG: FMT" on one line of standard
+ * output, flushed before the next exec or fork. */
+void check_line(const char *fmt, ...) PRINTF(1, 2);
+
 /* Parse a decimal number in [min, max]; 1 on success, 0 otherwise.
  * Refuses signs, spaces, empty strings and trailing garbage. */
 int parse_ulong(const char *s, unsigned long min, unsigned long max,

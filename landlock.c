@@ -27,7 +27,7 @@
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-b] [-n] [-U] [-A ABI] [-e FD] [-r PATH]... " \
+#define USAGE "sharness-exec-landlock [-bntU] [-A ABI] [-e FD] [-r PATH]... " \
 	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
@@ -153,6 +153,29 @@ static void drop_caps(void)
 			     "some are still held");
 }
 
+/* Check mode (-t), from inside: what the target would get, as the kernel
+ * now answers for this very process (it has no /proc of its own to read
+ * where the view left /proc out). */
+static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
+                  const char *guard)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	int held = -1;
+
+	if (syscall(SYS_capget, &h, d) == 0)
+		held = (d[0].effective | d[0].permitted | d[1].effective | d[1].permitted) != 0;
+	check_line("abi=%d fs=%#llx net=%s%s scoped=%s%s restrict_flags=%#x seccomp=%d "
+	           "no_new_privs=%d caps=%s listen_guard=%s", abi,
+	           (unsigned long long)a->handled_access_fs,
+	           a->handled_access_net & NET_TCP ? "tcp" : "none",
+	           a->handled_access_net & NET_UDP ? ",udp" : "",
+	           a->scoped & LANDLOCK_SCOPE_SIGNAL ? "signal" : "none",
+	           a->scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET ? ",abstract_unix" : "",
+	           flags, prctl(PR_GET_SECCOMP, 0, 0, 0, 0), prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0),
+	           held < 0 ? "unknown" : held ? "some" : "none", guard);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -160,6 +183,7 @@ int main(int argc, char **argv)
 	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL, 0, 0, 0 }, attr;
 	struct { int opt; const char *arg; unsigned long port; } *rule;
 	int nrules = 0, best = 0, net = 0, udp = 0, udp_dropped = 0, userns = 0, abi, fd, c, i;
+	int test = 0;
 	unsigned filter = SECCOMP_TARGET;
 	unsigned long cap = 1000, envfd = ULONG_MAX;
 	/* Nothing of ours runs between restrict_self and exec that an audit
@@ -172,14 +196,14 @@ int main(int argc, char **argv)
 	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
 	char missing[256] = "";
 	const struct right *need = NULL;
-	const char **view;
+	const char **view, *guard = "none";
 
 	rule = calloc((size_t)argc, sizeof *rule);
 	view = calloc((size_t)argc, sizeof *view);
 	if (!rule || !view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbnUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbntUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -187,6 +211,7 @@ int main(int argc, char **argv)
 		case 'b': best = 1; break;
 		case 'n': net = 1; break;
 		case 'U': userns = 1; break;
+		case 't': test = 1; break;
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, &cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
@@ -223,7 +248,7 @@ int main(int argc, char **argv)
 			usage_fail(USAGE, "unable to parse options: unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc && !test)
 		usage_fail(USAGE, "unable to parse options: no program to run");
 
 	/* The target's environment, which this step never ran with. */
@@ -366,6 +391,8 @@ int main(int argc, char **argv)
 	/* The guard's server must be forked before the capabilities go (it
 	 * keeps CAP_SYS_PTRACE where it is held) and before restrict_self (it
 	 * must stay outside the domain, out of the target's reach). */
+	if (net && test)
+		guard = listenguard_possible(&guard) ? "on" : "listen-refused";
 	if (net)
 		listenguard_start(best);
 	/* Where the target may run things, for the message of a failed exec. */
@@ -390,5 +417,9 @@ int main(int argc, char **argv)
 	if (syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
 	close(fd);
+	if (test)
+		check(abi, &attr, flags, guard);
+	if (optind >= argc)
+		return 0;
 	xexecvp(argv[optind], argv + optind);
 }

@@ -19,7 +19,7 @@
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-g CGROUP]... [-m MIB] [-p N] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-t] [-g CGROUP]... [-m MIB] [-p N] [-r WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS 2
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -36,15 +36,24 @@ static void cap(int resource, rlim_t v, const char *name)
 		die(EXIT_CONFINE, "unable to set %s", name);
 }
 
+/* Where each cap went, for check mode (-t). */
+static const char *memory_in = "none", *pids_in = "none";
+
 /* Caps in the cgroups, then join them: every one of them, or nothing runs. */
 static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pids)
 {
 	char why[PATH_MAX + 256];
-	int done = 0;
+	int done = 0, before;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		before = done;
 		if (cg_caps(dir[i], mib, pids, &done, why, sizeof why) < 0)
 			diex(EXIT_CONFINE, "%s", why);
+		if ((done & ~before) & CG_MEMORY)
+			memory_in = dir[i];
+		if ((done & ~before) & CG_PIDS)
+			pids_in = dir[i];
+	}
 	if (mib && !(done & CG_MEMORY))
 		diex(EXIT_CONFINE, "unable to cap memory: no memory controller in %s%s%s",
 		     dir[0], n > 1 ? " or " : "", n > 1 ? dir[1] : "");
@@ -64,10 +73,10 @@ int main(int argc, char **argv)
 	unsigned long mib = 0, pids = 0;
 	const char *why = NULL;
 	char *dir[MAX_CGROUPS];
-	int ndir = 0, c;
+	int ndir = 0, c, test = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+g:hm:p:r:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:g:hm:p:r:t", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if (ndir == MAX_CGROUPS)
@@ -81,8 +90,13 @@ int main(int argc, char **argv)
 			       "  -g CGROUP  cap and join this cgroup directory (at most twice)\n"
 			       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
 			       "  -p N       cap processes and threads at N (1-4194304)\n"
-			       "  -r WHY     no cgroup, because WHY: use rlimits\n", USAGE);
+			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
+			       "  -t         check mode: also print one line of where the caps\n"
+			       "             went; without PROGRAM, exit 0 after it\n", USAGE);
 			return 0;
+		case 't':
+			test = 1;
+			break;
 		case 'm':
 			if (!parse_ulong(optarg, 1, 1048576, &mib))
 				usage_fail(USAGE, "invalid memory cap: %s (MiB, 1-1048576)", optarg);
@@ -95,14 +109,10 @@ int main(int argc, char **argv)
 			why = optarg;
 			break;
 		default:
-			if (optopt == 'g' || optopt == 'm' || optopt == 'p' || optopt == 'r')
-				usage_fail(USAGE, "option -%c needs a value", optopt);
-			if (optopt)
-				usage_fail(USAGE, "unknown option -%c", optopt);
-			usage_fail(USAGE, "unknown option %s", argv[optind - 1]);
+			usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc && !test)
 		usage_fail(USAGE, "no program given");
 	if (!mib && !pids)
 		usage_fail(USAGE, "nothing to cap: give -m, -p or both");
@@ -120,9 +130,14 @@ int main(int argc, char **argv)
 		       pids ? " RLIMIT_NPROC counts every process of the user, not only"
 		              " this command's, and does not apply to root" : "");
 		if (mib)
-			cap(RLIMIT_AS, (rlim_t)mib << 20, "RLIMIT_AS");
+			cap(RLIMIT_AS, (rlim_t)mib << 20, memory_in = "RLIMIT_AS");
 		if (pids)
-			cap(RLIMIT_NPROC, (rlim_t)pids, "RLIMIT_NPROC");
+			cap(RLIMIT_NPROC, (rlim_t)pids, pids_in = "RLIMIT_NPROC");
 	}
+	if (test)
+		check_line("memory=%s memory_mib=%lu pids=%s pids_max=%lu", memory_in, mib,
+		           pids_in, pids);
+	if (optind >= argc)
+		return 0;
 	xexecvp(argv[optind], argv + optind);
 }

@@ -29,13 +29,15 @@
 
 const char *progname = "sharness-exec-netns";
 
-#define USAGE "sharness-exec-netns [-H | -S] [--] program [arg ...]"
+#define USAGE "sharness-exec-netns [-t] [-H | -S] [--] PROGRAM [ARG...]"
 
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
  * CAP_SETPCAP for the landlock step to empty the bounding set and lock the
  * securebits, CAP_SYS_PTRACE for the supervisor and init. */
 static const int ambient[] = { CAP_SYS_ADMIN, CAP_SETPCAP, CAP_SYS_PTRACE };
+
+static int in_userns; /* a user namespace was made */
 
 static void write_file(const char *path, const char *text)
 {
@@ -106,6 +108,7 @@ static int unshare_ns(int flags, char *why, size_t size)
 		if (unshare(CLONE_NEWUSER | flags) == 0) {
 			map_ids(uid, gid);
 			raise_ambient();
+			in_userns = 1;
 			return 0;
 		}
 	}
@@ -137,33 +140,46 @@ static void lo_up(void)
 /* Leave the caller's session keyring (its secrets, ssh and kerberos keys)
  * for a new, empty, nameless one. A kernel without keys (ENOSYS), or a
  * filter that refuses keyctl(2) to everyone here, leaves nothing to reach:
- * any other failure stops the run. */
-static void new_keyring(void)
+ * any other failure stops the run. 1 when joined, 0 when there is none. */
+static int new_keyring(void)
 {
 	int err;
 
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) >= 0)
-		return;
+		return 1;
 	err = errno;
 	if ((err == ENOSYS || err == EPERM || err == EACCES) &&
 	    syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0) < 0 &&
 	    errno == err)
-		return;
+		return 0;
 	die_hint(EXIT_CONFINE, err, err == EDQUOT ? "this user's key quota is used up "
 	         "(/proc/sys/kernel/keys/maxkeys, maxbytes)" : NULL,
 	         "unable to join a new session keyring");
 }
 
+/* Check mode (-t): what this step did, in one line. */
+static void check(int host_net, int seccomp_only, int err, int keyring, const char *why)
+{
+	int ns = !seccomp_only && !err;
+
+	check_line("network=%s ipc=%s user=%s keyring=%s%s%s",
+	           host_net ? "host" : ns ? "namespace" : "seccomp",
+	           ns ? "namespace" : "shared", in_userns ? "namespace" : "none",
+	           keyring ? "new" : "none", *why ? " why=" : "", why);
+}
+
 int main(int argc, char **argv)
 {
-	int opt, seccomp_only = 0, host_net = 0, err = 0;
+	int opt, seccomp_only = 0, host_net = 0, err = 0, test = 0, keyring;
 	char why[128] = "";
 
 	opterr = 0;
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+hHS")) == -1)
+		else if (optind < argc && !strncmp(argv[optind], "--", 2) && argv[optind][2])
+			usage_fail(USAGE, "unknown option %s", argv[optind]);
+		else if ((opt = getopt(argc, argv, "+:hHSt")) == -1)
 			break;
 		if (opt == 'h') {
 			puts("usage: " USAGE);
@@ -173,12 +189,15 @@ int main(int argc, char **argv)
 			host_net = 1;
 		else if (opt == 'S')
 			seccomp_only = 1;
+		else if (opt == 't')
+			test = 1;
 		else
-			usage_die(USAGE);
+			usage_option(USAGE, opt, argv[optind - 1]);
 	}
-	if (optind >= argc || (host_net && seccomp_only))
-		usage_die(USAGE);
-
+	if (optind >= argc && !test)
+		usage_fail(USAGE, "no program given");
+	if (host_net && seccomp_only)
+		usage_fail(USAGE, "-H and -S exclude each other");
 	if (!seccomp_only)
 		err = unshare_ns(CLONE_NEWIPC | (host_net ? 0 : CLONE_NEWNET), why, sizeof why);
 	if (!seccomp_only && !err) {
@@ -200,6 +219,10 @@ int main(int argc, char **argv)
 			       "seccomp filter, and SysV and POSIX IPC objects are shared "
 			       "with the caller", why);
 	}
-	new_keyring();
+	keyring = new_keyring();
+	if (test)
+		check(host_net, seccomp_only, err, keyring, why);
+	if (optind >= argc)
+		return 0;
 	xexecvp(argv[optind], argv + optind);
 }

@@ -43,7 +43,7 @@
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-b] [-A ABI] [-c CONTROLLER]... [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -52,6 +52,7 @@ const char *progname = "sharness-exec-supervise";
 static struct run {
 	int pidns;               /* init is pid 1 of a new pid namespace */
 	int best_effort;
+	int test;                /* check mode (-t) */
 	int want_memory, want_pids;
 	struct cgroup cg;        /* version 0: none */
 	int status[2];           /* init -> supervisor: the raw wait status */
@@ -456,6 +457,23 @@ static char **next_argv(char **argv, int argc, const char *why)
 	return v;
 }
 
+/* Check mode (-t): what this step uses, in one line; without a program
+ * the step ends here. */
+static void check(const char *why, int last)
+{
+	char dirs[2 * PATH_MAX + 16] = "";
+
+	for (int i = 0; i < run.cg.n; i++)
+		snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), " dir=%s", run.cg.dir[i]);
+	check_line("pid=%s cgroup=%s%s%s%s", run.pidns ? "namespace" : "subreaper",
+	           run.cg.version == 2 ? "v2" : run.cg.version == 1 ? "v1" : "none", dirs,
+	           !run.cg.version && *why ? " why=" : "", !run.cg.version ? why : "");
+	if (last) {
+		remove_cgroup();
+		exit(0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -470,7 +488,7 @@ int main(int argc, char **argv)
 	long abi;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+A:bc:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:A:bc:ht", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
 			if (!parse_ulong(optarg, 1, 1000, &abi_cap))
@@ -493,17 +511,18 @@ int main(int argc, char **argv)
 			       "  -b             best effort: run without a pid namespace even\n"
 			       "                 where Landlock cannot scope signals\n"
 			       "  -c CONTROLLER  make the run's cgroup with memory or pids, and\n"
-			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n", USAGE);
+			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
+			       "  -t             check mode: also print one line of what this\n"
+			       "                 step uses; without PROGRAM, exit 0 after it\n", USAGE);
 			return 0;
+		case 't':
+			run.test = 1;
+			break;
 		default:
-			if (optopt == 'A' || optopt == 'c')
-				usage_fail(USAGE, "option -%c needs a value", optopt);
-			if (optopt)
-				usage_fail(USAGE, "unknown option -%c", optopt);
-			usage_fail(USAGE, "unknown option %s", argv[optind - 1]);
+			usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc && !run.test)
 		usage_fail(USAGE, "no program given");
 	run.supervisor = getpid();
 	run.children = -1;
@@ -557,6 +576,8 @@ int main(int argc, char **argv)
 	}
 	if (run.want_memory || run.want_pids || !run.pidns)
 		make_cgroup(why, sizeof why);
+	if (run.test)
+		check(why, optind >= argc);
 	next = next_argv(argv + optind, argc - optind, why);
 
 	if (pipe2(run.status, O_CLOEXEC) < 0 || (run.init = fork()) < 0) {

@@ -29,7 +29,7 @@
 
 const char *progname = "sharness-exec-view";
 
-#define USAGE "sharness-exec-view [-b] [-r PATH]... [-x PATH]... [-w PATH]... " \
+#define USAGE "sharness-exec-view [-bt] [-r PATH]... [-x PATH]... [-w PATH]... " \
 	"[-p PATH]... [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
 
 #ifndef MNT_DETACH
@@ -56,6 +56,7 @@ static struct { char *link, *target; } *links;
 static size_t nlinks;
 static dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
 static int best;
+static int test;	/* check mode (-t) */
 
 static int sys_open_tree(int dfd, const char *path, unsigned flags)
 {
@@ -548,6 +549,10 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 	       "not hold chmod, utime, xattrs, pathname UNIX sockets, inotify "
 	       "or noexec outside the policy%s", call, strerror(err),
 	       nprot ? "; protected paths dropped" : "");
+	if (test)
+		check_line("mount=none why=%s: %s", call, strerror(err));
+	if (!next[0])
+		exit(0);
 	xexecvp(next[0], next);
 }
 
@@ -597,13 +602,14 @@ int main(int argc, char **argv)
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:t")) == -1)
 			break;
 		switch (opt) {
 		case 'h':
 			puts("usage: " USAGE);
 			return 0;
 		case 'b': best = 1; break;
+		case 't': test = 1; break;
 		case 'r': add(norm("r", optarg), R); break;
 		case 'x': add(norm("x", optarg), X); break;
 		case 'w': add(norm("w", optarg), W); break;
@@ -622,7 +628,7 @@ int main(int argc, char **argv)
 			           argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc && !test)
 		usage_fail(USAGE, "unable to parse options: no program to run");
 	for (i = 0; i < nents; i++)
 		if ((ents[i].rights & PROT) && !(effective(ents[i].path) & (R | X)))
@@ -751,7 +757,7 @@ int main(int argc, char **argv)
 		die(EXIT_CONFINE, "unable to make the working directory %s in the "
 		    "new root", cwd);
 	close(cfd);
-	if (argv[optind][0] == '/')
+	if (argv[optind] && argv[optind][0] == '/')
 		bind_program(argv[optind]);
 	if (our_dev[0] && sys_setattr(AT_FDCWD, ".", 0, MOUNT_ATTR_RDONLY) < 0)
 		die(EXIT_CONFINE, "unable to make the new root read-only");
@@ -774,5 +780,10 @@ int main(int argc, char **argv)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_ADMIN, 0, 0) < 0 &&
 	    errno != EINVAL)
 		die(EXIT_CONFINE, "unable to drop CAP_SYS_ADMIN from the ambient set");
+	if (test)
+		check_line("mount=namespace root=%s proc=%s", our_dev[0] ? "tmpfs" : "host",
+		           find("/proc") && find("/proc")->mounted ? "fresh" : "none");
+	if (optind >= argc)
+		return 0;
 	xexecvp(argv[optind], argv + optind);
 }
