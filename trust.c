@@ -375,11 +375,16 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 		 * skip a missing path, refuse one they cannot open, and
 		 * follow no symlink either way. */
 		nfd = openat(w.fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0)
+		if (nfd < 0 && (errno == ENOENT || errno == EACCES))
 			goto as_is;
+		/* Anything else (no descriptor left, no memory) must not
+		 * hand on a path that was never looked at: a merged-/usr
+		 * link would reach the helpers as a symlink. */
+		if (nfd < 0)
+			goto fail;
 		if (fstat(nfd, &st) < 0) {
 			close(nfd);
-			goto as_is;
+			goto fail;
 		}
 		if (S_ISLNK(st.st_mode)) {
 			if (path_join(link, w.path, name) < 0)
