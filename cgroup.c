@@ -226,6 +226,23 @@ static int remove_tree(const char *dir, int depth);
 
 void (*cg_made)(const char *dir);
 
+/* Can a process join the cgroup DIR, just made? On v2 it must be a plain
+ * domain: beneath a thread root (a cgroup with processes and a threaded
+ * controller such as pids enabled for its children) or in a threaded
+ * subtree, a new cgroup is "domain invalid" or "threaded", and writing a
+ * pid to its cgroup.procs fails with EOPNOTSUPP. No cgroup.type: v1, or v2
+ * before Linux 4.14, which had no threaded mode. */
+static int usable(const char *dir, char *why, size_t whysz)
+{
+	char type[32];
+
+	if (read_small(dir, "cgroup.type", type, sizeof type) < 0 || !strcmp(type, "domain\n"))
+		return 0;
+	type[strcspn(type, "\n")] = '\0';
+	return fail(why, whysz, "cgroup v2 %s is \"%s\", not a domain a process can join "
+	            "(its parent is in threaded mode)", dir, type);
+}
+
 /* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT. A name that exists
  * already is another run's (pids repeat across pid namespaces, and a group
  * of a run that is gone may be left): never ours to use or remove, so the
@@ -245,6 +262,10 @@ static int make_child(char *out, const char *parent, pid_t self, const char *suf
 		if (mkdir(path, 0755) == 0) {
 			if (cg_made)
 				cg_made(path);
+			if (usable(path, why, whysz) < 0) {
+				rmdir(path);
+				return -1;
+			}
 			memcpy(out, path, sizeof path);
 			return 0;
 		}
@@ -257,7 +278,7 @@ static int make_child(char *out, const char *parent, pid_t self, const char *suf
 int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
               int mib, int pids, char *why, size_t whysz)
 {
-	char path[PATH_MAX], buf[512], val[32];
+	char path[PATH_MAX], buf[512], val[32], type[32];
 	int has_self, others, memory, pidsctl;
 
 	memset(cg, 0, sizeof *cg);
@@ -278,17 +299,33 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 	if (read_small(cg->home, "cgroup.subtree_control", buf, sizeof buf) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 
+	/* Only the root of a hierarchy has no cgroup.type (and so does every
+	 * cgroup before Linux 4.14, which had no threaded mode: there the
+	 * write below fails with EBUSY for any controller). */
+	if (read_small(cg->home, "cgroup.type", type, sizeof type) < 0) {
+		if (errno != ENOENT)
+			return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
+		type[0] = '\0';
+	}
 	memory = mib && !has_word(buf, "memory");
 	pidsctl = pids && !has_word(buf, "pids");
 	if (memory || pidsctl) {
 		/* The "no internal processes" rule: a cgroup other than the
-		 * root may enable controllers for its children only while no
-		 * process is in it, and we are. When we are alone there (a
-		 * unit or scope delegated to this very command, e.g. systemd-run
-		 * --user --scope -p Delegate=yes), do what podman and docker's
-		 * dind do: move into a leaf first; cg_remove moves us back. We
-		 * never move the caller's other processes: the write below then
-		 * fails with EBUSY and the caller falls back. */
+		 * root may enable domain controllers (memory) for its children
+		 * only while no process is in it (else EBUSY), and enabling a
+		 * threaded one (pids) beside a process succeeds but makes the
+		 * cgroup a thread root, whose new children are "domain
+		 * invalid" and refuse a process (EOPNOTSUPP): the caller's
+		 * own cgroup would change type under its other processes.
+		 * When we are alone there (a unit or scope delegated to this
+		 * very command, e.g. systemd-run --user --scope -p
+		 * Delegate=yes), do what podman and docker's dind do: move
+		 * into a leaf first; cg_remove moves us back. We never move
+		 * the caller's other processes, nor enable anything beside
+		 * them: the caller falls back to rlimits. */
+		if (others && type[0])
+			return fail(why, whysz, "cgroup v2 %s holds other processes, so it cannot "
+			            "enable controllers for a child", cg->home);
 		if (!others) {
 			if (make_child(cg->sv, cg->home, self, CG_SV_SUFFIX, why, whysz) < 0)
 				goto undo;
@@ -302,9 +339,16 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 		snprintf(val, sizeof val, "%s%s%s", memory ? "+memory" : "",
 		         memory && pidsctl ? " " : "", pidsctl ? "+pids" : "");
 		if (put_why(cg->home, "cgroup.subtree_control", val, 0, why, whysz) < 0) {
-			if (errno == EBUSY && others)
+			/* EBUSY: a process came in meanwhile (or a kernel
+			 * before 4.14); EOPNOTSUPP: the cgroup is in a
+			 * threaded subtree, where no domain controller goes. */
+			if (errno == EBUSY)
 				fail(why, whysz, "cgroup v2 %s holds other processes, so it cannot "
 				     "enable controllers for a child", cg->home);
+			else if (errno == EOPNOTSUPP)
+				fail(why, whysz, "cgroup v2 %s is in threaded mode (%s), so it cannot "
+				     "enable %s for a child", cg->home,
+				     type[0] ? (type[strcspn(type, "\n")] = '\0', type) : "?", val);
 			goto undo;
 		}
 		cg->enabled_memory = memory;

@@ -197,6 +197,9 @@ t_others() {
 	[ "$output" = "0::${base#"$CG"}" ]
 	[[ "$stderr" == *"warning: no cgroup (cgroup v2 $base holds other processes, so it cannot enable controllers for a child); rlimits cover less:"* ]]
 	[ "$(cat "$base/cgroup.procs")" = "$other" ]
+	# the caller's cgroup keeps its type: enabling pids beside the other
+	# process would have made it a thread root ("domain threaded")
+	[ "$(cat "$base/cgroup.type")" = domain ]
 	nothing_left "$base"
 }
 
@@ -207,6 +210,42 @@ t_others() {
 # (EOPNOTSUPP); the run must still fall back rather than fail.
 @test "root, pids cap only, beside another process: the fallback says why" { t_others root ',"max_pids":50'; }
 @test "nobody, pids cap only, beside another process: the fallback says why" { t_others nobody ',"max_pids":50'; }
+@test "root, memory cap only, beside another process: the fallback says why" { t_others root ',"max_memory_mb":64'; }
+@test "nobody, memory cap only, beside another process: the fallback says why" { t_others nobody ',"max_memory_mb":64'; }
+
+# The caller's cgroup is a thread root already (its manager enabled pids
+# beside a process): the kernel makes every new child "domain invalid",
+# which refuses a process (EOPNOTSUPP). The run falls back, and leaves the
+# cgroup as it found it.
+t_thread_root() {
+	local m=$1
+	need "$m"
+	need_cgroup2
+	policy ',"max_pids":50'
+	make_base "$m"
+	launcher "$m" "$base"
+	"${L[@]}" sleep 1000 3>&- &
+	pids+=($!)
+	eventually grep -q . "$base/cgroup.procs"
+	echo +pids >"$base/cgroup.subtree_control"
+	[ "$(cat "$base/cgroup.type")" = "domain threaded" ]
+	# bare, to show what the run must avoid: a new child refuses a process
+	mkdir "$base/probe"
+	[ "$(cat "$base/probe/cgroup.type")" = "domain invalid" ]
+	run ! sh -c 'echo $$ >"$0/probe/cgroup.procs"' "$base"
+	rmdir "$base/probe"
+	run --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- cat /proc/self/cgroup
+	echo "status $status, stdout: $output, stderr: $stderr"
+	[ "$status" = 0 ]
+	[ "$output" = "0::${base#"$CG"}" ]
+	[[ "$stderr" == *"warning: no cgroup (cgroup v2 $base/sharness-exec."*" is \"domain invalid\", not a domain a process can join (its parent is in threaded mode)); rlimits cover less:"* ]]
+	[ "$(cat "$base/cgroup.type")" = "domain threaded" ]
+	[ "$(cat "$base/cgroup.subtree_control")" = pids ]
+	[ -z "$(find "$base" -mindepth 1 -type d)" ]
+}
+
+@test "root, in a thread root: no cgroup, the fallback says why, the cgroup as it was" { t_thread_root root; }
+@test "nobody, in a delegated thread root: the fallback says why" { t_thread_root nobody; }
 
 t_memory() {
 	local m=$1

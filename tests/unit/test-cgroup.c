@@ -8,12 +8,14 @@
  * EBUSY. What cgroup.c decides (where, what, with which values, what it
  * refuses and what it undoes) is the same; the v1 path runs for real in
  * tests/limits.bats and is checked here as well. No process is signalled. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,7 +107,9 @@ static void kernel_v2(const char *rel)
 }
 
 /* cgroupfs makes the interface files along with a directory; a plain
- * directory does not, so the hook does, unless a case turns it off. */
+ * directory does not, so the hook does, unless a case turns it off (0).
+ * 2: no memsw file; 3: a run's cgroup (not a .sv leaf) is "domain
+ * invalid", as beneath a thread root. */
 static int fake_kernel = 1;
 
 static void made(const char *dir)
@@ -117,6 +121,17 @@ static void made(const char *dir)
 	static const char *const pids[] = { "cgroup.procs", "pids.max", NULL };
 	const char *const *files = strstr(dir, "/memory/") ? mem : strstr(dir, "/pids/") ? pids : v2;
 
+	if (fake_kernel && files == v2) {
+		char p[2 * PATH_MAX];
+		int invalid = fake_kernel == 3 && !strstr(dir, CG_SV_SUFFIX);
+		const char *t = invalid ? "domain invalid\n" : "domain\n";
+		int fd;
+
+		snprintf(p, sizeof p, "%s/cgroup.type", dir);
+		fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write_all(fd, t, strlen(t)) < 0 || close(fd) < 0)
+			exit(99);
+	}
 	for (; fake_kernel && *files; files++) {
 		if (fake_kernel == 2 && !strcmp(*files, "memory.memsw.limit_in_bytes"))
 			continue; /* no swap accounting */
@@ -129,6 +144,24 @@ static void made(const char *dir)
 		                        strcmp(*files, "cgroup.procs") ? 3 : 0) < 0 || close(fd) < 0)
 			exit(99);
 	}
+}
+
+/* cgroupfs removes a cgroup's interface files along with it; a plain
+ * directory keeps them, and rmdir(2) fails with ENOTEMPTY. This rmdir,
+ * which cgroup.c links to here in place of libc's, removes the files
+ * first, as the kernel would (not the subdirectories: those are cgroups). */
+int rmdir(const char *path)
+{
+	char p[2 * PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(path);
+
+	while (d && (e = readdir(d)))
+		if (e->d_type == DT_REG && snprintf(p, sizeof p, "%s/%s", path, e->d_name) < (int)sizeof p)
+			unlink(p);
+	if (d)
+		closedir(d);
+	return (int)syscall(SYS_rmdir, path);
 }
 
 /* REL with its "%d" replaced by our pid */
@@ -163,6 +196,7 @@ static void tree_v2(const char *controllers, const char *subtree, int others)
 	mkfile("user.slice/job.scope/cgroup.controllers", controllers);
 	mkfile("user.slice/job.scope/cgroup.subtree_control", subtree);
 	mkfile("user.slice/job.scope/cgroup.procs", procs_with(others));
+	mkfile("user.slice/job.scope/cgroup.type", "domain\n");
 }
 
 #define V2_TEXT "1:name=systemd:/user.slice/job.scope\n0::/user.slice/job.scope\n"
@@ -265,8 +299,64 @@ static void test_v2(const char *base)
 	struct cgroup cg;
 	int r;
 
-	fresh(base, "v2-shared");
+	/* Beside the caller's other processes: nothing is enabled (memory
+	 * would fail with EBUSY; pids alone would succeed and turn the
+	 * caller's cgroup into a thread root whose children refuse a
+	 * process), nothing is made, the caller falls back to rlimits. */
+	static const struct { unsigned long mib, pids; } shared[] = { { 64, 20 }, { 64, 0 }, { 0, 20 } };
+	for (size_t i = 0; i < sizeof shared / sizeof *shared; i++) {
+		fresh(base, "v2-shared");
+		tree_v2("cpu memory pids\n", "", 1);
+		r = setup_caps(2, &cg, root, V2_TEXT, shared[i].mib, shared[i].pids);
+		tap_ok(r == -1 && cg.version == 0 && strstr(why, "holds other processes"),
+		       "v2 beside other processes, -m %lu -p %lu: refused: %s", shared[i].mib,
+		       shared[i].pids, why);
+		tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "") &&
+		       is("user.slice/job.scope/cgroup.procs", procs_with(1)) &&
+		       !exists(named("user.slice/job.scope/sharness-exec.%d")) &&
+		       !exists(named("user.slice/job.scope/sharness-exec.%d.sv")),
+		       "v2 beside other processes, -m %lu -p %lu: nothing enabled, made or moved",
+		       shared[i].mib, shared[i].pids);
+	}
+	/* a tracking cgroup (no controller) is fine beside them */
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
+	       "v2 beside other processes: a tracking cgroup enables nothing");
+	cg_remove(&cg, self);
+
+	/* A thread root (pids enabled beside processes, by someone else):
+	 * the kernel makes its new children "domain invalid". */
+	fresh(base, "v2-threadroot");
+	tree_v2("memory pids\n", "pids\n", 1);
+	mkfile("user.slice/job.scope/cgroup.type", "domain threaded\n");
+	fake_kernel = 3;
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "\"domain invalid\"") &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
+	       "v2 beneath a thread root: a tracking cgroup is refused and removed: %s", why);
+	r = setup_caps(2, &cg, root, V2_TEXT, 0, 20);
+	tap_ok(r == -1 && strstr(why, "\"domain invalid\"") &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d")) &&
+	       is("user.slice/job.scope/cgroup.subtree_control", "pids\n"),
+	       "v2 beneath a thread root: -p refused, nothing left: %s", why);
+	/* Alone, when a process comes in between our look and our write
+	 * (pids enabled beside it makes a thread root): undone. */
+	fresh(base, "v2-race");
+	tree_v2("memory pids\n", "", 0);
+	r = setup_caps(2, &cg, root, V2_TEXT, 0, 20);
+	fake_kernel = 1;
+	tap_ok(r == -1 && strstr(why, "\"domain invalid\""), "v2 alone, raced: refused: %s", why);
+	tap_ok(!exists(named("user.slice/job.scope/sharness-exec.%d")) &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d.sv")) &&
+	       is("user.slice/job.scope/cgroup.subtree_control", "-pids") &&
+	       is("user.slice/job.scope/cgroup.procs", named("%d")),
+	       "v2 alone, raced: pids disabled again, moved back, both cgroups removed");
+
+	/* Without cgroup.type (the root, or Linux before 4.14, where the
+	 * kernel itself refuses with EBUSY beside processes): tried. */
+	fresh(base, "v2-notype");
 	tree_v2("cpu memory pids\n", "", 1);
+	unlink(at("user.slice/job.scope/cgroup.type"));
 	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == 0 && cg.version == 2 && cg.n == 1, "v2: set up beneath the caller's cgroup");
 	tap_ok(!strcmp(cg.dir[0], at(named("user.slice/job.scope/sharness-exec.%d"))),
@@ -337,6 +427,7 @@ static void test_v2(const char *base)
 	fresh(base, "v2-nomem");
 	tree_v2("cpu pids\n", "", 1);
 	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
+	mkfile("user.slice/job.scope/cgroup.procs", procs_with(0));
 	tap_ok(r == -1 && strstr(why, "memory controller") && cg.version == 0,
 	       "v2: no memory controller, refused: %s", why);
 	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "") &&
@@ -381,7 +472,7 @@ static void test_v2(const char *base)
 	/* a failure half way is undone: here every name it may take is
 	 * taken, so the controllers are enabled and no child can be made */
 	fresh(base, "v2-undo");
-	tree_v2("memory pids\n", "", 1);
+	tree_v2("memory pids\n", "", 0);
 	mkd(named("user.slice/job.scope/sharness-exec.%d"));
 	for (int i = 2; i <= 64; i++) {
 		char n[64];
@@ -401,6 +492,7 @@ static void test_v2(const char *base)
 	/* limits: a cap with no file for it is an error, not a silent skip */
 	fresh(base, "v2-nofile");
 	tree_v2("memory pids\n", "", 1);
+	unlink(at("user.slice/job.scope/cgroup.type"));
 	fake_kernel = 0;
 	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
 	tap_ok(r == -2 && cg.version == 2, "v2: caps without interface files are not done");
@@ -434,7 +526,7 @@ static void test_v2(const char *base)
 	/* our name taken by another run (another pid namespace's, or one that
 	 * is gone): never used nor touched; the next name is ours */
 	fresh(base, "v2-taken");
-	tree_v2("memory pids\n", "", 1);
+	tree_v2("memory pids\n", "", 0);
 	mkd(named("user.slice/job.scope/sharness-exec.%d"));
 	mkfile(named("user.slice/job.scope/sharness-exec.%d/cgroup.procs"), "4000003\n");
 	r = setup_caps(2, &cg, root, V2_TEXT, 64, 20);
@@ -457,7 +549,7 @@ static void test_siblings(const char *base)
 	int r;
 
 	fresh(base, "siblings");
-	tree_v2("memory pids\n", "", 1);
+	tree_v2("memory pids\n", "", 0);
 	snprintf(name[0], sizeof name[0], "user.slice/job.scope/sharness-exec.%d", (int)d1);
 	snprintf(name[1], sizeof name[1], "user.slice/job.scope/sharness-exec.%d.sv", (int)d1);
 	snprintf(name[2], sizeof name[2], "user.slice/job.scope/sharness-exec.%d", (int)d2);
