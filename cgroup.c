@@ -125,6 +125,18 @@ static int put_pid(const char *dir, pid_t pid)
 	return put(dir, "cgroup.procs", val, 0) < 0 ? -1 : 0;
 }
 
+/* Move SELF into DIR. When ALSO (the caller) is given, SELF is its parent,
+ * waiting for it: moved only while it is still our parent, so that its
+ * pid cannot have been reused by another process. */
+static int move_self(const char *dir, pid_t self, pid_t also)
+{
+	if (also > 0 && getppid() != self) {
+		errno = ESRCH;
+		return -1;
+	}
+	return put_pid(dir, self);
+}
+
 /* Count the processes in DIR/cgroup.procs, telling SELF apart. It may be
  * the root of a v1 hierarchy, listing every process: no fixed buffer. */
 static int procs_scan(const char *dir, pid_t self, int *has_self, int *others)
@@ -223,6 +235,7 @@ static void each_child(const char *dir, int depth, int (*fn)(const char *, int))
 }
 
 static int remove_tree(const char *dir, int depth);
+static const char *remove_all(struct cgroup *cg, pid_t self, pid_t also);
 
 void (*cg_made)(const char *dir);
 
@@ -276,7 +289,7 @@ static int make_child(char *out, const char *parent, pid_t self, const char *suf
 }
 
 int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
-              int mib, int pids, char *why, size_t whysz)
+              pid_t also, int mib, int pids, char *why, size_t whysz)
 {
 	char path[PATH_MAX], buf[512], val[32], type[32];
 	int has_self, others, memory, pidsctl;
@@ -294,6 +307,14 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 	if (!has_self)
 		return fail(why, whysz, "cgroup v2 %s does not hold this process", cg->home);
+	if (also > 0 && others > 0 && getpid() == also) {
+		int has_also, not_also;
+
+		/* ALSO, the caller, counts as ours: one of the others is it */
+		if (procs_scan(cg->home, also, &has_also, &not_also) < 0)
+			return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
+		others -= has_also;
+	}
 	if (faccessat(AT_FDCWD, cg->home, W_OK, AT_EACCESS) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 	if (read_small(cg->home, "cgroup.subtree_control", buf, sizeof buf) < 0)
@@ -329,7 +350,7 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 		if (!others) {
 			if (make_child(cg->sv, cg->home, self, CG_SV_SUFFIX, why, whysz) < 0)
 				goto undo;
-			if (put_pid(cg->sv, self) < 0) {
+			if (move_self(cg->sv, self, also) < 0 || (also > 0 && cg_enter(cg->sv) < 0)) {
 				fail(why, whysz, "unable to move into cgroup %s: %s", cg->sv,
 				     strerror(errno));
 				goto undo;
@@ -360,7 +381,7 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 	cg->version = 2;
 	return 0;
 undo:
-	cg_remove(cg, self);
+	remove_all(cg, self, also);
 	return -1;
 }
 
@@ -513,6 +534,12 @@ static void note(int failed, const char *what, const char **bad, int *err)
 
 const char *cg_remove(struct cgroup *cg, pid_t self)
 {
+	return remove_all(cg, self, 0);
+}
+
+/* cg_remove, which also moves ALSO, when not 0, back: it is the caller. */
+static const char *remove_all(struct cgroup *cg, pid_t self, pid_t also)
+{
 	const char *bad = NULL;
 	char val[32];
 	int err = 0;
@@ -528,7 +555,8 @@ const char *cg_remove(struct cgroup *cg, pid_t self)
 		note(put(cg->home, "cgroup.subtree_control", val, 0) < 0, cg->home, &bad, &err);
 	}
 	if (cg->moved)
-		note(put_pid(cg->home, self) < 0, cg->home, &bad, &err);
+		note(move_self(cg->home, self, also) < 0 || (also > 0 && cg_enter(cg->home) < 0),
+		     cg->home, &bad, &err);
 	if (cg->sv[0])
 		note(remove_tree(cg->sv, 0) < 0, cg->sv, &bad, &err);
 	errno = err;

@@ -49,10 +49,15 @@ int cg_self_path(const char *proc_cgroup, const char *controller,
 /* Make the v2 cgroup ROOT/<caller's path>/sharness-exec.SELF, with the
  * memory controller (when MEMORY) and the pids controller (when PIDS)
  * enabled for it; with neither, a plain cgroup that only tracks the run.
- * Never touches a cgroup it did not make, nor a process but SELF. 0 on
- * success; -1 with WHY filled and everything undone. */
+ * ALSO, when not 0, is the calling process, a helper of SELF's in the same
+ * cgroup (the supervisor's watcher): it counts as SELF's, not as another
+ * process, and moves along into the leaf. Never enables a controller in a
+ * cgroup that holds other processes (but the hierarchy's root), never
+ * touches a cgroup it did not make, nor a process but SELF and ALSO. 0 on
+ * success; -1 with WHY filled and everything undone (but SELF, moved back
+ * only by cg_remove's caller: see there). */
 int cg2_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
-              pid_t self, int memory, int pids, char *why, size_t whysz);
+              pid_t self, pid_t also, int memory, int pids, char *why, size_t whysz);
 
 /* The same on v1: ROOT/memory/<path>/sharness-exec.SELF when MEMORY, and
  * ROOT/pids/<path>/sharness-exec.SELF when PIDS. */

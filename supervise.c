@@ -59,6 +59,11 @@ static struct run {
 	pid_t supervisor, init;  /* as the supervisor sees them */
 	int children;            /* /proc/thread-self/children, or -1 */
 	struct rlimit nofile;    /* put back, where we may, before cleaning up */
+	/* The watcher, when the run has a cgroup: it makes the cgroup, and
+	 * removes it even when we are SIGKILLed. Our ends of the pipes: UP
+	 * from it, DOWN to it. */
+	pid_t watcher;
+	int up, down;
 	sigset_t all, caller_mask;
 	struct sigaction caller_chld;
 } run;
@@ -81,7 +86,7 @@ static long landlock_abi(void)
 /* The run's cgroup: with the controllers asked for (for the limits step),
  * else, without a pid namespace, a plain one that only finds the run's
  * processes again. cgroup v2 first, then v1. WHY says why there is none. */
-static void make_cgroup(char *why, size_t whysz)
+static void make_cgroup(pid_t also, char *why, size_t whysz)
 {
 	static char text[16384];
 	int mem = run.want_memory, pids = run.want_pids;
@@ -100,7 +105,7 @@ static void make_cgroup(char *why, size_t whysz)
 		v2 = "/sys/fs/cgroup";
 	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
 		v2 = "/sys/fs/cgroup/unified";
-	if (v2 && cg2_setup(&run.cg, v2, text, run.supervisor, mem, pids, why, whysz) == 0)
+	if (v2 && cg2_setup(&run.cg, v2, text, run.supervisor, also, mem, pids, why, whysz) == 0)
 		return;
 	if (!mem && !pids) {
 		/* tracking only: any one v1 hierarchy of ours will do */
@@ -189,7 +194,11 @@ static void kill_descendants(void)
 			warnx_("unable to list /proc: processes may be left behind");
 			return;
 		}
+		if (n == 1 && run.watcher && pids[0] == run.watcher)
+			return; /* the watcher, who is not the run's: end_watcher */
 		for (int i = 0; i < n; i++) {
+			if (run.watcher && pids[i] == run.watcher)
+				continue;
 			if (kill(pids[i], SIGKILL) == 0) {
 				killed++;
 			} else if (errno == EPERM) {
@@ -228,12 +237,212 @@ static void open_files_again(void)
 	setrlimit(RLIMIT_NOFILE, &run.nofile);
 }
 
-static void remove_cgroup(void)
+/* --- descriptors --- */
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+/* Close the descriptors LO to HI. close_range(2) came in Linux 5.9:
+ * before, one by one, and the open ones above LO from /proc/self/fd when
+ * HI is unbounded. */
+static void close_span(unsigned int lo, unsigned int hi)
 {
+	DIR *d;
+	struct dirent *e;
+
+	if (syscall(SYS_close_range, lo, hi, 0) == 0)
+		return;
+	if (hi != ~0U) {
+		for (unsigned int fd = lo; fd <= hi; fd++)
+			close((int)fd);
+		return;
+	}
+	if (!(d = opendir("/proc/self/fd")))
+		return;
+	while ((e = readdir(d))) {
+		long fd = strtol(e->d_name, NULL, 10);
+
+		if (e->d_name[0] != '.' && fd >= (long)lo && fd != dirfd(d))
+			close((int)fd);
+	}
+	closedir(d);
+}
+
+/* Close every descriptor but the N in KEEP (-1 entries are skipped): the
+ * supervisor, init and the watcher hold only what they use, so that
+ * nothing the caller handed on (the sealed environment, a pipe the
+ * caller waits on) stays open in them for the whole run. */
+static void keep_only(int *keep, int n)
+{
+	unsigned int from = 0;
+
+	for (int i = 1; i < n; i++) /* sort: n is tiny */
+		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned int)keep[i] < from)
+			continue;
+		if ((unsigned int)keep[i] > from)
+			close_span(from, (unsigned int)keep[i] - 1);
+		from = (unsigned int)keep[i] + 1;
+	}
+	close_span(from, ~0U);
+}
+
+/* --- the watcher --- */
+
+/* Read exactly N bytes: 0, or -1 on EOF or error. */
+static int read_full(int fd, void *buf, size_t n)
+{
+	for (size_t got = 0; got < n; ) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* Kill and remove the run's cgroups, give back the controllers that were
+ * enabled for them, and move the calling process (the watcher; the
+ * supervisor when the watcher is gone) out of the supervisor's leaf.
+ * The leaf itself is clean_leaf's. */
+static void clean_cgroups(void)
+{
+	struct cgroup cg = run.cg;
 	const char *bad;
 
-	if (run.cg.version && (bad = cg_remove(&run.cg, getpid())))
+	if (!cg.version)
+		return;
+	empty_cgroup();
+	cg.sv[0] = '\0';
+	if ((bad = cg_remove(&cg, 0)))
 		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
+}
+
+/* Remove the leaf the supervisor and the watcher moved into (v2, alone in
+ * the caller's cgroup), after killing what is left in it when KILL: the
+ * watcher does so once the supervisor is dead, when what is left there is
+ * the run's (init, or init's child before it joined the run's cgroup), the
+ * watcher having moved out. A live supervisor has reaped init and moved
+ * out, or failed to and is still there: never killed. */
+static void clean_leaf(int kill)
+{
+	struct cgroup leaf = { .version = 2, .n = 1 };
+	struct timespec ms = { 0, 1000000L };
+	const char *bad;
+
+	if (!run.cg.sv[0])
+		return;
+	memcpy(leaf.dir[0], run.cg.sv, sizeof leaf.dir[0]);
+	for (int i = 0; kill && cg_kill(&leaf) > 0; i++) {
+		if (i == 5000) {
+			warnx_("unable to empty cgroup %s", leaf.dir[0]);
+			return;
+		}
+		nanosleep(&ms, NULL);
+	}
+	if ((bad = cg_remove(&leaf, 0)))
+		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
+}
+
+/* The watcher: a child of the supervisor's, outside the run's pid
+ * namespace and its cgroup, in a session of its own (a kill of the
+ * caller's process group leaves it), every signal blocked. It makes the
+ * run's cgroup, so that whatever it made is known to it, and sends it
+ * UP. Then it waits on DOWN: 'E' when the supervisor has seen init exit
+ * (it then cleans up, answers 'R' so that the supervisor leaves the leaf,
+ * and removes the leaf once the supervisor closes DOWN), or EOF when the
+ * supervisor died (SIGKILL): it cleans up all the same. */
+static void watcher(int up, int down) NORETURN;
+static void watcher(int up, int down)
+{
+	static char why[PATH_MAX + 256];
+	int keep[] = { 2, up, down };
+	char c = 0;
+	ssize_t r;
+
+	setsid();
+	keep_only(keep, 3);
+	make_cgroup(getpid(), why, sizeof why);
+	if (write_all(up, &run.cg, sizeof run.cg) < 0 || write_all(up, why, sizeof why) < 0)
+		c = 0; /* the supervisor is gone: clean up all the same */
+	if (!run.cg.version)
+		_exit(0);
+	while ((r = read(down, &c, 1)) < 0 && errno == EINTR)
+		;
+	clean_cgroups();
+	if (r == 1 && c == 'E' && write_all(up, "R", 1) == 0)
+		while ((r = read(down, &c, 1)) > 0 || (r < 0 && errno == EINTR))
+			;
+	/* reparented: the supervisor is dead */
+	clean_leaf(getppid() != run.supervisor);
+	_exit(0);
+}
+
+/* Start the watcher and take the run's cgroup from it, or why there is
+ * none (WHY). It must be forked before the pid namespace is made, whose
+ * init it would otherwise be. */
+static void start_watcher(char *why, size_t whysz)
+{
+	int up[2], down[2];
+
+	if (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0 ||
+	    (run.watcher = fork()) < 0)
+		die(EXIT_CONFINE, "unable to start the watcher");
+	if (run.watcher == 0) {
+		close(up[0]);
+		close(down[1]);
+		watcher(up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	run.up = up[0];
+	run.down = down[1];
+	if (whysz != PATH_MAX + 256 || read_full(run.up, &run.cg, sizeof run.cg) < 0 ||
+	    read_full(run.up, why, whysz) < 0)
+		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
+	why[whysz - 1] = '\0';
+	if (!run.cg.version) {
+		/* nothing to watch: it has exited */
+		while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(run.up);
+		close(run.down);
+		run.watcher = 0;
+		run.up = run.down = -1;
+	}
+}
+
+/* The run is over: have the watcher clean up, leave the leaf when it says
+ * so, and wait for it, so that nothing of the run is left when we exit.
+ * If the watcher is gone (killed from outside), clean up ourselves. */
+static void end_watcher(void)
+{
+	char c = 0;
+
+	if (!run.watcher)
+		return;
+	if (write_all(run.down, "E", 1) == 0)
+		while (read(run.up, &c, 1) < 0 && errno == EINTR)
+			;
+	if (c != 'R') {
+		clean_cgroups();
+		clean_leaf(0);
+	} else if (run.cg.moved && cg_enter(run.cg.home) < 0) {
+		warnx_("unable to move back into cgroup %s: %s", run.cg.home, strerror(errno));
+	}
+	close(run.down);
+	while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
+		;
+	run.watcher = 0;
 	run.cg.version = 0;
 }
 
@@ -310,6 +519,11 @@ static void init(char **argv)
 
 	run.init = getpid();
 	close(run.status[0]);
+	if (run.watcher) {
+		/* the watcher must see EOF when the supervisor dies */
+		close(run.up);
+		close(run.down);
+	}
 	if (prctl(PR_SET_PDEATHSIG, PDEATH_SIG) < 0)
 		die(EXIT_CONFINE, "unable to set the parent death signal");
 	if (supervisor_gone())
@@ -326,6 +540,11 @@ static void init(char **argv)
 		die(EXIT_CONFINE, "unable to fork");
 	if (child == 0)
 		chain(argv);
+	{
+		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children };
+
+		keep_only(keep, 3);
+	}
 
 	for (;;) {
 		siginfo_t si;
@@ -335,9 +554,9 @@ static void init(char **argv)
 			continue;
 		if (sig != SIGCHLD) {
 			if (supervisor_gone()) {
+				/* the watcher removes the cgroup */
 				open_files_again();
 				init_kill_all();
-				remove_cgroup();
 				_exit(0);
 			}
 			/* From the supervisor, or a kill(1) at us; the
@@ -469,7 +688,7 @@ static void check(const char *why, int last)
 	           run.cg.version == 2 ? "v2" : run.cg.version == 1 ? "v1" : "none", dirs,
 	           !run.cg.version && *why ? " why=" : "", !run.cg.version ? why : "");
 	if (last) {
-		remove_cgroup();
+		end_watcher();
 		exit(0);
 	}
 }
@@ -541,6 +760,11 @@ int main(int argc, char **argv)
 	    sigaction(SIGCHLD, &dfl, &run.caller_chld) < 0)
 		die(EXIT_CONFINE, "unable to block signals");
 
+	/* With caps the run needs its cgroup whatever happens: the watcher
+	 * makes it, forked before the pid namespace is made. */
+	run.up = run.down = -1;
+	if (run.want_memory || run.want_pids)
+		start_watcher(why, sizeof why);
 	if (unshare(CLONE_NEWPID) == 0)
 		run.pidns = 1;
 	else if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS ||
@@ -560,6 +784,7 @@ int main(int argc, char **argv)
 		if (abi < 1)
 			abi = 6;
 		if (abi < 6 && !run.best_effort) {
+			end_watcher();
 			fprintf(stderr, "%s: fatal: unable to confine signals: no pid namespace "
 			        "(%s) and Landlock ABI %ld, which cannot scope them (ABI 6 can)\n",
 			        progname, strerror(err), abi);
@@ -574,21 +799,28 @@ int main(int argc, char **argv)
 			die(EXIT_CONFINE, "unable to become a child subreaper");
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
-	if (run.want_memory || run.want_pids || !run.pidns)
-		make_cgroup(why, sizeof why);
+	/* Without a pid namespace, a cgroup that only tracks the run. */
+	if (!run.want_memory && !run.want_pids && !run.pidns)
+		start_watcher(why, sizeof why);
 	if (run.test)
 		check(why, optind >= argc);
 	next = next_argv(argv + optind, argc - optind, why);
 
 	if (pipe2(run.status, O_CLOEXEC) < 0 || (run.init = fork()) < 0) {
 		err = errno;
-		remove_cgroup();
+		end_watcher();
 		errno = err;
 		die(EXIT_CONFINE, "unable to start init");
 	}
 	if (run.init == 0)
 		init(next);
 	close(run.status[1]);
+	{
+		/* From here on, the supervisor needs only these. */
+		int keep[] = { 2, run.status[0], run.up, run.down, run.children };
+
+		keep_only(keep, 5);
+	}
 
 	st = supervise();
 	/* init has written the target's status, or died trying */
@@ -599,7 +831,6 @@ int main(int argc, char **argv)
 	open_files_again();
 	if (!run.pidns)
 		kill_descendants(); /* init's orphans, had it died first */
-	empty_cgroup();
-	remove_cgroup();
+	end_watcher();
 	exit_like(status);
 }

@@ -14,9 +14,10 @@
 # forks), and that nothing of the run is left: no process, no cgroup, no
 # controller left enabled in the caller's cgroup.
 #
-# not tested: a SIGKILLed supervisor that had moved itself into a leaf
-# (its caller's cgroup keeps the controllers it enabled until the caller's
-# manager cleans up); memory.swap.max with real swap (no swap in the guests).
+# A SIGKILLed wrapper (and init with it) leaves nothing either: the
+# supervisor's watcher cleans up (t_killed).
+#
+# not tested: memory.swap.max with real swap (no swap in the guests).
 load helpers/load
 
 CG=/sys/fs/cgroup
@@ -313,6 +314,7 @@ t_daemon() {
 	run -0 --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- bash -c \
 		"setsid bash -c 'exec -a $marker sleep 1000' </dev/null >/dev/null 2>&1 &
 		 for i in \$(seq 300); do pgrep -f ^$marker >$TMP/rw/seen && break; sleep 0.1; done; echo started"
+	echo "stdout: $output, stderr: $stderr"
 	[ "$output" = started ]
 	quiet "$stderr"
 	[ -n "$(cat "$TMP/rw/seen")" ]
@@ -323,14 +325,22 @@ t_daemon() {
 @test "root: a daemonized grandchild ends with the run, its cgroup too" { t_daemon root; }
 @test "nobody, delegated: a daemonized grandchild ends with the run, its cgroup too" { t_daemon nobody; }
 
-@test "root: after the wrapper is SIGKILLed, nothing of the run survives the next run" {
-	need root
+# t_killed MODE WHOM: the run, alone in a (delegated) cgroup, so that the
+# supervisor moved into a leaf and enabled the controllers; then SIGKILL to
+# the wrapper (WHOM wrapper), or to the wrapper and init at once (both).
+# The watcher, outside the run, sees the supervisor die and removes the
+# run's cgroup, gives back the controllers, and removes the leaf once init
+# is gone: nothing of the run is left, without any later run's help.
+t_killed() {
+	local m=$1 whom=$2 marker=sharness-exec-cg2-killed-$$-$RANDOM st=0
+	markers+=("$marker")
+	need "$m"
 	need_cgroup2
 	policy ',"max_pids":50'
-	local marker=sharness-exec-cg2-killed-$$-$RANDOM st=0
-	markers+=("$marker")
+	make_base "$m"
+	launcher "$m" "$base"
 	mkfifo -m 666 "$TMP/rw/ready"
-	"$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- bash -c \
+	"${L[@]}" "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- bash -c \
 		"(exec -a $marker sleep 1000) & (exec -a $marker-2 sleep 1000) & echo up >$TMP/rw/ready; wait" 3>&- &
 	local wrapper=$!
 	pids+=("$wrapper")
@@ -338,12 +348,23 @@ t_daemon() {
 	eventually pgrep -f "^$marker-2" >/dev/null
 	local cg
 	cg=$(sed -n 's/^0:://p' "/proc/$(pgrep -f "^$marker-2")/cgroup")
-	[[ "$cg" == /?* ]]
-	kill -KILL "$wrapper"
+	[[ "$cg" == "${base#"$CG"}"/sharness-exec.* ]]
+	[ -d "$base/${cg##*/}.sv" ]
+	[ -n "$(cat "$base/cgroup.subtree_control")" ]
+	if [ "$whom" = both ]; then
+		kill -KILL "$wrapper" "$(pgrep -P "$wrapper" -s "$(ps -o sid= -p "$wrapper" | tr -d ' ')")"
+	else
+		kill -KILL "$wrapper"
+	fi
 	wait "$wrapper" || st=$?
 	[ "$st" = 137 ]
-	# The next run beneath the same cgroup sweeps whatever was left.
-	run -0 "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- true
 	eventually test -z "$(pgrep -f "^$marker" || true)"
-	[ ! -e "$CG$cg" ]
+	eventually nothing_left "$base"
+	[ -z "$(cat "$base/cgroup.procs")" ]
+	[ "$(cat "$base/cgroup.type")" = domain ]
 }
+
+@test "root: after the wrapper is SIGKILLed, nothing of the run is left, cgroups and controllers included" { t_killed root wrapper; }
+@test "nobody, delegated: after the wrapper is SIGKILLed, nothing of the run is left" { t_killed nobody wrapper; }
+@test "root: after SIGKILL to the wrapper and init at once, nothing of the run is left" { t_killed root both; }
+@test "nobody, delegated: after SIGKILL to the wrapper and init at once, nothing of the run is left" { t_killed nobody both; }

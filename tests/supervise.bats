@@ -14,9 +14,11 @@
 #
 # not tested: cgroup v2 with controllers for real (none here; the
 # delegated-tree logic is in tests/unit/test-cgroup, real v2 in the kernels
-# engineer's VMs); a kernel before 6.6 (vm.memfd_noexec left alone) or
-# before Landlock ABI 6 (simulated with -A); SIGKILL to supervisor and init
-# at once (an empty cgroup may be left: CAVEATS of the man page).
+# engineer's VMs: tests/cgroup2.bats); a kernel before 6.6
+# (vm.memfd_noexec left alone) or before Landlock ABI 6 (simulated with
+# -A); SIGKILL to supervisor, init and watcher at once (the watcher is in
+# a session of its own, so only a kill of every process of the user does
+# that: then an empty cgroup may be left, CAVEATS of the man page).
 load helpers/load
 
 TRY_SUPER="$top_builddir/tests/try/try-super"
@@ -226,15 +228,25 @@ signals_case() {
 	each signals_case
 }
 
-kill_wrapper_case() {
-	prep "$1" "$2"
-	start "$1" "$2" bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")"
+# The target of the cases that kill from outside: a daemon, then ready.
+ready_target() { daemon_then "touch $W/ready; exec -a $M-main sleep 1000"; }
+
+# sigkill_wrapper: once the target started with ready_target is ready,
+# SIGKILL the wrapper $PID: the caller sees 137, and then nothing of the
+# run is left, no process and no cgroup. Init learns of it by
+# PR_SET_PDEATHSIG and the watcher by EOF, both asynchronously: a bound.
+sigkill_wrapper() {
 	eventually test -e "$W/ready" || return 1
 	kill -KILL "$PID"
 	finish
 	[ "$STATUS" = 137 ] || return 1
-	# init learns of it by PR_SET_PDEATHSIG, asynchronously
 	eventually nothing_left "$M" "$PID" || nothing_left "$M" "$PID"
+}
+
+kill_wrapper_case() {
+	prep "$1" "$2"
+	start "$1" "$2" bash -c "$(ready_target)"
+	sigkill_wrapper
 }
 
 @test "SIGKILL to the wrapper: 137, then nothing is left, cgroup included" {
@@ -245,9 +257,11 @@ kill_wrapper_case() {
 kill_init_case() {
 	local init
 	prep "$1" "$2"
-	start "$1" "$2" bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")"
+	start "$1" "$2" bash -c "$(ready_target)"
 	eventually test -e "$W/ready" || return 1
-	init=$(pgrep -P "$PID")
+	# the supervisor's child in its session: with a cgroup it has a
+	# second one, the watcher, in a session of its own
+	init=$(pgrep -P "$PID" -s "$(ps -o sid= -p "$PID" | tr -d " ")")
 	[ -n "$init" ] && [ "$(wc -w <<<"$init")" = 1 ] || return 1
 	kill -KILL "$init"
 	finish
@@ -258,6 +272,139 @@ kill_init_case() {
 @test "SIGKILL to init from outside: 137, and nothing is left" {
 	need root
 	each kill_init_case
+}
+
+# init_of PID: init, the supervisor's child in the supervisor's session;
+# watcher_of PID: the watcher, its child in a session of its own (there
+# is one when the run has a cgroup).
+init_of() { pgrep -P "$1" -s "$(ps -o sid= -p "$1" | tr -d ' ')"; }
+watcher_of() {
+	local c sid
+	sid=$(ps -o sid= -p "$1" | tr -d ' ')
+	for c in $(pgrep -P "$1"); do
+		[ "$(ps -o sid= -p "$c" | tr -d ' ')" = "$sid" ] || echo "$c"
+	done
+}
+
+# SIGKILL to the supervisor and init at once, as a kill of the whole job
+# would: nobody is left to clean up but the watcher (with a cgroup) and the
+# kernel (with a pid namespace). Without a pid namespace and without a
+# cgroup the daemon would live on: not run here (see CAVEATS).
+kill_both_case() {
+	local init
+	prep "$1" "$2"
+	start "$1" "$2" bash -c "$(ready_target)"
+	eventually test -e "$W/ready" || return 1
+	init=$(init_of "$PID")
+	[ -n "$init" ] || return 1
+	kill -KILL "$PID" "$init"
+	finish
+	[ "$STATUS" = 137 ] || { echo "status $STATUS"; return 1; }
+	eventually nothing_left "$M" "$PID" || nothing_left "$M" "$PID"
+}
+
+@test "SIGKILL to the supervisor and init at once: 137, and nothing is left, cgroup included" {
+	need root
+	each kill_both_case
+	# without a pid namespace, the watcher kills what the cgroup holds
+	W=$TMP/w-deny-both
+	policy "$W" yes
+	env --default-signal=INT,QUIT "$DENY" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- \
+		bash -c "$(ready_target)" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	eventually test -e "$W/ready"
+	[ -n "$(watcher_of "$PID")" ]
+	kill -KILL "$PID" "$(init_of "$PID")"
+	finish
+	[ "$STATUS" = 137 ]
+	eventually nothing_left "$M" "$PID" || nothing_left "$M" "$PID"
+}
+
+# The target against the watcher: it learns the watcher's pid (here from
+# the test) and tries to stop it, kill it and lower its rlimits. With a pid
+# namespace the watcher is not there for it (ESRCH); without one, Landlock's
+# signal scoping and the seccomp filter refuse (EPERM). The watcher is then
+# still running, and cleans up at the end.
+watcher_case() {
+	local how=$1 cmd wpid
+	W=$TMP/w-watcher-$how
+	policy "$W" yes
+	cmd=(env --default-signal=INT,QUIT "$SHARNESS_EXEC" run -p "$TMP/p.json" --)
+	[ "$how" = no-pidns ] && cmd=(env --default-signal=INT,QUIT "$DENY" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" --)
+	"${cmd[@]}" bash -c "touch $W/ready; $(wait_for "$W/pid"); read w <$W/pid
+		kill -0 \$w 2>&1; echo \"stop \$?\"; kill -STOP \$w 2>&1; echo \"stop \$?\"
+		kill -KILL \$w 2>&1; echo \"kill \$?\"; $TRY_SUPER prlimit \$w
+		touch $W/done; $(wait_for "$W/go"); exit 5" "$M" >"$TMP/out" 2>"$TMP/err" &
+	PID=$!
+	eventually test -e "$W/ready"
+	wpid=$(watcher_of "$PID")
+	[ -n "$wpid" ]
+	local limits
+	limits=$(cat "/proc/$wpid/limits")
+	echo "$wpid" >"$W/pid.tmp" && mv "$W/pid.tmp" "$W/pid"
+	eventually test -e "$W/done"
+	cat "$TMP/out"
+	running "$wpid"
+	[ "$(cat "/proc/$wpid/limits")" = "$limits" ]
+	touch "$W/go"
+	finish
+	[ "$STATUS" = 5 ]
+	grep -q 'stop 1' "$TMP/out"
+	! grep -q 'stop 0\|kill 0' "$TMP/out"
+	grep -q '^refused: ' "$TMP/out"
+	if [ "$how" = pidns ]; then grep -q 'No such process' "$TMP/out"; else grep -q 'Operation not permitted' "$TMP/out"; fi
+	[ ! -e "/proc/$wpid" ] || [ "$(state "$wpid")" = Z ] || { echo "the watcher outlived the run"; return 1; }
+	nothing_left "$M" "$PID"
+}
+
+@test "the target cannot stop, kill or prlimit the watcher, in a pid namespace or without one" {
+	require_feature root
+	require_feature cgroup1
+	watcher_case pidns
+	watcher_case no-pidns
+}
+
+# fds_of PID: "FD TARGET" for each of its descriptors.
+fds_of() {
+	local f
+	for f in /proc/"$1"/fd/*; do echo "${f##*/} $(readlink "$f")"; done
+}
+
+# Only what each needs: the supervisor stderr and its pipes to init and
+# the watcher; init stderr and its status pipe; the watcher stderr and its
+# two pipes. Not the sealed environment (fd 3 for the landlock step), not
+# the caller's stdin or stdout.
+fds_case() {
+	local mode=$1 caps=$2 init wpid want
+	prep "$mode" "$caps"
+	start "$mode" "$caps" bash -c "touch $W/ready; $(wait_for "$W/go")" </dev/null
+	eventually test -e "$W/ready" || return 1
+	init=$(init_of "$PID")
+	wpid=$(watcher_of "$PID")
+	echo "# supervisor: $(fds_of "$PID" | tr '\n' ' ')"
+	echo "# init: $(fds_of "$init" | tr '\n' ' ')"
+	[ -z "$wpid" ] || echo "# watcher: $(fds_of "$wpid" | tr '\n' ' ')"
+	# the target still got its environment through fd 3, before
+	grep -q "^PATH=" "/proc/$(pgrep -f "^bash -c touch $W/ready")/environ" 2>/dev/null ||
+		tr '\0' '\n' <"/proc/$(pgrep -f "^bash -c touch $W/ready")/environ" | grep -q '^PATH=' || return 1
+	want=1
+	[ -n "$wpid" ] && want=3
+	[ "$(fds_of "$PID" | grep -c ' pipe:')" = "$want" ] || return 1
+	[ "$(fds_of "$PID" | grep -vc ' pipe:')" = 1 ] || return 1
+	fds_of "$PID" | grep -qx "2 $TMP/err" || return 1
+	[ "$(fds_of "$init" | grep -c ' pipe:')" = 1 ] && [ "$(fds_of "$init" | wc -l)" = 2 ] || return 1
+	if [ -n "$wpid" ]; then
+		[ "$(fds_of "$wpid" | grep -c ' pipe:')" = 2 ] && [ "$(fds_of "$wpid" | wc -l)" = 3 ] || return 1
+	fi
+	! fds_of "$PID" "$init" $wpid | grep -q 'memfd:' || return 1
+	touch "$W/go"
+	finish
+	[ "$STATUS" = 0 ] || return 1
+}
+
+@test "the supervisor, init and the watcher hold only the descriptors they need" {
+	need root
+	each fds_case
 }
 
 prlimit_case() {
@@ -397,37 +544,44 @@ tty_case() {
 @test "root: two runs as pid 1 of two pid namespaces share a cgroup v1 parent, and do not disturb each other" {
 	require_feature root
 	require_feature cgroup1
-	local pids a b sa=0 sb=0 dirs
+	local pids a b sa=0 sb=0 dirs ca cb
 	pids=$(awk -F: '$2 == "pids" { print $3 }' /proc/self/cgroup)
 	dirs=/sys/fs/cgroup/pids${pids%/}
 	W=$TMP/w
 	policy "$W" yes
+	# Each target says which cgroup it is in: the names are the same for
+	# every run that is pid 1 of its namespace (another suite's at the same
+	# time too), so the test looks at its own two only.
 	unshare -p -f --mount-proc "$SHARNESS_EXEC" run -p "$TMP/p.json" -- \
-		bash -c "touch $W/a.ready; $(wait_for "$W/a.go"); exit 5" "$M-a" &
+		bash -c "grep :pids: /proc/self/cgroup >$W/a.cg; touch $W/a.ready; $(wait_for "$W/a.go"); exit 5" "$M-a" &
 	a=$!
 	eventually test -e "$W/a.ready"
-	# the same name for both: each supervisor is pid 1 where it runs
-	[ -d "$dirs/sharness-exec.1" ]
+	ca=$dirs/$(sed 's,.*/,,' "$W/a.cg")
+	# each supervisor is pid 1 where it runs: the same name, taken
+	[[ "$ca" == "$dirs"/sharness-exec.1 || "$ca" == "$dirs"/sharness-exec.1-* ]]
+	[ -d "$ca" ]
 	unshare -p -f --mount-proc "$SHARNESS_EXEC" run -p "$TMP/p.json" -- \
-		bash -c "$(daemon_then "touch $W/b.ready; $(wait_for "$W/b.go"); exit 6")" "$M-b" &
+		bash -c "grep :pids: /proc/self/cgroup >$W/b.cg; $(daemon_then "touch $W/b.ready; $(wait_for "$W/b.go"); exit 6")" "$M-b" &
 	b=$!
 	eventually test -e "$W/b.ready"
-	ls -d "$dirs"/sharness-exec.1* >"$W/b.dirs"
+	cb=$dirs/$(sed 's,.*/,,' "$W/b.cg")
+	echo "A: $ca, B: $cb"
+	[[ "$cb" == "$dirs"/sharness-exec.1-* ]]
+	[ "$ca" != "$cb" ]
 	touch "$W/b.go"
 	wait "$b" || sb=$?
 	[ "$sb" = 6 ]
-	cat "$W/b.dirs"
-	[ "$(cat "$W/b.dirs")" = "$dirs/sharness-exec.1"$'\n'"$dirs/sharness-exec.1-2" ]
 	! a_process "$M-daemon"
+	[ ! -e "$cb" ]
 	# A is untouched: alive, in its cgroup, which is still there
 	a_process "$M-a"
-	[ -d "$dirs/sharness-exec.1" ]
-	[ ! -e "$dirs/sharness-exec.1-2" ]
-	[ -n "$(cat "$dirs/sharness-exec.1/cgroup.procs")" ]
+	[ -d "$ca" ]
+	[ -n "$(cat "$ca/cgroup.procs")" ]
 	touch "$W/a.go"
 	wait "$a" || sa=$?
 	[ "$sa" = 5 ]
-	nothing_left "$M" 1
+	! a_process "$M"
+	[ ! -e "$ca" ]
 }
 
 @test "root: vm.memfd_noexec is 2 in the run's pid namespace, and unchanged outside" {
@@ -456,7 +610,7 @@ tty_case() {
 	nothing_left "$M" 0
 	rm -f "$W/d.ready"
 	as_nobody unshare --user --map-current-user --keep-caps \
-		"$SUPERVISE" -- bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")" &
+		"$SUPERVISE" -- bash -c "$(ready_target)" &
 	PID=$!
 	eventually test -e "$W/ready"
 	# the supervisor is unshare's child, which exec'd it
@@ -481,13 +635,9 @@ fallback_case() {
 	[ "$STATUS" = 4 ] || { cat "$TMP/err"; return 1; }
 	[ "$(head -n 1 "$TMP/out")" = "$(readlink /proc/self/ns/pid)" ] || return 1
 	nothing_left "$M" "$PID" || return 1
-	"${cmd[@]}" bash -c "$(daemon_then "touch $W/ready; exec -a $M-main sleep 1000")" >"$TMP/out" 2>"$TMP/err" &
+	"${cmd[@]}" bash -c "$(ready_target)" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
-	eventually test -e "$W/ready" || return 1
-	kill -KILL "$PID"
-	finish
-	[ "$STATUS" = 137 ] || return 1
-	eventually nothing_left "$M" "$PID" || nothing_left "$M" "$PID"
+	sigkill_wrapper
 }
 
 @test "no pid namespace (unshare refused): subreaper and cgroup still leave nothing" {

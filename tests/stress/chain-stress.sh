@@ -15,8 +15,8 @@
 #   - after one more clean run, no process started by the test is alive
 #     (the marker is in every argv), and no sharness-exec.* cgroup of ours,
 #     or of a dead supervisor, is left beneath our memory and pids cgroups
-#     (init kills the run and removes the cgroup when its supervisor is
-#     SIGKILLed);
+#     (init kills the run when its supervisor is SIGKILLed, and the
+#     supervisor's watcher removes the cgroup);
 #   - the directory outside the policy is unchanged (checksums).
 # STRESS_SEED makes a run reproducible. Prints "N passed, N failed".
 set -u
@@ -151,20 +151,14 @@ for hier in memory pids; do
 		[ -d "$cg" ] || continue
 		n=${cg##*/sharness-exec.}
 		n=${n%%[-.]*} # sharness-exec.PID, .PID.sv, .PID-N
-		# init removes the cgroup of a SIGKILLed supervisor: a moment
+		# the watcher removes the cgroup of a SIGKILLed supervisor: a moment
 		for w in $(seq 50); do [ -d "$cg" ] || break; sleep 0.1; done
 		[ -d "$cg" ] || continue
 		# Another test's run in progress owns a live pid; not ours to judge.
 		case $spawned in *" $n "*) ;; *) kill -0 "$n" 2>/dev/null && continue ;; esac
 		ours+=("$cg")
-		# A known gap (sharness-exec-supervise(1), CAVEATS): when the wrapper
-		# is SIGKILLed as init is still emptying the cgroup, the empty
-		# cgroup can stay. Said, removed below, not counted as a failure;
-		# a cgroup with any process left in it is.
-		if [ -z "$(cat "$cg/cgroup.procs")" ]; then
-			echo "note: an empty cgroup left behind (known gap): $cg"
-			continue
-		fi
+		# Empty or not: the watcher removes the cgroup of a SIGKILLed
+		# wrapper, whatever step it was at.
 		bad "cgroup left behind: $cg (processes in it: $(tr '\n' ' ' <"$cg/cgroup.procs"))"
 	done
 done

@@ -283,8 +283,8 @@ static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
 {
 	int done = 0;
 
-	if ((v == 2 ? cg2_setup : cg1_setup)(cg, r, text, self, mib != 0, pids != 0,
-	                                    why, sizeof why) < 0)
+	if ((v == 2 ? cg2_setup(cg, r, text, self, 0, mib != 0, pids != 0, why, sizeof why) :
+	     cg1_setup(cg, r, text, self, mib != 0, pids != 0, why, sizeof why)) < 0)
 		return -1;
 	for (int i = 0; i < cg->n; i++)
 		if (cg_caps(cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
@@ -319,7 +319,7 @@ static void test_v2(const char *base)
 		       shared[i].mib, shared[i].pids);
 	}
 	/* a tracking cgroup (no controller) is fine beside them */
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2 beside other processes: a tracking cgroup enables nothing");
 	cg_remove(&cg, self);
@@ -330,7 +330,7 @@ static void test_v2(const char *base)
 	tree_v2("memory pids\n", "pids\n", 1);
 	mkfile("user.slice/job.scope/cgroup.type", "domain threaded\n");
 	fake_kernel = 3;
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
 	tap_ok(r == -1 && strstr(why, "\"domain invalid\"") &&
 	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
 	       "v2 beneath a thread root: a tracking cgroup is refused and removed: %s", why);
@@ -398,6 +398,39 @@ static void test_v2(const char *base)
 	tap_ok(is("user.slice/job.scope/cgroup.procs", named("%d")) &&
 	       is("user.slice/job.scope/cgroup.subtree_control", "-memory -pids"),
 	       "v2 alone: removing disables the controllers, then moves back");
+
+	/* The supervisor's watcher does the set up for it: both are in the
+	 * caller's cgroup, which is theirs alone; both move into the leaf.
+	 * The supervisor is the watcher's parent (here: ours). */
+	fresh(base, "v2-watcher");
+	tree_v2("memory pids\n", "", 0);
+	{
+		char procs[64], sv[64];
+		pid_t parent = getppid();
+
+		snprintf(procs, sizeof procs, "%d\n%d\n", (int)parent, (int)self);
+		mkfile("user.slice/job.scope/cgroup.procs", procs);
+		r = cg2_setup(&cg, root, V2_TEXT, parent, self, 1, 1, why, sizeof why);
+		snprintf(sv, sizeof sv, "user.slice/job.scope/sharness-exec.%d.sv/cgroup.procs",
+		         (int)parent);
+		tap_ok(r == 0 && cg.moved && is("user.slice/job.scope/cgroup.subtree_control",
+		                                 "+memory +pids") && is(sv, "0"),
+		       "v2: the watcher counts as the supervisor's, and moves into the leaf after it");
+		r = cg2_setup(&cg, root, V2_TEXT, parent, 0, 1, 1, why, sizeof why);
+		tap_ok(r == -1 && strstr(why, "holds other processes"),
+		       "v2: without ALSO the same process is another's: %s", why);
+		/* a supervisor that is not our parent (it died, and its pid
+		 * may be anyone's now) is never moved */
+		fresh(base, "v2-watcher-orphan");
+		tree_v2("memory pids\n", "", 0);
+		snprintf(procs, sizeof procs, "4000009\n%d\n", (int)self);
+		mkfile("user.slice/job.scope/cgroup.procs", procs);
+		r = cg2_setup(&cg, root, V2_TEXT, 4000009, self, 1, 1, why, sizeof why);
+		tap_ok(r == -1 && strstr(why, "No such process") &&
+		       !exists("user.slice/job.scope/sharness-exec.4000009.sv") &&
+		       is("user.slice/job.scope/cgroup.subtree_control", ""),
+		       "v2: a supervisor that is no longer the watcher's parent is not moved: %s", why);
+	}
 
 	/* controllers already enabled (the root cgroup may hold processes) */
 	fresh(base, "v2-enabled");
@@ -503,7 +536,7 @@ static void test_v2(const char *base)
 	/* a tracking cgroup: no controller, subtree_control untouched */
 	fresh(base, "v2-track");
 	tree_v2("", "", 0);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2: a cgroup without controllers needs no move and enables nothing");
 	cg_remove(&cg, self);
