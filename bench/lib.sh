@@ -1,0 +1,55 @@
+# bench/lib.sh: what the benchmarks of the chain share (sourced, not run).
+#
+#   bench_init BUILD-DIR EXE...   BUILD is the build directory; each EXE
+#                                 (relative to it) must be built; hyperfine
+#                                 and bwrap must be installed; TMP is a
+#                                 temporary directory removed on exit
+#   bench_run NAME CMD [NAME CMD]...
+#                                 one hyperfine run (-N, warmup 20, $RUNS
+#                                 runs, default BENCH_RUNS) of every command,
+#                                 its JSON in $TMP/r.json
+#   bench_table BASELINE          one line per command: mean, x bare, x the
+#                                 command named BASELINE
+#   bench_py <<PY ... PY          runs the python code on stdin with R, the
+#                                 means in seconds by command name
+#
+# Every figure is a ratio within ONE hyperfine run: this machine is shared
+# and noisy, seconds from two runs do not compare.
+
+bench_init() {
+	build=$(cd "${1:-.}" && pwd)
+	shift
+	local p
+	for p in "$@"; do
+		[ -x "$build/$p" ] || { echo "bench: build first (make check builds tests/try): $build/$p" >&2; exit 2; }
+	done
+	command -v hyperfine >/dev/null || { echo "bench: apt-get install hyperfine" >&2; exit 2; }
+	command -v bwrap >/dev/null || { echo "bench: apt-get install bubblewrap" >&2; exit 2; }
+	TMP=$(mktemp -d)
+	trap 'rm -rf "$TMP"' EXIT
+}
+
+bench_run() {
+	local args=()
+	while [ $# -gt 0 ]; do
+		args+=(-n "$1" "$2")
+		shift 2
+	done
+	hyperfine -N --warmup 20 --runs "${RUNS:-${BENCH_RUNS:-200}}" --export-json "$TMP/r.json" \
+		"${args[@]}" >&2
+}
+
+bench_py() {
+	python3 -c "import json, sys
+R = {x['command']: x['mean'] for x in json.load(open(sys.argv[1]))['results']}
+$(cat)" "$TMP/r.json"
+}
+
+bench_table() {
+	bench_py <<PY
+base = "$1"
+w = max(len(n) for n in R)
+for name, mean in R.items():
+    print(f"{name:{w}s} {mean*1e3:8.3f} ms   {mean/R['bare']:6.2f} x bare   {mean/R[base]:6.2f} x {base}")
+PY
+}
