@@ -72,7 +72,7 @@ teardown() {
 # policy PROCESS-EXTRA
 policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"cgroup2",
-	  "files":{"read":["/etc","/proc","/dev/zero"],"write":["'"$TMP"'/rw"],
+	  "files":{"read":["/etc","/proc","/dev/zero"],"write":["'"$TMP"'/rw","/dev/null"],
 	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
 	  "network":"none",
 	  "process":{"no_new_privs":true'"$1"'}}'
