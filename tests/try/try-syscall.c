@@ -80,6 +80,8 @@
 #include <linux/landlock.h>
 #include <linux/openat2.h>
 
+#include "try.h"
+
 #ifndef SYS_fchmodat2
 # define SYS_fchmodat2 452
 #endif
@@ -99,27 +101,6 @@ struct clone3_args {
 	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack,
 		stack_size, tls, set_tid, set_tid_size, cgroup;
 };
-
-static int result(int rc)
-{
-	if (rc < 0) {
-		printf("refused: %s\n", strerror(errno));
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
-}
-
-static struct sockaddr_in lo(const char *port)
-{
-	struct sockaddr_in sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((unsigned short)atoi(port));
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	return sa;
-}
 
 static int proto(const char *name)
 {
@@ -238,7 +219,7 @@ static int uring_connect(const char *port)
  * kernel connects from inside the send call. */
 static int fastopen(const char *how, const char *port)
 {
-	struct sockaddr_in sa = lo(port);
+	struct sockaddr_in sa = loopback(port);
 	char data[] = "fastopen\n";
 	struct iovec iov = { data, sizeof data - 1 };
 	struct msghdr msg = { &sa, sizeof sa, &iov, 1, NULL, 0, 0 };
@@ -493,7 +474,7 @@ int main(int argc, char **argv)
 		return result(socket(fam, type | SOCK_CLOEXEC, proto(argc > 4 ? argv[4] : NULL)));
 	}
 	if (!strcmp(op, "serve")) {
-		struct sockaddr_in sa = lo(a);
+		struct sockaddr_in sa = loopback(a);
 		fd = socket(AF_INET, SOCK_STREAM, proto(b));
 		if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 4) < 0)
 			return result(-1);
@@ -527,7 +508,7 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "link") && b)
 		return result(link(a, b));
 	if (!strcmp(op, "connect") || !strcmp(op, "bind")) {
-		struct sockaddr_in sa = lo(a);
+		struct sockaddr_in sa = loopback(a);
 		fd = socket(AF_INET, SOCK_STREAM, proto(b));
 		if (fd < 0)
 			return result(-1);
@@ -536,7 +517,7 @@ int main(int argc, char **argv)
 		return result(bind(fd, (struct sockaddr *)&sa, sizeof sa));
 	}
 	if (!strcmp(op, "udp-send")) {
-		struct sockaddr_in sa = lo(a);
+		struct sockaddr_in sa = loopback(a);
 		fd = socket(AF_INET, SOCK_DGRAM, 0);
 		if (fd < 0)
 			return result(-1);
