@@ -41,24 +41,6 @@ confined() { # MODE [--best-effort] CMD...
 	as "$mode" "$SHARNESS_EXEC" run $be -p "$TMP/p.json" -- "$@"
 }
 
-listener() { # KIND: a listener outside; sets $port and $log
-	log=$TMP/listen.$1.log
-	: >"$log"
-	python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$TMP/ready.$1" "$log" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -e "$TMP/ready.$1" ] && break; sleep 0.05; done
-	port=$(cat "$TMP/ready.$1")
-}
-
-# logged LOG N: wait (up to 10 s) until LOG has N lines.
-logged() {
-	for _ in $(seq 200); do
-		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
