@@ -8,6 +8,7 @@
  *   try-ports listen-unix PATH       AF_UNIX listen on PATH, connect to it
  *   try-ports connect PORT           TCP connect to 127.0.0.1:PORT
  *   try-ports udp-send PORT MSG      one datagram to 127.0.0.1:PORT
+ *   try-ports udp-bind PORT          UDP bind to 127.0.0.1:PORT
  *   try-ports set-range LO HI        setsockopt(2) IP_LOCAL_PORT_RANGE on a
  *                                    TCP socket
  *   try-ports no-children            waitpid(-1, WNOHANG): "no child" when
@@ -130,8 +131,16 @@ int main(int argc, char **argv)
 			return result(-1);
 		return result(0);
 	}
+	if (!strcmp(argv[1], "udp-bind")) {
+		a = loopback(argv[2]);
+		s = socket(AF_INET, SOCK_DGRAM, 0);
+		if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) < 0)
+			return result(-1);
+		return result(0);
+	}
 usage:
 	fprintf(stderr, "usage: try-ports listen-unbound READY | listen-bound PORT READY | "
-	        "listen-unix PATH | connect PORT | udp-send PORT MSG | set-range LO HI | no-children\n");
+	        "listen-unix PATH | connect PORT | udp-send PORT MSG | udp-bind PORT | "
+	        "set-range LO HI | no-children\n");
 	return 2;
 }
