@@ -3,6 +3,7 @@
  * and exits 0 when it was done, 1 when it was refused, 2 on usage errors.
  *
  *   try-syscall landlock-abi          print the Landlock ABI (exit 1 if none)
+ *   try-syscall landlock-errata       print the errata bitmask (exit 1 if no query)
  *   try-syscall read FILE | write FILE | create FILE | unlink FILE
  *   try-syscall truncate FILE | mkdir DIR | rename A B | link A B
  *   try-syscall connect PORT [PROTO]  TCP (or mptcp, sctp) connect to 127.0.0.1:PORT
@@ -77,7 +78,7 @@
 #include <unistd.h>
 #include <linux/io_uring.h>
 #include <linux/keyctl.h>
-#include <linux/landlock.h>
+#include "landlock-abi.h"
 #include <linux/openat2.h>
 
 #include "try.h"
@@ -333,6 +334,14 @@ int main(int argc, char **argv)
 		if (abi < 1)
 			return result(-1);
 		printf("%ld\n", abi);
+		return 0;
+	}
+	if (!strcmp(op, "landlock-errata")) {
+		long errata = syscall(SYS_landlock_create_ruleset, NULL, 0,
+		                      LANDLOCK_CREATE_RULESET_ERRATA);
+		if (errata < 0)
+			return result(-1);
+		printf("%ld\n", errata);
 		return 0;
 	}
 	if (!strcmp(op, "caps")) {
