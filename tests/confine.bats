@@ -57,11 +57,7 @@ victim() {
 
 # policy NETWORK PROCESS-EXTRA
 policy() {
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"confine",
-	  "files":{"read":["/etc","/proc","'"$TMP"'/ro"],"write":["'"$TMP"'/rw"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try","'"$TMP"'/x"]},
-	  "network":'"${1:-\"none\"}"',
-	  "process":{"no_new_privs":true'"${2:-}"'}}'
+	chain_policy confine "${1:-\"none\"}" '"/etc","/proc","'"$TMP"'/ro"' '"'"$TMP"'/rw"' '"'"$TMP"'/x"' "${2:-}"
 }
 
 confined() { # MODE CMD...

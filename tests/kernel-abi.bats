@@ -44,10 +44,7 @@ needs_abi() {
 }
 
 policy() { # NETWORK
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"abi",
-	  "files":{"read":["/etc"],"write":["'"$TMP"'/rw"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
-	  "network":'"$1"',"process":{"no_new_privs":true}}'
+	chain_policy abi "$1" '"/etc"' '"'"$TMP"'/rw"'
 }
 
 # net_policy NET: the policy of network kind NET: 0 "none", 1 TCP ports,

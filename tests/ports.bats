@@ -28,10 +28,7 @@ teardown() {
 
 # policy NETWORK-OBJECT
 policy() {
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"ports",
-	  "files":{"read":["/etc"],"write":["'"$TMP"'/rw","/dev/null"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
-	  "network":'"$1"',"process":{"no_new_privs":true}}'
+	chain_policy ports "$1" '"/etc"' '"'"$TMP"'/rw","/dev/null"'
 }
 
 confined() { # MODE [--best-effort] CMD...

@@ -43,10 +43,7 @@ teardown() {
 # and WRITE, exec $TMP/x and the system; FILES-EXTRA is spliced into
 # "files" (e.g. ,"protected":[...]).
 policy() {
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"view",
-	  "files":{"read":["/etc","'"$TMP"'/ro"'"${1:-}"'],"write":["'"$TMP"'/rw"'"${2:-}"'],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try","'"$TMP"'/x"]'"${3:-}"'},
-	  "network":"none","process":{"no_new_privs":true}}'
+	chain_policy view '"none"' '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/rw"'"${2:-}" '"'"$TMP"'/x"' '' "${3:-}"
 }
 
 # viewed MODE CMD...: CMD confined by the policy, as MODE.

@@ -204,6 +204,19 @@ write_policy() {
 	chmod 644 "$1"
 }
 
+# chain_policy ID NETWORK READ WRITE [EXEC] [PROCESS] [FILES]: $TMP/p.json,
+# a policy of the shape the chain's tests share. READ, WRITE and EXEC are
+# the items of those lists (JSON strings, comma-separated; EXEC's come
+# after the system's directories and the try programs, which every test
+# runs); NETWORK is the value of "network"; PROCESS follows no_new_privs in
+# "process" and FILES the lists in "files" (each starting with a comma).
+chain_policy() {
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"'"$1"'",
+	  "files":{"read":['"$3"'],"write":['"$4"'],
+	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"'"${5:+,$5}"']'"${7:-}"'},
+	  "network":'"$2"',"process":{"no_new_privs":true'"${6:-}"'}}'
+}
+
 # as MODE CMD...: run CMD as root or as nobody.
 as() {
 	local mode=$1

@@ -328,20 +328,14 @@ int main(int argc, char **argv)
 	const char *b = argc > 3 ? argv[3] : NULL;
 	int fd;
 
-	if (!strcmp(op, "landlock-abi")) {
-		long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-		                   LANDLOCK_CREATE_RULESET_VERSION);
-		if (abi < 1)
+	/* The kernel's answer to a query: its ABI, or its errata bitmask. */
+	if (!strcmp(op, "landlock-abi") || !strcmp(op, "landlock-errata")) {
+		long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
+		                 strcmp(op, "landlock-abi") ? LANDLOCK_CREATE_RULESET_ERRATA
+		                                            : LANDLOCK_CREATE_RULESET_VERSION);
+		if (v < 0)
 			return result(-1);
-		printf("%ld\n", abi);
-		return 0;
-	}
-	if (!strcmp(op, "landlock-errata")) {
-		long errata = syscall(SYS_landlock_create_ruleset, NULL, 0,
-		                      LANDLOCK_CREATE_RULESET_ERRATA);
-		if (errata < 0)
-			return result(-1);
-		printf("%ld\n", errata);
+		printf("%ld\n", v);
 		return 0;
 	}
 	if (!strcmp(op, "caps")) {
