@@ -177,7 +177,29 @@ t_best_effort() {
 @test "--best-effort, UDP ports: runs, names exactly what it dropped, confines the rest (root)" { t_best_effort root 2; }
 @test "--best-effort, UDP ports: runs, names exactly what it dropped, confines the rest (nobody)" { t_best_effort nobody 2; }
 
-# --- ABI 9: RESOLVE_UNIX, the wall for pathname UNIX sockets ----------------
+# --- pathname UNIX sockets: the view step on every ABI, RESOLVE_UNIX from 9 --
+
+# Through the whole chain where the view stands: the socket is not there at
+# all. Before ABI 9 this is the only wall (below ABI 6 the chain runs with
+# --best-effort, as a user of that kernel must).
+t_view_unix() {
+	local m=$1 be=()
+	need "$m"
+	[ "$abi" -ge 6 ] || be=(--best-effort)
+	net_policy 0
+	listener unix "$TMP/out/sock"
+	run -1 --separate-stderr as "$m" "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- \
+		"$TRYV" unix-connect "$TMP/out/sock"
+	[ "$output" = "refused: No such file or directory" ]
+	[[ "$stderr" != *"no mount namespace"* ]]
+	# Control, after it: the same user, bare, is served.
+	run -0 as "$m" "$TRYV" unix-connect "$TMP/out/sock"
+	logged "$log" 1
+	[ "$(cat "$log")" = accepted ]
+}
+
+@test "any ABI: through the view a pathname UNIX socket outside the policy is not there (root)" { t_view_unix root; }
+@test "any ABI: through the view a pathname UNIX socket outside the policy is not there (nobody)" { t_view_unix nobody; }
 
 # The landlock step alone (no view): a listening socket in a read path is
 # out of reach, one in a write path is not.
