@@ -202,16 +202,19 @@ t_view_unix() {
 @test "any ABI: through the view a pathname UNIX socket outside the policy is not there (nobody)" { t_view_unix nobody; }
 
 # The landlock step alone (no view): a listening socket in a read path is
-# out of reach, one in a write path is not.
+# out of reach, one in a write path is not. (The helper opens rule paths
+# without following symlinks, so /usr alone: /bin and /lib lead there.)
 t_resolve_unix_helper() {
-	local m=$1 sys=(-x /usr -x /bin -x /lib -x /lib64 -x "$top_builddir/tests/try")
+	local m=$1 sys=(-x /usr -x "$top_builddir/tests/try")
 	need "$m"
 	needs_abi 9
 	listener unix "$TMP/out/sock"
-	run -1 --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -r "$TMP/out" -- "$TRYV" unix-connect "$TMP/out/sock"
-	[ "$output" = "refused: Permission denied" ]
-	run -0 --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/out" -- "$TRYV" unix-connect "$TMP/out/sock"
-	[ "$output" = ok ]
+	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -r "$TMP/out" -- "$TRYV" unix-connect "$TMP/out/sock"
+	echo "status $status, stdout: $output, stderr: $stderr"
+	[ "$status" = 1 ] && [ "$output" = "refused: Permission denied" ]
+	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/out" -- "$TRYV" unix-connect "$TMP/out/sock"
+	echo "status $status, stdout: $output, stderr: $stderr"
+	[ "$status" = 0 ] && [ "$output" = ok ]
 	# One connection logged: the refused one never arrived before it.
 	logged "$log" 1
 	[ "$(cat "$log")" = accepted ]
