@@ -72,8 +72,9 @@ struct sharness_ruleset_attr {
 #define LANDLOCK_CREATE_RULESET_ERRATA			(1U << 1)
 #endif
 /* Erratum N is bit N-1 of the answer; the UAPI names none of them, so these
- * names are ours. The kernel matrix prints each kernel's answer (a kernel
- * without the query answers EINVAL).
+ * names are ours. The kernel matrix prints each kernel's answer: Debian's
+ * 6.1.176 (ABI 2) answers 0, erratum 3 unfixed there; 7.3.4 (ABI 11)
+ * answers 15, whose bit 3 (an erratum 4) no documentation read here names.
  * What each fix means for the chain:
  *  1 (ABI 4) TCP rules no longer govern MPTCP, SCTP and SMC stream sockets:
  *    no difference here, since the object form's seccomp allowlist refuses
