@@ -198,7 +198,61 @@ static void deny_value(struct prog *p, long nr, int arg, __u32 k, __u32 action)
 	end(p, s);
 }
 
+/* A syscall and the index of the argument a rule reads; NR -1: this
+ * architecture has no such call, and no rule is emitted. */
+struct sysarg {
+	long nr;
+	int arg;
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* deny_bits for each syscall of LIST with the same MASK and ACTION. */
+static void deny_bits_each(struct prog *p, const struct sysarg *list, size_t n,
+			   __u32 mask, __u32 action)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].nr >= 0)
+			deny_bits(p, list[i].nr, list[i].arg, mask, action);
+}
+
 /* --- the rules ------------------------------------------------------------- */
+
+/* Calls only older architectures have (aarch64 and riscv64 know the *at
+ * forms alone). */
+#ifndef SYS_creat
+# define SYS_creat (-1)
+#endif
+#ifndef SYS_chmod
+# define SYS_chmod (-1)
+#endif
+#ifndef SYS_mknod
+# define SYS_mknod (-1)
+#endif
+/* i386 headers from before Linux 4.3 lack the direct socket calls
+ * (socketcall_rules covers them there). */
+#ifndef SYS_sendto
+# define SYS_sendto (-1)
+#endif
+#ifndef SYS_sendmsg
+# define SYS_sendmsg (-1)
+#endif
+#ifndef SYS_sendmmsg
+# define SYS_sendmmsg (-1)
+#endif
+
+/* Where TCP Fast Open rides on a send: each call's flags argument. */
+static const struct sysarg fastopen_sends[] = {
+	{ SYS_sendto, 3 }, { SYS_sendmsg, 2 }, { SYS_sendmmsg, 3 },
+};
+
+/* Every call that takes a mode, but open and openat (setid_open: their
+ * mode counts only when they create): the mode argument. */
+static const struct sysarg mode_setters[] = {
+	{ SYS_creat, 1 }, { SYS_chmod, 1 }, { SYS_fchmod, 1 },
+	{ SYS_fchmodat, 2 }, { SYS_fchmodat2, 2 },
+	{ SYS_mknod, 1 }, { SYS_mknodat, 2 },
+};
 
 /* open/openat: a set-id bit in MODE counts only when FLAGS create a file
  * (libc passes whatever is in the register otherwise). */
@@ -351,15 +405,8 @@ static int build(struct prog *p, unsigned what)
 		/* TCP Fast Open connects from inside sendto/sendmsg, where
 		 * Landlock's connect hook never runs. (TCP_FASTOPEN_CONNECT
 		 * is left alone: it still goes through connect(2).) */
-#ifdef SYS_sendto
-		deny_bits(p, SYS_sendto, 3, MSG_FASTOPEN, ERRNO(EACCES));
-#endif
-#ifdef SYS_sendmsg
-		deny_bits(p, SYS_sendmsg, 2, MSG_FASTOPEN, ERRNO(EACCES));
-#endif
-#ifdef SYS_sendmmsg
-		deny_bits(p, SYS_sendmmsg, 3, MSG_FASTOPEN, ERRNO(EACCES));
-#endif
+		deny_bits_each(p, fastopen_sends, NELEM(fastopen_sends),
+			       MSG_FASTOPEN, ERRNO(EACCES));
 	}
 	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_VSOCK | SECCOMP_NET_ALLOWLIST)) {
 #ifdef SYS_socket
@@ -422,19 +469,8 @@ static int build(struct prog *p, unsigned what)
 		/* The other ways to put S_ISUID or S_ISGID into a mode: a
 		 * target owning a file (root: every file it creates) could
 		 * otherwise leave a set-id program for others to run. */
-#ifdef SYS_creat
-		deny_bits(p, SYS_creat, 1, SETID, ERRNO(EPERM));
-#endif
-#ifdef SYS_chmod
-		deny_bits(p, SYS_chmod, 1, SETID, ERRNO(EPERM));
-#endif
-		deny_bits(p, SYS_fchmod, 1, SETID, ERRNO(EPERM));
-		deny_bits(p, SYS_fchmodat, 2, SETID, ERRNO(EPERM));
-		deny_bits(p, SYS_fchmodat2, 2, SETID, ERRNO(EPERM));
-#ifdef SYS_mknod
-		deny_bits(p, SYS_mknod, 1, SETID, ERRNO(EPERM));
-#endif
-		deny_bits(p, SYS_mknodat, 2, SETID, ERRNO(EPERM));
+		deny_bits_each(p, mode_setters, NELEM(mode_setters),
+			       SETID, ERRNO(EPERM));
 	}
 	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST)) {
 		/* io_uring performs opens, connects and sends in the kernel,

@@ -57,11 +57,7 @@ victim() {
 
 # policy NETWORK PROCESS-EXTRA
 policy() {
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"confine",
-	  "files":{"read":["/etc","/proc","'"$TMP"'/ro"],"write":["'"$TMP"'/rw"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try","'"$TMP"'/x"]},
-	  "network":'"${1:-\"none\"}"',
-	  "process":{"no_new_privs":true'"${2:-}"'}}'
+	chain_policy confine "${1:-\"none\"}" '"/etc","/proc","'"$TMP"'/ro"' '"'"$TMP"'/rw"' '"'"$TMP"'/x"' "${2:-}"
 }
 
 confined() { # MODE CMD...
@@ -75,27 +71,6 @@ confined() { # MODE CMD...
 	# all but the one line that says what best effort dropped
 	grep -v '^sharness-exec-landlock: warning: Landlock ABI [0-9]*: best effort: dropped ' "$TMP/be.err" >&2 || true
 	return "$st"
-}
-
-listen() { # KIND [NAME]: start a listener outside; sets $port and $log
-	log=$TMP/listen.$1.log
-	: >"$log"
-	mkfifo "$TMP/ready.$1"
-	python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$TMP/ready.$1" "$log" "${2:-}" &
-	pids+=($!)
-	port=$(await_line "$TMP/ready.$1")
-}
-
-# logged LOG N: wait until LOG has N lines (up to 10 minutes, a safety
-# net on a loaded machine). A listener logs in arrival order, so once an
-# unconfined control attempt made AFTER the confined one is logged, the
-# confined one would have been logged before it.
-logged() {
-	for _ in $(seq 12000); do
-		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
 }
 
 files_unchanged() {
@@ -216,7 +191,7 @@ t_tcp_none() {
 	local m=$1
 	need "$m"
 	policy
-	listen tcp
+	listener tcp
 	run -1 confined "$m" "$TRY" connect "$port"
 	# Control: the listener is there for an unconfined client.
 	run -0 as "$m" "$TRY" connect "$port"
@@ -231,15 +206,12 @@ t_tcp_ports() {
 	local m=$1
 	need "$m"
 	require_feature landlock-abi:4
-	listen tcp
+	listener tcp
 	listen_port=$port
 	log_allowed=$log
 	# A second listener on another port, not in the list.
-	log=$TMP/listen.other.log
-	mkfifo "$TMP/ready.other"
-	python3 "$top_srcdir/tests/helpers/listen.py" tcp "$TMP/ready.other" "$log" &
-	pids+=($!)
-	other=$(await_line "$TMP/ready.other")
+	listener tcp
+	other=$port
 	policy '{"connect_tcp_ports":['"$listen_port"']}'
 	run -0 confined "$m" "$TRY" connect "$listen_port"
 	run -1 confined "$m" "$TRY" connect "$other"
@@ -248,8 +220,8 @@ t_tcp_ports() {
 	logged "$log_allowed" 1
 	[ "$(cat "$log_allowed")" = accepted ]
 	run -0 as "$m" "$TRY" connect "$other"
-	logged "$TMP/listen.other.log" 1
-	[ "$(cat "$TMP/listen.other.log")" = accepted ]
+	logged "$log" 1
+	[ "$(cat "$log")" = accepted ]
 }
 
 @test "a port list allows exactly the listed TCP ports (root)" { t_tcp_ports root; }
@@ -259,7 +231,7 @@ t_udp() {
 	local m=$1
 	need "$m"
 	policy
-	listen udp
+	listener udp
 	run confined "$m" "$TRY" udp-send "$port"
 	run -0 as "$m" "$TRY" udp-send "$port"
 	logged "$log" 1
@@ -273,7 +245,7 @@ t_abstract() {
 	local m=$1 name=sharness-exec-test-$$-$RANDOM
 	need "$m"
 	policy
-	listen abstract "$name"
+	listener abstract "$name"
 	run -1 confined "$m" "$TRY" abstract "$name"
 	# Also with the host's network (no netns step): the Landlock scope holds.
 	require_feature landlock-abi:6

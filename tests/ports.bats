@@ -28,10 +28,7 @@ teardown() {
 
 # policy NETWORK-OBJECT
 policy() {
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"ports",
-	  "files":{"read":["/etc"],"write":["'"$TMP"'/rw","/dev/null"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
-	  "network":'"$1"',"process":{"no_new_privs":true}}'
+	chain_policy ports "$1" '"/etc"' '"'"$TMP"'/rw","/dev/null"'
 }
 
 confined() { # MODE [--best-effort] CMD...
@@ -39,24 +36,6 @@ confined() { # MODE [--best-effort] CMD...
 	shift
 	[ "$1" = --best-effort ] && be=$1 && shift
 	as "$mode" "$SHARNESS_EXEC" run $be -p "$TMP/p.json" -- "$@"
-}
-
-listener() { # KIND: a listener outside; sets $port and $log
-	log=$TMP/listen.$1.log
-	: >"$log"
-	python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$TMP/ready.$1" "$log" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -e "$TMP/ready.$1" ] && break; sleep 0.05; done
-	port=$(cat "$TMP/ready.$1")
-}
-
-# logged LOG N: wait (up to 10 s) until LOG has N lines.
-logged() {
-	for _ in $(seq 200); do
-		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
 }
 
 free_port() {

@@ -43,10 +43,7 @@ teardown() {
 # and WRITE, exec $TMP/x and the system; FILES-EXTRA is spliced into
 # "files" (e.g. ,"protected":[...]).
 policy() {
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"view",
-	  "files":{"read":["/etc","'"$TMP"'/ro"'"${1:-}"'],"write":["'"$TMP"'/rw"'"${2:-}"'],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try","'"$TMP"'/x"]'"${3:-}"'},
-	  "network":"none","process":{"no_new_privs":true}}'
+	chain_policy view '"none"' '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/rw"'"${2:-}" '"'"$TMP"'/x"' '' "${3:-}"
 }
 
 # viewed MODE CMD...: CMD confined by the policy, as MODE.
@@ -113,28 +110,14 @@ t_unix_socket() {
 	local m=$1
 	vneed "$m"
 	policy
-	python3 -c '
-import os, socket, sys, time
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777); s.listen(16)
-open(sys.argv[2], "w").close()
-s.settimeout(0.5)
-end = time.time() + 30
-while time.time() < end:
-    try:
-        c, _ = s.accept(); c.close()
-        with open(sys.argv[3], "a") as f: f.write("accepted\n")
-    except socket.timeout:
-        pass' "$TMP/out/sock" "$TMP/ready" "$TMP/log" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -e "$TMP/ready" ] && break; sleep 0.05; done
+	listener unix "$TMP/out/sock"
 	run -1 viewed "$m" "$TRYV" unix-connect "$TMP/out/sock"
 	[ "$output" = "refused: No such file or directory" ]
 	# Control, after it: the listener logs in arrival order, so once this
 	# one is logged, the confined one would have been logged before it.
 	run -0 as "$m" "$TRYV" unix-connect "$TMP/out/sock"
-	for _ in $(seq 200); do [ -s "$TMP/log" ] && break; sleep 0.05; done
-	[ "$(cat "$TMP/log")" = accepted ]
+	logged "$log" 1
+	[ "$(cat "$log")" = accepted ]
 }
 
 @test "a listening pathname UNIX socket outside the policy cannot be reached and logs nothing (root)" { t_unix_socket root; }

@@ -164,6 +164,34 @@ await_line() {
 	[ -n "$line" ]
 }
 
+# listener KIND [NAME]: a listener outside the sandbox (tests/helpers/
+# listen.py: tcp or udp on 127.0.0.1, the abstract UNIX socket @NAME, or the
+# pathname UNIX socket NAME); once it is ready, sets $port to the port (or
+# name) it announced and $log to the file where it logs each connection or
+# datagram, one line each, in arrival order. Each call starts a new one;
+# its pid joins the test's $pids, which the test's teardown kills.
+listener() {
+	local ready
+	log=$(mktemp "$TMP/listen.$1.XXXXXX")
+	ready=$log.ready
+	mkfifo "$ready"
+	python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$ready" "$log" "${2:-}" 3>&- &
+	pids+=($!)
+	port=$(await_line "$ready")
+}
+
+# logged LOG N: wait until LOG has N lines (up to 10 minutes, a safety net
+# on a loaded machine). A listener logs in arrival order, so once an
+# unconfined control attempt made AFTER a confined one is logged, the
+# confined one would have been logged before it.
+logged() {
+	for _ in $(seq 12000); do
+		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # as_nobody CMD...: run CMD as uid/gid 65534 with no supplementary groups.
 as_nobody() {
 	setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups -- "$@"
@@ -174,6 +202,19 @@ as_nobody() {
 write_policy() {
 	printf '%s\n' "$2" >"$1"
 	chmod 644 "$1"
+}
+
+# chain_policy ID NETWORK READ WRITE [EXEC] [PROCESS] [FILES]: $TMP/p.json,
+# a policy of the shape the chain's tests share. READ, WRITE and EXEC are
+# the items of those lists (JSON strings, comma-separated; EXEC's come
+# after the system's directories and the try programs, which every test
+# runs); NETWORK is the value of "network"; PROCESS follows no_new_privs in
+# "process" and FILES the lists in "files" (each starting with a comma).
+chain_policy() {
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"'"$1"'",
+	  "files":{"read":['"$3"'],"write":['"$4"'],
+	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"'"${5:+,$5}"']'"${7:-}"'},
+	  "network":'"$2"',"process":{"no_new_privs":true'"${6:-}"'}}'
 }
 
 # as MODE CMD...: run CMD as root or as nobody.

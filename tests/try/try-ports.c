@@ -8,6 +8,7 @@
  *   try-ports listen-unix PATH       AF_UNIX listen on PATH, connect to it
  *   try-ports connect PORT           TCP connect to 127.0.0.1:PORT
  *   try-ports udp-send PORT MSG      one datagram to 127.0.0.1:PORT
+ *   try-ports udp-bind PORT          UDP bind to 127.0.0.1:PORT
  *   try-ports set-range LO HI        setsockopt(2) IP_LOCAL_PORT_RANGE on a
  *                                    TCP socket
  *   try-ports no-children            waitpid(-1, WNOHANG): "no child" when
@@ -27,22 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int refused(void)
-{
-	printf("refused: %s\n", strerror(errno));
-	return 1;
-}
-
-static struct sockaddr_in loopback(const char *port)
-{
-	struct sockaddr_in a;
-
-	memset(&a, 0, sizeof a);
-	a.sin_family = AF_INET;
-	a.sin_port = htons((unsigned short)atoi(port));
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	return a;
-}
+#include "try.h"
 
 static unsigned port_of(int s)
 {
@@ -99,23 +85,22 @@ int main(int argc, char **argv)
 		s = socket(AF_INET, SOCK_STREAM, 0);
 		if (s < 0 || setsockopt(s, SOL_IP, 51 /* IP_LOCAL_PORT_RANGE */, &range,
 		                        sizeof range) < 0)
-			return refused();
-		printf("ok\n");
-		return 0;
+			return result(-1);
+		return result(0);
 	}
 	if (argc < 3)
 		goto usage;
 	if (!strcmp(argv[1], "listen-unbound")) {
 		s = socket(AF_INET, SOCK_STREAM, 0);
 		if (s < 0 || listen(s, 4) < 0)
-			return refused();
+			return result(-1);
 		return serve(s, argv[2]);
 	}
 	if (!strcmp(argv[1], "listen-bound") && argc == 4) {
 		a = loopback(argv[2]);
 		s = socket(AF_INET, SOCK_STREAM, 0);
 		if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) < 0 || listen(s, 4) < 0)
-			return refused();
+			return result(-1);
 		return serve(s, argv[3]);
 	}
 	if (!strcmp(argv[1], "listen-unix")) {
@@ -124,33 +109,38 @@ int main(int argc, char **argv)
 		snprintf(u.sun_path, sizeof u.sun_path, "%s", argv[2]);
 		s = socket(AF_UNIX, SOCK_STREAM, 0);
 		if (s < 0 || bind(s, (struct sockaddr *)&u, sizeof u) < 0 || listen(s, 4) < 0)
-			return refused();
+			return result(-1);
 		c = socket(AF_UNIX, SOCK_STREAM, 0);
 		if (c < 0 || connect(c, (struct sockaddr *)&u, sizeof u) < 0 ||
 		    accept(s, NULL, NULL) < 0)
-			return refused();
-		printf("ok\n");
-		return 0;
+			return result(-1);
+		return result(0);
 	}
 	if (!strcmp(argv[1], "connect")) {
 		a = loopback(argv[2]);
 		s = socket(AF_INET, SOCK_STREAM, 0);
 		if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof a) < 0)
-			return refused();
-		printf("ok\n");
-		return 0;
+			return result(-1);
+		return result(0);
 	}
 	if (!strcmp(argv[1], "udp-send") && argc == 4) {
 		a = loopback(argv[2]);
 		s = socket(AF_INET, SOCK_DGRAM, 0);
 		if (s < 0 || sendto(s, argv[3], strlen(argv[3]), 0, (struct sockaddr *)&a,
 		                    sizeof a) < 0)
-			return refused();
-		printf("ok\n");
-		return 0;
+			return result(-1);
+		return result(0);
+	}
+	if (!strcmp(argv[1], "udp-bind")) {
+		a = loopback(argv[2]);
+		s = socket(AF_INET, SOCK_DGRAM, 0);
+		if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) < 0)
+			return result(-1);
+		return result(0);
 	}
 usage:
 	fprintf(stderr, "usage: try-ports listen-unbound READY | listen-bound PORT READY | "
-	        "listen-unix PATH | connect PORT | udp-send PORT MSG | set-range LO HI | no-children\n");
+	        "listen-unix PATH | connect PORT | udp-send PORT MSG | udp-bind PORT | "
+	        "set-range LO HI | no-children\n");
 	return 2;
 }

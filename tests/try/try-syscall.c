@@ -3,6 +3,7 @@
  * and exits 0 when it was done, 1 when it was refused, 2 on usage errors.
  *
  *   try-syscall landlock-abi          print the Landlock ABI (exit 1 if none)
+ *   try-syscall landlock-errata       print the errata bitmask (exit 1 if no query)
  *   try-syscall read FILE | write FILE | create FILE | unlink FILE
  *   try-syscall truncate FILE | mkdir DIR | rename A B | link A B
  *   try-syscall connect PORT [PROTO]  TCP (or mptcp, sctp) connect to 127.0.0.1:PORT
@@ -77,8 +78,10 @@
 #include <unistd.h>
 #include <linux/io_uring.h>
 #include <linux/keyctl.h>
-#include <linux/landlock.h>
+#include "landlock-abi.h"
 #include <linux/openat2.h>
+
+#include "try.h"
 
 #ifndef SYS_fchmodat2
 # define SYS_fchmodat2 452
@@ -99,27 +102,6 @@ struct clone3_args {
 	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack,
 		stack_size, tls, set_tid, set_tid_size, cgroup;
 };
-
-static int result(int rc)
-{
-	if (rc < 0) {
-		printf("refused: %s\n", strerror(errno));
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
-}
-
-static struct sockaddr_in lo(const char *port)
-{
-	struct sockaddr_in sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((unsigned short)atoi(port));
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	return sa;
-}
 
 static int proto(const char *name)
 {
@@ -238,7 +220,7 @@ static int uring_connect(const char *port)
  * kernel connects from inside the send call. */
 static int fastopen(const char *how, const char *port)
 {
-	struct sockaddr_in sa = lo(port);
+	struct sockaddr_in sa = loopback(port);
 	char data[] = "fastopen\n";
 	struct iovec iov = { data, sizeof data - 1 };
 	struct msghdr msg = { &sa, sizeof sa, &iov, 1, NULL, 0, 0 };
@@ -346,12 +328,14 @@ int main(int argc, char **argv)
 	const char *b = argc > 3 ? argv[3] : NULL;
 	int fd;
 
-	if (!strcmp(op, "landlock-abi")) {
-		long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-		                   LANDLOCK_CREATE_RULESET_VERSION);
-		if (abi < 1)
+	/* The kernel's answer to a query: its ABI, or its errata bitmask. */
+	if (!strcmp(op, "landlock-abi") || !strcmp(op, "landlock-errata")) {
+		long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
+		                 strcmp(op, "landlock-abi") ? LANDLOCK_CREATE_RULESET_ERRATA
+		                                            : LANDLOCK_CREATE_RULESET_VERSION);
+		if (v < 0)
 			return result(-1);
-		printf("%ld\n", abi);
+		printf("%ld\n", v);
 		return 0;
 	}
 	if (!strcmp(op, "caps")) {
@@ -493,7 +477,7 @@ int main(int argc, char **argv)
 		return result(socket(fam, type | SOCK_CLOEXEC, proto(argc > 4 ? argv[4] : NULL)));
 	}
 	if (!strcmp(op, "serve")) {
-		struct sockaddr_in sa = lo(a);
+		struct sockaddr_in sa = loopback(a);
 		fd = socket(AF_INET, SOCK_STREAM, proto(b));
 		if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 4) < 0)
 			return result(-1);
@@ -527,7 +511,7 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "link") && b)
 		return result(link(a, b));
 	if (!strcmp(op, "connect") || !strcmp(op, "bind")) {
-		struct sockaddr_in sa = lo(a);
+		struct sockaddr_in sa = loopback(a);
 		fd = socket(AF_INET, SOCK_STREAM, proto(b));
 		if (fd < 0)
 			return result(-1);
@@ -536,7 +520,7 @@ int main(int argc, char **argv)
 		return result(bind(fd, (struct sockaddr *)&sa, sizeof sa));
 	}
 	if (!strcmp(op, "udp-send")) {
-		struct sockaddr_in sa = lo(a);
+		struct sockaddr_in sa = loopback(a);
 		fd = socket(AF_INET, SOCK_DGRAM, 0);
 		if (fd < 0)
 			return result(-1);

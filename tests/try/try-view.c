@@ -24,15 +24,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-static int result(int rc)
-{
-	if (rc < 0) {
-		printf("refused: %s\n", strerror(errno));
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
-}
+#include "try.h"
 
 int main(int argc, char **argv)
 {
