@@ -176,7 +176,9 @@ static int walk_follow(struct walker *w, int lfd)
 static NORETURN void untrusted(const char *what, const char *path, const char *obj,
                                const char *why)
 {
-	die_hint(EXIT_REFUSED, 0, "only root and the caller may be able to change it "
+	die_hint(EXIT_REFUSED, 0, strcmp(what, "policy file") ?
+	         "only root and the caller may be able to change it (chmod go-w; chown)" :
+	         "only root and the caller may be able to change it "
 	         "(chmod go-w; chown), or pin its hash with --expect-hash",
 	         "refused: %s %s: %s %s", what, qn(path), obj, why);
 }
@@ -276,6 +278,12 @@ int open_trusted(const char *path, const char *what)
 	walk_end(&w);
 	check_file(fd, what, path);
 	return fd;
+}
+
+void check_key_file(const char *path)
+{
+	/* "-" is a file of that name here, as key.c reads it. */
+	close(open_trusted(strcmp(path, "-") ? path : "./-", "key file"));
 }
 
 /* --- env.private --- */

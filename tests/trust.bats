@@ -560,3 +560,62 @@ t_missing_piece() {
 	[ "$stderr" = "sharness-exec-landlock: fatal: unable to execute \"no\\nsuch\": No such file or directory" ]
 	[ ! -e "$TMP/out/ran" ]
 }
+
+# --- key files (DESIGN.md 2.3: a key file gets the policy file's check) ---
+
+t_key_file() {
+	local me=$1 other=$2 p="$TMP/pol/p.json" k="$TMP/pol/k"
+	need_uids
+	policy "$p"
+	"$SHARNESS_EXEC" keygen -o "$k" >/dev/null
+	"$SHARNESS_EXEC" sign -k "$k.key" "$p" >/dev/null
+	chmod 644 "$p.sig"
+	# Root's key in root's directory: trusted by either caller.
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran0"
+	[ -e "$TMP/out/ran0" ]
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$k.pub" "$p"
+	# In a directory the other user may write (no sticky bit): they
+	# could swap the key. Refused by run and by verify, naming it.
+	mkdir -m 777 "$TMP/open"
+	cp -p "$k.pub" "$TMP/open/k.pub"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/open/k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran1"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/open/k.pub: directory $TMP/open is writable by group or others" ]
+	[ "${stderr_lines[1]}" = "hint: only root and the caller may be able to change it (chmod go-w; chown)" ]
+	[ ! -e "$TMP/out/ran1" ]
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/open/k.pub" "$p"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/open/k.pub: directory $TMP/open is writable by group or others" ]
+	[ -z "$output" ]
+	# Owned by the other user: refused by both (verify checked nothing).
+	mkdir -m 755 "$TMP/keys"
+	cp "$k.pub" "$TMP/keys/k.pub"
+	chown "$other:$other" "$TMP/keys/k.pub"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran2"
+	[[ "$stderr" == *"owned by another user"* ]]
+	[ ! -e "$TMP/out/ran2" ]
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/keys/k.pub" "$p"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/keys/k.pub: it is owned by another user" ]
+	# Through the other user's symlink in a sticky directory: refused.
+	as_uid "$other" ln -s "$k.pub" "$TMP/shared/k.pub"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/shared/k.pub" "$p"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/shared/k.pub: symlink $TMP/shared/k.pub is owned by another user" ]
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/shared/k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran3"
+	[ ! -e "$TMP/out/ran3" ]
+	# The caller's own key, in the sticky directory: trusted.
+	chown "$me:$me" "$TMP/keys/k.pub"
+	cp -p "$TMP/keys/k.pub" "$TMP/shared/mine.pub"
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/shared/mine.pub" "$p"
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/shared/mine.pub" -p "$p" -- "$TRY" create "$TMP/out/ran4"
+	[ -e "$TMP/out/ran4" ]
+}
+
+@test "key files: run --trust-key and verify -K refuse a key another user could change (caller root, other 65534)" {
+	t_key_file 0 65534
+}
+
+@test "key files: run --trust-key and verify -K refuse a key another user could change (caller 1000, other 65534)" {
+	t_key_file 1000 65534
+}
+
+@test "key files: run --trust-key and verify -K refuse a key another user could change (caller 65534, other 1000)" {
+	t_key_file 65534 1000
+}
