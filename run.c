@@ -194,14 +194,6 @@ static void resolve_list(const char *key, const struct strlist *in,
 	}
 }
 
-static int beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strcmp(dir, "/") ||
-		(!strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/'));
-}
-
 static void resolve_rules(struct policy *p, int show)
 {
 	resolve_list("files.read", &p->read, &p->read_resolved, show);
@@ -211,8 +203,8 @@ static void resolve_rules(struct policy *p, int show)
 	/* check has seen each beneath a write path; a link may lead out. */
 	for (size_t i = 0; i < p->protected.n; i++) {
 		size_t w = 0;
-		while (w < p->write.n && !beneath(p->protected_resolved.v[i],
-		                                  p->write_resolved.v[w]))
+		while (w < p->write.n && !policy_beneath(p->protected_resolved.v[i],
+		                                         p->write_resolved.v[w]))
 			w++;
 		if (w == p->write.n)
 			diex(EXIT_REFUSED, "refused: files.protected[%zu] %s resolves to %s, "

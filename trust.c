@@ -137,6 +137,17 @@ static int walk_up(struct walker *w)
 	return 0;
 }
 
+/* "." stays, ".." goes up: 1 when NAME was one of them, -1 (errno) when
+ * going up failed, 0 for any other name. */
+static int walk_dots(struct walker *w, const char *name)
+{
+	if (!strcmp(name, "."))
+		return 1;
+	if (!strcmp(name, ".."))
+		return walk_up(w) < 0 ? -1 : 1;
+	return 0;
+}
+
 /* Replace the symlink LFD (just met) by its target in what is left. */
 static int walk_follow(struct walker *w, int lfd)
 {
@@ -222,10 +233,8 @@ int open_trusted(const char *path, const char *what)
 	while ((r = walk_next(&w, name)) > 0) {
 		int nfd;
 
-		if (!strcmp(name, "."))
-			continue;
-		if (!strcmp(name, "..")) {
-			if (walk_up(&w) < 0)
+		if ((r = walk_dots(&w, name)) != 0) {
+			if (r < 0)
 				break;
 			continue;
 		}
@@ -371,13 +380,10 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	while ((r = walk_next(&w, name)) > 0) {
 		int nfd;
 
-		if (!strcmp(name, "."))
+		if ((r = walk_dots(&w, name)) < 0)
+			goto fail;
+		if (r)
 			continue;
-		if (!strcmp(name, "..")) {
-			if (walk_up(&w) < 0)
-				goto fail;
-			continue;
-		}
 		/* What cannot be looked at (missing, or a directory the
 		 * caller may not search) goes to the helpers as it is: they
 		 * skip a missing path, refuse one they cannot open, and
