@@ -33,7 +33,16 @@ cat >"$tmp/p.json" <<JSON
 JSON
 chmod 644 "$tmp/p.json"
 hash=$("$fe" hash "$tmp/p.json")
-paths="-r /etc -r /proc -r /dev -x /usr -x /bin -x /lib -x /lib64 -w /tmp"
+# By hand as the front end passes them: the view follows no symlink, so a
+# merged-/usr link goes as its resolved path and -s LINK=RESOLVED.
+paths="-r /etc -r /proc -r /dev -x /usr -w /tmp"
+for d in /bin /lib /lib64; do
+	if [ -L "$d" ]; then
+		paths="$paths -x $(realpath "$d") -s $d=$(realpath "$d")"
+	elif [ -d "$d" ]; then
+		paths="$paths -x $d"
+	fi
+done
 more=
 n=0
 for d in /usr/share/*/; do
