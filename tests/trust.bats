@@ -329,6 +329,21 @@ t_view_resolved() {
 	t_view_resolved 65534 1000
 }
 
+@test "view: a symlinked rule whose name holds '=' cannot be said with -s: one warning, its target bound all the same" {
+	need_uids
+	local p="$TMP/pol/p.json"
+	mkdir -m 755 "$TMP/real"
+	echo in >"$TMP/real/f"
+	ln -s "$TMP/real" "$TMP/shared/a=b"
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64"],"read":["'"$TMP"'/shared/a=b"]},"network":"none","process":{"no_new_privs":true}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
+	[[ "$stderr" == *"sharness-exec: warning: files.read[0] \"$TMP/shared/a=b\": a name with '=' is not recreated as a symlink in the view; \"$TMP/real\" is"* ]]
+	[[ "$output" == *"-r $TMP/real "* ]] && [[ "$output" != *" -s $TMP/shared/a=b"* ]]
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/real/f"
+	[ "$output" = in ]
+	run -1 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/shared/a=b/f"
+}
+
 t_merged_usr() {
 	local me=$1 p="$TMP/pol/p.json"
 	need_uids
