@@ -212,7 +212,7 @@ int open_trusted(const char *path, const char *what)
 	struct walker w;
 	struct stat st;
 	const char *why;
-	int r, fd = -1;
+	int r, dots, fd = -1;
 
 	if (!strcmp(path, "-")) {
 		check_file(0, what, "standard input");
@@ -233,11 +233,10 @@ int open_trusted(const char *path, const char *what)
 	while ((r = walk_next(&w, name)) > 0) {
 		int nfd;
 
-		if ((r = walk_dots(&w, name)) != 0) {
-			if (r < 0)
-				break;
+		if ((dots = walk_dots(&w, name)) < 0)
+			break;
+		if (dots)
 			continue;
-		}
 		if (fstat(w.fd, &st) < 0)
 			break;
 		if ((why = dir_unsafe(&st))) {
@@ -374,15 +373,15 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	char name[NAME_MAX + 1], link[PATH_MAX];
 	struct walker w;
 	struct stat st;
-	int r;
+	int r, dots;
 
 	walk_start(&w, path);
 	while ((r = walk_next(&w, name)) > 0) {
 		int nfd;
 
-		if ((r = walk_dots(&w, name)) < 0)
+		if ((dots = walk_dots(&w, name)) < 0)
 			goto fail;
-		if (r)
+		if (dots)
 			continue;
 		/* What cannot be looked at (missing, or a directory the
 		 * caller may not search) goes to the helpers as it is: they
