@@ -692,5 +692,6 @@ void policy_free(struct policy *p)
 	free_list(&p->read_resolved);
 	free_list(&p->write_resolved);
 	free_list(&p->exec_resolved);
+	free_list(&p->protected_resolved);
 	memset(p, 0, sizeof *p);
 }

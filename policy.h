@@ -42,7 +42,7 @@ struct policy {
 	 * chain (run.c, trust.h resolve_rule), one per files.* path, same
 	 * order; equal to the path where no symlink was followed. The view
 	 * step recreates each pair that differs as a symlink. */
-	struct strlist read_resolved, write_resolved, exec_resolved;
+	struct strlist read_resolved, write_resolved, exec_resolved, protected_resolved;
 };
 
 /* Check DOC (which json_parse accepted) as a pbp 1 policy. Every problem

@@ -199,6 +199,18 @@ static void resolve_rules(struct policy *p, int show)
 	resolve_list("files.read", &p->read, &p->read_resolved, show);
 	resolve_list("files.exec", &p->exec, &p->exec_resolved, show);
 	resolve_list("files.write", &p->write, &p->write_resolved, show);
+	resolve_list("files.protected", &p->protected, &p->protected_resolved, show);
+	/* check has seen each beneath a write path; a link may lead out. */
+	for (size_t i = 0; i < p->protected.n; i++) {
+		size_t w = 0;
+		while (w < p->write.n && !policy_beneath(p->protected_resolved.v[i],
+		                                         p->write_resolved.v[w]))
+			w++;
+		if (w == p->write.n)
+			diex(EXIT_REFUSED, "refused: files.protected[%zu] %s resolves to %s, "
+			     "which lies beneath no files.write path", i,
+			     q(p->protected.v[i]), q(p->protected_resolved.v[i]));
+	}
 }
 
 /* Pinned, the hash guards the content, and signed (SIGNED: keys were
@@ -245,18 +257,43 @@ static void push_paths(struct vec *chain, const char *opt, const struct strlist 
 	}
 }
 
+/* -s ORIG=RESOLVED for each rule path that went through a symlink. The
+ * view splits at the first '=': a name holding one cannot be said, and
+ * only the link is left out (its target is bound all the same). */
+static void push_links(struct vec *chain, const char *key, const struct strlist *orig,
+                       const struct strlist *res)
+{
+	for (size_t i = 0; i < orig->n; i++) {
+		if (!strcmp(orig->v[i], res->v[i]))
+			continue;
+		if (strchr(orig->v[i], '=')) {
+			warnx_("%s[%zu] %s: a name with '=' is not recreated as a "
+			       "symlink in the view; %s is", key, i, q(orig->v[i]),
+			       q(res->v[i]));
+			continue;
+		}
+		vpush(chain, "-s");
+		vpushf(chain, "%s=%s", orig->v[i], res->v[i]);
+	}
+}
+
 /* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
- * paths, in every chain, just before landlock. */
+ * paths, in every chain, just before landlock. It gets the resolved paths,
+ * which it opens following no symlink, and recreates the links. */
 static void view_step(struct vec *chain, const struct policy *p, int best_effort)
 {
 	step_start[nsteps++] = chain->n;
 	helper(chain, "sharness-exec-view");
 	if (best_effort)
 		vpush(chain, "-b");
-	push_paths(chain, "-r", &p->read);
-	push_paths(chain, "-x", &p->exec);
-	push_paths(chain, "-w", &p->write);
-	push_paths(chain, "-p", &p->protected);
+	push_paths(chain, "-r", &p->read_resolved);
+	push_paths(chain, "-x", &p->exec_resolved);
+	push_paths(chain, "-w", &p->write_resolved);
+	push_paths(chain, "-p", &p->protected_resolved);
+	push_links(chain, "files.read", &p->read, &p->read_resolved);
+	push_links(chain, "files.exec", &p->exec, &p->exec_resolved);
+	push_links(chain, "files.write", &p->write, &p->write_resolved);
+	push_links(chain, "files.protected", &p->protected, &p->protected_resolved);
 	vpush(chain, "--");
 }
 
@@ -308,18 +345,9 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		vpush(chain, "-n");
 	if (p->user_namespaces)
 		vpush(chain, "-U");
-	for (size_t i = 0; i < p->read.n; i++) {
-		vpush(chain, "-r");
-		vpush(chain, p->read_resolved.v[i]);
-	}
-	for (size_t i = 0; i < p->exec.n; i++) {
-		vpush(chain, "-x");
-		vpush(chain, p->exec_resolved.v[i]);
-	}
-	for (size_t i = 0; i < p->write.n; i++) {
-		vpush(chain, "-w");
-		vpush(chain, p->write_resolved.v[i]);
-	}
+	push_paths(chain, "-r", &p->read_resolved);
+	push_paths(chain, "-x", &p->exec_resolved);
+	push_paths(chain, "-w", &p->write_resolved);
 	for (size_t i = 0; i < p->nconnect; i++) {
 		vpush(chain, "-c");
 		vpushf(chain, "%u", p->connect_ports[i]);

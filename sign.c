@@ -19,6 +19,7 @@
 #include "key.h"
 #include "pem.h"
 #include "sign.h"
+#include "trust.h"
 
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
 #define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
@@ -226,6 +227,7 @@ int cmd_verify(int argc, char **argv)
 	if (optind + 1 != argc && optind + 2 != argc)
 		usage_fail(VERIFY_USAGE, "verify takes a POLICY and, optionally, its SIG");
 	sigpath = sig_path(argv[optind], argv[optind + 1], "its SIG named");
+	check_key_file(keypath);
 	if (!key_public_read(keypath, 0, &k, err, sizeof err) ||
 	    !sig_read(sigpath, raw, err, sizeof err))
 		diex(EXIT_REFUSED, "%s", err);
@@ -293,9 +295,11 @@ const char *sign_run_check(const struct loaded *l, const char *policy, const cha
 	 * now, not on the day it would have been needed. */
 	if (!(k = calloc(nkeys, sizeof *k)))
 		diex(EXIT_REFUSED, "out of memory");
-	for (size_t i = 0; i < nkeys; i++)
+	for (size_t i = 0; i < nkeys; i++) {
 		if (!key_public_read(keys[i], 1, &k[i], err, sizeof err))
 			diex(EXIT_REFUSED, "--trust-key %s", err);
+		check_key_file(keys[i]);
+	}
 	sigpath = sig_path(policy, sig, "--signature FILE");
 	if (!sig_read(sigpath, raw, err, sizeof err))
 		diex(EXIT_REFUSED, "refused: %s", err);

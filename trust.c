@@ -137,6 +137,17 @@ static int walk_up(struct walker *w)
 	return 0;
 }
 
+/* "." stays, ".." goes up: 1 when NAME was one of them, -1 (errno) when
+ * going up failed, 0 for any other name. */
+static int walk_dots(struct walker *w, const char *name)
+{
+	if (!strcmp(name, "."))
+		return 1;
+	if (!strcmp(name, ".."))
+		return walk_up(w) < 0 ? -1 : 1;
+	return 0;
+}
+
 /* Replace the symlink LFD (just met) by its target in what is left. */
 static int walk_follow(struct walker *w, int lfd)
 {
@@ -176,7 +187,9 @@ static int walk_follow(struct walker *w, int lfd)
 static NORETURN void untrusted(const char *what, const char *path, const char *obj,
                                const char *why)
 {
-	die_hint(EXIT_REFUSED, 0, "only root and the caller may be able to change it "
+	die_hint(EXIT_REFUSED, 0, strcmp(what, "policy file") ?
+	         "only root and the caller may be able to change it (chmod go-w; chown)" :
+	         "only root and the caller may be able to change it "
 	         "(chmod go-w; chown), or pin its hash with --expect-hash",
 	         "refused: %s %s: %s %s", what, qn(path), obj, why);
 }
@@ -199,7 +212,7 @@ int open_trusted(const char *path, const char *what)
 	struct walker w;
 	struct stat st;
 	const char *why;
-	int r, fd = -1;
+	int r, dots, fd = -1;
 
 	if (!strcmp(path, "-")) {
 		check_file(0, what, "standard input");
@@ -220,13 +233,10 @@ int open_trusted(const char *path, const char *what)
 	while ((r = walk_next(&w, name)) > 0) {
 		int nfd;
 
-		if (!strcmp(name, "."))
+		if ((dots = walk_dots(&w, name)) < 0)
+			break;
+		if (dots)
 			continue;
-		if (!strcmp(name, "..")) {
-			if (walk_up(&w) < 0)
-				break;
-			continue;
-		}
 		if (fstat(w.fd, &st) < 0)
 			break;
 		if ((why = dir_unsafe(&st))) {
@@ -276,6 +286,12 @@ int open_trusted(const char *path, const char *what)
 	walk_end(&w);
 	check_file(fd, what, path);
 	return fd;
+}
+
+void check_key_file(const char *path)
+{
+	/* "-" is a file of that name here, as key.c reads it. */
+	close(open_trusted(strcmp(path, "-") ? path : "./-", "key file"));
 }
 
 /* --- env.private --- */
@@ -357,19 +373,16 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	char name[NAME_MAX + 1], link[PATH_MAX];
 	struct walker w;
 	struct stat st;
-	int r;
+	int r, dots;
 
 	walk_start(&w, path);
 	while ((r = walk_next(&w, name)) > 0) {
 		int nfd;
 
-		if (!strcmp(name, "."))
+		if ((dots = walk_dots(&w, name)) < 0)
+			goto fail;
+		if (dots)
 			continue;
-		if (!strcmp(name, "..")) {
-			if (walk_up(&w) < 0)
-				goto fail;
-			continue;
-		}
 		/* What cannot be looked at (missing, or a directory the
 		 * caller may not search) goes to the helpers as it is: they
 		 * skip a missing path, refuse one they cannot open, and

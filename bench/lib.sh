@@ -20,6 +20,11 @@ bench_init() {
 	build=$(cd "${1:-.}" && pwd)
 	shift
 	local p
+	# `make` rebuilds the helpers but not test-sharness-exec (a check
+	# program): an old front end with new helpers would measure a chain
+	# that no longer exists, or fail. Build what is measured first.
+	make -s -C "$build" "$@" >&2 ||
+		{ echo "bench: unable to build $* in $build" >&2; exit 2; }
 	for p in "$@"; do
 		[ -x "$build/$p" ] || { echo "bench: build first (make check builds tests/try): $build/$p" >&2; exit 2; }
 	done

@@ -24,7 +24,16 @@ cat >"$TMP/p.json" <<JSON
 JSON
 chmod 644 "$TMP/p.json"
 hash=$("$fe" hash "$TMP/p.json")
-paths="-r /etc -r /proc -r /dev -x /usr -x /bin -x /lib -x /lib64 -w /tmp"
+# By hand as the front end passes them: the view follows no symlink, so a
+# merged-/usr link goes as its resolved path and -s LINK=RESOLVED.
+paths="-r /etc -r /proc -r /dev -x /usr -w /tmp"
+for d in /bin /lib /lib64; do
+	if [ -L "$d" ]; then
+		paths="$paths -x $(realpath "$d") -s $d=$(realpath "$d")"
+	elif [ -d "$d" ]; then
+		paths="$paths -x $d"
+	fi
+done
 more=
 n=0
 for d in /usr/share/*/; do

@@ -252,6 +252,98 @@ t_rule_symlink() {
 	t_rule_symlink 1000 65534
 }
 
+# The view step gets what the front end resolved: the resolved paths to
+# bind, and -s ORIG=RESOLVED to recreate each link. files.protected is
+# resolved under the same rule. A link swapped in after the front end
+# looked cannot redirect a grant: the view opens the resolved path
+# following no symlink, and refuses (126).
+t_view_resolved() {
+	local me=$1 other=$2 p="$TMP/pol/p.json" mine="$TMP/mine" view line
+	need_uids
+	require_feature userns
+	mkdir -m 755 "$mine" "$mine/w" "$mine/w/git" "$TMP/victim"
+	chown -R "$me:$me" "$mine"
+	chown "$other:$other" "$TMP/victim"
+	chmod 777 "$TMP/victim"
+	as_uid "$me" ln -s "$mine/w" "$TMP/shared/cache"
+	as_uid "$me" ln -s "$mine/w/git" "$TMP/shared/git"
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"],"read":["/etc"],"write":["'"$TMP"'/out","'"$TMP"'/shared/cache"],"protected":["'"$TMP"'/shared/cache/git"]},"network":"none","process":{"no_new_privs":true}}'
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
+	[[ "$stderr" == *"files.write[1]: \"$TMP/shared/cache\" resolves to \"$mine/w\""* ]]
+	[[ "$stderr" == *"files.protected[0]: \"$TMP/shared/cache/git\" resolves to \"$mine/w/git\""* ]]
+	view=$(grep "^$HELPERDIR/sharness-exec-view " <<<"$output")
+	[[ "$view" == *" -w $mine/w -p $mine/w/git "* ]]
+	[[ "$view" == *" -s $TMP/shared/cache=$mine/w -s $TMP/shared/cache/git=$mine/w/git --" ]]
+	[[ "$view" != *" -w $TMP/shared/cache "* ]]
+	# Through the link, confined: writable, and the protected tree not.
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$TMP/shared/cache/made"
+	[ -e "$mine/w/made" ]
+	run -1 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$TMP/shared/cache/git/made"
+	[ ! -e "$mine/w/git/made" ]
+	# The resolved path becomes a symlink to the other user's directory
+	# after the front end looked: the view step, run with the very words
+	# the front end gave it, refuses and binds nothing.
+	mv "$mine/w" "$mine/w.real"
+	ln -s "$TMP/victim" "$mine/w"
+	chown -h "$me:$me" "$mine/w"
+	line=${view% --}
+	eval "set -- $line"
+	if [ "$me" = 0 ]; then
+		run -126 --separate-stderr "$@" -- "$TRY" create "$mine/w/planted"
+	else
+		run -126 --separate-stderr as_uid "$me" unshare --user --map-current-user --keep-caps -- \
+			"$@" -- "$TRY" create "$mine/w/planted"
+	fi
+	case ${stderr_lines[0]} in
+	"sharness-exec-view: fatal: unable to open $mine/w: Too many levels of symbolic links") ;;
+	"sharness-exec-view: fatal: unable to open $mine/w: Symbolic link loop") ;;
+	*) false ;;
+	esac
+	[[ "${stderr_lines[1]}" == "hint: "*"changed since the front end resolved"* ]]
+	[ ! -e "$TMP/victim/planted" ]
+	# The other user's symlink as a protected path: refused, naming it.
+	rm "$mine/w" && mv "$mine/w.real" "$mine/w"
+	rm "$TMP/shared/git"
+	as_uid "$other" ln -s "$mine/w/git" "$TMP/shared/git"
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr"],"write":["'"$TMP"'/shared"],"protected":["'"$TMP"'/shared/git"]},"network":"none","process":{"no_new_privs":true}}'
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$mine/w/git/made"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.protected[0] \"$TMP/shared/git\": symlink \"$TMP/shared/git\" is owned by uid $other, not by root or the caller" ]
+	[ "${#stderr_lines[@]}" = 2 ]
+	[ ! -e "$mine/w/git/made" ]
+	# The caller's own, leading out of every write path: refused too.
+	rm "$TMP/shared/git"
+	as_uid "$me" ln -s /etc "$TMP/shared/git"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- true
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.protected[0] \"$TMP/shared/git\" resolves to \"/etc\", which lies beneath no files.write path" ]
+}
+
+@test "view: resolved paths and -s links; a link swapped in later is refused (126); protected resolved too (caller root, other 65534)" {
+	t_view_resolved 0 65534
+}
+
+@test "view: resolved paths and -s links; a link swapped in later is refused (126); protected resolved too (caller 1000, other 65534)" {
+	t_view_resolved 1000 65534
+}
+
+@test "view: resolved paths and -s links; a link swapped in later is refused (126); protected resolved too (caller 65534, other 1000)" {
+	t_view_resolved 65534 1000
+}
+
+@test "view: a symlinked rule whose name holds '=' cannot be said with -s: one warning, its target bound all the same" {
+	need_uids
+	local p="$TMP/pol/p.json"
+	mkdir -m 755 "$TMP/real"
+	echo in >"$TMP/real/f"
+	ln -s "$TMP/real" "$TMP/shared/a=b"
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64"],"read":["'"$TMP"'/shared/a=b"]},"network":"none","process":{"no_new_privs":true}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
+	[[ "$stderr" == *"sharness-exec: warning: files.read[0] \"$TMP/shared/a=b\": a name with '=' is not recreated as a symlink in the view; \"$TMP/real\" is"* ]]
+	[[ "$output" == *"-r $TMP/real "* ]] && [[ "$output" != *" -s $TMP/shared/a=b"* ]]
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/real/f"
+	[ "$output" = in ]
+	run -1 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/shared/a=b/f"
+}
+
 t_merged_usr() {
 	local me=$1 p="$TMP/pol/p.json"
 	need_uids
@@ -271,6 +363,53 @@ t_merged_usr() {
 
 @test "merged /usr: /lib -> usr/lib keeps working (1000)" {
 	t_merged_usr 1000
+}
+
+# bench/chain.sh's policy, whose exec list names the merged-/usr links
+# themselves. A run of it once failed with "sharness-exec-landlock: fatal:
+# unable to open /bin: Symbolic link loop" (126): the landlock step follows
+# no symlink, so a link must reach it resolved, in every list and every
+# step. t_merged_usr ran the same links as root and 1000, but never with
+# /bin run as the target, as nobody, or with the chain's lists checked.
+t_bench_policy() {
+	local me=$1 p="$TMP/pol/bench.json" outside l
+	need_uids
+	require_that merged-usr "/bin is no symlink here" test -L /bin
+	require_feature builddir-outside-tmp
+	write_policy "$p" '{"pbp":1,"id":"bench","files":{"read":["/etc"],"exec":["/usr","/bin","/lib","/lib64"],"write":["/tmp"]},"network":"none","process":{"no_new_privs":true}}'
+	outside=$(mktemp -d "$top_builddir/tests/outside.XXXXXX")
+	chmod 777 "$outside"
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- /bin/true
+	[ -z "$stderr" ]
+	# Every link resolved, for the view and the landlock step alike.
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- /bin/true
+	for l in /bin /lib /lib64; do
+		[ -e "$l" ] || continue
+		[[ "$stderr" == *"\"$l\" resolves to \"$(realpath "$l")\""* ]]
+		[[ "$output" != *" $l "* ]]
+		[[ "$output" == *" -x $(realpath "$l") "* ]]
+	done
+	# The target runs /bin/sh, writes where the policy says, nowhere else.
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- /bin/sh -c 'echo in >"$1"' sh "$TMP/out/in"
+	[ "$(cat "$TMP/out/in")" = in ]
+	run --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- /bin/sh -c 'echo out >"$1"' sh "$outside/escaped"
+	[ "$status" != 0 ] && [ ! -e "$outside/escaped" ]
+	# The same caller, bare, could have.
+	as_uid "$me" /bin/sh -c 'echo out >"$1"' sh "$outside/control"
+	[ -e "$outside/control" ]
+	rm -rf "$outside"
+}
+
+@test "bench/chain.sh's policy (exec /bin /lib /lib64 themselves) runs /bin/true, writes nothing outside (root)" {
+	t_bench_policy 0
+}
+
+@test "bench/chain.sh's policy (exec /bin /lib /lib64 themselves) runs /bin/true, writes nothing outside (nobody)" {
+	t_bench_policy 65534
+}
+
+@test "bench/chain.sh's policy (exec /bin /lib /lib64 themselves) runs /bin/true, writes nothing outside (1000)" {
+	t_bench_policy 1000
 }
 
 @test "without openat2 (ENOSYS) the landlock step walks each path with O_NOFOLLOW: same rules, same refusals" {
@@ -435,4 +574,63 @@ t_missing_piece() {
 	run -127 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/pol/q.json" -- "no"$'\n'"such"
 	[ "$stderr" = "sharness-exec-landlock: fatal: unable to execute \"no\\nsuch\": No such file or directory" ]
 	[ ! -e "$TMP/out/ran" ]
+}
+
+# --- key files (DESIGN.md 2.3: a key file gets the policy file's check) ---
+
+t_key_file() {
+	local me=$1 other=$2 p="$TMP/pol/p.json" k="$TMP/pol/k"
+	need_uids
+	policy "$p"
+	"$SHARNESS_EXEC" keygen -o "$k" >/dev/null
+	"$SHARNESS_EXEC" sign -k "$k.key" "$p" >/dev/null
+	chmod 644 "$p.sig"
+	# Root's key in root's directory: trusted by either caller.
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran0"
+	[ -e "$TMP/out/ran0" ]
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$k.pub" "$p"
+	# In a directory the other user may write (no sticky bit): they
+	# could swap the key. Refused by run and by verify, naming it.
+	mkdir -m 777 "$TMP/open"
+	cp -p "$k.pub" "$TMP/open/k.pub"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/open/k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran1"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/open/k.pub: directory $TMP/open is writable by group or others" ]
+	[ "${stderr_lines[1]}" = "hint: only root and the caller may be able to change it (chmod go-w; chown)" ]
+	[ ! -e "$TMP/out/ran1" ]
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/open/k.pub" "$p"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/open/k.pub: directory $TMP/open is writable by group or others" ]
+	[ -z "$output" ]
+	# Owned by the other user: refused by both (verify checked nothing).
+	mkdir -m 755 "$TMP/keys"
+	cp "$k.pub" "$TMP/keys/k.pub"
+	chown "$other:$other" "$TMP/keys/k.pub"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran2"
+	[[ "$stderr" == *"owned by another user"* ]]
+	[ ! -e "$TMP/out/ran2" ]
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/keys/k.pub" "$p"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/keys/k.pub: it is owned by another user" ]
+	# Through the other user's symlink in a sticky directory: refused.
+	as_uid "$other" ln -s "$k.pub" "$TMP/shared/k.pub"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/shared/k.pub" "$p"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/shared/k.pub: symlink $TMP/shared/k.pub is owned by another user" ]
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/shared/k.pub" -p "$p" -- "$TRY" create "$TMP/out/ran3"
+	[ ! -e "$TMP/out/ran3" ]
+	# The caller's own key, in the sticky directory: trusted.
+	chown "$me:$me" "$TMP/keys/k.pub"
+	cp -p "$TMP/keys/k.pub" "$TMP/shared/mine.pub"
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" verify -K "$TMP/shared/mine.pub" "$p"
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --trust-key "$TMP/shared/mine.pub" -p "$p" -- "$TRY" create "$TMP/out/ran4"
+	[ -e "$TMP/out/ran4" ]
+}
+
+@test "key files: run --trust-key and verify -K refuse a key another user could change (caller root, other 65534)" {
+	t_key_file 0 65534
+}
+
+@test "key files: run --trust-key and verify -K refuse a key another user could change (caller 1000, other 65534)" {
+	t_key_file 1000 65534
+}
+
+@test "key files: run --trust-key and verify -K refuse a key another user could change (caller 65534, other 1000)" {
+	t_key_file 65534 1000
 }

@@ -274,6 +274,84 @@ t_dev() {
 @test "/dev: nodes named one by one, or a minimal /dev when named whole (root)" { t_dev root; }
 @test "/dev: nodes named one by one, or a minimal /dev when named whole (nobody)" { t_dev nobody; }
 
+# /dev named in files.write: still the minimal /dev of bwrap's --dev, never
+# the host's bound read-write. No host node is there (/dev/kmsg, a block
+# device); none can be made (mknod needs CAP_MKNOD, which no target holds,
+# and the tmpfs is nodev); a plain file made there stays in the view.
+t_dev_write() {
+	local m=$1 blk maj min
+	vneed "$m"
+	blk=$(find /dev -maxdepth 1 -type b | head -1)
+	require_that block-device "no block device in /dev" test -n "$blk"
+	maj=$((0x$(stat -c %t "$blk"))) min=$((0x$(stat -c %T "$blk")))
+	policy ',"/proc"' ',"/dev"'
+	run -0 viewed "$m" sh -c 'ls /dev | tr "\n" " "; echo; grep " /dev " /proc/self/mountinfo'
+	[ "${lines[0]}" = "fd full null ptmx pts random shm stderr stdin stdout tty urandom zero " ]
+	[[ "${lines[1]}" == *" /dev rw,nosuid,nodev,noexec"*" - tmpfs "* ]]
+	run -1 viewed "$m" "$TRYV" stat /dev/kmsg
+	[ "$output" = "refused: No such file or directory" ]
+	run -1 viewed "$m" "$TRYV" stat "$blk"
+	[ "$output" = "refused: No such file or directory" ]
+	run -1 viewed "$m" "$TRYV" mknod /dev/sneak b "$maj" "$min"
+	[ "$output" = "refused: Operation not permitted" ]
+	run -1 viewed "$m" "$TRYV" mknod /dev/sneak-kmsg c 1 11
+	[ "$output" = "refused: Operation not permitted" ]
+	run -0 viewed "$m" sh -c 'echo x >/dev/null && echo made >/dev/plain && cat /dev/plain'
+	[ "$output" = made ]
+	[ ! -e /dev/sneak ] && [ ! -e /dev/sneak-kmsg ] && [ ! -e /dev/plain ]
+	# Bare, the same user reaches both nodes, and root may make one.
+	run -0 as "$m" "$TRYV" stat /dev/kmsg
+	run -0 as "$m" "$TRYV" stat "$blk"
+	if [ "$m" = root ]; then
+		run -0 "$TRYV" mknod "$TMP/out/node" c 1 3
+	fi
+}
+
+@test "/dev in files.write is still the minimal /dev: no host node, none can be made (root)" { t_dev_write root; }
+@test "/dev in files.write is still the minimal /dev: no host node, none can be made (nobody)" { t_dev_write nobody; }
+
+# Executable memfds (DESIGN.md 4.6): for a root caller on 6.6 or later the
+# supervise step's init sets vm.memfd_noexec=2 in the run's own pid
+# namespace, so a memfd made without MFD_NOEXEC_SEAL is refused (EACCES)
+# and nothing can be fexecve'd from one; the host's value stays. Without a
+# pid namespace (no unshare) it is not set: the host's would change.
+t_memfd() {
+	local m=$1 host
+	vneed "$m"
+	require_that kernel-6.6 "vm.memfd_noexec is per pid namespace from 6.6 on" \
+		test -e /proc/sys/vm/memfd_noexec
+	host=$(cat /proc/sys/vm/memfd_noexec)
+	not_here_if_closed "$host"
+	policy ',"/proc"'
+	# Bare, the same user runs code from a memfd.
+	run -0 as "$m" "$TRYV" memfd-exec "$TRYV"
+	[ "$output" = ok ]
+	if [ "$m" = root ]; then
+		run -0 viewed root cat /proc/sys/vm/memfd_noexec
+		[ "$output" = 2 ]
+		run -1 viewed root "$TRYV" memfd-exec "$TRYV"
+		[ "$output" = "refused: Permission denied" ]
+		# No pid namespace: supervise leaves the sysctl alone (it
+		# would be the host's), and says nothing weakened the view.
+		run -0 --separate-stderr "$DENY_UNSHARE" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- "$TRYV" memfd-exec "$TRYV"
+		[ "$output" = ok ]
+	else
+		# Not root: the sysctl cannot be written; the documented gap.
+		run -0 viewed "$m" cat /proc/sys/vm/memfd_noexec
+		[ "$output" = "$host" ]
+		run -0 viewed "$m" "$TRYV" memfd-exec "$TRYV"
+	fi
+	[ "$(cat /proc/sys/vm/memfd_noexec)" = "$host" ]
+}
+
+# not_here_if_closed VALUE: the host already refuses executable memfds.
+not_here_if_closed() {
+	[ "$1" -lt 2 ] || not_here memfd-noexec-host "vm.memfd_noexec is already 2 on this host"
+}
+
+@test "a memfd cannot be exec'd: vm.memfd_noexec=2 in the run's pid namespace, the host's value kept (root)" { t_memfd root; }
+@test "memfd exec as nobody: the documented gap (the sysctl is not the caller's), the host's value kept" { t_memfd nobody; }
+
 t_no_namespace() {
 	local m=$1
 	need "$m"

@@ -10,6 +10,10 @@
  *   try-view inotify PATH             inotify_add_watch(2), IN_ALL_EVENTS
  *   try-view stat PATH                stat(2)
  *   try-view mmap-exec FILE           map FILE's first page PROT_EXEC, as ld.so does
+ *   try-view memfd-exec FILE          copy FILE (this program) into a memfd made
+ *                                     without MFD_NOEXEC_SEAL and fexecve it
+ *                                     with "stat /" (the copy prints "ok")
+ *   try-view mknod PATH b|c MAJ MIN   mknod(2) a block or character device
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +23,7 @@
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/xattr.h>
@@ -65,7 +70,25 @@ int main(int argc, char **argv)
 		return result(mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) ==
 		              MAP_FAILED ? -1 : 0);
 	}
+	if (!strcmp(op, "memfd-exec")) {
+		char buf[65536], *args[] = { (char *)"try-view", (char *)"stat", (char *)"/", NULL };
+		int in = open(a, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+		if (in < 0)
+			return result(-1);
+		fd = memfd_create("try-view", MFD_CLOEXEC);
+		if (fd < 0)
+			return result(-1);
+		while ((n = read(in, buf, sizeof buf)) > 0)
+			if (write(fd, buf, (size_t)n) != n)
+				return result(-1);
+		fexecve(fd, args, environ);
+		return result(-1);
+	}
+	if (!strcmp(op, "mknod") && argc > 5)
+		return result(mknod(a, (argv[3][0] == 'b' ? S_IFBLK : S_IFCHR) | 0666,
+		                    makedev(strtoul(argv[4], NULL, 10), strtoul(argv[5], NULL, 10))));
 	fprintf(stderr, "usage: try-view chmod|utime|setxattr|unix-connect|inotify|"
-	        "stat|mmap-exec PATH [MODE]\n");
+	        "stat|mmap-exec|memfd-exec|mknod PATH [ARGS]\n");
 	return 2;
 }

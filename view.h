@@ -1,0 +1,49 @@
+/* sharness-exec-view, one step in three files: view.c (the arguments, the
+ * rights of each path, the order of the build, pivot_root), viewfs.c (the
+ * mount primitives: detached mounts, clones of host paths opened without
+ * following a symlink, mount points on our own tmpfs), viewdev.c (what is
+ * made rather than bound: /proc and a minimal /dev). */
+#ifndef SHARNESS_VIEW_H
+#define SHARNESS_VIEW_H
+
+#include <sys/types.h>
+#include <linux/types.h>
+
+#define VIEW_USAGE "sharness-exec-view [-bt] [-r PATH]... [-x PATH]... [-w PATH]... " \
+	"[-p PATH]... [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
+
+/* Rights, as the landlock step grants them: write implies read and exec. */
+enum { R = 1, X = 2, W = 4, PROT = 8 };
+
+struct ent {
+	char *path;
+	unsigned rights;	/* its own: a mask of R X W PROT (0: implied) */
+	unsigned eff;		/* with its ancestors', PROT applied */
+	__u64 attr;		/* what it was mounted with */
+	int mounted;		/* 1 bound or fresh, 2 built (/dev) */
+};
+
+extern int view_best;		/* -b */
+extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
+
+/* viewfs.c */
+int view_beneath(const char *path, const char *dir);
+int new_fs(const char *fs, const char *const *opts, __u64 attr);
+int ours(int fd);
+int at_root(const char *path, int create, int dir);
+void mount_point(const char *path, int dir);
+void attach(int mnt, const char *path, int dir);
+int clone_host(const char *path, int *dir);
+int clone_at(int dfd, const char *path, int *dir);
+void set_attr(int m, __u64 attr, const char *path);
+int sys_open_tree(int dfd, const char *path, unsigned flags);
+int sys_move_mount(int from, const char *fpath, int to, const char *tpath,
+                   unsigned flags);
+int sys_setattr(int dfd, const char *path, unsigned flags, __u64 set);
+void bind_program(const char *prog);
+
+/* viewdev.c */
+int mount_proc(struct ent *e);
+void mount_dev(struct ent *e);
+
+#endif

@@ -1,0 +1,118 @@
+/* sharness-exec-view: what is made rather than bound (view.h). /proc a
+ * fresh procfs of the run's pid namespace, its sysctls and the like
+ * read-only; /dev named whole a minimal one, as bwrap's --dev: never the
+ * host's /dev, whatever its list. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/mount.h>
+
+#include "common.h"
+#include "view.h"
+
+#define ATTR_RO (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | \
+	MOUNT_ATTR_NOEXEC)
+
+/* /proc: a fresh procfs of this pid namespace, mounted while the old root
+ * (a fully visible /proc) is still here, as the kernel asks of a user
+ * namespace; its sysctls and the like read-only. */
+int mount_proc(struct ent *e)
+{
+	static const char *const ro[] = { "sys", "sysrq-trigger", "irq", "bus" };
+	int m;
+
+	e->attr |= MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
+	mount_point("/proc", 1);
+	m = new_fs("proc", NULL, e->attr);
+
+	if (m < 0) {
+		if (errno != EPERM && errno != EACCES && errno != EBUSY)
+			die(EXIT_CONFINE, "unable to mount a fresh /proc");
+		if (!view_best)
+			die_hint(EXIT_CONFINE, errno, "a masked /proc (as in a "
+			         "container) or a pid namespace of another user "
+			         "namespace; -b (--best-effort) leaves /proc out",
+			         "unable to mount a fresh /proc");
+		warnx_("best effort: /proc left out: a fresh procfs was refused (%s)",
+		       strerror(errno));
+		return 0;
+	}
+	attach(m, "/proc", 1);
+	for (size_t i = 0; i < sizeof ro / sizeof *ro; i++) {
+		int c = sys_open_tree(m, ro[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+		                      AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+		if (c < 0 && errno == ENOENT)
+			continue;
+		if (c < 0)
+			die(EXIT_CONFINE, "unable to clone /proc/%s", ro[i]);
+		set_attr(c, ATTR_RO, ro[i]);
+		if (sys_move_mount(c, "", m, ro[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			die(EXIT_CONFINE, "unable to mount /proc/%s read-only", ro[i]);
+		close(c);
+	}
+	close(m);
+	return 1;
+}
+
+/* A fresh FS at PATH in the new root. */
+static void fresh(const char *fs, const char *const *opts, __u64 attr, const char *path,
+                  const char *what)
+{
+	int m;
+
+	mount_point(path, 1);
+	if ((m = new_fs(fs, opts, attr)) < 0)
+		die(EXIT_CONFINE, "unable to mount %s", what);
+	attach(m, path, 1);
+	close(m);
+}
+
+/* /dev named whole: a tmpfs with the usual nodes bound from the host
+ * (read-only mounts: a node is written through one all the same), a
+ * private devpts and /dev/shm, and the /proc/self/fd links (bwrap --dev).
+ * Nothing else of the host's /dev, even when /dev is a write path: the
+ * tmpfs is nodev, so a node made there opens nothing. */
+void mount_dev(struct ent *e)
+{
+	static const char *const nodes[] = { "null", "zero", "full", "random",
+	                                     "urandom", "tty" };
+	static const char *const sym[][2] = { { "fd", "/proc/self/fd" },
+		{ "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
+		{ "stderr", "/proc/self/fd/2" }, { "ptmx", "pts/ptmx" } };
+	static const char *const tmpfs_opts[] = { "mode", "0755", NULL };
+	static const char *const shm_opts[] = { "mode", "1777", NULL };
+	static const char *const pts_opts[] = { "newinstance", NULL,
+		"ptmxmode", "0666", "mode", "620", NULL };
+	__u64 attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV;
+	char path[32];
+	struct stat st;
+	int m, d, dir;
+
+	mount_point("/dev", 1);
+	m = new_fs("tmpfs", tmpfs_opts, attr);
+	if (m < 0 || fstat(m, &st) < 0)
+		die(EXIT_CONFINE, "unable to mount a tmpfs for /dev");
+	our_dev[1] = st.st_dev;
+	attach(m, "/dev", 1);
+	close(m);
+	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+		snprintf(path, sizeof path, "/dev/%s", nodes[i]);
+		if ((d = clone_host(path, &dir)) < 0)
+			continue;
+		set_attr(d, (e->attr & ~(__u64)MOUNT_ATTR_NODEV) | MOUNT_ATTR_RDONLY, path);
+		attach(d, path, dir);
+		close(d);
+	}
+	if ((m = at_root("/dev", 0, 1)) < 0)
+		die(EXIT_CONFINE, "unable to open /dev in the new root");
+	for (size_t i = 0; i < sizeof sym / sizeof *sym; i++)
+		if (symlinkat(sym[i][1], m, sym[i][0]) < 0)
+			die(EXIT_CONFINE, "unable to make the symlink /dev/%s", sym[i][0]);
+	close(m);
+	fresh("devpts", pts_opts, attr & ~(__u64)MOUNT_ATTR_NODEV, "/dev/pts",
+	      "a private devpts");
+	fresh("tmpfs", shm_opts, attr, "/dev/shm", "a private /dev/shm");
+}

@@ -1,0 +1,252 @@
+/* sharness-exec-view: the mount primitives (view.h). Host paths are opened
+ * without following any symlink (the front end passes resolved paths, and
+ * one swapped in since is refused, 126) and bound from that descriptor;
+ * mount points are made only on a tmpfs of ours, never on a bound tree. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/mount.h>
+#include <linux/openat2.h>
+
+#include "common.h"
+#include "helper.h"
+#include "view.h"
+
+int view_best;
+dev_t our_dev[2];
+
+int sys_open_tree(int dfd, const char *path, unsigned flags)
+{
+	return (int)syscall(SYS_open_tree, dfd, path, flags);
+}
+
+int sys_move_mount(int from, const char *fpath, int to, const char *tpath, unsigned flags)
+{
+	return (int)syscall(SYS_move_mount, from, fpath, to, tpath, flags);
+}
+
+int sys_setattr(int dfd, const char *path, unsigned flags, __u64 set)
+{
+	struct mount_attr a = { .attr_set = set };
+
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, &a, sizeof a);
+}
+
+/* A detached mount of a new FS; -1 with errno when refused. */
+int new_fs(const char *fs, const char *const *opts, __u64 attr)
+{
+	int fd = (int)syscall(SYS_fsopen, fs, FSOPEN_CLOEXEC), m = -1, e;
+
+	if (fd < 0)
+		return -1;
+	for (; opts && *opts; opts += 2)
+		if (syscall(SYS_fsconfig, fd, opts[1] ? FSCONFIG_SET_STRING :
+		            FSCONFIG_SET_FLAG, opts[0], opts[1], 0) < 0)
+			goto out;
+	if (syscall(SYS_fsconfig, fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		m = (int)syscall(SYS_fsmount, fd, FSMOUNT_CLOEXEC, attr);
+out:
+	e = errno;
+	close(fd);
+	errno = e;
+	return m;
+}
+
+int view_beneath(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return 1;
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+int ours(int fd)
+{
+	struct stat st;
+
+	return fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
+		(st.st_dev == our_dev[0] || st.st_dev == our_dev[1]);
+}
+
+static int open_in_root(const char *rel)
+{
+	struct open_how how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
+
+	return (int)syscall(SYS_openat2, AT_FDCWD, *rel ? rel : ".", &how, sizeof how);
+}
+
+/* An O_PATH descriptor of PATH in the new root (the working directory
+ * while it is built), mounts followed, no symlink. Where it is missing and
+ * CREATE, it is made (a directory, or an empty file when !DIR) on a tmpfs
+ * of ours, never on a bound tree. One descriptor at a time: a step under
+ * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
+int at_root(const char *path, int create, int dir)
+{
+	char buf[PATH_MAX], *s;
+	int fd, pfd, last, made;
+
+	if (strlen(path) >= sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(buf, path + 1);
+	fd = open_in_root(buf);
+	if (fd >= 0 || errno != ENOENT || !create)
+		return fd;
+	for (s = buf; *s; ) {
+		char *end = strchrnul(s, '/'), save = *end;
+		last = !save;
+		*end = '\0';
+		fd = open_in_root(buf);
+		if (fd < 0 && errno == ENOENT) {
+			if (s > buf)
+				s[-1] = '\0';
+			pfd = open_in_root(s > buf ? buf : "");
+			if (s > buf)
+				s[-1] = '/';
+			made = pfd >= 0 && ours(pfd) &&
+				((last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
+				  mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST);
+			if (pfd >= 0)
+				close(pfd);
+			if (made)
+				fd = open_in_root(buf);
+			if (fd < 0 && !made)
+				errno = ENOENT;
+		}
+		*end = save;
+		if (fd < 0 || last)
+			return fd;
+		close(fd);
+		s = end + 1;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+static void no_mount_point(const char *path)
+{
+	die_hint(EXIT_CONFINE, errno, errno == ELOOP || errno == ENOTDIR ?
+	         "a path beneath a symlink: pass the resolved path "
+	         "(and -s LINK=TARGET for the link)" : NULL,
+	         "unable to make the mount point %s in the new root", path);
+}
+
+/* Make the mount point PATH before the mount is attached. */
+void mount_point(const char *path, int dir)
+{
+	int fd = at_root(path, 1, dir);
+
+	if (fd < 0)
+		no_mount_point(path);
+	close(fd);
+}
+
+/* Attach MNT (a detached mount) at PATH in the new root. */
+void attach(int mnt, const char *path, int dir)
+{
+	int mp = at_root(path, 1, dir);
+
+	if (mp < 0)
+		no_mount_point(path);
+	if (sys_move_mount(mnt, "", mp, "", MOVE_MOUNT_F_EMPTY_PATH |
+	                   MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die(EXIT_CONFINE, "unable to mount %s in the new root", path);
+	close(mp);
+}
+
+/* A recursive clone of the tree at FD (an O_PATH descriptor of PATH); *DIR
+ * says whether it is a directory. */
+static int clone_fd(int fd, const char *path, int *dir)
+{
+	struct stat st;
+	int m;
+
+	if (fstat(fd, &st) < 0)
+		die(EXIT_CONFINE, "unable to stat %s", path);
+	*dir = S_ISDIR(st.st_mode);
+	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	                  AT_RECURSIVE | AT_EMPTY_PATH);
+	if (m < 0)
+		die(EXIT_CONFINE, "unable to clone the mount tree at %s", path);
+	close(fd);
+	return m;
+}
+
+static int opened(int fd, const char *path)
+{
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return -1;
+	if (fd < 0)
+		die_hint(EXIT_CONFINE, errno, errno == ELOOP ? "a symlink on the way: "
+		         "it changed since the front end resolved the path" : NULL,
+		         "unable to open %s", path);
+	return fd;
+}
+
+/* A recursive clone of the host's PATH, opened without following any
+ * symlink anywhere on its way (openat2 RESOLVE_NO_SYMLINKS, or one
+ * O_NOFOLLOW component at a time), or -1 when it is missing. */
+int clone_host(const char *path, int *dir)
+{
+	int fd = opened(open_nofollow(path, O_PATH), path);
+
+	return fd < 0 ? -1 : clone_fd(fd, path, dir);
+}
+
+/* The same, PATH relative to DFD (our own fresh /proc). */
+int clone_at(int dfd, const char *path, int *dir)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
+	int fd = opened((int)syscall(SYS_openat2, dfd, path, &how, sizeof how), path);
+
+	return fd < 0 ? -1 : clone_fd(fd, path, dir);
+}
+
+void set_attr(int m, __u64 attr, const char *path)
+{
+	if (sys_setattr(m, "", AT_EMPTY_PATH | AT_RECURSIVE, attr) < 0)
+		die(EXIT_CONFINE, "unable to set the mount flags of %s", path);
+}
+
+/* PROGRAM (the next step) lives outside the view: when given by an absolute
+ * path that the view lacks, or holds without exec, the one file is bound in
+ * read-only, so it runs from inside and its /proc/self/exe stays inside.
+ * It is the chain's own helper, a path fixed at build time, not a grant. */
+void bind_program(const char *prog)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT };
+	struct statvfs sv;
+	struct stat st;
+	int fd, m, mp;
+
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, prog, &how, sizeof how);
+	if (fd >= 0 && fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_NOEXEC)) {
+		close(fd);
+		return;
+	}
+	if (fd >= 0)
+		close(fd);
+	/* Where it cannot be bound, the exec says what is wrong. */
+	if (stat(prog, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (mp = at_root(prog, 1, 0)) < 0)
+		return;
+	close(mp);
+	if ((fd = open(prog, O_PATH | O_CLOEXEC)) < 0)
+		return;
+	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (m < 0)
+		die(EXIT_CONFINE, "unable to clone %s", prog);
+	close(fd);
+	set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, prog);
+	attach(m, prog, 0);
+	close(m);
+}
