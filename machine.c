@@ -91,7 +91,7 @@ static struct child_result in_child(long (*fn)(void))
 		errno = 0;
 		out[0] = fn();
 		out[1] = errno;
-		_exit(write(p[1], out, sizeof out) == sizeof out ? 0 : 1);
+		_exit(write(p[1], out, sizeof out) == sizeof out ? 0 : EXIT_CONFINE);
 	}
 	close(p[1]);
 	do
