@@ -32,7 +32,5 @@ int load_policy_fd(int fd, const char *path, struct loaded *l, const unsigned ch
 void unload_policy(struct loaded *l);
 
 int cmd_run(int argc, char **argv);
-int cmd_hello(int argc, char **argv);
-int cmd_probe(int argc, char **argv);
 
 #endif

@@ -1,10 +1,12 @@
-/* sharness-exec hello: the self-test. Writes a fixed, published policy into
- * a private temp dir and runs six probes through the real command line
- * (this very program, `run --policy --expect-hash -- ...`), each checked
- * from outside, then one run with a wrong hash that must be refused before
- * anything runs. Prints a table, the caveats of this machine, removes its
- * files. Exit 0 when every expectation held, 1 otherwise, 125 when hello
- * itself cannot set up. */
+/* sharness-exec hello (in sharness-exec-probe): the self-test. Writes a
+ * fixed, published policy into a private temp dir and runs six probes
+ * through the real command line (the front end that exec'd us, `run
+ * --policy --expect-hash -- ...`), each checked from outside, then one run
+ * with a wrong hash that must be refused before anything runs. Prints a
+ * table, the walls a run of that policy put up (`run --check`: each step
+ * says what it used), the caveats of this machine, removes its files.
+ * Exit 0 when every expectation held, 126 otherwise, 125 when hello itself
+ * cannot set up or is misused. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,10 +22,10 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "frontend.h"
 #include "machine.h"
 
 #define HELLO_USAGE "sharness-exec hello"
+#define HASH_TEXT_LEN 71 /* "sha256:" and 64 hex digits */
 
 /* Published (README, web page, sharness-exec-policy(5)): change neither. */
 #define HELLO_POLICY "{\"pbp\":1,\"id\":\"sharness-exec-hello\",\"files\":{\"read\":[\"/etc\"]," \
@@ -36,25 +38,18 @@
  * from a chain that never got as far as the target. */
 #define MARKER "sharness-exec hello: probe started"
 #define SAY_STARTED "echo '" MARKER "' >&2; "
-#define TIMEOUT 30 /* seconds; a hung probe is killed and counts as not held */
-#define CAPTURE_MAX 65536
 
 static char tmpdir[PATH_MAX], policy_copy[PATH_MAX + 16];
-static char out_path[PATH_MAX + 16], err_path[PATH_MAX + 16];
 static const char *policy_file;
 static char hash[HASH_TEXT_LEN + 1];
 static int held, probes;
-static unsigned long cap_mb;
+static struct walls walls;
 /* Caveats learnt while probing, printed with those of the machine. */
 static char notes[2][200];
 static int nnotes;
 
 static void cleanup(void)
 {
-	if (*out_path)
-		unlink(out_path);
-	if (*err_path)
-		unlink(err_path);
 	if (*policy_copy)
 		unlink(policy_copy);
 	if (*tmpdir)
@@ -70,46 +65,6 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
-/* --- running the chain --- */
-
-struct result {
-	int status;          /* from waitpid; valid when !timed_out */
-	int timed_out;
-	int ran;             /* the target printed MARKER */
-	char *out;           /* its stdout (when captured) */
-	size_t outlen;
-	char detail[160];    /* the last line of stderr after MARKER, or before */
-};
-
-static volatile sig_atomic_t alarmed;
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	alarmed = 1;
-}
-
-static char *slurp(int fd, size_t *len)
-{
-	char *buf = malloc(CAPTURE_MAX + 1);
-	ssize_t n;
-
-	*len = 0;
-	if (!buf)
-		diex(EXIT_REFUSED, "out of memory");
-	while (*len < CAPTURE_MAX &&
-	       (n = pread(fd, buf + *len, CAPTURE_MAX - *len, (off_t)*len)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			die(EXIT_REFUSED, "unable to read a probe's output");
-		}
-		*len += (size_t)n;
-	}
-	buf[*len] = '\0';
-	return buf;
-}
-
 /* The last non-empty line of TEXT, on one line, shortened. */
 static void last_line(const char *text, char *dst, size_t size)
 {
@@ -122,70 +77,30 @@ static void last_line(const char *text, char *dst, size_t size)
 	snprintf(dst, size, "%.*s", (int)(end - start), start);
 }
 
-static int capture_file(char *path)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+/* A run of the chain as the front end saw it. */
+struct result {
+	struct capture c;
+	int ran;             /* the target printed MARKER */
+	char detail[160];    /* the last line of stderr after MARKER, or before */
+};
 
-	if (fd < 0)
-		die(EXIT_REFUSED, "unable to create %s", path);
-	return fd;
-}
-
-/* Run `THIS run --policy P --expect-hash H -- TARGET...` with stdin IN and
- * stdout OUT (-1: a capture file), stderr captured, and wait for it. */
+/* Run `sharness-exec run --policy P --expect-hash H -- TARGET...` with
+ * stdin IN and stdout OUT (-1: captured), stderr captured, and wait. */
 static void chain(const char *want, int in, int out, const char *const target[],
                   struct result *r)
 {
-	const char *argv[32] = { "sharness-exec", "run", "--policy", policy_file,
-	                         "--expect-hash", want, "--" };
-	struct sigaction sa;
-	size_t n = 7, len;
-	int ofd = out < 0 ? capture_file(out_path) : out;
-	int efd = capture_file(err_path);
-	char *err, *after;
-	pid_t pid;
+	const char *args[32] = { "run", "--policy", policy_file, "--expect-hash", want, "--" };
+	size_t n = 6;
+	char *after;
 
 	for (; *target && n < 31; target++)
-		argv[n++] = *target;
-	argv[n] = NULL;
+		args[n++] = *target;
+	args[n] = NULL;
 	memset(r, 0, sizeof *r);
-
-	pid = fork();
-	if (pid < 0)
-		die(EXIT_REFUSED, "unable to fork");
-	if (pid == 0) {
-		if (dup2(in, 0) < 0 || dup2(ofd, 1) < 0 || dup2(efd, 2) < 0)
-			_exit(EXIT_CONFINE);
-		execv("/proc/self/exe", (char *const *)argv);
-		_exit(errno == ENOENT ? EXIT_NOTFOUND : EXIT_CONFINE);
-	}
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm; /* no SA_RESTART: waitpid must see EINTR */
-	sigaction(SIGALRM, &sa, NULL);
-	alarmed = 0;
-	alarm(TIMEOUT);
-	while (waitpid(pid, &r->status, 0) < 0) {
-		if (errno != EINTR)
-			die(EXIT_REFUSED, "unable to wait for a probe");
-		if (alarmed && !r->timed_out) {
-			/* The chain's children die with it (PR_SET_PDEATHSIG). */
-			kill(pid, SIGKILL);
-			r->timed_out = 1;
-		}
-	}
-	alarm(0);
-
-	if (out < 0) {
-		r->out = slurp(ofd, &r->outlen);
-		close(ofd);
-	}
-	err = slurp(efd, &len);
-	close(efd);
-	after = strstr(err, MARKER "\n");
-	r->ran = after && (after == err || after[-1] == '\n');
-	last_line(r->ran ? after + strlen(MARKER) + 1 : err, r->detail, sizeof r->detail);
-	free(err);
+	frontend_run(args, in, out, &r->c);
+	after = strstr(r->c.err, MARKER "\n");
+	r->ran = after && (after == r->c.err || after[-1] == '\n');
+	last_line(r->ran ? after + strlen(MARKER) + 1 : r->c.err, r->detail, sizeof r->detail);
 }
 
 /* "exit 2", "killed by SIGKILL", "timed out" */
@@ -193,19 +108,19 @@ static const char *how(const struct result *r)
 {
 	static char buf[64];
 
-	if (r->timed_out)
-		snprintf(buf, sizeof buf, "timed out after %d s", TIMEOUT);
-	else if (WIFSIGNALED(r->status))
-		snprintf(buf, sizeof buf, "killed by signal %d, %s", WTERMSIG(r->status),
-		         strsignal(WTERMSIG(r->status)));
+	if (r->c.timed_out)
+		snprintf(buf, sizeof buf, "timed out after %d s", FRONTEND_TIMEOUT);
+	else if (WIFSIGNALED(r->c.status))
+		snprintf(buf, sizeof buf, "killed by signal %d, %s", WTERMSIG(r->c.status),
+		         strsignal(WTERMSIG(r->c.status)));
 	else
-		snprintf(buf, sizeof buf, "exit %d", WEXITSTATUS(r->status));
+		snprintf(buf, sizeof buf, "exit %d", WEXITSTATUS(r->c.status));
 	return buf;
 }
 
 static int failed(const struct result *r)
 {
-	return r->timed_out || !WIFEXITED(r->status) || WEXITSTATUS(r->status) != 0;
+	return r->c.timed_out || !WIFEXITED(r->c.status) || WEXITSTATUS(r->c.status) != 0;
 }
 
 static void row(const char *probe, const char *expected, int ok, const char *fmt, ...)
@@ -259,21 +174,18 @@ static void probe_read(int null_in)
 	char label[64], *outside;
 	struct result r;
 	size_t len;
-	int fd;
 
 	snprintf(label, sizeof label, "read %s", file);
-	fd = open_or_die(file, O_RDONLY);
-	outside = slurp(fd, &len);
-	close(fd);
+	outside = fd_slurp(open_or_die(file, O_RDONLY), &len);
 	chain(hash, null_in, -1, target, &r);
 	if (!r.ran)
 		not_run(label, "allowed", &r);
-	else if (!failed(&r) && r.outlen == len && !memcmp(r.out, outside, len) && len)
+	else if (!failed(&r) && r.c.outlen == len && !memcmp(r.c.out, outside, len) && len)
 		row(label, "allowed", ++held, "allowed: cat printed the same %zu bytes hello reads", len);
 	else
 		row(label, "allowed", 0, "refused (%s): %s", how(&r), r.detail);
 	free(outside);
-	free(r.out);
+	capture_free(&r.c);
 }
 
 /* Create a file in DIR from inside; held when that fails and no file
@@ -311,7 +223,7 @@ static void probe_write(int null_in, const char *label, const char *dir, const c
 	} else {
 		row(label, "refused", ++held, "refused (%s), no file appeared: %s", how(&r), r.detail);
 	}
-	free(r.out);
+	capture_free(&r.c);
 }
 
 static void probe_tcp(int null_in)
@@ -353,14 +265,14 @@ static void probe_tcp(int null_in)
 		row(label, "refused", 0, "could not check the listener: %s", strerror(errno));
 	} else if (!r.ran) {
 		not_run(label, "refused", &r);
-	} else if (!failed(&r) || strstr(r.out, "connected")) {
+	} else if (!failed(&r) || strstr(r.c.out, "connected")) {
 		row(label, "refused", 0, "bash reported a connection (%s)", how(&r));
 	} else {
 		row(label, "refused", ++held, "refused (%s), listener accepted nothing: %s",
 		    how(&r), r.detail);
 	}
 	close(fd);
-	free(r.out);
+	capture_free(&r.c);
 }
 
 /* "network": "none" leaves the run a loopback of its own: a server and a
@@ -392,12 +304,12 @@ static void probe_local_server(int null_in)
 	chain(hash, null_in, -1, target, &r);
 	if (!r.ran)
 		not_run(label, "allowed", &r);
-	else if (!failed(&r) && !strcmp(r.out, "ping\npong\n"))
+	else if (!failed(&r) && !strcmp(r.c.out, "ping\npong\n"))
 		row(label, "allowed", ++held, "allowed: a server and a client on 127.0.0.1 "
 		    "inside exchanged a line each way");
 	else
 		row(label, "allowed", 0, "refused (%s): %s", how(&r), r.detail);
-	free(r.out);
+	capture_free(&r.c);
 }
 
 /* /dev/zero and /dev/null are opened here, outside: the policy grants
@@ -410,8 +322,8 @@ static void probe_memory(void)
 	char label[64];
 	struct result r;
 
-	if (cap_mb)
-		snprintf(label, sizeof label, "allocate 512 MiB (cap %lu MiB)", cap_mb);
+	if (walls.memory_mib)
+		snprintf(label, sizeof label, "allocate 512 MiB (cap %lu MiB)", walls.memory_mib);
 	else
 		snprintf(label, sizeof label, "allocate 512 MiB (no cap!)");
 	chain(hash, zero, null, target, &r);
@@ -434,39 +346,68 @@ static int probe_wrong_hash(int null_in)
 	int ok;
 
 	chain(WRONG_HASH, null_in, -1, target, &r);
-	ok = !r.timed_out && WIFEXITED(r.status) && WEXITSTATUS(r.status) == EXIT_REFUSED &&
-	     r.outlen == 0;
+	ok = !r.c.timed_out && WIFEXITED(r.c.status) && WEXITSTATUS(r.c.status) == EXIT_REFUSED &&
+	     r.c.outlen == 0;
 	if (ok)
 		row("wrong --expect-hash", "refused", 1, "refused (exit 125) before running: "
 		    "the target printed nothing");
 	else
 		row("wrong --expect-hash", "refused", 0, "%s, stdout %s", how(&r),
-		    r.outlen ? "not empty: the target ran" : "empty");
-	free(r.out);
+		    r.c.outlen ? "not empty: the target ran" : "empty");
+	capture_free(&r.c);
 	return ok;
 }
 
-/* --- caveats, from the facts `probe` reports --- */
+/* --- the walls, as the steps of a run of this policy said (run --check) --- */
+
+#define WALL(name, ...) (printf("  %-12s", name), printf(__VA_ARGS__), putchar('\n'))
+
+static void print_walls(void)
+{
+	const struct walls *w = &walls;
+
+	printf("walls a run of this policy put up (run --check):\n");
+	WALL("network", "%s", !strcmp(w->network, "namespace") ? "a network namespace of its own" :
+	     *w->network ? "NO namespace: a seccomp filter refuses sockets but AF_UNIX" : "unknown");
+	WALL("pid", "%s", !strcmp(w->pid, "namespace") ? "a pid namespace" :
+	     *w->pid ? "NO namespace: a subreaper" : "unknown");
+	if (!strcmp(w->mount, "namespace"))
+		WALL("mount", "a mount namespace: only the policy's paths exist");
+	else if (*w->mount)
+		WALL("mount", "NO mount namespace (%s): Landlock alone", w->why_mount);
+	else
+		WALL("mount", "unknown");
+	if (*w->memory == '/')
+		WALL("memory", "cgroup %s, beneath %s", w->cgroup, w->memory);
+	else
+		WALL("memory", "%s", *w->memory ? w->memory : "unknown");
+	if (w->ran)
+		WALL("landlock", "ABI %d, scoped %s, seccomp filter %s, capabilities %s", w->abi,
+		     w->scoped, w->seccomp == 2 ? "on" : "OFF", w->caps);
+	else
+		WALL("landlock", "the run did not go through: %s", w->fatal);
+}
 
 static void caveats(const struct machine *m)
 {
+	const struct walls *w = &walls;
 	int n = 0;
 
 	printf("caveats:\n");
 	for (int i = 0; i < nnotes; i++)
 		n++, printf("  - %s\n", notes[i]);
-	if (m->landlock_abi > 0 && m->landlock_abi < 6)
+	if (w->ran && w->abi < 6)
 		n++, printf("  - Landlock ABI %d < 6: the target can still signal your other "
-		            "processes (no scoping)\n", m->landlock_abi);
-	if (m->netns == NETNS_NO)
+		            "processes (no scoping)\n", w->abi);
+	if (!strcmp(w->network, "seccomp"))
 		n++, printf("  - no network namespace (%s), so the network is cut by the seccomp "
 		            "filter: TCP and UDP sockets alike are refused, so loopback is "
 		            "unavailable and no local server works; AF_UNIX stays open\n",
-		            errno_name(m->netns_err));
-	else if (m->netns == NETNS_USERNS)
+		            w->why_net);
+	else if (!strcmp(w->user, "namespace"))
 		n++, printf("  - the network namespace is made inside a user namespace (you are "
 		            "not root); the target keeps your uid\n");
-	if (m->memory == CAP_BY_RLIMIT)
+	if (!strncmp(w->memory, "RLIMIT", 6))
 		n++, printf("  - no writable cgroup with the memory controller, so memory is "
 		            "capped by RLIMIT_AS: address space per process, not a total\n");
 	if (m->seccomp == 2)
@@ -496,30 +437,20 @@ static void landlock_missing(const struct machine *m)
 	       "on this machine, and the probes below cannot hold.\n", why[m->landlock]);
 }
 
-/* Read, parse and hash the policy in-process, as `sharness-exec hash`;
- * `run` checks it again, independently, on every probe. */
-static void hash_policy(void)
+/* The policy's hash as `sharness-exec hash` prints it; `run` checks it
+ * again, independently, on every probe. */
+static void hash_policy(int null_in)
 {
-	unsigned char digest[HASH_LEN];
-	struct json_doc doc;
-	struct policy pol;
-	char err[256], *text;
-	size_t len;
+	const char *args[] = { "hash", policy_file, NULL };
+	struct capture c;
 
-	text = read_policy_file(policy_file, &len, err, sizeof err);
-	if (!text)
-		diex(EXIT_REFUSED, "%s", err);
-	if (!json_parse(&doc, text, len, err, sizeof err))
-		diex(EXIT_REFUSED, "%s: %s", policy_file, err);
-	if (!hash_doc(&doc, digest))
-		diex(EXIT_REFUSED, "out of memory");
-	hash_format(digest, hash);
-	if (policy_load(&pol, &doc, NULL, NULL) == 0) {
-		cap_mb = pol.max_memory_mb;
-		policy_free(&pol);
-	}
-	json_free(&doc);
-	free(text);
+	frontend_run(args, null_in, -1, &c);
+	if (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) ||
+	    c.outlen != HASH_TEXT_LEN + 1 || c.out[HASH_TEXT_LEN] != '\n')
+		diex(EXIT_REFUSED, "unable to hash %s: %s", policy_file, *c.err ? c.err : "no hash");
+	memcpy(hash, c.out, HASH_TEXT_LEN);
+	hash[HASH_TEXT_LEN] = '\0';
+	capture_free(&c);
 }
 
 static void write_policy(void)
@@ -536,25 +467,11 @@ static void write_policy(void)
 	policy_file = policy_copy;
 }
 
-int cmd_hello(int argc, char **argv)
+/* A private temp dir, removed at exit and on the usual signals. */
+static void make_tmpdir(void)
 {
-	const char *base = getenv("TMPDIR"), *test_policy = NULL;
-	char cwd[PATH_MAX];
-	struct machine m;
-	int null_in, hash_held, published, failures;
+	const char *base = getenv("TMPDIR");
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: %s\n", HELLO_USAGE);
-		return 0;
-	}
-	if (argc != 1)
-		usage_die(HELLO_USAGE);
-	/* Keep 0-2 taken, so no file of ours lands there and leaks in. */
-	for (int fd = 0; fd < 3; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
-			die(EXIT_REFUSED, "unable to open /dev/null");
-
-	machine_probe(&m);
 	snprintf(tmpdir, sizeof tmpdir, "%s/sharness-exec-hello.XXXXXX",
 	         base && *base == '/' ? base : "/tmp");
 	if (!mkdtemp(tmpdir)) {
@@ -569,32 +486,12 @@ int cmd_hello(int argc, char **argv)
 	signal(SIGINT, on_fatal);
 	signal(SIGTERM, on_fatal);
 	signal(SIGHUP, on_fatal);
-	snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
-	snprintf(err_path, sizeof err_path, "%s/stderr", tmpdir);
-#ifdef SHARNESS_TEST_HOOKS
-	/* Test builds only: a deliberately loosened policy shows that hello
-	 * reports a broken expectation. The shipped binary has no such hook. */
-	test_policy = getenv("SHARNESS_EXEC_HELLO_POLICY");
-#endif
-	if (test_policy)
-		policy_file = test_policy;
-	else
-		write_policy();
-	hash_policy();
-	published = !strcmp(hash, HELLO_HASH);
+}
 
-	printf("sharness-exec hello: self-test, policy %s\n", policy_file);
-	if (test_policy)
-		printf("%s\n", "(test hook: SHARNESS_EXEC_HELLO_POLICY, not the published policy)");
-	else
-		printf("%s\n", HELLO_POLICY);
-	printf("hash %s (%s)\n", hash, published ? "the published hash" :
-	       test_policy ? "a test policy" : "NOT the published " HELLO_HASH);
-	if (m.landlock_abi < 1)
-		landlock_missing(&m);
-	fflush(stdout);
+static void run_probes(int null_in)
+{
+	char cwd[PATH_MAX];
 
-	null_in = open_or_die("/dev/null", O_RDONLY);
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, ".");
 	printf("\n%-32s %-9s %-9s%s\n", "probe", "expected", "result", "what happened");
@@ -606,19 +503,61 @@ int cmd_hello(int argc, char **argv)
 	probe_memory();
 	probes = 6;
 	printf("%d/%d held\n", held, probes);
+}
+
+/* hello [-p POLICY]: -p (the test build's front end passes it) runs
+ * another policy than the published one, and says so. */
+int cmd_hello(int argc, char **argv)
+{
+	const char *other = NULL;
+	struct machine m;
+	int null_in, hash_held, published, failures;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: %s\n", HELLO_USAGE);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "-p"))
+		other = argv[2];
+	else if (argc != 1)
+		usage_fail(HELLO_USAGE, "unknown option %s", qn(argv[1]));
+
+	machine_probe(&m);
+	null_in = open_or_die("/dev/null", O_RDONLY);
+	make_tmpdir();
+	if (other)
+		policy_file = other;
+	else
+		write_policy();
+	hash_policy(null_in);
+	published = !strcmp(hash, HELLO_HASH);
+	walls_check(policy_file, NULL, hash, 0, &walls);
+
+	printf("sharness-exec hello: self-test, policy %s\n", policy_file);
+	printf("%s\n", other ? "(-p: not the published policy)" :
+	       HELLO_POLICY);
+	printf("hash %s (%s)\n", hash, published ? "the published hash" :
+	       other ? "a test policy" : "NOT the published " HELLO_HASH);
+	if (m.landlock_abi < 1)
+		landlock_missing(&m);
+	else
+		printf("Landlock ABI %d on kernel %s\n", m.landlock_abi, m.kernel);
+
+	run_probes(null_in);
 	hash_held = probe_wrong_hash(null_in);
 	putchar('\n');
+	print_walls();
 	caveats(&m);
 	machine_free(&m);
 	close(null_in);
 
 	/* The six probes, the hash refusal and the published hash itself. */
-	failures = probes - held + !hash_held + !(published || test_policy);
+	failures = probes - held + !hash_held + !(published || other);
 	if (failures)
 		printf("hello: %d expectation%s did NOT hold\n", failures, failures > 1 ? "s" : "");
 	else
 		printf("hello: every expectation held\n");
 	if (fflush(stdout) || ferror(stdout))
 		die(EXIT_REFUSED, "unable to write the report");
-	return failures ? 1 : 0;
+	return failures ? EXIT_CONFINE : 0;
 }

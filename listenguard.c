@@ -333,10 +333,10 @@ static void serve(int sock)
 	block6 = blocker(AF_INET6);
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0 ||
 	    !(req = calloc(1, sz.seccomp_notif)) || !(resp = calloc(1, sz.seccomp_notif_resp)))
-		_exit(1);
+		_exit(EXIT_CONFINE);
 	nfd = recv_fd(sock);
 	if (nfd < 0 || write(sock, "k", 1) != 1)
-		_exit(1);
+		_exit(EXIT_CONFINE);
 	close(sock);
 	for (;;) {
 		struct pollfd p = { nfd, POLLIN, 0 };
@@ -344,7 +344,7 @@ static void serve(int sock)
 		if (poll(&p, 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			_exit(1);
+			_exit(EXIT_CONFINE);
 		}
 		/* POLLHUP alone: no process uses the filter any more. */
 		if (!(p.revents & POLLIN))
@@ -353,7 +353,7 @@ static void serve(int sock)
 		if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
 			if (errno == EINTR || errno == ENOENT)
 				continue;
-			_exit(1);
+			_exit(EXIT_CONFINE);
 		}
 		memset(resp, 0, sz.seccomp_notif_resp);
 		resp->id = req->id;

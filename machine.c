@@ -1,30 +1,24 @@
 /* Facts about this machine for `probe` and `hello` (machine.h). Reads
  * /proc and /sys, and tries each kernel feature in a throwaway child, so
- * the calling process gains no namespace and is never killed by a seccomp
- * filter that answers with SIGSYS. */
+ * the calling process is never killed by a seccomp filter that answers
+ * with SIGSYS; what a run would use, the chain's steps say themselves
+ * (walls_check). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <net/if.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/filter.h>
 #include <linux/landlock.h>
-#include <linux/seccomp.h>
 
+#include "common.h"
 #include "landlock-abi.h"
-#include "listenguard.h"
 #include "machine.h"
 
 extern char **environ;
@@ -61,8 +55,7 @@ static char *xstrdup(const char *s)
 	char *d = strdup(s);
 
 	if (!d) {
-		fputs("sharness-exec: fatal: out of memory\n", stderr);
-		exit(125);
+		diex(EXIT_REFUSED, "out of memory");
 	}
 	return d;
 }
@@ -98,7 +91,7 @@ static struct child_result in_child(long (*fn)(void))
 		errno = 0;
 		out[0] = fn();
 		out[1] = errno;
-		_exit(write(p[1], out, sizeof out) == sizeof out ? 0 : 1);
+		_exit(write(p[1], out, sizeof out) == sizeof out ? 0 : EXIT_CONFINE);
 	}
 	close(p[1]);
 	do
@@ -128,79 +121,6 @@ static long landlock_errata(void)
 {
 	return syscall(SYS_landlock_create_ruleset, NULL, 0,
 	               LANDLOCK_CREATE_RULESET_ERRATA);
-}
-
-/* What closes MPTCP, SCTP and the rest in the object form: a seccomp
- * filter of the landlock step (here an empty one, in a throwaway child). */
-static long try_seccomp_filter(void)
-{
-	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-	struct sock_fprog prog = { 1, &allow };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-/* A user namespace is only usable once our own ids are mapped into it. */
-static long new_userns(int extra_flags)
-{
-	char map[64];
-	uid_t uid = getuid();
-	gid_t gid = getgid();
-
-	if (unshare(CLONE_NEWUSER | extra_flags) < 0)
-		return -1;
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-	if (write_file("/proc/self/uid_map", map) < 0)
-		return -1;
-	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-		return -1;
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-	return write_file("/proc/self/gid_map", map);
-}
-
-static long try_userns(void)
-{
-	return new_userns(0);
-}
-
-/* What sharness-exec-netns does: a new network namespace with lo up. */
-static long lo_up(void)
-{
-	struct ifreq ifr;
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	if (s < 0)
-		return -1;
-	memset(&ifr, 0, sizeof ifr);
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
-		return -1;
-	ifr.ifr_flags |= IFF_UP;
-	return ioctl(s, SIOCSIFFLAGS, &ifr);
-}
-
-static long try_netns_direct(void)
-{
-	return unshare(CLONE_NEWNET) < 0 ? -1 : lo_up();
-}
-
-static long try_netns_userns(void)
-{
-	return new_userns(CLONE_NEWNET) < 0 ? -1 : lo_up();
 }
 
 static long try_memfd_secret(void)
@@ -285,9 +205,9 @@ static void read_config(struct machine *m)
 			int null = open("/dev/null", O_WRONLY);
 			if (dup2(fd, 0) < 0 || dup2(p[1], 1) < 0 ||
 			    (null >= 0 && dup2(null, 2) < 0))
-				_exit(127);
+				_exit(EXIT_CONFINE);
 			execlp("gzip", "gzip", "-dc", (char *)NULL);
-			_exit(127);
+			_exit(EXIT_NOTFOUND);
 		}
 		close(p[1]);
 		if (pid > 0 && (f = fdopen(p[0], "r")))
@@ -387,173 +307,6 @@ static void probe_landlock(struct machine *m)
 	}
 }
 
-static void probe_namespaces(struct machine *m)
-{
-	struct child_result r = in_child(try_userns);
-
-	/* A filter that kills the child (SIGSYS) refused it: shown as EPERM. */
-	m->userns = r.value == 0;
-	m->userns_err = r.sig ? EPERM : r.err;
-	r = in_child(try_netns_direct);
-	if (r.value == 0) {
-		m->netns = NETNS_DIRECT;
-		return;
-	}
-	r = in_child(try_netns_userns);
-	m->netns = r.value == 0 ? NETNS_USERNS : NETNS_NO;
-	m->netns_err = r.sig ? EPERM : r.err;
-}
-
-/* --- cgroups --- */
-
-/* mountinfo escapes blanks and backslashes as \ooo. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-}
-
-struct cg_mount {
-	char root[PATH_MAX], dir[PATH_MAX];
-	int found;
-};
-
-static void read_mounts(struct cg_mount *v2, struct cg_mount *mem, struct cg_mount *pids)
-{
-	char root[PATH_MAX], dir[PATH_MAX], type[64], opts[1024];
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0) {
-		const char *tail = strstr(line, " - ");
-		struct cg_mount *hit[2] = { NULL, NULL };
-
-		if (!tail || sscanf(line, "%*s %*s %*s %4095s %4095s", root, dir) != 2 ||
-		    sscanf(tail, " - %63s %*s %1023s", type, opts) != 2)
-			continue;
-		if (!strcmp(type, "cgroup2"))
-			hit[0] = v2;
-		else if (!strcmp(type, "cgroup")) {
-			if (in_list(opts, "memory"))
-				hit[0] = mem;
-			if (in_list(opts, "pids"))
-				hit[1] = pids;
-		}
-		if (!hit[0] && !hit[1])
-			continue;
-		unescape(root); /* once: one mount can hold memory and pids */
-		unescape(dir);
-		for (int i = 0; i < 2; i++) {
-			if (!hit[i] || hit[i]->found)
-				continue;
-			strcpy(hit[i]->root, root);
-			strcpy(hit[i]->dir, dir);
-			hit[i]->found = 1;
-		}
-	}
-	free(line);
-	fclose(f);
-}
-
-/* The directory of our own cgroup PATH (from /proc/self/cgroup) beneath
- * mount MNT; a mount of a subtree (no cgroup namespace) shows its root. */
-static char *own_dir(const struct cg_mount *mnt, const char *path)
-{
-	size_t rlen = strlen(mnt->root);
-	char *dir;
-
-	if (strcmp(mnt->root, "/") && !strncmp(path, mnt->root, rlen) &&
-	    (path[rlen] == '/' || path[rlen] == '\0'))
-		path += rlen;
-	if (asprintf(&dir, "%s%s", mnt->dir, strcmp(path, "/") ? path : "") < 0)
-		return NULL;
-	return dir;
-}
-
-static int v2_has(const char *dir, const char *controller)
-{
-	char path[PATH_MAX + 32], buf[512], *tok, *save;
-	int fd, found = 0;
-	ssize_t n;
-
-	snprintf(path, sizeof path, "%s/cgroup.controllers", dir);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
-		found |= !strcmp(tok, controller);
-	return found;
-}
-
-static void probe_cgroups(struct machine *m)
-{
-	static struct cg_mount v2, mem, pids;
-	char *line = NULL, *v2dir = NULL, *memdir = NULL, *pidsdir = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	m->memory = m->pids = CAP_BY_RLIMIT;
-	read_mounts(&v2, &mem, &pids);
-	m->cgroup2 = v2.found;
-	m->cgroup1 = mem.found || pids.found;
-	if (!(f = fopen("/proc/self/cgroup", "re")))
-		return;
-	while (getline(&line, &cap, f) > 0) {
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (!c2)
-			continue;
-		*c2 = '\0';
-		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
-		if (!strcmp(line, "0") && c2 == c1 + 1 && v2.found && !v2dir)
-			v2dir = own_dir(&v2, c2 + 1);
-		if (in_list(c1 + 1, "memory") && mem.found && !memdir)
-			memdir = own_dir(&mem, c2 + 1);
-		if (in_list(c1 + 1, "pids") && pids.found && !pidsdir)
-			pidsdir = own_dir(&pids, c2 + 1);
-	}
-	free(line);
-	fclose(f);
-
-	if (v2dir && access(v2dir, W_OK) == 0) {
-		if (v2_has(v2dir, "memory")) {
-			m->memory = CAP_BY_CGROUP2;
-			m->memory_path = xstrdup(v2dir);
-		}
-		if (v2_has(v2dir, "pids")) {
-			m->pids = CAP_BY_CGROUP2;
-			m->pids_path = xstrdup(v2dir);
-		}
-	}
-	if (m->memory == CAP_BY_RLIMIT && memdir && access(memdir, W_OK) == 0) {
-		m->memory = CAP_BY_CGROUP1;
-		m->memory_path = xstrdup(memdir);
-	}
-	if (m->pids == CAP_BY_RLIMIT && pidsdir && access(pidsdir, W_OK) == 0) {
-		m->pids = CAP_BY_CGROUP1;
-		m->pids_path = xstrdup(pidsdir);
-	}
-	free(v2dir);
-	free(memdir);
-	free(pidsdir);
-}
-
 /* --- PATH and environment --- */
 
 static char *on_path(const char *name)
@@ -626,12 +379,6 @@ void machine_probe(struct machine *m)
 		r = in_child(landlock_errata);
 		m->landlock_errata = r.value >= 0 ? r.value : -1;
 	}
-	m->seccomp_filter = in_child(try_seccomp_filter).value == 0;
-	m->listen_guard = m->seccomp_filter && listenguard_possible(&m->listen_guard_why);
-	if (!m->seccomp_filter)
-		m->listen_guard_why = "no seccomp filter can be installed";
-	probe_namespaces(m);
-	probe_cgroups(m);
 	r = in_child(try_memfd_secret);
 	m->memfd_secret = r.value == 0;
 	m->memfd_secret_err = r.sig ? EPERM : r.err;
@@ -643,8 +390,6 @@ void machine_probe(struct machine *m)
 void machine_free(struct machine *m)
 {
 	free(m->groups);
-	free(m->memory_path);
-	free(m->pids_path);
 	for (int i = 0; i < MACHINE_NCONFIG; i++)
 		free(m->config[i]);
 	free(m->lsm);

@@ -1,9 +1,10 @@
-/* What this machine lets sharness-exec enforce, gathered without changing
- * anything: identity, capabilities and seccomp state of the caller, the
- * Landlock ABI, whether namespaces can be made (tried in throwaway
- * children), where memory and processes can be capped, a few kernel config
- * keys, related tools on PATH and the names of proxy variables.
- * `probe` prints these facts; `hello` turns them into caveats. */
+/* What this machine lets sharness-exec enforce, for `probe` and `hello`
+ * (sharness-exec-probe). Two kinds of facts: those of the caller, read
+ * without changing anything (identity, capabilities, seccomp state, the
+ * Landlock ABI and why it is missing, a few kernel config keys, tools on
+ * PATH, the names of proxy variables); and the walls a run really puts up,
+ * which only the chain's own steps decide: `sharness-exec run --check`
+ * runs them in check mode (-t) and each says in one line what it used. */
 #ifndef SHARNESS_MACHINE_H
 #define SHARNESS_MACHINE_H
 
@@ -17,11 +18,6 @@ enum landlock_state {
 	LANDLOCK_BLOCKED,    /* a seccomp filter answered instead of the kernel */
 	LANDLOCK_UNKNOWN,    /* ENOSYS under a filter, and no kernel config to tell */
 };
-
-enum netns_how { NETNS_NO, NETNS_DIRECT, NETNS_USERNS };
-
-/* Where a cap on memory or on processes would be placed, best first. */
-enum cap_how { CAP_BY_RLIMIT, CAP_BY_CGROUP1, CAP_BY_CGROUP2 };
 
 #define MACHINE_NCONFIG 8
 #define MACHINE_NTOOLS  3
@@ -44,19 +40,6 @@ struct machine {
 	int landlock_sig;
 	long landlock_errata;          /* LANDLOCK_CREATE_RULESET_ERRATA; -1 unknown */
 
-	int seccomp_filter;            /* 1: a seccomp filter can be installed */
-	int listen_guard;              /* 1: the listen guard can be had */
-	const char *listen_guard_why;  /* what it lacks, or NULL */
-
-	int userns;                    /* 1: a user namespace can be made */
-	int userns_err;
-	enum netns_how netns;
-	int netns_err;                 /* why the last attempt failed */
-
-	int cgroup1, cgroup2;          /* hierarchies mounted (v1: memory or pids) */
-	enum cap_how memory, pids;
-	char *memory_path, *pids_path; /* the caller's own cgroup, when usable */
-
 	int memfd_secret;
 	int memfd_secret_err;
 
@@ -69,14 +52,59 @@ struct machine {
 	size_t nproxies;
 };
 
-/* Gather every fact. Never fails: what cannot be learnt stays unknown.
- * Forks short-lived children (namespaces, Landlock, memfd_secret, gzip);
- * the calling process itself is left exactly as it was. */
+/* Gather the caller's facts. Never fails: what cannot be learnt stays
+ * unknown. Forks short-lived children (Landlock, memfd_secret, gzip); the
+ * calling process itself is left exactly as it was. */
 void machine_probe(struct machine *m);
 /* Free what machine_probe allocated; M is all zeros afterwards. */
 void machine_free(struct machine *m);
 
 /* "EPERM" and friends for the errnos these facts can carry. */
 const char *errno_name(int err);
+
+/* --- the front end --- */
+
+/* The front end that exec'd us (-F FD), or the installed one. */
+void frontend_set(int fd);
+
+/* One run of the front end with ARGS (argv[1] on), stdin IN, stdout OUT
+ * (-1: captured), stderr captured; killed after TIMEOUT seconds. */
+struct capture {
+	int status;          /* from waitpid; valid when !timed_out */
+	int timed_out;
+	char *out, *err;     /* what was captured, NUL-terminated */
+	size_t outlen, errlen;
+};
+#define FRONTEND_TIMEOUT 30
+void frontend_run(const char *const *args, int in, int out, struct capture *c);
+void capture_free(struct capture *c);
+/* All of the file FD (regular, or a memfd), NUL-terminated; FD is closed. */
+char *fd_slurp(int fd, size_t *len);
+
+/* --- the walls, as the chain's steps report them in check mode --- */
+
+struct walls {
+	int ran;                       /* every step reported: the run went through */
+	char fatal[256];               /* else the first fatal line, or how it ended */
+	char network[16], ipc[16], user[16], why_net[160];
+	char pid[16], cgroup[8], why_cgroup[256];
+	/* where each cap went: the cgroup the run's own was made in, or
+	 * RLIMIT_AS, RLIMIT_NPROC, none; "" without a limits step */
+	char memory[256], pids[256];
+	unsigned long memory_mib;
+	char mount[16], root[8], proc[8], why_mount[160];
+	int abi, seccomp, no_new_privs;
+	unsigned long long fs;
+	char net[16], scoped[32], caps[16], guard[16];
+};
+
+/* Run `sharness-exec run --check [--best-effort] --policy POLICY` (POLICY
+ * a file, or "-" for the text TEXT on a pipe; HASH, when not NULL, pinned)
+ * and read each step's line into W. */
+void walls_check(const char *policy, const char *text, const char *hash, int best,
+                 struct walls *w);
+
+/* sharness-exec-probe's hello (hello.c): ARGV[0] is "hello". */
+int cmd_hello(int argc, char **argv);
 
 #endif

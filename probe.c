@@ -1,96 +1,79 @@
-/* sharness-exec probe [--json]: report what this machine lets sharness-exec
- * enforce. Reads, writes nothing; namespaces and syscalls are tried in
- * throwaway children (machine.c). Exit 0, or 125 on a usage error.
+/* sharness-exec-probe: `sharness-exec hello` and `sharness-exec probe`,
+ * beside the verify path (DESIGN.md 1). The front end execs this program
+ * with -F, a descriptor of itself, which hello and probe run again: this
+ * program parses no policy and links no cryptography.
  *
- * --json prints ONE object. Its fields are stable: new ones may be added,
- * none is renamed or changes type. An errno is its name ("EPERM"), or null.
- *
- *   probe             1, the format of this object
- *   kernel            string, uname -r
- *   uid, gid          integers, real ids
- *   groups            array of integers, supplementary groups
- *   cap_eff, cap_prm, cap_bnd
- *                     strings, 16 hex digits as in /proc/self/status
- *   no_new_privs      boolean
- *   seccomp           integer: 0 none, 1 strict, 2 filter (the caller's own)
- *   landlock          {"abi": integer (0: unusable),
- *                      "status": "available" | "missing" (kernel lacks it,
- *                        ENOSYS) | "disabled" (not enabled at boot,
- *                        EOPNOTSUPP) | "blocked" (a seccomp filter answered)
- *                        | "unknown" (ENOSYS under a filter, no config),
- *                      "errno": errno, "signal": integer or null,
- *                      "errata": integer, the bitmask of Landlock fixes
- *                        the kernel reports (ABI 7 and later), or null}
- *   userns            {"ok": boolean, "errno": errno}
- *   netns             {"ok": boolean, "how": "direct" | "userns" | null,
- *                      "errno": errno}   (unshare, ids mapped, lo up)
- *   cgroup            {"version": "v1" | "v2" | "hybrid" | "none",
- *                      "memory": "cgroup2" | "cgroup1" | "rlimit",
- *                      "memory_path": string or null,
- *                      "pids": "cgroup2" | "cgroup1" | "rlimit",
- *                      "pids_path": string or null}
- *                     (a cgroup counts when the caller's own cgroup in that
- *                      hierarchy is writable, and on v2 lists the controller)
- *   memfd_secret      {"ok": boolean, "errno": errno}
- *   kernel_config     {"source": "/proc/config.gz" | "/boot/config-..." |
- *                      null, and for each of CONFIG_SECURITY_LANDLOCK,
- *                      CONFIG_USER_NS, CONFIG_NET_NS, CONFIG_CGROUPS,
- *                      CONFIG_MEMCG, CONFIG_CGROUP_PIDS,
- *                      CONFIG_SECCOMP_FILTER, CONFIG_LSM: "y" | "m" | "n"
- *                      | the string value | null (no config readable)}
- *   lsm               string, the active LSMs from /sys/kernel/security/lsm,
- *                     or null when securityfs is not readable
- *   tools             {"bwrap", "unshare", "systemd-run": path or null}
- *   proxy_variables   array of strings: the NAMES of the *_proxy variables
- *                     set, in any case, sorted; never their values
- *   enforce           what `run` can enforce here:
- *                     {"files": boolean (Landlock usable),
- *                      "network_none": "netns" | "seccomp",
- *                      "loopback": boolean (127.0.0.1 and ::1 work inside
- *                        under "none": only with a network namespace),
- *                      "tcp_ports": boolean (Landlock ABI >= 4),
- *                      "udp_ports": boolean (Landlock ABI >= 10),
- *                      "pathname_sockets": boolean (Landlock ABI >= 9),
- *                      "mptcp_closed": boolean (a seccomp filter can
- *                        refuse MPTCP, SCTP and other sockets Landlock
- *                        does not see),
- *                      "listen_guard": boolean (seccomp user
- *                        notification, pidfd_getfd, IP_LOCAL_PORT_RANGE),
- *                      "scopes": boolean (signals and abstract UNIX
- *                        sockets, Landlock ABI >= 6),
- *                      "memory": "cgroup2" | "cgroup1" | "rlimit",
- *                      "pids": "cgroup2" | "cgroup1" | "rlimit"}
- *   trusted_keys      array, one object for each --trust-key FILE:
- *                     {"path": string, "fingerprint": "sha256:..." or
- *                      null, "error": why run refuses it, or null}
- */
+ * probe [--json]: what this machine lets sharness-exec enforce. It writes
+ * nothing; the caller's facts come from /proc and throwaway children
+ * (machine.c), the walls from the chain itself: `sharness-exec run --check`
+ * with probe's own two policies ("none" with both caps, and the object
+ * form), where each step says in one line what it used, so probe and run
+ * agree by construction. The JSON object's fields are listed, with their
+ * types, in sharness-exec-probe(1); they are stable: new ones may be
+ * added, none is renamed or changes type. Exit 0, or 125 on a usage error. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
-#include "frontend.h"
-#include "sign.h"
+#include "landlock-abi.h"
 #include "machine.h"
 
+const char *progname = "sharness-exec-probe";
+
+#define USAGE "sharness-exec-probe [-F FD] hello [-p POLICY]\n" \
+	"       sharness-exec-probe [-F FD] probe [--json] [-k FILE [-f FINGERPRINT] [-E WHY]]..."
 #define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
+
+/* Probe's policies: what a run of each form would put up. No path: the
+ * landlock step ends the run inside, and nothing is executed there. */
+#define NONE_POLICY "{\"pbp\":1,\"id\":\"sharness-exec-probe\",\"network\":\"none\"," \
+	"\"process\":{\"no_new_privs\":true,\"max_memory_mb\":256,\"max_pids\":256}}"
+#define OBJECT_POLICY "{\"pbp\":1,\"id\":\"sharness-exec-probe-ports\",\"network\":" \
+	"{\"connect_tcp_ports\":[],\"bind_tcp_ports\":[]},\"process\":{\"no_new_privs\":true}}"
+
+struct key { const char *path, *fp, *err; };
+
+struct report {
+	struct machine m;
+	struct walls none, object;
+	char strict[256];      /* the strict run's fatal line, or "" */
+	struct key *keys;
+	size_t nkeys;
+};
 
 static const char *const landlock_status[] = {
 	[LANDLOCK_AVAILABLE] = "available", [LANDLOCK_MISSING] = "missing",
 	[LANDLOCK_DISABLED] = "disabled", [LANDLOCK_BLOCKED] = "blocked",
 	[LANDLOCK_UNKNOWN] = "unknown",
 };
-static const char *const cap_json[] = {
-	[CAP_BY_RLIMIT] = "rlimit", [CAP_BY_CGROUP1] = "cgroup1",
-	[CAP_BY_CGROUP2] = "cgroup2",
-};
 
-static const char *cgroup_version(const struct machine *m)
+/* A strict run first; where it is refused, best effort says what a run
+ * could still put up. */
+static void check_both(const char *policy, struct walls *w, char *strict, size_t size)
 {
-	if (m->cgroup1 && m->cgroup2)
-		return "hybrid";
-	return m->cgroup1 ? "v1" : m->cgroup2 ? "v2" : "none";
+	walls_check("-", policy, NULL, 0, w);
+	if (w->ran)
+		return;
+	if (strict && !*strict)
+		snprintf(strict, size, "%s", w->fatal);
+	walls_check("-", policy, NULL, 1, w);
+}
+
+/* "cgroup1", "cgroup2" or "rlimit": where a cap went. */
+static const char *cap_how(const struct walls *w, const char *where)
+{
+	if (*where != '/')
+		return "rlimit";
+	return !strcmp(w->cgroup, "v2") ? "cgroup2" : "cgroup1";
+}
+
+static int is(const char *a, const char *b)
+{
+	return !strcmp(a, b);
 }
 
 /* --- JSON --- */
@@ -131,10 +114,6 @@ static void jstr(const char *s)
 		size_t n;
 		if (*p == '"' || *p == '\\')
 			printf("\\%c", *p++);
-		else if (*p == '\n')
-			fputs("\\n", stdout), p++;
-		else if (*p == '\t')
-			fputs("\\t", stdout), p++;
 		else if (*p < 0x20)
 			printf("\\u%04x", *p++);
 		else if (*p < 0x80)
@@ -150,9 +129,22 @@ static void jstr(const char *s)
 	putchar('"');
 }
 
+/* A string where "" (a step that said nothing) is null too. */
+static void jopt(const char *s)
+{
+	jstr(s && *s ? s : NULL);
+}
+
 static void jerr(int err)
 {
 	jstr(err ? errno_name(err) : NULL);
+}
+
+/* ,"KEY":VALUE with VALUE as jopt writes it. */
+static void jkey(const char *key, const char *value)
+{
+	printf(",\"%s\":", key);
+	jopt(value);
 }
 
 static const char *jbool(int b)
@@ -160,21 +152,18 @@ static const char *jbool(int b)
 	return b ? "true" : "false";
 }
 
-static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
+static void json_caller(const struct machine *m)
 {
 	printf("{\"probe\":1,\"kernel\":");
 	jstr(m->kernel);
 	printf(",\"uid\":%u,\"gid\":%u,\"groups\":[", (unsigned)m->uid, (unsigned)m->gid);
 	for (int i = 0; i < m->ngroups; i++)
 		printf("%s%u", i ? "," : "", (unsigned)m->groups[i]);
-	printf("],\"cap_eff\":");
-	jstr(m->cap_eff);
-	printf(",\"cap_prm\":");
-	jstr(m->cap_prm);
-	printf(",\"cap_bnd\":");
-	jstr(m->cap_bnd);
+	putchar(']');
+	jkey("cap_eff", m->cap_eff);
+	jkey("cap_prm", m->cap_prm);
+	jkey("cap_bnd", m->cap_bnd);
 	printf(",\"no_new_privs\":%s,\"seccomp\":%d", jbool(m->no_new_privs == 1), m->seccomp);
-
 	printf(",\"landlock\":{\"abi\":%d,\"status\":\"%s\",\"errno\":", m->landlock_abi,
 	       landlock_status[m->landlock]);
 	jerr(m->landlock_err);
@@ -186,23 +175,44 @@ static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
 		printf(",\"errata\":%ld}", m->landlock_errata);
 	else
 		printf(",\"errata\":null}");
+}
 
-	printf(",\"userns\":{\"ok\":%s,\"errno\":", jbool(m->userns));
-	jerr(m->userns ? 0 : m->userns_err);
-	printf("},\"netns\":{\"ok\":%s,\"how\":", jbool(m->netns != NETNS_NO));
-	jstr(m->netns == NETNS_DIRECT ? "direct" : m->netns == NETNS_USERNS ? "userns" : NULL);
+static void json_chain(const struct report *r)
+{
+	const struct walls *w = &r->none;
+	int netns = is(w->network, "namespace"), userns = is(w->user, "namespace");
+
+	printf(",\"userns\":{\"ok\":%s,\"errno\":", jbool(userns));
+	jopt(userns || netns ? NULL : w->why_net);
+	printf("},\"netns\":{\"ok\":%s,\"how\":", jbool(netns));
+	jstr(!netns ? NULL : userns ? "userns" : "direct");
 	printf(",\"errno\":");
-	jerr(m->netns == NETNS_NO ? m->netns_err : 0);
+	jopt(netns ? NULL : w->why_net);
+	printf("},\"cgroup\":{\"version\":");
+	jstr(*w->cgroup ? w->cgroup : "none");
+	printf(",\"memory\":\"%s\",\"memory_path\":", cap_how(w, w->memory));
+	jstr(*w->memory == '/' ? w->memory : NULL);
+	printf(",\"pids\":\"%s\",\"pids_path\":", cap_how(w, w->pids));
+	jstr(*w->pids == '/' ? w->pids : NULL);
+	printf("},\"walls\":{\"strict\":");
+	jopt(r->strict);
+	jkey("network", w->network);
+	jkey("ipc", w->ipc);
+	jkey("pid", w->pid);
+	jkey("mount", w->mount);
+	jkey("mount_why", w->why_mount);
+	printf(",\"landlock_abi\":%d,\"fs_rights\":%llu", w->ran ? w->abi : 0, w->ran ? w->fs : 0);
+	jkey("scoped", w->scoped);
+	printf(",\"seccomp\":%d,\"no_new_privs\":%d", w->seccomp, w->no_new_privs);
+	jkey("caps", w->caps);
+	jkey("listen_guard", r->object.guard);
+	putchar('}');
+}
 
-	printf("},\"cgroup\":{\"version\":\"%s\",\"memory\":\"%s\",\"memory_path\":",
-	       cgroup_version(m), cap_json[m->memory]);
-	jstr(m->memory_path);
-	printf(",\"pids\":\"%s\",\"pids_path\":", cap_json[m->pids]);
-	jstr(m->pids_path);
-
-	printf("},\"memfd_secret\":{\"ok\":%s,\"errno\":", jbool(m->memfd_secret));
+static void json_machine(const struct machine *m)
+{
+	printf(",\"memfd_secret\":{\"ok\":%s,\"errno\":", jbool(m->memfd_secret));
 	jerr(m->memfd_secret ? 0 : m->memfd_secret_err);
-
 	printf("},\"kernel_config\":{\"source\":");
 	jstr(m->config_source);
 	for (int i = 0; i < MACHINE_NCONFIG; i++) {
@@ -211,7 +221,6 @@ static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
 	}
 	printf("},\"lsm\":");
 	jstr(m->lsm);
-
 	printf(",\"tools\":{");
 	for (int i = 0; i < MACHINE_NTOOLS; i++) {
 		printf("%s\"%s\":", i ? "," : "", machine_tools[i]);
@@ -223,19 +232,37 @@ static void print_json(const struct machine *m, char *const *keys, size_t nkeys)
 			putchar(',');
 		jstr(m->proxies[i]);
 	}
-	printf("],\"enforce\":{\"files\":%s,\"network_none\":\"%s\",\"loopback\":%s,"
+	putchar(']');
+}
+
+static void print_json(const struct report *r)
+{
+	const struct walls *w = &r->none, *o = &r->object;
+
+	json_caller(&r->m);
+	json_chain(r);
+	json_machine(&r->m);
+	printf(",\"enforce\":{\"files\":%s,\"network_none\":\"%s\",\"loopback\":%s,"
 	       "\"tcp_ports\":%s,\"udp_ports\":%s,\"pathname_sockets\":%s,\"mptcp_closed\":%s,"
-	       "\"listen_guard\":%s,"
-	       "\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}",
-	       jbool(m->landlock_abi > 0), m->netns != NETNS_NO ? "netns" : "seccomp",
-	       jbool(m->netns != NETNS_NO),
-	       jbool(m->landlock_abi >= 4), jbool(m->landlock_abi >= 10),
-	       jbool(m->landlock_abi >= 9), jbool(m->seccomp_filter),
-	       jbool(m->listen_guard), jbool(m->landlock_abi >= 6),
-	       cap_json[m->memory], cap_json[m->pids]);
-	printf(",\"trusted_keys\":");
-	sign_probe_json(keys, nkeys, jstr);
-	printf("}\n");
+	       "\"listen_guard\":%s,\"scopes\":%s,\"memory\":\"%s\",\"pids\":\"%s\"}",
+	       jbool(w->ran), is(w->network, "namespace") ? "netns" : "seccomp",
+	       jbool(is(w->network, "namespace")), jbool(o->ran && strstr(o->net, "tcp")),
+	       jbool(o->ran && o->abi >= 10),
+	       jbool(w->ran && (w->fs & LANDLOCK_ACCESS_FS_RESOLVE_UNIX)),
+	       jbool(o->ran && o->seccomp == 2), jbool(o->ran && is(o->guard, "on")),
+	       jbool(w->ran && strstr(w->scoped, "signal")), cap_how(w, w->memory),
+	       cap_how(w, w->pids));
+	printf(",\"trusted_keys\":[");
+	for (size_t i = 0; i < r->nkeys; i++) {
+		printf("%s{\"path\":", i ? "," : "");
+		jstr(r->keys[i].path);
+		printf(",\"fingerprint\":");
+		jstr(r->keys[i].fp);
+		printf(",\"error\":");
+		jstr(r->keys[i].err);
+		putchar('}');
+	}
+	printf("]}\n");
 }
 
 /* --- text --- */
@@ -271,58 +298,48 @@ static void print_landlock(const struct machine *m)
 	}
 }
 
-static void print_cap(const char *key, enum cap_how how, const char *path, const char *rlimit)
+static void print_cap(const char *key, const struct walls *w, const char *where,
+                      const char *rlimit)
 {
-	switch (how) {
-	case CAP_BY_CGROUP2:
-		ROW(key, "cgroup v2 %s", path);
-		break;
-	case CAP_BY_CGROUP1:
-		ROW(key, "cgroup v1 %s", path);
-		break;
-	case CAP_BY_RLIMIT:
-		ROW(key, "%s only (no writable cgroup of yours has the controller)", rlimit);
-		break;
-	}
-}
-
-static const char *cap_text(enum cap_how how, const char *rlimit)
-{
-	return how == CAP_BY_CGROUP2 ? "cgroup v2" : how == CAP_BY_CGROUP1 ? "cgroup v1" : rlimit;
-}
-
-static void print_text(const struct machine *m, char *const *keys, size_t nkeys)
-{
-	static const char *const seccomp_mode[] = { "no filter", "strict", "filter" };
-
-	ROW("kernel", "%s", m->kernel);
-	ROW("uid", "%u", (unsigned)m->uid);
-	ROW("gid", "%u", (unsigned)m->gid);
-	printf("%-26s", "groups");
-	for (int i = 0; i < m->ngroups; i++)
-		printf("%s%u", i ? " " : "", (unsigned)m->groups[i]);
-	printf("%s\n", m->ngroups ? "" : "none");
-	ROW("CapEff", "%s", *m->cap_eff ? m->cap_eff : "unknown");
-	ROW("CapPrm", "%s", *m->cap_prm ? m->cap_prm : "unknown");
-	ROW("CapBnd", "%s", *m->cap_bnd ? m->cap_bnd : "unknown");
-	ROW("NoNewPrivs", "%d", m->no_new_privs);
-	ROW("Seccomp", "%d (%s)", m->seccomp,
-	    m->seccomp >= 0 && m->seccomp <= 2 ? seccomp_mode[m->seccomp] : "unknown");
-	print_landlock(m);
-	if (m->userns)
-		ROW("user namespaces", "yes");
+	if (*where == '/')
+		ROW(key, "cgroup %s, beneath %s", w->cgroup, where);
 	else
-		ROW("user namespaces", "no (%s)", errno_name(m->userns_err));
-	if (m->netns == NETNS_DIRECT)
-		ROW("network namespaces", "yes (unshare CLONE_NEWNET)");
-	else if (m->netns == NETNS_USERNS)
-		ROW("network namespaces", "yes (inside a user namespace)");
+		ROW(key, "%s only (%s)", rlimit, *w->why_cgroup ? w->why_cgroup :
+		    "no cgroup of yours has the controller");
+}
+
+static void print_walls(const struct report *r)
+{
+	const struct walls *w = &r->none, *o = &r->object;
+
+	if (is(w->network, "namespace"))
+		ROW("network namespaces", "yes (%s)", is(w->user, "namespace") ?
+		    "inside a user namespace" : "unshare CLONE_NEWNET");
 	else
 		ROW("network namespaces", "no (%s): under \"none\" loopback is unavailable",
-		    errno_name(m->netns_err));
-	ROW("cgroups", "%s", cgroup_version(m));
-	print_cap("memory cap", m->memory, m->memory_path, "RLIMIT_AS");
-	print_cap("pids cap", m->pids, m->pids_path, "RLIMIT_NPROC");
+		    *w->why_net ? w->why_net : "unknown");
+	ROW("user namespaces", "%s", is(w->user, "namespace") ? "yes (made by the namespace step)" :
+	    is(w->network, "namespace") ? "not needed (you may unshare directly)" : "no");
+	ROW("pid namespace", "%s", is(w->pid, "namespace") ? "yes" :
+	    "no: a subreaper, and a cgroup where one is writable");
+	if (is(w->mount, "namespace"))
+		ROW("mount namespace", "yes: only the policy's paths exist (view)");
+	else
+		ROW("mount namespace", "no (%s): Landlock alone", *w->why_mount ? w->why_mount : "unknown");
+	ROW("cgroups", "%s", *w->cgroup ? w->cgroup : "none");
+	print_cap("memory cap", w, w->memory, "RLIMIT_AS");
+	print_cap("pids cap", w, w->pids, "RLIMIT_NPROC");
+	if (w->ran)
+		ROW("landlock domain", "ABI %d, fs rights %#llx, scoped %s, seccomp %d, caps %s",
+		    w->abi, w->fs, w->scoped, w->seccomp, w->caps);
+	else
+		ROW("landlock domain", "none: %s", w->fatal);
+	ROW("listen guard", "%s", o->ran ? o->guard : "unknown: the object form did not run");
+	ROW("strict run", "%s", *r->strict ? r->strict : "runs");
+}
+
+static void print_machine(const struct machine *m)
+{
 	if (m->memfd_secret)
 		ROW("memfd_secret", "yes");
 	else
@@ -338,56 +355,120 @@ static void print_text(const struct machine *m, char *const *keys, size_t nkeys)
 	for (size_t i = 0; i < m->nproxies; i++)
 		printf("%s%s", i ? " " : "", m->proxies[i]);
 	printf("%s\n", m->nproxies ? "" : "none");
-	sign_probe_text(keys, nkeys);
-
-	if (m->landlock_abi > 0)
-		printf("verdict: files: Landlock ABI %d; network none: %s; TCP ports: %s; "
-		       "UDP ports: %s; MPTCP and other sockets closed: %s; listen guard: %s; "
-		       "signal and abstract-socket scoping: %s; memory: %s; processes: %s\n",
-		       m->landlock_abi,
-		       m->netns != NETNS_NO ? "network namespace" :
-		       "seccomp socket filter, loopback unavailable",
-		       m->landlock_abi >= 4 ? "yes" : "no (ABI < 4)",
-		       m->landlock_abi >= 10 ? "yes" : "no (ABI < 10)",
-		       m->seccomp_filter ? "yes" : "no (no seccomp filter)",
-		       m->listen_guard ? "yes" : m->listen_guard_why,
-		       m->landlock_abi >= 6 ? "yes" : "no (ABI < 6)",
-		       cap_text(m->memory, "RLIMIT_AS"), cap_text(m->pids, "RLIMIT_NPROC"));
-	else
-		printf("verdict: files cannot be confined here: Landlock is unavailable, "
-		       "so `run` refuses (126) unless --best-effort\n");
 }
 
-int cmd_probe(int argc, char **argv)
+static void print_text(const struct report *r)
 {
-	struct machine m;
-	char **keys;
-	size_t nkeys = 0;
+	static const char *const seccomp_mode[] = { "no filter", "strict", "filter" };
+	const struct machine *m = &r->m;
+	const struct walls *w = &r->none, *o = &r->object;
+
+	ROW("kernel", "%s", m->kernel);
+	ROW("uid", "%u", (unsigned)m->uid);
+	ROW("gid", "%u", (unsigned)m->gid);
+	printf("%-26s", "groups");
+	for (int i = 0; i < m->ngroups; i++)
+		printf("%s%u", i ? " " : "", (unsigned)m->groups[i]);
+	printf("%s\n", m->ngroups ? "" : "none");
+	ROW("CapEff", "%s", *m->cap_eff ? m->cap_eff : "unknown");
+	ROW("CapPrm", "%s", *m->cap_prm ? m->cap_prm : "unknown");
+	ROW("CapBnd", "%s", *m->cap_bnd ? m->cap_bnd : "unknown");
+	ROW("NoNewPrivs", "%d", m->no_new_privs);
+	ROW("Seccomp", "%d (%s)", m->seccomp,
+	    m->seccomp >= 0 && m->seccomp <= 2 ? seccomp_mode[m->seccomp] : "unknown");
+	print_landlock(m);
+	print_walls(r);
+	print_machine(m);
+	/* The front end's reason names the file already. */
+	for (size_t i = 0; i < r->nkeys; i++)
+		if (r->keys[i].fp)
+			ROW("trusted key", "%s %s", r->keys[i].path, r->keys[i].fp);
+		else
+			ROW("trusted key", "%s", r->keys[i].err ? r->keys[i].err : r->keys[i].path);
+
+	if (w->ran)
+		printf("verdict: files: Landlock ABI %d; network none: %s; TCP ports: %s; "
+		       "UDP ports: %s; MPTCP and other sockets closed: %s; listen guard: %s; "
+		       "signal and abstract-socket scoping: %s; pid namespace: %s; "
+		       "mount namespace: %s; memory: %s; processes: %s%s%s\n",
+		       w->abi, is(w->network, "namespace") ? "network namespace" :
+		       "seccomp socket filter, loopback unavailable",
+		       strstr(o->net, "tcp") ? "yes" : "no (ABI < 4)",
+		       o->abi >= 10 ? "yes" : "no (ABI < 10)",
+		       o->seccomp == 2 ? "yes" : "no (no seccomp filter)",
+		       is(o->guard, "on") ? "yes" : "no", strstr(w->scoped, "signal") ? "yes" :
+		       "no (ABI < 6)", is(w->pid, "namespace") ? "yes" : "no",
+		       is(w->mount, "namespace") ? "yes" : "no", cap_how(w, w->memory),
+		       cap_how(w, w->pids), *r->strict ? "; without --best-effort run refuses: " : "",
+		       r->strict);
+	else
+		printf("verdict: files cannot be confined here: %s\n", w->fatal);
+}
+
+/* probe's own options; the front end turns each --trust-key FILE into
+ * -k FILE and -f FINGERPRINT or -E WHY (it alone reads keys). */
+static int cmd_probe(int argc, char **argv)
+{
+	struct report r;
 	int json = 0;
 
-	if (!(keys = calloc((size_t)argc, sizeof *keys)))
+	memset(&r, 0, sizeof r);
+	if (!(r.keys = calloc((size_t)argc, sizeof *r.keys)))
 		diex(EXIT_REFUSED, "out of memory");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		const char *a = argv[i];
+		if (!strcmp(a, "--json"))
 			json = 1;
-		else if (!strcmp(argv[i], "--trust-key") && i + 1 < argc)
-			keys[nkeys++] = argv[++i];
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf("usage: %s\n", PROBE_USAGE);
-			free(keys);
 			return 0;
-		} else
-			usage_die(PROBE_USAGE);
+		} else if (!strcmp(a, "-k") && i + 1 < argc)
+			r.keys[r.nkeys++].path = argv[++i];
+		else if ((!strcmp(a, "-f") || !strcmp(a, "-E")) && i + 1 < argc && r.nkeys)
+			*(a[1] == 'f' ? &r.keys[r.nkeys - 1].fp : &r.keys[r.nkeys - 1].err) = argv[++i];
+		else
+			usage_fail(PROBE_USAGE, "unknown option %s", qn(a));
 	}
-	fflush(stdout);
-	machine_probe(&m);
+	machine_probe(&r.m);
+	check_both(NONE_POLICY, &r.none, r.strict, sizeof r.strict);
+	check_both(OBJECT_POLICY, &r.object, NULL, 0);
 	if (json)
-		print_json(&m, keys, nkeys);
+		print_json(&r);
 	else
-		print_text(&m, keys, nkeys);
+		print_text(&r);
 	if (fflush(stdout) || ferror(stdout))
 		die(EXIT_REFUSED, "unable to write the report");
-	machine_free(&m);
-	free(keys);
+	machine_free(&r.m);
+	free(r.keys);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long fd;
+	int i = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "-F")) {
+		if (!parse_ulong(argv[2], 3, 1024, &fd))
+			usage_fail(USAGE, "unable to parse -F %s: not a descriptor above 2", qn(argv[2]));
+		if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+			die(EXIT_REFUSED, "unable to use descriptor %lu", fd);
+		frontend_set((int)fd);
+		i = 3;
+	}
+	if (i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
+		printf("usage: %s\n", USAGE);
+		return 0;
+	}
+	/* Keep 0-2 taken, so no descriptor of ours lands there and leaks in. */
+	for (int f = 0; f < 3; f++)
+		if (fcntl(f, F_GETFD) < 0 && open("/dev/null", O_RDWR) != f)
+			die(EXIT_REFUSED, "unable to open /dev/null");
+	if (i < argc && !strcmp(argv[i], "hello"))
+		return cmd_hello(argc - i, argv + i);
+	if (i < argc && !strcmp(argv[i], "probe"))
+		return cmd_probe(argc - i, argv + i);
+	if (i < argc)
+		usage_fail(USAGE, "unknown command %s", qn(argv[i]));
+	usage_fail(USAGE, "no command given");
 }

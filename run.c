@@ -20,7 +20,7 @@
 #include "sign.h"
 #include "trust.h"
 
-#define RUN_USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
+#define RUN_USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
 
@@ -233,6 +233,10 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 
 /* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
 
+/* --check: each step also says in one line what it uses (its -t), and the
+ * landlock step, with no COMMAND, ends the run inside its domain. */
+static int check_mode;
+
 static void helper(struct vec *chain, const char *name)
 {
 	char *path;
@@ -244,6 +248,8 @@ static void helper(struct vec *chain, const char *name)
 		         "unable to find helper %s", path);
 	vpush(chain, path);
 	free(path);
+	if (check_mode)
+		vpush(chain, "-t");
 }
 
 #define MAX_STEPS 6
@@ -433,6 +439,7 @@ int cmd_run(int argc, char **argv)
 		{ "trust-key", required_argument, NULL, 'K' },  /* long only */
 		{ "signature", required_argument, NULL, 'S' },
 		{ "expect-id", required_argument, NULL, 'I' },
+		{ "check", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy = NULL, *expect = NULL, *signature = NULL, *expect_id = NULL, *key;
@@ -465,6 +472,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'S': signature = optarg; break;
 		case 'I': expect_id = optarg; break;
+		case 'C': check_mode = 1; break;
 		default: usage_die(RUN_USAGE);
 		}
 	}
@@ -472,7 +480,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "%s: run needs --policy FILE\n", progname);
 		usage_die(RUN_USAGE);
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !check_mode) {
 		fprintf(stderr, "%s: run needs a COMMAND after the options\n", progname);
 		usage_die(RUN_USAGE);
 	}

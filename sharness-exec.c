@@ -2,7 +2,10 @@
  * program of the chain that parses JSON or links BearSSL: it reads the
  * policy once, checks and hashes it, and for `run` compiles it into the argv
  * of the helpers and execs the first (run.c). Exit: 0, or 125 when refused. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +13,12 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "key.h"
 #include "sign.h"
 
 const char *progname = "sharness-exec";
 
-#define USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
+#define USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]\n" \
 	"       sharness-exec hash [--canonical] FILE\n" \
@@ -50,6 +54,8 @@ static void help(void)
 	"  -H, --expect-hash sha256:HEX refuse unless the policy has this hash\n"
 	"      --best-effort            go on when the kernel lacks a right, and say\n"
 	"                               exactly what was dropped\n"
+	"      --check                  each step also prints one line of what it uses;\n"
+	"                               without COMMAND the run ends inside Landlock\n"
 	"  -n, --dry-run                print the chain, one step a line, and exit\n"
 	"  -v, --verbose                say what is done on stderr\n"
 	"      --trust-key FILE         accept the policy when its signature verifies\n"
@@ -204,6 +210,56 @@ static int cmd_check(int argc, char **argv)
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
+/* hello and probe live beside the verify path, in a program of their own
+ * (DESIGN.md 1), which runs this one again through the descriptor -F. Only
+ * this program reads keys: probe's --trust-key FILE goes on as -k FILE with
+ * -f FINGERPRINT or -E WHY. */
+static int beside(int argc, char **argv)
+{
+	const char **v = calloc((size_t)argc * 2 + 8, sizeof *v);
+	char fd[16], err[PATH_MAX + 128];
+	int self = open("/proc/self/exe", O_RDONLY), n = 0;
+	struct pubkey k;
+
+	if (!v)
+		diex(EXIT_REFUSED, "out of memory");
+	if (self < 0)
+		die(EXIT_REFUSED, "unable to open /proc/self/exe");
+	snprintf(fd, sizeof fd, "%d", self);
+	v[n++] = HELPERDIR "/sharness-exec-probe";
+	v[n++] = "-F";
+	v[n++] = fd;
+	v[n++] = argv[0];
+#ifdef SHARNESS_TEST_HOOKS
+	/* Test builds only: a deliberately loosened policy shows that hello
+	 * reports a broken expectation. The shipped binary has no such hook. */
+	if (!strcmp(argv[0], "hello") && getenv("SHARNESS_EXEC_HELLO_POLICY")) {
+		v[n++] = "-p";
+		v[n++] = getenv("SHARNESS_EXEC_HELLO_POLICY");
+	}
+#endif
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[0], "probe") || strcmp(argv[i], "--trust-key") || i + 1 == argc) {
+			v[n++] = argv[i];
+			continue;
+		}
+		v[n++] = "-k";
+		v[n++] = argv[++i];
+		if (key_public_read(argv[i], 1, &k, err, sizeof err)) {
+			v[n++] = "-f";
+			v[n] = strdup(k.fp_text);
+		} else {
+			v[n++] = "-E";
+			v[n] = strdup(err);
+		}
+		if (!v[n++])
+			diex(EXIT_REFUSED, "out of memory");
+	}
+	execv(v[0], (char *const *)v);
+	die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
+	         "unable to execute %s", v[0]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -231,10 +287,8 @@ int main(int argc, char **argv)
 		return cmd_sign(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify"))
 		return cmd_verify(argc - 1, argv + 1);
-	if (!strcmp(cmd, "hello"))
-		return cmd_hello(argc - 1, argv + 1);
-	if (!strcmp(cmd, "probe"))
-		return cmd_probe(argc - 1, argv + 1);
+	if (!strcmp(cmd, "hello") || !strcmp(cmd, "probe"))
+		return beside(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command %s\n", progname, cmd);
 	usage_die(USAGE);
 }

@@ -1,5 +1,5 @@
 /* Signed policies (DESIGN.md 2.3): keygen, sign, verify, `hash
- * --canonical`, run's --trust-key step and probe's trusted keys. A policy
+ * --canonical` and run's --trust-key step. A policy
  * is signed by signing its canonical bytes, so the message digest ECDSA
  * signs is the policy's own hash: loading the policy computes it. Exit 0,
  * or 125 with one line on stderr. */
@@ -314,37 +314,4 @@ const char *sign_run_check(const struct loaded *l, const char *policy, const cha
 	        progname, sigpath, l->hash,
 	        nkeys == 1 ? "the trusted key" : "any of the trusted keys");
 	exit(EXIT_REFUSED);
-}
-
-void sign_probe_text(char *const *keys, size_t nkeys)
-{
-	char err[PATH_MAX + 128];
-	struct pubkey k;
-
-	for (size_t i = 0; i < nkeys; i++) {
-		if (key_public_read(keys[i], 1, &k, err, sizeof err))
-			printf("%-26s%s %s\n", "trusted key", keys[i], k.fp_text);
-		else
-			printf("%-26s%s\n", "trusted key", err);
-	}
-}
-
-void sign_probe_json(char *const *keys, size_t nkeys, void (*jstr)(const char *))
-{
-	char err[PATH_MAX + 128];
-	struct pubkey k;
-
-	putchar('[');
-	for (size_t i = 0; i < nkeys; i++) {
-		int ok = key_public_read(keys[i], 1, &k, err, sizeof err);
-
-		printf("%s{\"path\":", i ? "," : "");
-		jstr(keys[i]);
-		printf(",\"fingerprint\":");
-		jstr(ok ? k.fp_text : NULL);
-		printf(",\"error\":");
-		jstr(ok ? NULL : err);
-		putchar('}');
-	}
-	putchar(']');
 }

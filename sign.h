@@ -1,5 +1,5 @@
 /* Signed policies (DESIGN.md 2.3): the keygen, sign and verify
- * subcommands, run's --trust-key step and probe's list of trusted keys. */
+ * subcommands, and run's --trust-key step. */
 #ifndef SHARNESS_SIGN_H
 #define SHARNESS_SIGN_H
 
@@ -23,9 +23,5 @@ int canonical_print(const char *path);
 const char *sign_run_check(const struct loaded *l, const char *policy, const char *sig,
                            char *const *keys, size_t nkeys, const char *expect_id);
 
-/* probe: one line each (TEXT) or one JSON array (JSON, strings written by
- * JSTR) listing KEYS, each with its fingerprint or why run refuses it. */
-void sign_probe_text(char *const *keys, size_t nkeys);
-void sign_probe_json(char *const *keys, size_t nkeys, void (*jstr)(const char *));
 
 #endif

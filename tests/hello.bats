@@ -34,14 +34,23 @@ assert_all_held() {
 	printf '%s\n' "$output" | grep -qE '^wrong --expect-hash +refused +held +refused \(exit 125\)'
 	printf '%s\n' "$output" | grep -qE '^a local server works +allowed +held +allowed: a server and a client on 127\.0\.0\.1 inside exchanged a line each way$'
 	[ "${lines[-1]}" = "hello: every expectation held" ]
+	[ "${lines[3]}" = "Landlock ABI $("$TRY" landlock-abi) on kernel $(uname -r)" ]
+	printf '%s\n' "$output" | grep -qx 'walls a run of this policy put up (run --check):'
+	printf '%s\n' "$output" | grep -qx '  network     a network namespace of its own'
+	printf '%s\n' "$output" | grep -qx '  pid         a pid namespace'
+	printf '%s\n' "$output" | grep -qx "  mount       a mount namespace: only the policy's paths exist"
+	printf '%s\n' "$output" | grep -qxE "  landlock    ABI $("$TRY" landlock-abi), scoped .*, seccomp filter on, capabilities none"
 	[ -z "$(find "$TMP/t" "$TMP/cwd" -mindepth 1)" ]
 	[ -z "$(leftovers)" ]
 }
 
-@test "hello: usage errors exit 125" {
+@test "hello: usage errors exit 125, one fatal line and the usage" {
 	run -125 --separate-stderr "$SHARNESS_EXEC" hello extra
-	[ "$stderr" = "usage: sharness-exec hello" ]
+	[ "$stderr" = "sharness-exec-probe: fatal: unknown option extra
+usage: sharness-exec hello" ]
 	[ -z "$output" ]
+	run -0 --separate-stderr "$SHARNESS_EXEC" hello --help
+	[ "$output" = "usage: sharness-exec hello" ]
 }
 
 @test "hello as root: 6/6 held, the published hash, nothing left behind" {
@@ -81,7 +90,7 @@ assert_all_held() {
 	printf '%s\n' "$output" | grep -qx '  - the current directory is not writable by you even unconfined, so a refusal there would prove nothing: hello'"'"'s temp dir stood in'
 }
 
-@test "hello reports a loosened policy: the write in /tmp is NOT held, exit 1" {
+@test "hello reports a loosened policy: the write in /tmp is NOT held, exit 126" {
 	require_feature landlock
 	local loose=$TMP/loose.json want
 	write_policy "$loose" '{"pbp":1,"id":"loosened","files":{"read":["/etc"],"write":["/tmp"],"exec":["/bin","/lib","/lib64","/sbin","/usr"]},"network":"none","process":{"no_new_privs":true,"max_memory_mb":256}}'
@@ -91,7 +100,7 @@ assert_all_held() {
 	local cwd
 	cwd=$(mktemp -d /var/tmp/sharness-exec-hello-test.XXXXXX)
 	cd "$cwd"
-	run -1 --separate-stderr env TMPDIR="$TMP/t" SHARNESS_EXEC_HELLO_POLICY="$loose" \
+	run -126 --separate-stderr env TMPDIR="$TMP/t" SHARNESS_EXEC_HELLO_POLICY="$loose" \
 		"$SHARNESS_EXEC" hello
 	cd /
 	rmdir "$cwd"
@@ -111,22 +120,47 @@ assert_all_held() {
 	require_feature landlock
 	require_feature nobody
 	cd "$TMP/cwd"
-	run -1 --separate-stderr as_nobody env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
+	run -126 --separate-stderr as_nobody env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
 	printf '%s\n' "$output" | grep -qE '^a local server works +allowed +NOT held +refused \(exit [0-9]+\): listen: Address family not supported by protocol$'
 	printf '%s\n' "$output" | grep -qE '^TCP to 127\.0\.0\.1:[0-9]+ +refused +held '
 	printf '%s\n' "$output" | grep -qF 'so loopback is unavailable and no local server works'
 	printf '%s\n' "$output" | grep -qx '5/6 held'
 	[ "${lines[-1]}" = "hello: 1 expectation did NOT hold" ]
+	# which walls stood: no namespace of any kind, Landlock alone
+	printf '%s\n' "$output" | grep -qx '  network     NO namespace: a seccomp filter refuses sockets but AF_UNIX'
+	printf '%s\n' "$output" | grep -qx '  pid         NO namespace: a subreaper'
+	printf '%s\n' "$output" | grep -qx '  mount       NO mount namespace (unshare: Operation not permitted): Landlock alone'
 }
 
 @test "hello as root where no namespace can be made: nothing runs half-confined (126), and it says why" {
 	require_feature landlock
 	require_feature root
 	cd "$TMP/cwd"
-	run -1 --separate-stderr env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
+	run -126 --separate-stderr env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
 	printf '%s\n' "$output" | grep -qx '0/6 held'
 	printf '%s\n' "$output" | grep -qE '^read /etc/os-release +allowed +NOT held +did not run: sharness-exec exit 126: hint: for a root caller chmod and pathname sockets'
 	[ "${lines[-1]}" = "hello: 6 expectations did NOT hold" ]
+	printf '%s\n' "$output" | grep -qx '  landlock    the run did not go through: sharness-exec-view: fatal: unable to make a mount namespace: Operation not permitted'
+}
+
+@test "hello's walls are probe's: the same chain, asked the same way" {
+	require_feature landlock
+	require_feature tool:python3
+	cd "$TMP/cwd"
+	run -0 --separate-stderr env TMPDIR="$TMP/t" "$SHARNESS_EXEC" hello
+	local hello=$output
+	run -0 --separate-stderr "$SHARNESS_EXEC" probe --json
+	run -0 python3 -c 'import json, sys
+d = json.loads(sys.argv[1]); w = d["walls"]
+print("network", w["network"]); print("pid", w["pid"]); print("mount", w["mount"])
+print("abi", w["landlock_abi"]); print("memory", d["cgroup"]["memory"])' "$output"
+	[[ "$output" == *"network namespace"* ]] && grep -qx '  network     a network namespace of its own' <<<"$hello"
+	[[ "$output" == *"pid namespace"* ]] && grep -qx '  pid         a pid namespace' <<<"$hello"
+	[[ "$output" == *"mount namespace"* ]] && grep -qx "  mount       a mount namespace: only the policy's paths exist" <<<"$hello"
+	grep -qE "^  landlock    ABI $(sed -n 's/^abi //p' <<<"$output")," <<<"$hello"
+	if [[ "$output" == *"memory cgroup1"* ]]; then
+		grep -qE '^  memory      cgroup v1, beneath /' <<<"$hello"
+	fi
 }
 
 @test "the test hook exists only in the test build" {
@@ -134,9 +168,9 @@ assert_all_held() {
 	! grep -q SHARNESS_EXEC_HELLO_POLICY "$top_builddir/sharness-exec"
 }
 
-@test "hello without Landlock says so plainly and exits 1" {
+@test "hello without Landlock says so plainly and exits 126" {
 	cd "$TMP/cwd"
-	run -1 --separate-stderr env TMPDIR="$TMP/t" "$DENY_LANDLOCK" 38 "$SHARNESS_EXEC" hello
+	run -126 --separate-stderr env TMPDIR="$TMP/t" "$DENY_LANDLOCK" 38 "$SHARNESS_EXEC" hello
 	printf '%s\n' "$output" | grep -q '^Landlock is NOT available here (blocked by a seccomp filter): sharness-exec cannot confine files'
 	printf '%s\n' "$output" | grep -qx '0/6 held'
 	[ "$(printf '%s\n' "$output" | grep -cE ' NOT held +did not run: sharness-exec exit 126: ')" = 6 ]

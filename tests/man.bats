@@ -9,7 +9,7 @@ load helpers/load
 
 MAN="$top_srcdir/man"
 PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-supervise.1 sharness-exec-limits.1
-	sharness-exec-landlock.1 sharness-exec-view.1 sharness-exec-policy.5)
+	sharness-exec-landlock.1 sharness-exec-view.1 sharness-exec-probe.1 sharness-exec-policy.5)
 HELPERS=(sharness-exec-netns sharness-exec-supervise sharness-exec-limits sharness-exec-landlock
 	sharness-exec-view)
 
@@ -46,10 +46,11 @@ synopsis() {
 		END { if (e != "") print e }'
 }
 
-# Case and spacing aside: "[arg ...]" and "[ARG...]" are the same thing.
+# Case and spacing aside: "[arg ...]", "[ARG...]" and "[ARG]..." are the
+# same thing.
 normalize() {
 	tr 'A-Z' 'a-z' | sed -e 's/^usage://' -e 's/[[:space:]][[:space:]]*/ /g' \
-		-e 's/^ //' -e 's/ $//' -e 's/ \.\.\./.../g'
+		-e 's/^ //' -e 's/ $//' -e 's/ \.\.\./.../g' -e 's/\.\.\.\]/].../g'
 }
 
 # The option letters a usage or synopsis line names, sorted.
@@ -63,6 +64,7 @@ letters() {
 @test "mandoc -Tlint: sharness-exec-limits.1" { lint sharness-exec-limits.1; }
 @test "mandoc -Tlint: sharness-exec-landlock.1" { lint sharness-exec-landlock.1; }
 @test "mandoc -Tlint: sharness-exec-view.1" { lint sharness-exec-view.1; }
+@test "mandoc -Tlint: sharness-exec-probe.1" { lint sharness-exec-probe.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
 
 @test "every page in man/ is tested and installed" {
@@ -124,7 +126,19 @@ letters() {
 		[ "$(awk '{ print $2 }' <<<"$usage")" = "$h" ]
 		[ "$(awk '{ print $1 }' <<<"$page")" = "$h" ]
 		[ "$(letters <<<"$usage")" = "$(letters <<<"$page")" ]
+		# and word for word, case and spacing aside
+		[ "$(normalize <<<"$usage")" = "$(normalize <<<"$page")" ]
 	done
+}
+
+@test "sharness-exec-probe -h: its usage is the SYNOPSIS of its page, word for word" {
+	require_mandoc
+	local usage page
+	run -0 --separate-stderr "$HELPERDIR/sharness-exec-probe" -h
+	usage=$(sed 's/^       /usage: /' <<<"$output" | normalize)
+	page=$(synopsis sharness-exec-probe.1 | normalize)
+	echo "usage:"$'\n'"$usage"$'\n'"SYNOPSIS:"$'\n'"$page"
+	[ -n "$usage" ] && [ "$usage" = "$page" ]
 }
 
 @test "every program's page spells out 125, 126 and 127, not .Ex -std" {

@@ -81,6 +81,7 @@ complete -c sharness-exec -n __fish_use_subcommand -a sign -d 'Check a policy an
 complete -c sharness-exec -n __fish_use_subcommand -a verify -d 'Check the signature of a policy'
 
 complete -c sharness-exec -n $in_run -l best-effort -d 'Go on when the kernel lacks a right'
+complete -c sharness-exec -n $in_run -l check -d 'Each step also prints what it uses'
 complete -c sharness-exec -n $in_run -s n -l dry-run -d 'Print the chain and exit'
 complete -c sharness-exec -n $in_run -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Refuse unless the policy has this hash'
 complete -c sharness-exec -n $in_run -l expect-id -x -d 'Refuse unless the policy has this id'

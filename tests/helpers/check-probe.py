@@ -59,9 +59,9 @@ def works(*argv):
                           stderr=subprocess.DEVNULL).returncode == 0
 
 
+# The chain's namespace step unshares directly where it may, else inside a
+# user namespace; the view's mount namespace comes with the same rights.
 if shutil.which("unshare"):
-    userns = works("unshare", "--user", "--map-current-user", "true")
-    eq("userns.ok", d["userns"]["ok"], userns)
     if works("unshare", "--net", "true"):
         how = "direct"
     elif works("unshare", "--user", "--map-current-user", "--net", "true"):
@@ -70,8 +70,24 @@ if shutil.which("unshare"):
         how = None
     eq("netns.how", d["netns"]["how"], how)
     eq("netns.ok", d["netns"]["ok"], how is not None)
+    eq("userns.ok", d["userns"]["ok"], how == "userns")
     if how is None and d["netns"]["errno"] is None:
         bad.append("netns.errno: null although no namespace could be made")
+    w = d["walls"]
+    eq("walls.network", w["network"], "namespace" if how else "seccomp")
+    eq("walls.ipc", w["ipc"], "namespace" if how else "shared")
+    eq("walls.pid", w["pid"], "namespace" if how else "subreaper")
+    eq("walls.mount", w["mount"], "namespace" if how else "none")
+    # Without a mount namespace a root caller's strict run is refused.
+    eq("walls.strict is set", w["strict"] is not None, how is None and os.getuid() == 0)
+
+w = d["walls"]
+if abi:
+    eq("walls.landlock_abi", w["landlock_abi"], abi)
+    eq("walls.seccomp", w["seccomp"], 2)
+    eq("walls.no_new_privs", w["no_new_privs"], 1)
+    eq("walls.caps", w["caps"], "none")
+    eq("walls.scoped", w["scoped"], "signal,abstract_unix" if abi >= 6 else "none")
 
 
 # cgroups: our own reading of mountinfo and /proc/self/cgroup.
@@ -120,11 +136,8 @@ def controllers(directory):
         return []
 
 
-v1 = "memory" in mounts or "pids" in mounts
-v2 = "v2" in mounts
-eq("cgroup.version", d["cgroup"]["version"],
-   "hybrid" if v1 and v2 else "v1" if v1 else "v2" if v2 else "none")
 v2dir = own_dir("v2")
+used = set()
 for c in ("memory", "pids"):
     v1dir = own_dir(c)
     if v2dir and os.access(v2dir, os.W_OK) and c in controllers(v2dir):
@@ -133,7 +146,11 @@ for c in ("memory", "pids"):
         want = ("cgroup1", v1dir)
     else:
         want = ("rlimit", None)
+    used.add(want[0])
     eq(f"cgroup.{c}", (d["cgroup"][c], d["cgroup"][c + "_path"]), want)
+# The hierarchy the supervise step used for the caps.
+eq("cgroup.version", d["cgroup"]["version"],
+   "v2" if "cgroup2" in used else "v1" if "cgroup1" in used else "none")
 
 if not isinstance(d["memfd_secret"]["ok"], bool):
     bad.append("memfd_secret.ok is not a boolean")
