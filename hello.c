@@ -503,18 +503,15 @@ static void hash_policy(void)
 	unsigned char digest[HASH_LEN];
 	struct json_doc doc;
 	struct policy pol;
-	char err[256], *text;
 	size_t len;
+	char *text = read_json(-1, policy_file, &len, &doc);
 
-	text = read_policy_file(policy_file, &len, err, sizeof err);
 	if (!text)
-		diex(EXIT_REFUSED, "%s", err);
-	if (!json_parse(&doc, text, len, err, sizeof err))
-		diex(EXIT_REFUSED, "%s: %s", policy_file, err);
+		exit(EXIT_REFUSED);
 	if (!hash_doc(&doc, digest))
 		diex(EXIT_REFUSED, "out of memory");
 	hash_format(digest, hash);
-	if (policy_load(&pol, &doc, NULL, NULL) == 0) {
+	if (policy_check(&pol, &doc, NULL, NULL) == 0) {
 		cap_mb = pol.max_memory_mb;
 		policy_free(&pol);
 	}

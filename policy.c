@@ -39,13 +39,10 @@ static const char *const never_written[] = {
 	"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/sys",
 };
 
-#define T(c, i) ((c)->d->tok[i])
-/* Members of object O: key token K, value token K + 1. */
-#define EACH_MEMBER(c, o, i, k) \
-	for (unsigned i = 0, k = (o) + 1; i < T(c, o).size; i++, k = T(c, k + 1).next)
-/* Elements of array A: token E at index I. */
-#define EACH_ELEMENT(c, a, i, e) \
-	for (unsigned i = 0, e = (a) + 1; i < T(c, a).size; i++, e = T(c, e).next)
+#define TYPE(c, i) json_type((c)->d, i)
+#define SIZE(c, i) ((size_t)(c)->d->tok[i].size)
+#define EACH_MEMBER(c, o, i, k) JSON_EACH_MEMBER((c)->d, o, i, k)
+#define EACH_ELEMENT(c, a, i, e) JSON_EACH_ELEMENT((c)->d, a, i, e)
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -181,56 +178,20 @@ static int in_list(const char *s, const char *const *v, size_t n)
 	return 0;
 }
 
-/* --- duplicates: sort by value then position, report in list order --- */
+/* --- duplicates: each reported at its own position, naming the first --- */
 
-struct item {
-	const char *s;       /* NULL: compare PORT */
-	unsigned long port;
-	unsigned at, of;     /* position in the JSON array; first equal one */
-};
-
-static int by_value(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-	int r = x->s ? strcmp(x->s, y->s) : (x->port > y->port) - (x->port < y->port);
-
-	return r ? r : (x->at > y->at) - (x->at < y->at);
-}
-
-static int by_position(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-
-	return (x->at > y->at) - (x->at < y->at);
-}
-
-static int same(const struct item *x, const struct item *y)
-{
-	return x->s ? !strcmp(x->s, y->s) : x->port == y->port;
-}
-
-static void duplicates(struct ck *c, const char *name, struct item *it, size_t n)
+/* NUMBERS: the entries are ports, shown bare. */
+static void duplicates(struct ck *c, const char *name, struct text_item *it, size_t n,
+                       int numbers)
 {
 	char kp[KEYPATH_MAX], q[QUOTED_MAX];
-	struct item *dup = xcalloc(n, sizeof *dup);
-	size_t i, ndup = 0;
+	size_t ndup = text_duplicates(it, n);
 
-	qsort(it, n, sizeof *it, by_value);
-	for (i = 1; i < n; i++)
-		if (same(&it[i], &it[i - 1])) {
-			it[i].of = it[i - 1].of;
-			dup[ndup++] = it[i];
-		}
-	qsort(dup, ndup, sizeof *dup, by_position);
-	for (i = 0; i < ndup; i++) {
-		snprintf(kp, sizeof kp, "%s[%u]", name, dup[i].at);
-		if (dup[i].s)
-			problem(c, kp, "duplicate of %s[%u]: %s", name, dup[i].of,
-			        quote(q, dup[i].s, strlen(dup[i].s), QUOTE_ALWAYS));
-		else
-			problem(c, kp, "duplicate of %s[%u]: %lu", name, dup[i].of, dup[i].port);
+	for (size_t i = 0; i < ndup; i++) {
+		snprintf(kp, sizeof kp, "%s[%zu]", name, it[i].at);
+		problem(c, kp, "duplicate of %s[%zu]: %s", name, it[i].of,
+		        quote(q, it[i].s, it[i].len, numbers ? QUOTE_IF_NEEDED : QUOTE_ALWAYS));
 	}
-	free(dup);
 }
 
 /* --- values --- */
@@ -240,7 +201,7 @@ static int integer(struct ck *c, const char *kp, unsigned v, long long lo,
 {
 	long long n;
 
-	if (T(c, v).type != JSON_NUMBER) {
+	if (TYPE(c, v) != JSON_NUMBER) {
 		problem(c, kp, "must be an integer");
 		return 0;
 	}
@@ -262,7 +223,7 @@ static void check_id(struct ck *c, unsigned v)
 	size_t len, chars = 0, i;
 	char *s;
 
-	if (T(c, v).type != JSON_STRING) {
+	if (TYPE(c, v) != JSON_STRING) {
 		problem(c, "id", "must be a string");
 		return;
 	}
@@ -289,7 +250,7 @@ static char *path_value(struct ck *c, const char *kp, unsigned v)
 	size_t len;
 	char *s, *out;
 
-	if (T(c, v).type != JSON_STRING) {
+	if (TYPE(c, v) != JSON_STRING) {
 		problem(c, kp, "must be a string");
 		return NULL;
 	}
@@ -326,16 +287,16 @@ static void check_paths(struct ck *c, const char *name, unsigned a, struct strli
 {
 	char kp[KEYPATH_MAX], q[QUOTED_MAX];
 	int write = !strcmp(name, "files.write");
-	struct item *it;
+	struct text_item *it;
 
-	if (T(c, a).type != JSON_ARRAY) {
+	if (TYPE(c, a) != JSON_ARRAY) {
 		problem(c, name, "must be an array");
 		return;
 	}
-	l->v = xcalloc(T(c, a).size, sizeof *l->v);
-	it = xcalloc(T(c, a).size, sizeof *it);
+	l->v = xcalloc(SIZE(c, a), sizeof *l->v);
+	it = xcalloc(SIZE(c, a), sizeof *it);
 	if (at)
-		*at = xcalloc(T(c, a).size, sizeof **at);
+		*at = xcalloc(SIZE(c, a), sizeof **at);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "%s[%u]", name, i);
 		if (!(l->v[l->n] = path_value(c, kp, e)))
@@ -348,16 +309,16 @@ static void check_paths(struct ck *c, const char *name, unsigned a, struct strli
 			}
 		if (at)
 			(*at)[l->n] = i;
-		it[l->n] = (struct item){ l->v[l->n], 0, i, i };
+		it[l->n] = (struct text_item){ l->v[l->n], strlen(l->v[l->n]), i, i };
 		l->n++;
 	}
-	duplicates(c, name, it, l->n);
+	duplicates(c, name, it, l->n, 0);
 	free(it);
 }
 
 static void check_files(struct ck *c, unsigned o)
 {
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "files", "must be an object");
 		return;
 	}
@@ -381,22 +342,25 @@ static void check_ports(struct ck *c, const char *name, unsigned a,
 {
 	char kp[KEYPATH_MAX];
 	unsigned long port;
-	struct item *it;
+	struct text_item *it;
+	char (*text)[8];
 
-	if (T(c, a).type != JSON_ARRAY) {
+	if (TYPE(c, a) != JSON_ARRAY) {
 		problem(c, name, "must be an array");
 		return;
 	}
-	*ports = xcalloc(T(c, a).size, sizeof **ports);
-	it = xcalloc(T(c, a).size, sizeof *it);
+	*ports = xcalloc(SIZE(c, a), sizeof **ports);
+	it = xcalloc(SIZE(c, a), sizeof *it);
+	text = xcalloc(SIZE(c, a), sizeof *text);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "%s[%u]", name, i);
 		if (integer(c, kp, e, lo, POLICY_MAX_PORT, &port)) {
-			it[*n] = (struct item){ NULL, port, i, i };
+			it[*n] = (struct text_item){ text[*n], (size_t)sprintf(text[*n], "%lu", port), i, i };
 			(*ports)[(*n)++] = (unsigned)port;
 		}
 	}
-	duplicates(c, name, it, *n);
+	duplicates(c, name, it, *n, 1);
+	free(text);
 	free(it);
 }
 
@@ -406,7 +370,7 @@ static void check_network(struct ck *c, unsigned v)
 	size_t len;
 	char *s;
 
-	switch (T(c, v).type) {
+	switch (TYPE(c, v)) {
 	case JSON_STRING:
 		if (json_streq(c->d, v, "none")) {
 			c->p->net_none = 1;
@@ -450,14 +414,14 @@ static void check_process(struct ck *c, unsigned o)
 {
 	int nnp = 0;
 
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "process", "must be an object");
 		return;
 	}
 	EACH_MEMBER(c, o, i, k) {
 		if (json_streq(c->d, k, "no_new_privs")) {
 			nnp = 1;
-			if (T(c, k + 1).type == JSON_TRUE)
+			if (TYPE(c, k + 1) == JSON_TRUE)
 				c->p->no_new_privs = 1;
 			else
 				problem(c, "process.no_new_privs", "must be true");
@@ -467,9 +431,9 @@ static void check_process(struct ck *c, unsigned o)
 		} else if (json_streq(c->d, k, "max_pids")) {
 			integer(c, "process.max_pids", k + 1, 1, POLICY_MAX_PIDS, &c->p->max_pids);
 		} else if (json_streq(c->d, k, "user_namespaces")) {
-			if (T(c, k + 1).type == JSON_TRUE)
+			if (TYPE(c, k + 1) == JSON_TRUE)
 				c->p->user_namespaces = 1;
-			else if (T(c, k + 1).type != JSON_FALSE)
+			else if (TYPE(c, k + 1) != JSON_FALSE)
 				problem(c, "process.user_namespaces", "must be true or false");
 		} else {
 			unknown(c, "process", k);
@@ -494,19 +458,19 @@ static void check_inherit(struct ck *c, unsigned a, int private)
 	struct strlist *l = &c->p->env_inherit;
 	char kp[KEYPATH_MAX], q[QUOTED_MAX];
 	const char *why;
-	struct item *it;
+	struct text_item *it;
 	size_t len;
 	char *s;
 
-	if (T(c, a).type != JSON_ARRAY) {
+	if (TYPE(c, a) != JSON_ARRAY) {
 		problem(c, "env.inherit", "must be an array");
 		return;
 	}
-	l->v = xcalloc(T(c, a).size, sizeof *l->v);
-	it = xcalloc(T(c, a).size, sizeof *it);
+	l->v = xcalloc(SIZE(c, a), sizeof *l->v);
+	it = xcalloc(SIZE(c, a), sizeof *it);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "env.inherit[%u]", i);
-		if (T(c, e).type != JSON_STRING) {
+		if (TYPE(c, e) != JSON_STRING) {
 			problem(c, kp, "must be a string");
 			continue;
 		}
@@ -516,13 +480,13 @@ static void check_inherit(struct ck *c, unsigned a, int private)
 		else if ((why = env_refused(s, private)))
 			problem(c, kp, "%s: %s", why, quote(q, s, len, QUOTE_ALWAYS));
 		else {
-			it[l->n] = (struct item){ s, 0, i, i };
+			it[l->n] = (struct text_item){ s, len, i, i };
 			l->v[l->n++] = s;
 			continue;
 		}
 		free(s);
 	}
-	duplicates(c, "env.inherit", it, l->n);
+	duplicates(c, "env.inherit", it, l->n, 0);
 	free(it);
 }
 
@@ -535,12 +499,12 @@ static void check_set(struct ck *c, unsigned o, int private)
 	char *name, *value;
 	int ok;
 
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "env.set", "must be an object");
 		return;
 	}
-	p->env_set_names.v = xcalloc(T(c, o).size, sizeof *p->env_set_names.v);
-	p->env_set_values.v = xcalloc(T(c, o).size, sizeof *p->env_set_values.v);
+	p->env_set_names.v = xcalloc(SIZE(c, o), sizeof *p->env_set_names.v);
+	p->env_set_values.v = xcalloc(SIZE(c, o), sizeof *p->env_set_values.v);
 	EACH_MEMBER(c, o, i, k) {
 		keypath(kp, "env.set", c, k);
 		name = str(c, k, &len);
@@ -552,7 +516,7 @@ static void check_set(struct ck *c, unsigned o, int private)
 		else
 			ok = 1;
 		value = NULL;
-		if (T(c, k + 1).type != JSON_STRING) {
+		if (TYPE(c, k + 1) != JSON_STRING) {
 			problem(c, kp, "must be a string");
 		} else {
 			value = str(c, k + 1, &vlen);
@@ -577,12 +541,12 @@ static void check_env(struct ck *c, unsigned o)
 	unsigned priv;
 	int private;
 
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "env", "must be an object");
 		return;
 	}
 	priv = json_get(c->d, o, "private");
-	private = priv && T(c, priv).type == JSON_STRING;
+	private = priv && TYPE(c, priv) == JSON_STRING;
 	EACH_MEMBER(c, o, i, k) {
 		if (json_streq(c->d, k, "inherit"))
 			check_inherit(c, k + 1, private);
@@ -631,7 +595,7 @@ static void check_protected(struct ck *c)
 	}
 }
 
-size_t policy_load(struct policy *p, const struct json_doc *doc,
+size_t policy_check(struct policy *p, const struct json_doc *doc,
                    void (*report)(void *ctx, const char *line), void *ctx)
 {
 	static const char *const required[] = { "pbp", "id", "network", "process" };

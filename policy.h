@@ -52,7 +52,7 @@ struct policy {
  * quoted with control bytes escaped, so a line never breaks. Returns the
  * number of problems; when 0, P is filled (heap strings, free with
  * policy_free), otherwise P is left empty. Dies with 125 on ENOMEM. */
-size_t policy_load(struct policy *p, const struct json_doc *doc,
+size_t policy_check(struct policy *p, const struct json_doc *doc,
                    void (*report)(void *ctx, const char *line), void *ctx);
 void policy_free(struct policy *p);
 

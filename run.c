@@ -211,9 +211,9 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 	int fd, ok;
 
 	if (want || signed_)
-		return load_policy(path, l, want);
+		return load_policy(-1, path, l, want);
 	fd = open_trusted(path, "policy file");
-	ok = load_policy_fd(fd, path, l, NULL);
+	ok = load_policy(fd, path, l, NULL);
 	if (fd > 0)
 		close(fd);
 	return ok;

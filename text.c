@@ -99,13 +99,19 @@ static int by_position(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
+void text_sort(struct text_item *it, size_t n)
+{
+	if (n > 1)
+		qsort(it, n, sizeof *it, by_bytes);
+}
+
 size_t text_duplicates(struct text_item *it, size_t n)
 {
 	size_t i, ndup = 0;
 
 	if (n < 2)
 		return 0;
-	qsort(it, n, sizeof *it, by_bytes);
+	text_sort(it, n);
 	for (i = 0; i < n; i++)
 		it[i].of = i && !bytes_cmp(it[i].s, it[i].len, it[i - 1].s, it[i - 1].len) ?
 		           it[i - 1].of : it[i].at;

@@ -50,6 +50,8 @@ struct text_item {
 	size_t at;     /* position: index or byte offset */
 	size_t of;     /* set by text_duplicates: position of the first equal one */
 };
+/* Sort IT[0..N) by bytes, equal ones by position. */
+void text_sort(struct text_item *it, size_t n);
 /* Sort IT[0..N) by bytes, and move every entry equal to an earlier one to
  * the front, in position order, with OF set; returns how many there are.
  * The rest of IT is left in an unspecified order. */

@@ -47,7 +47,7 @@ DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_
 	have=$("$SHARNESS_EXEC" hash "$TMP/p.json")
 	zero=sha256:$(printf '0%.0s' {1..64})
 	run -125 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -H "$zero" -- touch "$TMP/ran"
-	[ "$stderr" = "sharness-exec: refused: policy hash is $have, expected $zero. Nothing ran." ]
+	[ "$stderr" = "sharness-exec: fatal: refused: policy hash is $have, expected $zero. Nothing ran." ]
 	[ ! -e "$TMP/ran" ]
 	# The same policy with its own hash runs (a positive control).
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -H "$have" -- touch "$TMP/ran"

@@ -14,7 +14,7 @@
 
 #include <bearssl.h>
 
-#include "../../hash.h"
+#include "../../load.h"
 #include "tap.h"
 
 const char *progname = "test-hash";

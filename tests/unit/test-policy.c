@@ -255,7 +255,7 @@ static size_t load(struct policy *p, const char *json)
 		free(text);
 		return (size_t)-1;
 	}
-	n = policy_load(p, &doc, collect, NULL);
+	n = policy_check(p, &doc, collect, NULL);
 	json_free(&doc);
 	free(text);
 	return n;
