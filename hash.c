@@ -30,7 +30,7 @@ static void flush(struct canon *c)
 	c->n = 0;
 }
 
-static void put(struct canon *c, const void *p, size_t n)
+static void out_bytes(struct canon *c, const void *p, size_t n)
 {
 	if (n > sizeof c->buf - c->n) {
 		flush(c);
@@ -43,7 +43,7 @@ static void put(struct canon *c, const void *p, size_t n)
 	c->n += n;
 }
 
-static void putc_(struct canon *c, char ch)
+static void out_char(struct canon *c, char ch)
 {
 	if (c->n == sizeof c->buf)
 		flush(c);
@@ -56,7 +56,7 @@ static void put_escaped(struct canon *c, const char *s, size_t n)
 {
 	size_t i, run = 0;
 
-	putc_(c, '"');
+	out_char(c, '"');
 	for (i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 		char e[6];
@@ -64,7 +64,7 @@ static void put_escaped(struct canon *c, const char *s, size_t n)
 
 		if (ch >= 0x20 && ch != '"' && ch != '\\')
 			continue;
-		put(c, s + run, i - run);
+		out_bytes(c, s + run, i - run);
 		run = i + 1;
 		e[0] = '\\';
 		switch (ch) {
@@ -81,10 +81,10 @@ static void put_escaped(struct canon *c, const char *s, size_t n)
 			en = 6;
 			break;
 		}
-		put(c, e, en);
+		out_bytes(c, e, en);
 	}
-	put(c, s + run, n - run);
-	putc_(c, '"');
+	out_bytes(c, s + run, n - run);
+	out_char(c, '"');
 }
 
 /* String token I, decoded: as it stands in the text when it has no
@@ -120,25 +120,25 @@ static void emit(struct canon *c, unsigned i)
 		}
 		if (t->size)    /* NULL + 0 is undefined */
 			text_sort(c->keys + base, (size_t)t->size);
-		putc_(c, '{');
+		out_char(c, '{');
 		for (size_t m = 0; m < (size_t)t->size; m++) {
 			if (m)
-				putc_(c, ',');
+				out_char(c, ',');
 			put_escaped(c, c->keys[base + m].s, c->keys[base + m].len);
-			putc_(c, ':');
+			out_char(c, ':');
 			emit(c, (unsigned)c->keys[base + m].at);
 		}
-		putc_(c, '}');
+		out_char(c, '}');
 		c->nkeys = base;
 		break;
 	case JSON_ARRAY:
-		putc_(c, '[');
+		out_char(c, '[');
 		JSON_EACH_ELEMENT(d, i, m, e) {
 			if (m)
-				putc_(c, ',');
+				out_char(c, ',');
 			emit(c, e);
 		}
-		putc_(c, ']');
+		out_char(c, ']');
 		break;
 	case JSON_STRING:
 		decoded(c, i, &s, &n);
@@ -149,18 +149,18 @@ static void emit(struct canon *c, unsigned i)
 		 * already, except that -0 is 0. */
 		n = (size_t)(t->end - t->start);
 		if (n == 2 && !memcmp(d->text + t->start, "-0", 2))
-			putc_(c, '0');
+			out_char(c, '0');
 		else
-			put(c, d->text + t->start, n);
+			out_bytes(c, d->text + t->start, n);
 		break;
 	case JSON_TRUE:
-		put(c, "true", 4);
+		out_bytes(c, "true", 4);
 		break;
 	case JSON_FALSE:
-		put(c, "false", 5);
+		out_bytes(c, "false", 5);
 		break;
 	case JSON_NULL:
-		put(c, "null", 4);
+		out_bytes(c, "null", 4);
 		break;
 	}
 }

@@ -170,7 +170,7 @@ int policy_beneath(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
-static int in_list(const char *s, const char *const *v, size_t n)
+static int listed(const char *s, const char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(s, v[i]))
@@ -446,9 +446,9 @@ static void check_process(struct ck *c, unsigned o)
 /* Why NAME may not appear in env.inherit or env.set, or NULL. */
 static const char *env_refused(const char *name, int private)
 {
-	if (in_list(name, reserved_names, sizeof reserved_names / sizeof *reserved_names))
+	if (listed(name, reserved_names, sizeof reserved_names / sizeof *reserved_names))
 		return "set by sharness-exec itself";
-	if (private && in_list(name, private_names, sizeof private_names / sizeof *private_names))
+	if (private && listed(name, private_names, sizeof private_names / sizeof *private_names))
 		return "conflicts with env.private";
 	return NULL;
 }

@@ -305,7 +305,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (best_effort)
 		vpush(chain, "-b");
 	if (!p->net_none)
-		vpush(chain, "-n");
+		vpush(chain, "-H");
 	if (p->user_namespaces)
 		vpush(chain, "-U");
 	for (size_t i = 0; i < p->read.n; i++) {
