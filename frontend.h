@@ -9,6 +9,17 @@
 # error "HELPERDIR must name the directory of the helpers (set by Makefile.am)"
 #endif
 
+/* Each subcommand's usage line; USAGE in sharness-exec.c joins them, and
+ * tests/man.bats holds them to sharness-exec(1)'s SYNOPSIS. */
+#define RUN_USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
+	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
+	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
+#define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
+#define CHECK_USAGE  "sharness-exec check FILE"
+#define KEYGEN_USAGE "sharness-exec keygen -o NAME"
+#define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
+#define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
+
 int cmd_run(int argc, char **argv);
 int cmd_hello(int argc, char **argv);
 int cmd_probe(int argc, char **argv);

@@ -20,10 +20,6 @@
 #include "sign.h"
 #include "trust.h"
 
-#define RUN_USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
-	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
-	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
-
 /* A growable NULL-terminated vector of strings. */
 struct vec {
 	char **v;
@@ -422,7 +418,8 @@ int cmd_run(int argc, char **argv)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:H:nvh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:H:nvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': policy = optarg; break;
 		case 'H': expect = optarg; break;
@@ -437,17 +434,16 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'S': signature = optarg; break;
 		case 'I': expect_id = optarg; break;
-		default: usage_die(RUN_USAGE);
+		case ':':
+			usage_fail(RUN_USAGE, "option %s needs an argument", qn(argv[optind - 1]));
+		default:
+			usage_fail(RUN_USAGE, "unknown option %s", qn(argv[optind - 1]));
 		}
 	}
-	if (!policy) {
-		fprintf(stderr, "%s: run needs --policy FILE\n", progname);
-		usage_die(RUN_USAGE);
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "%s: run needs a COMMAND after the options\n", progname);
-		usage_die(RUN_USAGE);
-	}
+	if (!policy)
+		usage_fail(RUN_USAGE, "run needs --policy FILE");
+	if (optind >= argc)
+		usage_fail(RUN_USAGE, "run needs a COMMAND after the options");
 	if (signature && !ntrust)
 		usage_fail(RUN_USAGE, "--signature needs --trust-key");
 	if (expect && !hash_parse(expect, want))

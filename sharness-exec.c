@@ -14,14 +14,8 @@
 
 const char *progname = "sharness-exec";
 
-#define USAGE "sharness-exec run [--best-effort] [--dry-run] [--verbose] " \
-	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
-	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]\n" \
-	"       sharness-exec hash [--canonical] FILE\n" \
-	"       sharness-exec check FILE\n" \
-	"       sharness-exec keygen -o NAME\n" \
-	"       sharness-exec sign -k NAME.key POLICY\n" \
-	"       sharness-exec verify -K NAME.pub POLICY [SIG]\n" \
+#define USAGE RUN_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
+	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n" \
 	"       sharness-exec hello\n" \
 	"       sharness-exec probe [--json] [--trust-key FILE]...\n" \
 	"       sharness-exec --help | --version"
@@ -81,7 +75,7 @@ static int cmd_hash(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--canonical"))
 		return canonical_print(argv[2]);
 	if (argc != 2 || !strcmp(argv[1], "--canonical"))
-		usage_die("sharness-exec hash [--canonical] FILE");
+		usage_fail(HASH_USAGE, "hash takes one FILE");
 	if (!(text = read_json(-1, argv[1], &len, &doc)))
 		return EXIT_REFUSED;
 	if (!hash_doc(&doc, digest))
@@ -124,7 +118,7 @@ static int cmd_check(int argc, char **argv)
 	char *text;
 
 	if (argc != 2)
-		usage_die("sharness-exec check FILE");
+		usage_fail(CHECK_USAGE, "check takes one FILE");
 	if (!(text = read_json(-1, argv[1], &len, &doc)))
 		return EXIT_REFUSED;
 	problems = check_policy(argv[1], &pol, &doc);
@@ -145,7 +139,7 @@ int main(int argc, char **argv)
 	const char *cmd;
 
 	if (argc < 2)
-		usage_die(USAGE);
+		usage_fail(USAGE, "no command given");
 	cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		help();
@@ -171,6 +165,5 @@ int main(int argc, char **argv)
 		return cmd_hello(argc - 1, argv + 1);
 	if (!strcmp(cmd, "probe"))
 		return cmd_probe(argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown command %s\n", progname, cmd);
-	usage_die(USAGE);
+	usage_fail(USAGE, "unknown command %s", qn(cmd));
 }

@@ -20,10 +20,6 @@
 #include "pem.h"
 #include "sign.h"
 
-#define KEYGEN_USAGE "sharness-exec keygen -o NAME"
-#define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
-#define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
-
 /* The one option of a subcommand: "-X ARG", or --help. */
 static const char *one_option(int argc, char **argv, int letter, const char *usage)
 {
@@ -31,20 +27,24 @@ static const char *one_option(int argc, char **argv, int letter, const char *usa
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char optstring[] = "+X:h";
+	char optstring[] = "+:X:h";
 	const char *arg = NULL;
 	int c;
 
-	optstring[1] = (char)letter;
+	optstring[2] = (char)letter;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		if (c == letter)
 			arg = optarg;
 		else if (c == 'h') {
 			printf("usage: %s\n", usage);
 			exit(fflush(stdout) ? EXIT_REFUSED : 0);
-		} else
-			usage_die(usage);
+		} else if (c == ':') {
+			usage_fail(usage, "option %s needs an argument", qn(argv[optind - 1]));
+		} else {
+			usage_fail(usage, "unknown option %s", qn(argv[optind - 1]));
+		}
 	}
 	if (!arg)
 		usage_fail(usage, "-%c is required", letter);

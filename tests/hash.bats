@@ -82,15 +82,16 @@ verdicts() {
 }
 
 @test "hash with no argument or two: usage, 125" {
+	local want="sharness-exec: fatal: hash takes one FILE"$'\n'"usage: sharness-exec hash [--canonical] FILE"
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash
 	[ "$output" = "" ]
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash a b
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash --canonical
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash --canonical a b
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 }
 
 # refused FILE MESSAGE: exit 125, nothing on stdout, exactly MESSAGE on stderr.
