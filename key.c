@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <bearssl.h>
 
+#include "common.h"
 #include "key.h"
 #include "pem.h"
 
@@ -41,8 +42,8 @@ int small_file_read(const char *path, unsigned char *buf, size_t max, size_t *le
                     int trust, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t total = 0;
-	int fd;
+	ssize_t n;
+	int fd, e;
 
 	if (stat(path, &st) < 0)
 		return refuse_file(err, errlen, path, strerror(errno));
@@ -67,28 +68,16 @@ int small_file_read(const char *path, unsigned char *buf, size_t max, size_t *le
 		return 0;
 	}
 	/* Read to the end, but never past MAX: the file may grow meanwhile. */
-	for (;;) {
-		unsigned char extra;
-		ssize_t n = total < max ? read(fd, buf + total, max - total) : read(fd, &extra, 1);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			close(fd);
-			return refuse_file(err, errlen, path, strerror(e));
-		}
-		if (n == 0)
-			break;
-		if (total == max) {
-			close(fd);
-			snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
-			return 0;
-		}
-		total += (size_t)n;
-	}
+	n = read_upto(fd, buf, max);
+	e = errno;
 	close(fd);
-	*len = total;
+	if (n > (ssize_t)max) {
+		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+		return 0;
+	}
+	if (n < 0)
+		return refuse_file(err, errlen, path, strerror(e));
+	*len = (size_t)n;
 	return 1;
 }
 

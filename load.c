@@ -1,7 +1,6 @@
 /* Reading a policy (load.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,25 +16,11 @@ static char *refuse(char *err, size_t errlen, const char *name, const char *why)
 	return NULL;
 }
 
-/* Wait until a pipe has data or its writer is gone. poll() on a FIFO opened
- * with O_NONBLOCK reports nothing before a first writer came, so this also
- * waits for one, as a blocking open would. */
-static int wait_readable(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	for (;;) {
-		if (poll(&pfd, 1, -1) >= 0)
-			return 0;
-		if (errno != EINTR)
-			return -1;
-	}
-}
-
 char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t total = 0;
+	size_t total;
+	ssize_t n;
 	char *buf;
 
 	if (fstat(fd, &st) < 0)
@@ -45,31 +30,14 @@ char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t er
 		              strerror(EISDIR) : "not a regular file or a pipe");
 	if (S_ISREG(st.st_mode) && st.st_size > (off_t)JSON_MAX_BYTES)
 		return refuse(err, errlen, name, "larger than 1 MiB");
-	/* Read at most one byte past the limit: enough to know, never more. */
 	if (!(buf = malloc(JSON_MAX_BYTES + 1)))
 		return refuse(err, errlen, name, strerror(ENOMEM));
-	while (total <= JSON_MAX_BYTES) {
-		ssize_t n;
-
-		if (S_ISFIFO(st.st_mode) && wait_readable(fd) < 0)
-			n = -1;
-		else
-			n = read(fd, buf + total, JSON_MAX_BYTES + 1 - total);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n < 0) {
-			int e = errno;
-			free(buf);
-			return refuse(err, errlen, name, strerror(e));
-		}
-		if (n == 0)
-			break;
-		total += (size_t)n;
-	}
-	if (total > JSON_MAX_BYTES) {
+	if ((n = read_upto(fd, buf, JSON_MAX_BYTES)) < 0 || n > (ssize_t)JSON_MAX_BYTES) {
+		int e = errno;
 		free(buf);
-		return refuse(err, errlen, name, "larger than 1 MiB");
+		return refuse(err, errlen, name, n < 0 ? strerror(e) : "larger than 1 MiB");
 	}
+	total = (size_t)n;
 	buf[total] = '\0';
 	*len = total;
 	return buf;

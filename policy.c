@@ -246,6 +246,13 @@ static void check_id(struct ck *c, unsigned v)
 /* Decode path V; the normalised copy on success, else NULL (reported). */
 static char *path_value(struct ck *c, const char *kp, unsigned v)
 {
+	static const char *const why[] = {
+		[POLICY_PATH_NUL] = "contains a NUL byte",
+		[POLICY_PATH_RELATIVE] = "not an absolute path",
+		[POLICY_PATH_DOT] = "has a \".\" component",
+		[POLICY_PATH_DOTDOT] = "has a \"..\" component",
+	};
+	enum policy_path_status st;
 	char q[QUOTED_MAX];
 	size_t len;
 	char *s, *out;
@@ -256,26 +263,15 @@ static char *path_value(struct ck *c, const char *kp, unsigned v)
 	}
 	s = str(c, v, &len);
 	out = xcalloc(len + 1, 1);
-	switch (policy_path(s, len, out)) {
-	case POLICY_PATH_OK:
+	st = policy_path(s, len, out);
+	if (st == POLICY_PATH_OK) {
 		free(s);
 		return out;
-	case POLICY_PATH_NUL:
-		problem(c, kp, "contains a NUL byte: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_RELATIVE:
-		problem(c, kp, "not an absolute path: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_LONG:
-		problem(c, kp, "longer than %d bytes: %s", PATH_MAX - 1, quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_DOT:
-		problem(c, kp, "has a \".\" component: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_DOTDOT:
-		problem(c, kp, "has a \"..\" component: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
 	}
+	if (st == POLICY_PATH_LONG)
+		problem(c, kp, "longer than %d bytes: %s", PATH_MAX - 1, quote(q, s, len, QUOTE_ALWAYS));
+	else
+		problem(c, kp, "%s: %s", why[st], quote(q, s, len, QUOTE_ALWAYS));
 	free(s);
 	free(out);
 	return NULL;

@@ -241,6 +241,14 @@ static void push_paths(struct vec *chain, const char *opt, const struct strlist 
 	}
 }
 
+static void push_ports(struct vec *chain, const char *opt, const unsigned *ports, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		vpush(chain, opt);
+		vpushf(chain, "%u", ports[i]);
+	}
+}
+
 /* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
  * paths, in every chain, just before landlock. */
 static void view_step(struct vec *chain, const struct policy *p, int best_effort)
@@ -304,34 +312,13 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		vpush(chain, "-H");
 	if (p->user_namespaces)
 		vpush(chain, "-U");
-	for (size_t i = 0; i < p->read.n; i++) {
-		vpush(chain, "-r");
-		vpush(chain, p->read_resolved.v[i]);
-	}
-	for (size_t i = 0; i < p->exec.n; i++) {
-		vpush(chain, "-x");
-		vpush(chain, p->exec_resolved.v[i]);
-	}
-	for (size_t i = 0; i < p->write.n; i++) {
-		vpush(chain, "-w");
-		vpush(chain, p->write_resolved.v[i]);
-	}
-	for (size_t i = 0; i < p->nconnect; i++) {
-		vpush(chain, "-c");
-		vpushf(chain, "%u", p->connect_ports[i]);
-	}
-	for (size_t i = 0; i < p->nbind; i++) {
-		vpush(chain, "-l");
-		vpushf(chain, "%u", p->bind_ports[i]);
-	}
-	for (size_t i = 0; i < p->nconnect_udp; i++) {
-		vpush(chain, "-C");
-		vpushf(chain, "%u", p->connect_udp_ports[i]);
-	}
-	for (size_t i = 0; i < p->nbind_udp; i++) {
-		vpush(chain, "-L");
-		vpushf(chain, "%u", p->bind_udp_ports[i]);
-	}
+	push_paths(chain, "-r", &p->read_resolved);
+	push_paths(chain, "-x", &p->exec_resolved);
+	push_paths(chain, "-w", &p->write_resolved);
+	push_ports(chain, "-c", p->connect_ports, p->nconnect);
+	push_ports(chain, "-l", p->bind_ports, p->nbind);
+	push_ports(chain, "-C", p->connect_udp_ports, p->nconnect_udp);
+	push_ports(chain, "-L", p->bind_udp_ports, p->nbind_udp);
 	vpush(chain, "--");
 	step_start[nsteps++] = chain->n;
 	for (; *target; target++)

@@ -136,6 +136,11 @@ static int cmd_check(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	static const struct { const char *name; int (*run)(int, char **); } cmds[] = {
+		{ "run", cmd_run }, { "hash", cmd_hash }, { "check", cmd_check },
+		{ "keygen", cmd_keygen }, { "sign", cmd_sign }, { "verify", cmd_verify },
+		{ "hello", cmd_hello }, { "probe", cmd_probe },
+	};
 	const char *cmd;
 
 	if (argc < 2)
@@ -149,21 +154,8 @@ int main(int argc, char **argv)
 		printf("sharness-exec %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "hash"))
-		return cmd_hash(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "keygen"))
-		return cmd_keygen(argc - 1, argv + 1);
-	if (!strcmp(cmd, "sign"))
-		return cmd_sign(argc - 1, argv + 1);
-	if (!strcmp(cmd, "verify"))
-		return cmd_verify(argc - 1, argv + 1);
-	if (!strcmp(cmd, "hello"))
-		return cmd_hello(argc - 1, argv + 1);
-	if (!strcmp(cmd, "probe"))
-		return cmd_probe(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+		if (!strcmp(cmd, cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
 	usage_fail(USAGE, "unknown command %s", qn(cmd));
 }
