@@ -79,18 +79,13 @@ static void problem(struct ck *c, const char *keypath, const char *fmt, ...)
 		c->report(c->ctx, line);
 }
 
-/* 1 when bytes I, I+1 of S encode a C1 control (U+0080 to U+009F). */
-static int is_c1(const char *s, size_t len, size_t i)
-{
-	return (unsigned char)s[i] == 0xc2 && i + 1 < len &&
-	       (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] < 0xa0;
-}
-
+/* 1 when S[I] starts a control character: C0, DEL, or a C1 (U+0080 to
+ * U+009F, 0xc2 0x80-0x9f). */
 static int is_control(const char *s, size_t len, size_t i)
 {
-	unsigned char b = (unsigned char)s[i];
+	const unsigned char *u = (const unsigned char *)s;
 
-	return b < 0x20 || b == 0x7f || is_c1(s, len, i);
+	return u[i] < 0x20 || u[i] == 0x7f || (u[i] == 0xc2 && i + 1 < len && u[i + 1] < 0xa0);
 }
 
 /* PARENT.KEY into OUT: KEY bare when it is a plain word, else quoted. */
@@ -159,15 +154,6 @@ int policy_env_name(const char *s, size_t len)
 		if (!s[i] || (!strchr(head, s[i]) && (s[i] < '0' || s[i] > '9')))
 			return 0;
 	return 1;
-}
-
-int policy_beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return path[0] == '/';
-	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
 static int listed(const char *s, const char *const *v, size_t n)
@@ -298,7 +284,7 @@ static void check_paths(struct ck *c, const char *name, unsigned a, struct strli
 		if (!(l->v[l->n] = path_value(c, kp, e)))
 			continue;
 		for (size_t k = 0; write && k < sizeof never_written / sizeof *never_written; k++)
-			if (policy_beneath(l->v[l->n], never_written[k])) {
+			if (path_beneath(l->v[l->n], never_written[k])) {
 				problem(c, kp, "beneath %s, which is always read-only: %s",
 				        never_written[k], quote(q, l->v[l->n], strlen(l->v[l->n]), QUOTE_ALWAYS));
 				break;
@@ -366,17 +352,15 @@ static void check_network(struct ck *c, unsigned v)
 	size_t len;
 	char *s;
 
-	switch (TYPE(c, v)) {
-	case JSON_STRING:
-		if (json_streq(c->d, v, "none")) {
-			c->p->net_none = 1;
-			return;
-		}
+	if (TYPE(c, v) == JSON_STRING && json_streq(c->d, v, "none")) {
+		c->p->net_none = 1;
+	} else if (TYPE(c, v) == JSON_STRING) {
 		s = str(c, v, &len);
 		problem(c, "network", "must be \"none\" or an object: %s", quote(q, s, len, QUOTE_ALWAYS));
 		free(s);
-		return;
-	case JSON_OBJECT:
+	} else if (TYPE(c, v) != JSON_OBJECT) {
+		problem(c, "network", "must be \"none\" or an object");
+	} else {
 		EACH_MEMBER(c, v, i, k) {
 			if (json_streq(c->d, k, "connect_tcp_ports"))
 				check_ports(c, "network.connect_tcp_ports", k + 1,
@@ -395,15 +379,7 @@ static void check_network(struct ck *c, unsigned v)
 			else
 				unknown(c, "network", k);
 		}
-		return;
-	case JSON_ARRAY:
-	case JSON_NUMBER:
-	case JSON_TRUE:
-	case JSON_FALSE:
-	case JSON_NULL:
-		break;
 	}
-	problem(c, "network", "must be \"none\" or an object");
 }
 
 static void check_process(struct ck *c, unsigned o)
@@ -556,38 +532,29 @@ static void check_env(struct ck *c, unsigned o)
 }
 
 /* env.private must lie beneath a files.write path: it is created, and
- * written by the target, after confinement would otherwise forbid it. */
-static void check_private(struct ck *c)
+ * written by the target, after confinement would otherwise forbid it.
+ * files.protected narrows a files.write path: beneath none, it would
+ * protect nothing the landlock step does not already refuse. */
+static void beneath_write(struct ck *c, const char *kp, const char *path)
 {
-	const struct policy *p = c->p;
 	char q[QUOTED_MAX];
 
-	if (!p->env_private)
-		return;
-	for (size_t i = 0; i < p->write.n; i++)
-		if (policy_beneath(p->env_private, p->write.v[i]))
+	for (size_t w = 0; w < c->p->write.n; w++)
+		if (path_beneath(path, c->p->write.v[w]))
 			return;
-	problem(c, "env.private", "not beneath any files.write path: %s",
-	        quote(q, p->env_private, strlen(p->env_private), QUOTE_ALWAYS));
+	problem(c, kp, "not beneath any files.write path: %s",
+	        quote(q, path, strlen(path), QUOTE_ALWAYS));
 }
 
-/* files.protected narrows a files.write path: beneath none, it would
- * protect nothing the landlock step does not already refuse. */
-static void check_protected(struct ck *c)
+static void check_beneath_write(struct ck *c)
 {
-	const struct policy *p = c->p;
-	char kp[KEYPATH_MAX], q[QUOTED_MAX];
+	char kp[KEYPATH_MAX];
 
-	for (size_t i = 0; i < p->protected.n; i++) {
-		size_t w;
-		for (w = 0; w < p->write.n; w++)
-			if (policy_beneath(p->protected.v[i], p->write.v[w]))
-				break;
-		if (w < p->write.n)
-			continue;
+	if (c->p->env_private)
+		beneath_write(c, "env.private", c->p->env_private);
+	for (size_t i = 0; i < c->p->protected.n; i++) {
 		snprintf(kp, sizeof kp, "files.protected[%u]", c->protected_at[i]);
-		problem(c, kp, "not beneath any files.write path: %s",
-		        quote(q, p->protected.v[i], strlen(p->protected.v[i]), QUOTE_ALWAYS));
+		beneath_write(c, kp, c->p->protected.v[i]);
 	}
 }
 
@@ -619,8 +586,7 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 	for (size_t i = 0; i < sizeof required / sizeof *required; i++)
 		if (!json_get(doc, 0, required[i]))
 			problem(&c, required[i], "missing required key");
-	check_private(&c);
-	check_protected(&c);
+	check_beneath_write(&c);
 	free(c.protected_at);
 	if (c.n)
 		policy_free(p);

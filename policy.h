@@ -74,8 +74,4 @@ enum policy_path_status policy_path(const char *s, size_t len, char *out);
 /* 1 when S (LEN bytes) is an environment variable name: [A-Za-z_][A-Za-z0-9_]* */
 int policy_env_name(const char *s, size_t len);
 
-/* 1 when normalised PATH equals DIR or lies beneath it, comparing whole
- * components ("/tmpx" is not beneath "/tmp"; everything is beneath "/"). */
-int policy_beneath(const char *path, const char *dir);
-
 #endif

@@ -77,6 +77,17 @@ void hex_encode(char *out, const unsigned char *in, size_t n)
 	}
 }
 
+int path_beneath(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
 int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
 	int c = memcmp(a, b, alen < blen ? alen : blen);

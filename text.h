@@ -39,6 +39,11 @@ int hex_value(int c);
 /* N bytes as 2 * N lowercase hex digits into OUT (no NUL added). */
 void hex_encode(char *out, const unsigned char *in, size_t n);
 
+/* 1 when PATH equals DIR or lies beneath it, whole components compared
+ * ("/tmpx" is not beneath "/tmp"; everything is beneath "/"; DIR's
+ * trailing slashes do not count). */
+int path_beneath(const char *path, const char *dir);
+
 /* Byte order, then length: the order of JSON keys (code point order). */
 int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen);
 

@@ -138,7 +138,7 @@ static void check_valid(const struct policy *p)
 
 		check_path(p->env_private);
 		for (size_t i = 0; i < p->write.n; i++)
-			beneath |= policy_beneath(p->env_private, p->write.v[i]);
+			beneath |= path_beneath(p->env_private, p->write.v[i]);
 		CHECK(beneath, "env.private not beneath files.write");
 	}
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "text.h"
 #include "tap.h"
 
 const char *progname = "test-policy";
@@ -448,7 +449,7 @@ static void test_beneath(void)
 	};
 
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		tap_ok(policy_beneath(t[i].path, t[i].dir) == t[i].want, "%s %s %s", t[i].path,
+		tap_ok(path_beneath(t[i].path, t[i].dir) == t[i].want, "%s %s %s", t[i].path,
 		       t[i].want ? "is beneath" : "is not beneath", t[i].dir);
 }
 
