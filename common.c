@@ -1,6 +1,7 @@
 /* What every program of sharness-exec shares (common.h). */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,4 +147,25 @@ int write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+ssize_t read_upto(int fd, void *buf, size_t cap)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t total = 0;
+	char extra;
+
+	for (;;) {
+		/* A FIFO opened O_NONBLOCK reads as empty until its first
+		 * writer came: poll(2) waits for that, and for data. */
+		ssize_t n = poll(&pfd, 1, -1) < 0 ? -1 : total < cap ?
+		            read(fd, (char *)buf + total, cap - total) : read(fd, &extra, 1);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : (ssize_t)total;
+		if (total == cap)
+			return (ssize_t)cap + 1;
+		total += (size_t)n;
+	}
 }

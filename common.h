@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "exitcodes.h"
 #include "text.h"
 
@@ -46,6 +47,10 @@ void check_line(const char *fmt, ...) PRINTF(1, 2);
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
                 unsigned long *out);
 
+/* Read FD to its end into BUF, at most CAP bytes, retrying on EINTR and
+ * waiting with poll(2) where FD is O_NONBLOCK (a FIFO before its writer).
+ * Returns the length, CAP + 1 when there is more, or -1 with errno set. */
+ssize_t read_upto(int fd, void *buf, size_t cap);
 /* Write all of BUF to FD, retrying on EINTR; 0 on success, -1 on error. */
 int write_all(int fd, const void *buf, size_t len);
 

@@ -3,33 +3,22 @@
 #define SHARNESS_FRONTEND_H
 
 #include <stddef.h>
-#include "hash.h"
-#include "json.h"
-#include "policy.h"
+#include "load.h"
 
 #ifndef HELPERDIR
 # error "HELPERDIR must name the directory of the helpers (set by Makefile.am)"
 #endif
 
-/* A policy file read once, parsed, hashed and checked. */
-struct loaded {
-	char *text;
-	size_t len;
-	struct json_doc doc;
-	unsigned char digest[HASH_LEN];
-	char hash[HASH_TEXT_LEN + 1];
-	struct policy pol;
-};
-
-/* Read, parse and hash PATH ("-": stdin); when WANT is not NULL, refuse
- * unless the hash equals it; then check the policy. Every problem goes to
- * stderr as one line prefixed with "sharness-exec: "; returns 1 when the
- * policy is valid (and pinned, if asked), 0 otherwise. */
-int load_policy(const char *path, struct loaded *l, const unsigned char *want);
-/* The same, reading the descriptor FD (left open) that was opened for PATH. */
-int load_policy_fd(int fd, const char *path, struct loaded *l, const unsigned char *want);
-/* Free what load_policy kept; L is all zeros afterwards. */
-void unload_policy(struct loaded *l);
+/* Each subcommand's usage line; USAGE in sharness-exec.c joins them, and
+ * tests/man.bats holds them to sharness-exec(1)'s SYNOPSIS. */
+#define RUN_USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
+	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
+	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
+#define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
+#define CHECK_USAGE  "sharness-exec check FILE"
+#define KEYGEN_USAGE "sharness-exec keygen -o NAME"
+#define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
+#define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
 
 int cmd_run(int argc, char **argv);
 

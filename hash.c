@@ -1,40 +1,24 @@
-/* The canonical form and hash of a policy (DESIGN.md 2.1), and the one way a
- * policy file is read. The canonical form is streamed through a small buffer:
+/* The canonical form and hash of a policy (DESIGN.md 2.1). The canonical form is streamed through a small buffer:
  * strings without escapes are copied as they are (they are already in
  * canonical form: no quote, backslash or control byte can be in them raw),
  * others are decoded and re-escaped as Python's json.dumps(ensure_ascii=False)
  * does. Recursion follows the document, whose depth json_parse bounded. */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <bearssl.h>
 
-#include "common.h"
 #include "hash.h"
-
-struct key {
-	uint64_t head;       /* json_key_head: most comparisons stop here */
-	const char *s;       /* decoded bytes */
-	size_t len;
-	unsigned val;        /* token of the member's value */
-};
+#include "text.h"
 
 struct canon {
 	const struct json_doc *doc;
 	void (*out)(void *ctx, const void *buf, size_t len);
 	void *ctx;
-	struct key *keys;    /* a stack: each open object sorts its keys here */
+	struct text_item *keys;  /* a stack: each open object sorts its keys here */
 	size_t nkeys;
-	char *arena;         /* a stack too: decoded strings that had escapes */
-	size_t arena_top;
+	char *arena;             /* strings with escapes, decoded at their own offset */
 	size_t n;
 	unsigned char buf[16384];
 };
@@ -46,7 +30,7 @@ static void flush(struct canon *c)
 	c->n = 0;
 }
 
-static void put(struct canon *c, const void *p, size_t n)
+static void out_bytes(struct canon *c, const void *p, size_t n)
 {
 	if (n > sizeof c->buf - c->n) {
 		flush(c);
@@ -59,7 +43,7 @@ static void put(struct canon *c, const void *p, size_t n)
 	c->n += n;
 }
 
-static void putc_(struct canon *c, char ch)
+static void out_char(struct canon *c, char ch)
 {
 	if (c->n == sizeof c->buf)
 		flush(c);
@@ -70,10 +54,9 @@ static void putc_(struct canon *c, char ch)
  * other bytes below 0x20 as \u00xx (lowercase), all else raw UTF-8. */
 static void put_escaped(struct canon *c, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i, run = 0;
 
-	putc_(c, '"');
+	out_char(c, '"');
 	for (i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 		char e[6];
@@ -81,7 +64,7 @@ static void put_escaped(struct canon *c, const char *s, size_t n)
 
 		if (ch >= 0x20 && ch != '"' && ch != '\\')
 			continue;
-		put(c, s + run, i - run);
+		out_bytes(c, s + run, i - run);
 		run = i + 1;
 		e[0] = '\\';
 		switch (ch) {
@@ -94,119 +77,90 @@ static void put_escaped(struct canon *c, const char *s, size_t n)
 		case '\t': e[1] = 't'; break;
 		default:
 			memcpy(e + 1, "u00", 3);
-			e[4] = hex[ch >> 4];
-			e[5] = hex[ch & 15];
+			hex_encode(e + 4, &ch, 1);
 			en = 6;
 			break;
 		}
-		put(c, e, en);
+		out_bytes(c, e, en);
 	}
-	put(c, s + run, n - run);
-	putc_(c, '"');
+	out_bytes(c, s + run, n - run);
+	out_char(c, '"');
 }
 
-/* String token I. Decoded bytes that had escapes go on the arena, at *S. */
+/* String token I, decoded: as it stands in the text when it has no
+ * escape, else on the arena at its own offset (decoding never lengthens). */
 static void decoded(struct canon *c, unsigned i, const char **s, size_t *n)
 {
-	const struct json_tok *t = &c->doc->tok[i];
-	const char *raw = c->doc->text + t->start;
-	size_t rawlen = t->end - t->start;
+	const jsmntok_t *t = &c->doc->tok[i];
 
-	if (!c->arena || !memchr(raw, '\\', rawlen)) {
-		*s = raw;
-		*n = rawlen;
-		return;
+	*s = c->doc->text + t->start;
+	*n = (size_t)(t->end - t->start);
+	if (c->arena && memchr(*s, '\\', *n)) {
+		*s = c->arena + t->start;
+		*n = json_unescape(c->doc, i, c->arena + t->start);
 	}
-	*s = c->arena + c->arena_top;
-	*n = json_unescape(c->doc, i, c->arena + c->arena_top);
-}
-
-static int keycmp(const void *a, const void *b)
-{
-	const struct key *x = a, *y = b;
-	int r;
-
-	if (x->head != y->head)
-		return x->head < y->head ? -1 : 1;
-	if ((r = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len)))
-		return r;
-	return (x->len > y->len) - (x->len < y->len);
 }
 
 static void emit(struct canon *c, unsigned i)
 {
 	const struct json_doc *d = c->doc;
-	const struct json_tok *t = &d->tok[i];
+	const jsmntok_t *t = &d->tok[i];
+	size_t n, base = c->nkeys;
 	const char *s;
-	size_t n, m, base, amark;
-	unsigned j;
 
-	switch (t->type) {
+	switch (json_type(d, i)) {
 	case JSON_OBJECT:
-		/* Sort the keys by their decoded UTF-8 bytes, which is code
-		 * point order; json_parse refused duplicates, so it is total. */
-		base = c->nkeys;
-		amark = c->arena_top;
-		for (m = 0, j = i + 1; m < t->size; m++, j = d->tok[j + 1].next) {
-			struct key *k = &c->keys[c->nkeys++];
-
-			decoded(c, j, &k->s, &k->len);
-			if (k->s != d->text + d->tok[j].start)
-				c->arena_top += k->len;
-			k->head = json_key_head(k->s, k->len);
-			k->val = j + 1;
+		/* Sorted by their decoded UTF-8 bytes, which is code point
+		 * order; json_parse refused duplicates, so it is total. */
+		JSON_EACH_MEMBER(d, i, m, k) {
+			struct text_item *key = &c->keys[c->nkeys++];
+			decoded(c, k, &key->s, &key->len);
+			key->at = k + 1;
+			(void)m;
 		}
-		if (t->size > 1)
-			qsort(c->keys + base, t->size, sizeof *c->keys, keycmp);
-		putc_(c, '{');
-		for (m = 0; m < t->size; m++) {
-			const struct key *k = &c->keys[base + m];
-
+		if (t->size)    /* NULL + 0 is undefined */
+			text_sort(c->keys + base, (size_t)t->size);
+		out_char(c, '{');
+		for (size_t m = 0; m < (size_t)t->size; m++) {
 			if (m)
-				putc_(c, ',');
-			put_escaped(c, k->s, k->len);
-			putc_(c, ':');
-			emit(c, k->val);
+				out_char(c, ',');
+			put_escaped(c, c->keys[base + m].s, c->keys[base + m].len);
+			out_char(c, ':');
+			emit(c, (unsigned)c->keys[base + m].at);
 		}
-		putc_(c, '}');
+		out_char(c, '}');
 		c->nkeys = base;
-		c->arena_top = amark;
 		break;
 	case JSON_ARRAY:
-		putc_(c, '[');
-		for (m = 0, j = i + 1; m < t->size; m++, j = d->tok[j].next) {
+		out_char(c, '[');
+		JSON_EACH_ELEMENT(d, i, m, e) {
 			if (m)
-				putc_(c, ',');
-			emit(c, j);
+				out_char(c, ',');
+			emit(c, e);
 		}
-		putc_(c, ']');
+		out_char(c, ']');
 		break;
 	case JSON_STRING:
 		decoded(c, i, &s, &n);
-		if (s == d->text + t->start) {
-			putc_(c, '"');
-			put(c, s, n);   /* already canonical */
-			putc_(c, '"');
-		} else {
-			put_escaped(c, s, n);
-		}
+		put_escaped(c, s, n);
 		break;
 	case JSON_NUMBER:
 		/* json_parse let through only -?(0|[1-9][0-9]*): plain decimal
 		 * already, except that -0 is 0. */
-		if (t->end - t->start == 2 && !memcmp(d->text + t->start, "-0", 2))
-			putc_(c, '0');
+		n = (size_t)(t->end - t->start);
+		if (n == 2 && !memcmp(d->text + t->start, "-0", 2))
+			out_char(c, '0');
 		else
-			put(c, d->text + t->start, t->end - t->start);
+			out_bytes(c, d->text + t->start, n);
 		break;
 	case JSON_TRUE:
-		put(c, "true", 4);
+		out_bytes(c, "true", 4);
 		break;
 	case JSON_FALSE:
-		put(c, "false", 5);
+		out_bytes(c, "false", 5);
 		break;
 	case JSON_NULL:
-		put(c, "null", 4);
+		out_bytes(c, "null", 4);
 		break;
 	}
 }
@@ -225,8 +179,8 @@ int canon_write(const struct json_doc *doc,
 	c->out = out;
 	c->ctx = ctx;
 	for (i = 0; i < doc->ntok; i++)
-		if (doc->tok[i].type == JSON_OBJECT)
-			nkeys += doc->tok[i].size;
+		if (doc->tok[i].type == JSMN_OBJECT)
+			nkeys += (size_t)doc->tok[i].size;
 	if ((nkeys && !(c->keys = malloc(nkeys * sizeof *c->keys))) ||
 	    (memchr(doc->text, '\\', doc->len) && !(c->arena = malloc(doc->len)))) {
 		free(c->keys);
@@ -240,7 +194,6 @@ int canon_write(const struct json_doc *doc,
 	free(c);
 	return 1;
 }
-
 static void sha_out(void *ctx, const void *buf, size_t len)
 {
 	br_sha256_update(ctx, buf, len);
@@ -292,94 +245,4 @@ int hash_equal(const unsigned char a[HASH_LEN], const unsigned char b[HASH_LEN])
 	for (i = 0; i < HASH_LEN; i++)
 		diff |= (unsigned)(a[i] ^ b[i]);
 	return (int)(1 & ((diff - 1) >> 8));   /* no branch on the secret */
-}
-
-static char *refuse(char *err, size_t errlen, const char *name, const char *why)
-{
-	snprintf(err, errlen, "unable to read %s: %s", qn(name), why);
-	return NULL;
-}
-
-/* Wait until a pipe has data or its writer is gone. poll() on a FIFO opened
- * with O_NONBLOCK reports nothing before a first writer came, so this also
- * waits for one, as a blocking open would. */
-static int wait_readable(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	for (;;) {
-		if (poll(&pfd, 1, -1) >= 0)
-			return 0;
-		if (errno != EINTR)
-			return -1;
-	}
-}
-
-char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t errlen)
-{
-	struct stat st;
-	size_t total = 0;
-	char *buf;
-
-	if (fstat(fd, &st) < 0)
-		return refuse(err, errlen, name, strerror(errno));
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
-		              strerror(EISDIR) : "not a regular file or a pipe");
-	if (S_ISREG(st.st_mode) && st.st_size > (off_t)JSON_MAX_BYTES)
-		return refuse(err, errlen, name, "larger than 1 MiB");
-	/* Read at most one byte past the limit: enough to know, never more. */
-	if (!(buf = malloc(JSON_MAX_BYTES + 1)))
-		return refuse(err, errlen, name, strerror(ENOMEM));
-	while (total <= JSON_MAX_BYTES) {
-		ssize_t n;
-
-		if (S_ISFIFO(st.st_mode) && wait_readable(fd) < 0)
-			n = -1;
-		else
-			n = read(fd, buf + total, JSON_MAX_BYTES + 1 - total);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n < 0) {
-			int e = errno;
-			free(buf);
-			return refuse(err, errlen, name, strerror(e));
-		}
-		if (n == 0)
-			break;
-		total += (size_t)n;
-	}
-	if (total > JSON_MAX_BYTES) {
-		free(buf);
-		return refuse(err, errlen, name, "larger than 1 MiB");
-	}
-	buf[total] = '\0';
-	*len = total;
-	return buf;
-}
-
-char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen)
-{
-	const int stdin_ = !strcmp(path, "-");
-	const char *name = stdin_ ? "standard input" : path;
-	struct stat st;
-	char *buf;
-	int fd;
-
-	/* Look before opening: opening a device can block or act (a tape
-	 * rewinds, a tty waits for carrier), and /dev/zero is endless. */
-	if (!stdin_ && stat(path, &st) < 0)
-		return refuse(err, errlen, name, strerror(errno));
-	if (!stdin_ && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
-		              strerror(EISDIR) : "not a regular file or a pipe");
-	/* O_NONBLOCK keeps open() from waiting for a FIFO's writer; the reads
-	 * wait with poll() instead. */
-	fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return refuse(err, errlen, name, strerror(errno));
-	buf = read_policy_fd(fd, name, len, err, errlen);
-	if (!stdin_)
-		close(fd);
-	return buf;
 }

@@ -28,12 +28,4 @@ int hash_parse(const char *s, unsigned char digest[HASH_LEN]);
 /* Constant-time comparison of two digests; 1 when equal. */
 int hash_equal(const unsigned char a[HASH_LEN], const unsigned char b[HASH_LEN]);
 
-/* Read a whole file ("-" is stdin) of at most JSON_MAX_BYTES into a heap
- * buffer. Returns NULL with a one-line reason in ERR when it is not a
- * readable regular file or pipe, is larger than the limit, or on I/O error. */
-char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen);
-/* The same for a descriptor already open (not closed here); NAME is what
- * the messages call it. */
-char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t errlen);
-
 #endif

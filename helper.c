@@ -51,18 +51,6 @@ void xexec_view(const char *const *paths, size_t n)
 	view_npaths = n;
 }
 
-/* 1 when PATH is DIR or lies beneath it, whole components compared. */
-static int beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (n == 1 && dir[0] == '/')
-		return path[0] == '/';
-	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
-}
-
 /* 1 when PATH, as written or with its directory resolved, lies beneath
  * one of the paths xexec_view was given (1 too when it was given none). */
 static int in_view(const char *path)
@@ -73,7 +61,7 @@ static int in_view(const char *path)
 	if (!view_paths)
 		return 1;
 	for (size_t i = 0; i < view_npaths; i++)
-		if (beneath(path, view_paths[i]))
+		if (path_beneath(path, view_paths[i]))
 			return 1;
 	if (!slash || (size_t)(slash - path) >= sizeof dir)
 		return 0;
@@ -83,7 +71,7 @@ static int in_view(const char *path)
 	    snprintf(full, sizeof full, "%s/%s", real, slash + 1) >= (int)sizeof full)
 		return 0;
 	for (size_t i = 0; i < view_npaths; i++)
-		if (beneath(full, view_paths[i]))
+		if (path_beneath(full, view_paths[i]))
 			return 1;
 	return 0;
 }

@@ -1,15 +1,15 @@
-/* Strict JSON reader (DESIGN.md 2.1). jsmn cuts the text into tokens, but it
- * accepts much that is not JSON ([1 2], {"a" 1}, [1,], 01, tru, raw control
- * bytes) and stops at a NUL. So the walk below is a complete grammar of its
- * own: it checks every byte between the tokens, every literal, number and
- * string, the depth and the duplicate keys, and requires each value it meets
- * to be jsmn's next token with the same type and extent. Where the two
- * disagree the text is refused. The walk is iterative, with an explicit
- * stack that never grows past JSON_MAX_DEPTH, so deep input cannot recurse.
- *
- * Byte offsets in messages count from 0. */
+/* Strict JSON reader (DESIGN.md 2.1) on jsmn. jsmn finds the tokens and the
+ * tree: which value belongs to which key, array or object, every bracket
+ * matched to its kind. It does not check everything JSON requires, so this
+ * file checks the rest, once, token by token: the separators between
+ * tokens (jsmn skips ',' and ':' wherever they stand), the spelling of
+ * numbers and literals (jsmn takes any run of printable bytes), control
+ * bytes and lone surrogates in strings, one value per key, duplicate keys;
+ * and before jsmn runs, the size, UTF-8, NUL bytes (where jsmn stops
+ * reading) and the depth (jsmn climbs from its last token to the open
+ * container at each closing bracket: quadratic in the depth, so text nested
+ * deeper than the limit never reaches it). Byte offsets count from 0. */
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,793 +20,424 @@
 #include <jsmn.h>
 
 #include "json.h"
+#include "text.h"
 
-/* jsmn's tokens become struct json_tok in the same array, slot by slot: slot
- * I is read (with memcpy, which may alias anything) before it is written, and
- * no slot beyond the one being read is ever written. Memory stays at one
- * token array of at most LEN/2 + JSON_MAX_DEPTH + 2 slots. */
-_Static_assert(sizeof(jsmntok_t) == sizeof(struct json_tok),
-               "struct json_tok must have the size of jsmntok_t");
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-struct key {                 /* a member key, decoded, for the duplicate check */
-	uint64_t head;       /* its first 8 bytes, big-endian: most comparisons */
-	const char *s;
-	size_t len;
-	size_t pos;          /* byte of its opening quote */
-};
-
-struct frame {               /* an open container */
-	unsigned tok;        /* its token */
-	unsigned count;      /* members or elements so far */
-	size_t keymark;      /* its first key in walk.keys */
-	size_t arenamark;    /* arena top when it opened */
-	int jend, jsize;     /* jsmn's view of it, compared when it closes */
-	char close;          /* '}' or ']' */
-};
-
-struct walk {
-	const char *s;
-	size_t len;
-	void *slots;         /* jsmn's tokens, becoming struct json_tok */
-	unsigned ntok;       /* tokens jsmn produced */
-	unsigned next;       /* the next one to take */
-	int notok;           /* jsmn disagreed: from here on, check only */
-	size_t disagree;     /* where it first disagreed */
-	struct key *keys;    /* keys of the open objects, a stack */
-	size_t nkeys, capkeys;
-	char *arena;         /* decoded keys that had escapes, a stack */
-	size_t arena_top;
-	char *err;
-	size_t errlen;
-};
-
-static int fail(struct walk *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct walk *w, const char *fmt, ...)
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(w->err, w->errlen, fmt, ap);
+	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return 0;
 }
 
-static int is_ws(unsigned char c)
+static int is_ws(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static size_t skip_ws(const struct walk *w, size_t p)
-{
-	while (p < w->len && is_ws((unsigned char)w->s[p]))
-		p++;
-	return p;
-}
-
-static int is_digit(unsigned char c)
+static int is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-/* What may continue a number or a literal, so may not follow one. */
-static int is_lexchar(unsigned char c)
+/* The byte at P (S holds LEN), for a message: 'x', or byte 0xNN when it
+ * is not printable; WHERE, when not empty, says more. */
+static int unexpected(char *err, size_t errlen, const char *s, size_t len, size_t p,
+                      const char *where)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       c == '.' || c == '+' || c == '-' || c == '_';
+	unsigned char c = p < len ? (unsigned char)s[p] : 0;
+	char b[16];
+
+	if (p >= len)
+		return refuse(err, errlen, "unexpected end of input at byte %zu", p);
+	snprintf(b, sizeof b, c > 0x20 && c < 0x7f ? "'%c'" : "byte 0x%02x", c);
+	return refuse(err, errlen, "unexpected %s at byte %zu%s", b, p, where);
 }
 
-static int hexval(unsigned char c)
+/* Before jsmn: the offset of the first value nested deeper than
+ * JSON_MAX_DEPTH (the top-level object is level 1), or LEN. Inside 64
+ * containers only white space and a closing bracket may stand. */
+static size_t too_deep(const char *s, size_t len)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+	unsigned depth = 0;
 
-/* The code unit of four hex digits at S[P..P+4) (within LEN), or -1. */
-static long hex4(const char *s, size_t len, size_t p)
-{
-	long v = 0;
-	int i, d;
-
-	if (len < 4 || p > len - 4)
-		return -1;
-	for (i = 0; i < 4; i++) {
-		if ((d = hexval((unsigned char)s[p + (size_t)i])) < 0)
-			return -1;
-		v = v * 16 + d;
-	}
-	return v;
-}
-
-/* Strict UTF-8 (RFC 3629): no overlong form, no surrogate, nothing above
- * U+10FFFF, no truncated sequence. The offset of the first bad sequence, or
- * LEN when there is none. */
-static size_t utf8_check(const unsigned char *s, size_t len)
-{
-	size_t i = 0, n, k;
-
-	while (i < len) {
-		unsigned char c = s[i], lo = 0x80, hi = 0xbf;
-
-		if (c < 0x80) {
-			uint64_t v;
-
-			while (len - i >= 8) {  /* ASCII eight bytes at a time */
-				memcpy(&v, s + i, 8);
-				if (v & 0x8080808080808080ull)
-					break;
-				i += 8;
-			}
-			while (i < len && s[i] < 0x80)
-				i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			n = 1;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			n = 2;
-			if (c == 0xe0)
-				lo = 0xa0;      /* overlong: below U+0800 */
-			else if (c == 0xed)
-				hi = 0x9f;      /* U+D800..U+DFFF */
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3;
-			if (c == 0xf0)
-				lo = 0x90;      /* overlong: below U+10000 */
-			else if (c == 0xf4)
-				hi = 0x8f;      /* above U+10FFFF */
-		} else {
-			return i;               /* 80..c1 (continuation, overlong), f5..ff */
-		}
-		if (len - i <= n || s[i + 1] < lo || s[i + 1] > hi)
+	for (size_t i = 0; i < len; i++) {
+		if (depth == JSON_MAX_DEPTH && !is_ws(s[i]) && s[i] != '}' && s[i] != ']')
 			return i;
-		for (k = 2; k <= n; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
-				return i;
-		i += n + 1;
+		if (s[i] == '"')
+			for (i++; i < len && s[i] != '"'; i++)
+				i += s[i] == '\\';
+		else if (s[i] == '{' || s[i] == '[')
+			depth++;
+		else if ((s[i] == '}' || s[i] == ']') && depth)
+			depth--;
 	}
 	return len;
 }
 
-/* Decode the escape at P (a backslash; the string was validated) into OUT as
- * UTF-8. Returns the number of text bytes it took; *N gets the bytes out. */
-static size_t decode_escape(const char *p, unsigned char out[4], size_t *n)
+/* A number: JSON's grammar, then integers only, within ±(2^53-1). Never
+ * converts, so a thousand digits cannot overflow anything. */
+static int check_number(char *err, size_t errlen, const char *s, size_t n, size_t at)
 {
-	unsigned long cp;
+	static const char max[] = "9007199254740991";
+	size_t d = s[0] == '-', p = d, digits;
+	int integer = 1;
 
-	switch (p[1]) {
-	case 'b': out[0] = '\b'; break;
-	case 'f': out[0] = '\f'; break;
-	case 'n': out[0] = '\n'; break;
-	case 'r': out[0] = '\r'; break;
-	case 't': out[0] = '\t'; break;
-	case 'u':
-		cp = (unsigned long)hex4(p, 6, 2);
-		if (cp >= 0xd800 && cp <= 0xdbff) {
-			cp = 0x10000 + ((cp - 0xd800) << 10) +
-			     ((unsigned long)hex4(p + 6, 6, 2) - 0xdc00);
-			out[0] = (unsigned char)(0xf0 | (cp >> 18));
-			out[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
-			out[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-			out[3] = (unsigned char)(0x80 | (cp & 0x3f));
-			*n = 4;
-			return 12;
-		}
-		if (cp < 0x80) {
-			out[0] = (unsigned char)cp;
-			*n = 1;
-		} else if (cp < 0x800) {
-			out[0] = (unsigned char)(0xc0 | (cp >> 6));
-			out[1] = (unsigned char)(0x80 | (cp & 0x3f));
-			*n = 2;
-		} else {
-			out[0] = (unsigned char)(0xe0 | (cp >> 12));
-			out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-			out[2] = (unsigned char)(0x80 | (cp & 0x3f));
-			*n = 3;
-		}
-		return 6;
-	default: /* '"', '\\', '/' stand for themselves */
-		out[0] = (unsigned char)p[1];
-		break;
+	if (p < n && s[p] == '0')
+		p++;
+	else
+		while (p < n && is_digit(s[p]))
+			p++;
+	digits = p - d;
+	if (p < n && s[p] == '.') {
+		integer = 0;
+		for (p++; p < n && is_digit(s[p]); p++)
+			;
+		if (!is_digit(s[p - 1]))
+			digits = 0;
 	}
-	*n = 1;
-	return 2;
+	if (p < n && (s[p] == 'e' || s[p] == 'E')) {
+		integer = 0;
+		p += p + 1 < n && (s[p + 1] == '+' || s[p + 1] == '-');
+		for (p++; p < n && is_digit(s[p]); p++)
+			;
+		if (!is_digit(s[p - 1]))
+			digits = 0;
+	}
+	if (!digits || p != n)
+		return refuse(err, errlen, "invalid number at byte %zu", at);
+	if (!integer)
+		return refuse(err, errlen, "not an integer at byte %zu", at);
+	if (digits > sizeof max - 1 ||
+	    (digits == sizeof max - 1 && memcmp(s + d, max, digits) > 0))
+		return refuse(err, errlen, "integer out of range at byte %zu", at);
+	return 1;
 }
 
-/* Decode the string between quotes at S[START..END) into OUT; its length. */
-static size_t unescape(const char *s, size_t start, size_t end, char *out)
+static int check_primitive(char *err, size_t errlen, const char *s, size_t n, size_t at)
 {
-	const char *p = s + start, *e = s + end, *bs;
+	static const char *const lit[] = { "true", "false", "null" };
+
+	if (s[0] == '-' || is_digit(s[0]))
+		return check_number(err, errlen, s, n, at);
+	for (size_t i = 0; i < 3; i++)
+		if (n == strlen(lit[i]) && !memcmp(s, lit[i], n))
+			return 1;
+	return refuse(err, errlen, "invalid literal at byte %zu", at);
+}
+
+/* The code unit of the \u escape at P (jsmn checked its four hex digits). */
+static unsigned long code_unit(const char *p)
+{
+	unsigned long v = 0;
+
+	for (int i = 2; i < 6; i++)
+		v = v << 4 | (unsigned long)hex_value(p[i]);
+	return v;
+}
+
+/* jsmn checked the escapes' letters; left: raw control bytes, surrogates. */
+static int check_string(char *err, size_t errlen, const char *s, size_t start, size_t end)
+{
+	for (size_t p = start; p < end; p++) {
+		unsigned long cu, lo;
+
+		if ((unsigned char)s[p] < 0x20)
+			return refuse(err, errlen, "control character 0x%02x in a string at byte %zu",
+			              (unsigned)s[p], p);
+		if (s[p] != '\\')
+			continue;
+		if (s[p + 1] != 'u') {
+			p++;
+			continue;
+		}
+		cu = code_unit(s + p);
+		if (cu >= 0xd800 && cu <= 0xdbff && end - p >= 12 && s[p + 6] == '\\' &&
+		    s[p + 7] == 'u' && (lo = code_unit(s + p + 6)) >= 0xdc00 && lo <= 0xdfff)
+			p += 6;
+		else if (cu >= 0xd800 && cu <= 0xdfff)
+			return refuse(err, errlen, "lone surrogate \\u%04lx at byte %zu", cu, p);
+		p += 5;
+	}
+	return 1;
+}
+
+/* Where token T's text begins, and where what may follow it does: for a
+ * container, just inside its opening bracket. */
+static size_t lex_start(const jsmntok_t *t)
+{
+	return (size_t)t->start - (t->type == JSMN_STRING);
+}
+
+static size_t lex_end(const jsmntok_t *t)
+{
+	if (t->type == JSMN_OBJECT || t->type == JSMN_ARRAY)
+		return (size_t)t->start + 1;
+	return (size_t)t->end + (t->type == JSMN_STRING);
+}
+
+/* The bytes S[FROM..TO) between two tokens: white space, closing brackets
+ * where CLOSE allows them, then SEP once when it is not 0. */
+static int check_gap(char *err, size_t errlen, const char *s, size_t from, size_t to,
+                     char sep, int close)
+{
+	int seen = 0;
+
+	for (size_t p = from; p < to; p++) {
+		if (is_ws(s[p]) || ((s[p] == ']' || s[p] == '}') && close && !seen))
+			continue;
+		if (s[p] != sep || seen)
+			return unexpected(err, errlen, s, to, p, "");
+		seen = 1;
+	}
+	if (sep && !seen)
+		return refuse(err, errlen, "expected '%c' at byte %zu", sep, to);
+	return 1;
+}
+
+/* Token I in its place: a value only as the one child of a key, keys only
+ * in objects and each with a value, and the separator before it: ':'
+ * after a key, ',' after a sibling (and the brackets that closed it). */
+static int check_place(const struct json_doc *d, unsigned i, char *err, size_t errlen)
+{
+	const jsmntok_t *t = &d->tok[i], *p = &d->tok[t->parent];
+	size_t from = lex_end(&d->tok[i - 1]), to = lex_start(t);
+	int first = i == (unsigned)t->parent + 1;
+	char sep = p->type == JSMN_STRING ? ':' : first ? 0 : ',';
+
+	if (p->type == JSMN_PRIMITIVE || (p->type == JSMN_STRING && (!first ||
+	    p->parent < 0 || d->tok[p->parent].type != JSMN_OBJECT)))
+		return check_gap(err, errlen, d->text, from, to, 0, 0) &&
+		       unexpected(err, errlen, d->text, d->len, to, "");
+	if (!check_gap(err, errlen, d->text, from, to, sep, sep == ','))
+		return 0;
+	if (p->type == JSMN_OBJECT && (t->type != JSMN_STRING || t->size == 0))
+		return refuse(err, errlen, "expected ':' at byte %zu", lex_end(t));
+	return 1;
+}
+
+/* Keys of each object, decoded (into ARENA at their own offset when they
+ * have escapes): no two alike. */
+static int check_duplicates(const struct json_doc *d, char *err, size_t errlen)
+{
+	struct text_item *it = NULL;
+	char *arena = NULL;
+	int ok = 1;
+
+	if (memchr(d->text, '\\', d->len) && !(arena = malloc(d->len)))
+		return refuse(err, errlen, "out of memory");
+	for (unsigned o = 0; ok && o < d->ntok; o++) {
+		size_t n = 0;
+
+		if (d->tok[o].type != JSMN_OBJECT || d->tok[o].size < 2)
+			continue;
+		free(it);
+		if (!(it = calloc((size_t)d->tok[o].size, sizeof *it))) {
+			ok = refuse(err, errlen, "out of memory");
+			break;
+		}
+		JSON_EACH_MEMBER(d, o, m, k) {
+			const jsmntok_t *t = &d->tok[k];
+			it[n].s = d->text + t->start;
+			it[n].len = (size_t)(t->end - t->start);
+			if (arena && memchr(it[n].s, '\\', it[n].len)) {
+				it[n].s = arena + t->start;
+				it[n].len = json_unescape(d, k, arena + t->start);
+			}
+			it[n++].at = lex_start(t);
+			(void)m;
+		}
+		if (text_duplicates(it, n)) {
+			char shown[QUOTED_MAX];
+			ok = refuse(err, errlen, "duplicate key %s at byte %zu",
+			            quote(shown, it[0].s, it[0].len, QUOTE_ALWAYS), it[0].at);
+		}
+	}
+	free(it);
+	free(arena);
+	return ok;
+}
+
+/* What jsmn refused at P, said as precisely as that allows; TOP is
+ * where the top-level object ended, if it did. */
+static int jsmn_refused(int r, size_t p, int top, const char *s, size_t len,
+                        char *err, size_t errlen)
+{
+	if (p >= len || s[p] != '"')
+		return r == JSMN_ERROR_PART ?
+		       refuse(err, errlen, "unexpected end of input at byte %zu", len) :
+		       unexpected(err, errlen, s, len, p, top > 0 && p >= (size_t)top ?
+		                  " (after the top-level object)" : "");
+	for (size_t e = p + 1; r == JSMN_ERROR_INVAL && e + 1 < len && s[e] != '"'; e++) {
+		if (s[e] != '\\')
+			continue;
+		if (s[e + 1] == 'u')
+			for (int k = 2; k < 6; k++)
+				if (e + (size_t)k >= len || hex_value(s[e + (size_t)k]) < 0)
+					return refuse(err, errlen, "invalid \\u escape at byte %zu", e);
+		if (!strchr("\"\\/bfnrtu", s[e + 1]))
+			return refuse(err, errlen, "invalid escape at byte %zu", e);
+		e++;
+	}
+	return refuse(err, errlen, "unterminated string at byte %zu", p);
+}
+
+/* After jsmn: every token in its place, strings, numbers, literals,
+ * nothing after the object, then the duplicates. */
+static int check(const struct json_doc *d, char *err, size_t errlen)
+{
+	const jsmntok_t *t;
+
+	for (size_t p = (size_t)d->tok[0].end; p < d->len; p++)
+		if (!is_ws(d->text[p]))
+			return unexpected(err, errlen, d->text, d->len, p,
+			                  " (after the top-level object)");
+	for (unsigned i = 1; i < d->ntok; i++) {
+		t = &d->tok[i];
+		if (!check_place(d, i, err, errlen))
+			return 0;
+		if (t->type == JSMN_STRING &&
+		    !check_string(err, errlen, d->text, (size_t)t->start, (size_t)t->end))
+			return 0;
+		if (t->type == JSMN_PRIMITIVE && !check_primitive(err, errlen, d->text + t->start,
+		    (size_t)(t->end - t->start), (size_t)t->start))
+			return 0;
+	}
+	return check_gap(err, errlen, d->text, lex_end(&d->tok[d->ntok - 1]),
+	                 (size_t)d->tok[0].end, 0, 1) &&
+	       check_duplicates(d, err, errlen);
+}
+
+int json_parse(struct json_doc *doc, const char *text, size_t len,
+               char *err, size_t errlen)
+{
+	jsmn_parser jp;
+	const char *nul;
+	size_t p;
+	int r;
+
+	memset(doc, 0, sizeof *doc);
+	if (len > JSON_MAX_BYTES)
+		return refuse(err, errlen, "larger than 1 MiB (%zu bytes)", len);
+	if ((p = utf8_check((const unsigned char *)text, len)) != len)
+		return refuse(err, errlen, "invalid UTF-8 at byte %zu", p);
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		return refuse(err, errlen, "starts with a byte-order mark");
+	if ((nul = memchr(text, '\0', len)))
+		return refuse(err, errlen, "NUL byte at byte %zu", (size_t)(nul - text));
+	for (p = 0; p < len && is_ws(text[p]); p++)
+		;
+	if (p == len)
+		return refuse(err, errlen, "empty document");
+	if (text[p] != '{')
+		return refuse(err, errlen, "top level is not an object at byte %zu", p);
+	if ((p = too_deep(text, len)) != len)
+		return refuse(err, errlen, "nested deeper than %d at byte %zu", JSON_MAX_DEPTH, p);
+	/* Each token takes two bytes or more, counting what ends it. */
+	if (!(doc->tok = calloc(len / 2 + 2, sizeof *doc->tok)))
+		return refuse(err, errlen, "out of memory");
+	doc->text = text;
+	doc->len = len;
+	jsmn_init(&jp);
+	r = jsmn_parse(&jp, text, len, doc->tok, (unsigned)(len / 2 + 2));
+	doc->ntok = r > 0 ? (unsigned)r : 0;
+	if (r > 0 ? check(doc, err, errlen) : jsmn_refused(r, jp.pos, doc->tok[0].end, text, len, err, errlen))
+		return 1;
+	json_free(doc);
+	return 0;
+}
+
+void json_free(struct json_doc *doc)
+{
+	free(doc->tok);
+	memset(doc, 0, sizeof *doc);
+}
+
+enum json_type json_type(const struct json_doc *doc, unsigned i)
+{
+	const jsmntok_t *t = &doc->tok[i];
+
+	switch (t->type) {
+	case JSMN_OBJECT: return JSON_OBJECT;
+	case JSMN_ARRAY:  return JSON_ARRAY;
+	case JSMN_STRING: return JSON_STRING;
+	case JSMN_UNDEFINED:
+	case JSMN_PRIMITIVE:
+	default:
+		break;
+	}
+	switch (doc->text[t->start]) {
+	case 't': return JSON_TRUE;
+	case 'f': return JSON_FALSE;
+	case 'n': return JSON_NULL;
+	default:  return JSON_NUMBER;
+	}
+}
+
+unsigned json_next(const struct json_doc *doc, unsigned i)
+{
+	unsigned lo = i + 1, hi = doc->ntok, mid;
+
+	if (doc->tok[i].type != JSMN_OBJECT && doc->tok[i].type != JSMN_ARRAY)
+		return i + 1;
+	while (lo < hi) {       /* the first token that starts past I's end */
+		mid = lo + (hi - lo) / 2;
+		if (doc->tok[mid].start < doc->tok[i].end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The escape at P (the string was checked) as UTF-8 into OUT; returns the
+ * number of text bytes it took, *N the bytes written. */
+static size_t decode_escape(const char *p, unsigned char out[4], size_t *n)
+{
+	static const char from[] = "bfnrt", to[] = "\b\f\n\r\t";
+	const char *c = strchr(from, p[1]);
+	unsigned long cp;
+
+	if (p[1] != 'u') {
+		out[0] = c ? (unsigned char)to[c - from] : (unsigned char)p[1];
+		*n = 1;
+		return 2;
+	}
+	cp = code_unit(p);
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		*n = utf8_put(out, 0x10000 + ((cp - 0xd800) << 10) + (code_unit(p + 6) - 0xdc00));
+		return 12;
+	}
+	*n = utf8_put(out, cp);
+	return 6;
+}
+
+size_t json_unescape(const struct json_doc *doc, unsigned i, char *out)
+{
+	const char *p = doc->text + doc->tok[i].start, *e = doc->text + doc->tok[i].end, *bs;
 	char *o = out;
 	unsigned char u[4];
 	size_t n;
 
-	while (p < e) {
-		if (!(bs = memchr(p, '\\', (size_t)(e - p)))) {
-			memcpy(o, p, (size_t)(e - p));
-			o += e - p;
-			break;
-		}
+	while ((bs = memchr(p, '\\', (size_t)(e - p)))) {
 		memcpy(o, p, (size_t)(bs - p));
 		o += bs - p;
 		p = bs + decode_escape(bs, u, &n);
 		memcpy(o, u, n);
 		o += n;
 	}
-	return (size_t)(o - out);
-}
-
-/* The key text as it was written, cut short for a one-line message. */
-static int key_shown(const struct walk *w, size_t pos, size_t end)
-{
-	size_t n = end - pos - 1;
-
-	if (n > 40) {
-		n = 40;
-		while (n > 0 && ((unsigned char)w->s[pos + 1 + n] & 0xc0) == 0x80)
-			n--;            /* do not cut a UTF-8 sequence */
-	}
-	return (int)n;
-}
-
-/* The N source bytes of a key at P, as they may appear in a one-line
- * message: DEL and the C1 controls, which JSON lets stand raw in a string,
- * become \u escapes (a terminal may act on them). OUT holds 6 * N + 1. */
-static void quote_key(const char *p, size_t n, char *out)
-{
-	const unsigned char *u = (const unsigned char *)p;
-
-	for (size_t i = 0; i < n; i++) {
-		if (u[i] == 0x7f) {
-			out += sprintf(out, "\\u007f");
-		} else if (u[i] == 0xc2 && i + 1 < n && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f) {
-			out += sprintf(out, "\\u%04x", u[i + 1]);
-			i++;
-		} else {
-			*out++ = (char)u[i];
-		}
-	}
-	*out = '\0';
-}
-
-/* 1 when none of the 8 bytes at P is a quote, a backslash or below 0x20
- * (the classic SWAR zero-byte tests; bytes >= 0x80 never match). */
-static int plain8(const char *p)
-{
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	uint64_t v, q, b;
-
-	memcpy(&v, p, 8);
-	q = v ^ (ones * '"');
-	b = v ^ (ones * '\\');
-	return !((((q - ones) & ~q) | ((b - ones) & ~b) |
-	          ((v - ones * 0x20) & ~v)) & high);
-}
-
-/* The offset of the first bracket that opens a container deeper than
- * JSON_MAX_DEPTH, or LEN. jsmn climbs from its last token to the open
- * container at every closing bracket, which is quadratic in the depth (100,000
- * brackets: twenty seconds); with the depth bounded the climb is bounded too,
- * so text nested too deeply never reaches jsmn. Strings are skipped. */
-static size_t too_deep(const char *s, size_t len)
-{
-	unsigned depth = 0;
-	size_t i = 0;
-
-	while (i < len) {
-		switch (s[i]) {
-		case '"':
-			for (i++; i < len; i++) {
-				while (len - i >= 8 && plain8(s + i))
-					i += 8;
-				if (i >= len || s[i] == '"')
-					break;
-				if (s[i] == '\\')
-					i++;
-			}
-			break;
-		case '{':
-		case '[':
-			if (++depth > JSON_MAX_DEPTH)
-				return i;
-			break;
-		case '}':
-		case ']':
-			if (depth)
-				depth--;
-			break;
-		default:
-			break;
-		}
-		i++;
-	}
-	return len;
-}
-
-/* A string whose opening quote is at POS: checks escapes and control bytes
- * (UTF-8 was checked for the whole text) and finds the closing quote. */
-static int scan_string(struct walk *w, size_t pos, size_t *close)
-{
-	const char *s = w->s;
-	size_t p = pos + 1;
-	long cu;
-
-	for (;;) {
-		unsigned char c;
-
-		while (w->len - p >= 8 && plain8(s + p))
-			p += 8;
-		if (p >= w->len)
-			return fail(w, "unterminated string at byte %zu", pos);
-		c = (unsigned char)s[p];
-		if (c == '"')
-			break;
-		if (c < 0x20)
-			return fail(w, "control character 0x%02x in a string at byte %zu",
-			            c, p);
-		if (c != '\\') {
-			p++;
-			continue;
-		}
-		if (p + 1 >= w->len)
-			return fail(w, "unterminated string at byte %zu", pos);
-		switch (s[p + 1]) {
-		case '"': case '\\': case '/': case 'b': case 'f': case 'n':
-		case 'r': case 't':
-			p += 2;
-			break;
-		case 'u':
-			if ((cu = hex4(s, w->len, p + 2)) < 0)
-				return fail(w, "invalid \\u escape at byte %zu", p);
-			if (cu >= 0xdc00 && cu <= 0xdfff)
-				return fail(w, "lone surrogate \\u%04lx at byte %zu", cu, p);
-			if (cu >= 0xd800 && cu <= 0xdbff) {
-				long lo = -1;
-
-				if (p + 7 < w->len && s[p + 6] == '\\' && s[p + 7] == 'u')
-					lo = hex4(s, w->len, p + 8);
-				if (lo < 0xdc00 || lo > 0xdfff)
-					return fail(w, "lone surrogate \\u%04lx at byte %zu",
-					            cu, p);
-				p += 12;
-			} else {
-				p += 6;
-			}
-			break;
-		default:
-			return fail(w, "invalid escape at byte %zu", p);
-		}
-	}
-	*close = p;
-	return 1;
-}
-
-/* A number at POS: the JSON grammar, then integers only, within ±(2^53-1).
- * Never converts, so a thousand digits cannot overflow anything. */
-static int scan_number(struct walk *w, size_t pos, size_t *end)
-{
-	static const char max[] = "9007199254740991";
-	const unsigned char *s = (const unsigned char *)w->s;
-	size_t p = pos, digits, ndig;
-	int integer = 1;
-
-	if (p < w->len && s[p] == '-')
-		p++;
-	digits = p;
-	if (p < w->len && s[p] == '0')
-		p++;
-	else if (p < w->len && s[p] >= '1' && s[p] <= '9')
-		while (p < w->len && is_digit(s[p]))
-			p++;
-	else
-		return fail(w, "invalid number at byte %zu", pos);
-	ndig = p - digits;
-	if (p < w->len && s[p] == '.') {
-		integer = 0;
-		if (++p >= w->len || !is_digit(s[p]))
-			return fail(w, "invalid number at byte %zu", pos);
-		while (p < w->len && is_digit(s[p]))
-			p++;
-	}
-	if (p < w->len && (s[p] == 'e' || s[p] == 'E')) {
-		integer = 0;
-		p++;
-		if (p < w->len && (s[p] == '+' || s[p] == '-'))
-			p++;
-		if (p >= w->len || !is_digit(s[p]))
-			return fail(w, "invalid number at byte %zu", pos);
-		while (p < w->len && is_digit(s[p]))
-			p++;
-	}
-	if (p < w->len && is_lexchar(s[p]))
-		return fail(w, "invalid number at byte %zu", pos);  /* 01, 1x, 1.2.3 */
-	if (!integer)
-		return fail(w, "not an integer at byte %zu", pos);
-	if (ndig > sizeof max - 1 ||
-	    (ndig == sizeof max - 1 && memcmp(s + digits, max, ndig) > 0))
-		return fail(w, "integer out of range at byte %zu", pos);
-	*end = p;
-	return 1;
-}
-
-static int scan_literal(struct walk *w, size_t pos, enum json_type *type,
-                        size_t *end)
-{
-	static const struct { const char *word; enum json_type type; } lit[] = {
-		{ "true", JSON_TRUE }, { "false", JSON_FALSE }, { "null", JSON_NULL },
-	};
-	size_t i, n;
-
-	for (i = 0; i < sizeof lit / sizeof lit[0]; i++) {
-		n = strlen(lit[i].word);
-		if (w->len - pos >= n && !memcmp(w->s + pos, lit[i].word, n) &&
-		    (w->len - pos == n || !is_lexchar((unsigned char)w->s[pos + n]))) {
-			*type = lit[i].type;
-			*end = pos + n;
-			return 1;
-		}
-	}
-	return fail(w, "invalid literal at byte %zu", pos);
-}
-
-/* Take jsmn's next token for the value or key of TYPE the walk found at
- * [POS, END) (for strings: the quotes included), convert its slot, and return
- * its index. From the first disagreement on, nothing is taken or written. */
-static unsigned take(struct walk *w, enum json_type type, size_t pos, size_t end,
-                     jsmntok_t *jt)
-{
-	struct json_tok *t;
-	jsmntype_t want;
-	int ok;
-
-	if (w->notok)
-		return 0;
-	switch (type) {
-	case JSON_OBJECT: want = JSMN_OBJECT; break;
-	case JSON_ARRAY:  want = JSMN_ARRAY; break;
-	case JSON_STRING: want = JSMN_STRING; break;
-	case JSON_NUMBER: case JSON_TRUE: case JSON_FALSE: case JSON_NULL:
-	default:          want = JSMN_PRIMITIVE; break;
-	}
-	ok = w->next < w->ntok;
-	if (ok) {
-		memcpy(jt, (char *)w->slots + (size_t)w->next * sizeof *jt, sizeof *jt);
-		if (want == JSMN_STRING)
-			ok = jt->type == want && jt->start >= 1 &&
-			     (size_t)jt->start == pos + 1 && (size_t)jt->end == end - 1;
-		else if (want == JSMN_PRIMITIVE)
-			ok = jt->type == want && jt->start >= 0 &&
-			     (size_t)jt->start == pos && (size_t)jt->end == end;
-		else
-			ok = jt->type == want && jt->start >= 0 &&
-			     (size_t)jt->start == pos;
-	}
-	if (!ok) {
-		w->notok = 1;
-		w->disagree = pos;
-		return 0;
-	}
-	t = (struct json_tok *)w->slots + w->next;
-	t->type = type;
-	t->start = (unsigned)(type == JSON_STRING ? pos + 1 : pos);
-	t->end = (unsigned)(type == JSON_STRING ? end - 1 : end);
-	t->size = 0;
-	t->next = w->next + 1;
-	return w->next++;
-}
-
-static int push_key(struct walk *w, size_t pos, size_t close)
-{
-	struct key *k;
-
-	if (w->nkeys == w->capkeys) {
-		size_t cap = w->capkeys ? 2 * w->capkeys : 64;
-		struct key *nk = realloc(w->keys, cap * sizeof *nk);
-
-		if (!nk)
-			return fail(w, "out of memory");
-		w->keys = nk;
-		w->capkeys = cap;
-	}
-	k = &w->keys[w->nkeys++];
-	k->pos = pos;
-	if (!memchr(w->s + pos + 1, '\\', close - pos - 1)) {
-		k->s = w->s + pos + 1;
-		k->len = close - pos - 1;
-		k->head = json_key_head(k->s, k->len);
-		return 1;
-	}
-	if (!w->arena && !(w->arena = malloc(w->len)))
-		return fail(w, "out of memory");
-	k->s = w->arena + w->arena_top;
-	k->len = unescape(w->s, pos + 1, close, w->arena + w->arena_top);
-	w->arena_top += k->len;
-	k->head = json_key_head(k->s, k->len);
-	return 1;
-}
-
-static int keycmp(const void *a, const void *b)
-{
-	const struct key *x = a, *y = b;
-	int c;
-
-	if (x->head != y->head)
-		return x->head < y->head ? -1 : 1;
-	if ((c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len)))
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
-}
-
-/* Keys K[0..N) of one object: refuse a duplicate, compared after decoding.
- * Sorting makes this O(n log n) for objects with many keys. */
-static int check_duplicates(struct walk *w, struct key *k, size_t n)
-{
-	size_t i, at = (size_t)-1;
-
-	if (n < 2)
-		return 1;
-	qsort(k, n, sizeof *k, keycmp);
-	for (i = 1; i < n; i++)
-		if (!keycmp(&k[i - 1], &k[i])) {
-			size_t later = k[i].pos > k[i - 1].pos ? k[i].pos : k[i - 1].pos;
-
-			if (later < at)
-				at = later;
-		}
-	if (at == (size_t)-1)
-		return 1;
-	{
-		size_t close;
-		char shown[40 * 6 + 1];
-
-		scan_string(w, at, &close);
-		quote_key(w->s + at + 1, (size_t)key_shown(w, at, close), shown);
-		return fail(w, "duplicate key \"%s%s\" at byte %zu", shown,
-		            close - at - 1 > 40 ? "..." : "", at);
-	}
-}
-
-static void show_byte(const struct walk *w, size_t p, char *buf, size_t n)
-{
-	unsigned char c = (unsigned char)w->s[p];
-
-	if (c > 0x20 && c < 0x7f)
-		snprintf(buf, n, "'%c'", c);
-	else
-		snprintf(buf, n, "byte 0x%02x", c);
-}
-
-static int unexpected(struct walk *w, size_t p, const char *what)
-{
-	char b[16];
-
-	if (p >= w->len)
-		return fail(w, "unexpected end of input at byte %zu (%s)", p, what);
-	show_byte(w, p, b, sizeof b);
-	return fail(w, "unexpected %s at byte %zu (%s)", b, p, what);
-}
-
-static int walk(struct walk *w)
-{
-	struct frame st[JSON_MAX_DEPTH];
-	struct frame *f;
-	unsigned depth = 0;
-	size_t p, end = 0, close = 0;
-	jsmntok_t jt;
-	unsigned ti;
-	enum json_type type = JSON_NULL;
-	unsigned char c;
-
-	p = skip_ws(w, 0);
-	if (p >= w->len)
-		return fail(w, "empty document");
-	if (w->s[p] != '{')
-		return fail(w, "top level is not an object at byte %zu", p);
-
-value:  /* a value at P (whitespace skipped) at level depth + 1 */
-	if (depth >= JSON_MAX_DEPTH)
-		return fail(w, "nested deeper than %d at byte %zu", JSON_MAX_DEPTH, p);
-	if (p >= w->len)
-		return unexpected(w, p, "expected a value");
-	c = (unsigned char)w->s[p];
-	switch (c) {
-	case '{':
-	case '[':
-		ti = take(w, c == '{' ? JSON_OBJECT : JSON_ARRAY, p, p + 1, &jt);
-		f = &st[depth++];
-		f->tok = ti;
-		f->count = 0;
-		f->keymark = w->nkeys;
-		f->arenamark = w->arena_top;
-		f->jend = w->notok ? -1 : jt.end;
-		f->jsize = w->notok ? -1 : jt.size;
-		f->close = c == '{' ? '}' : ']';
-		p = skip_ws(w, p + 1);
-		if (p < w->len && (unsigned char)w->s[p] == (unsigned char)f->close)
-			goto close;
-		if (c == '{')
-			goto key;
-		goto value;
-	case '"':
-		if (!scan_string(w, p, &close))
-			return 0;
-		take(w, JSON_STRING, p, close + 1, &jt);
-		p = close + 1;
-		break;
-	case '-': case '0': case '1': case '2': case '3': case '4':
-	case '5': case '6': case '7': case '8': case '9':
-		if (!scan_number(w, p, &end))
-			return 0;
-		take(w, JSON_NUMBER, p, end, &jt);
-		p = end;
-		break;
-	case 't':
-	case 'f':
-	case 'n':
-		if (!scan_literal(w, p, &type, &end))
-			return 0;
-		take(w, type, p, end, &jt);
-		p = end;
-		break;
-	default:
-		return unexpected(w, p, "expected a value");
-	}
-
-after:  /* a value ended just before P */
-	if (depth == 0) {
-		p = skip_ws(w, p);
-		if (p < w->len)
-			return unexpected(w, p, "after the top-level object");
-		return 1;
-	}
-	f = &st[depth - 1];
-	f->count++;
-	p = skip_ws(w, p);
-	if (p >= w->len)
-		return unexpected(w, p, f->close == '}' ? "expected ',' or '}'"
-		                                        : "expected ',' or ']'");
-	if (w->s[p] == ',') {
-		p = skip_ws(w, p + 1);
-		if (f->close == '}')
-			goto key;
-		goto value;
-	}
-	if (w->s[p] != f->close)
-		return unexpected(w, p, f->close == '}' ? "expected ',' or '}'"
-		                                        : "expected ',' or ']'");
-
-close:  /* the closing bracket of the innermost container is at P */
-	f = &st[depth - 1];
-	/* An object without keys has no array to point into (keys may be NULL:
-	 * NULL + 0 is undefined behaviour). */
-	if (f->close == '}' && w->nkeys > f->keymark &&
-	    !check_duplicates(w, w->keys + f->keymark, w->nkeys - f->keymark))
-		return 0;
-	w->nkeys = f->keymark;
-	w->arena_top = f->arenamark;
-	if (!w->notok) {
-		if (f->jend < 0 || (size_t)f->jend != p + 1 ||
-		    f->jsize < 0 || (unsigned)f->jsize != f->count) {
-			w->notok = 1;
-			w->disagree = p;
-		} else {
-			struct json_tok *t = (struct json_tok *)w->slots + f->tok;
-
-			t->end = (unsigned)(p + 1);
-			t->size = f->count;
-			t->next = w->next;
-		}
-	}
-	depth--;
-	p++;
-	goto after;
-
-key:    /* a member key at P (whitespace skipped) */
-	if (p >= w->len || w->s[p] != '"')
-		return unexpected(w, p, "expected a string key");
-	if (!scan_string(w, p, &close))
-		return 0;
-	take(w, JSON_STRING, p, close + 1, &jt);
-	if (!push_key(w, p, close))
-		return 0;
-	p = skip_ws(w, close + 1);
-	if (p >= w->len || w->s[p] != ':')
-		return unexpected(w, p, "expected ':'");
-	p = skip_ws(w, p + 1);
-	goto value;
-}
-
-int json_parse(struct json_doc *doc, const char *text, size_t len,
-               char *err, size_t errlen)
-{
-	struct walk w;
-	jsmn_parser jp;
-	size_t bad, cap;
-	int r, ok;
-
-	memset(doc, 0, sizeof *doc);
-	memset(&w, 0, sizeof w);
-	w.err = err;
-	w.errlen = errlen;
-	if (len > JSON_MAX_BYTES)
-		return fail(&w, "larger than 1 MiB (%zu bytes)", len);
-	if ((bad = utf8_check((const unsigned char *)text, len)) != len)
-		return fail(&w, "invalid UTF-8 at byte %zu", bad);
-	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		return fail(&w, "starts with a byte-order mark");
-
-	/* A valid text of LEN bytes has at most (LEN + 1) / 2 tokens (each value
-	 * takes two bytes with its separator); the margin keeps every valid
-	 * prefix of deeply nested text covered, for precise messages. */
-	cap = len / 2 + JSON_MAX_DEPTH + 2;
-	if (!(w.slots = malloc(cap * sizeof(struct json_tok))))
-		return fail(&w, "out of memory");
-	w.s = text;
-	w.len = len;
-	jsmn_init(&jp);
-	if ((bad = too_deep(text, len)) == len) {
-		r = jsmn_parse(&jp, text, len, w.slots, (unsigned)cap);
-		w.ntok = r >= 0 ? (unsigned)r : jp.toknext;
-	} else {
-		/* Refused for sure: the walk alone finds the first error. */
-		r = JSMN_ERROR_INVAL;
-		jp.pos = (unsigned)bad;
-		w.notok = 1;
-		w.disagree = bad;
-	}
-
-	ok = walk(&w);
-	if (ok && (w.notok || r < 0 || w.next != w.ntok))
-		ok = fail(&w, "invalid JSON at byte %zu (the tokenizer disagrees)",
-		          w.notok ? w.disagree : (size_t)jp.pos);
-	free(w.keys);
-	free(w.arena);
-	if (!ok) {
-		free(w.slots);
-		return 0;
-	}
-	doc->text = text;
-	doc->len = len;
-	doc->tok = w.slots;
-	doc->ntok = w.ntok;
-	return 1;
-}
-
-void json_free(struct json_doc *doc)
-{
-	free(doc->tok);
-	doc->tok = NULL;
-	doc->ntok = 0;
-}
-
-size_t json_unescape(const struct json_doc *doc, unsigned i, char *out)
-{
-	const struct json_tok *t = &doc->tok[i];
-
-	return unescape(doc->text, t->start, t->end, out);
-}
-
-uint64_t json_key_head(const char *s, size_t len)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | (i < len ? (unsigned char)s[i] : 0);
-	return v;
+	memcpy(o, p, (size_t)(e - p));
+	return (size_t)(o - out) + (size_t)(e - p);
 }
 
 char *json_string(const struct json_doc *doc, unsigned i, size_t *outlen)
 {
-	const struct json_tok *t = &doc->tok[i];
-	char *s = malloc(t->end - t->start + 1);
+	char *s = malloc((size_t)(doc->tok[i].end - doc->tok[i].start) + 1);
 	size_t n;
 
 	if (!s)
@@ -820,51 +451,38 @@ char *json_string(const struct json_doc *doc, unsigned i, size_t *outlen)
 
 int json_streq(const struct json_doc *doc, unsigned i, const char *s)
 {
-	const struct json_tok *t = &doc->tok[i];
-	const char *p = doc->text + t->start, *e = doc->text + t->end;
-	unsigned char u[4];
-	size_t n, k;
+	const jsmntok_t *t = &doc->tok[i];
+	size_t raw = (size_t)(t->end - t->start), n = strlen(s);
+	char buf[64];
 
-	if (t->type != JSON_STRING)
+	if (t->type != JSMN_STRING || n > raw)
 		return 0;
-	while (p < e) {
-		if (*p != '\\') {
-			if (*s++ != *p++)
-				return 0;
-			continue;
-		}
-		p += decode_escape(p, u, &n);
-		for (k = 0; k < n; k++)
-			if (u[k] == '\0' || (unsigned char)*s++ != u[k])
-				return 0;
+	if (!memchr(doc->text + t->start, '\\', raw))
+		return n == raw && !memcmp(doc->text + t->start, s, n);
+	if (raw > sizeof buf) {         /* decoded, it might still be as short as S */
+		char *d = json_string(doc, i, &raw);
+		int eq = d && raw == n && !memcmp(d, s, n);
+		free(d);
+		return eq;
 	}
-	return *s == '\0';
+	return json_unescape(doc, i, buf) == n && !memcmp(buf, s, n);
 }
 
 long long json_integer(const struct json_doc *doc, unsigned i)
 {
-	const struct json_tok *t = &doc->tok[i];
-	const char *p = doc->text + t->start, *e = doc->text + t->end;
+	const char *p = doc->text + doc->tok[i].start, *e = doc->text + doc->tok[i].end;
 	long long v = 0;
-	int neg = 0;
+	int neg = *p == '-';
 
-	if (p < e && *p == '-') {
-		neg = 1;
-		p++;
-	}
-	while (p < e)
-		v = v * 10 + (*p++ - '0');
+	for (p += neg; p < e; p++)
+		v = v * 10 + (*p - '0');
 	return neg ? -v : v;
 }
 
 unsigned json_get(const struct json_doc *doc, unsigned obj, const char *key)
 {
-	unsigned j = obj + 1, m;
-
-	for (m = 0; m < doc->tok[obj].size; m++) {
-		if (json_streq(doc, j, key))
-			return j + 1;
-		j = doc->tok[j + 1].next;
-	}
+	JSON_EACH_MEMBER(doc, obj, m, k)
+		if (json_streq(doc, k, key))
+			return k + 1;
 	return 0;
 }

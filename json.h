@@ -1,17 +1,18 @@
 /* Strict JSON reader for sharness-exec: jsmn (JSMN_STRICT, JSMN_PARENT_LINKS)
- * finds the tokens; our own code checks the grammar between them and every
- * number, string escape and UTF-8 sequence, because jsmn alone accepts text
- * that is not JSON. The rules are DESIGN.md 2.1: strict UTF-8, no BOM, top
- * level an object, integers only (|n| <= 2^53-1, no floats or exponents),
- * no duplicate keys (compared after unescaping), no lone surrogate escapes,
- * nesting at most 64, at most 1 MiB, nothing after the object.
+ * builds the token tree; json.c checks what jsmn does not. The rules are
+ * DESIGN.md 2.1: strict UTF-8, no BOM, top level an object, integers only
+ * (|n| <= 2^53-1, no floats or exponents), no duplicate keys (compared after
+ * unescaping), no lone surrogate escapes, nesting at most 64, at most 1 MiB,
+ * nothing after the object.
  *
  * Only the front end links this. */
 #ifndef SHARNESS_JSON_H
 #define SHARNESS_JSON_H
 
 #include <stddef.h>
-#include <stdint.h>
+#define JSMN_PARENT_LINKS
+#define JSMN_HEADER
+#include <jsmn.h>
 
 #define JSON_MAX_BYTES (1u << 20)
 #define JSON_MAX_DEPTH 64
@@ -20,17 +21,14 @@
 enum json_type { JSON_OBJECT = 1, JSON_ARRAY, JSON_STRING, JSON_NUMBER,
                  JSON_TRUE, JSON_FALSE, JSON_NULL };
 
-struct json_tok {
-	enum json_type type;
-	unsigned start, end;   /* byte range in text: for strings, inside the quotes */
-	unsigned size;         /* object: number of keys; array: number of elements */
-	unsigned next;         /* index of the first token after this subtree */
-};
-
+/* jsmn's tokens in document order: tok[0] is the top-level object; an
+ * object's members are a key (a string token, size 1) followed by its
+ * value; .size counts an object's keys or an array's elements; .start and
+ * .end are byte offsets (for strings, inside the quotes). */
 struct json_doc {
 	const char *text;
 	size_t len;
-	struct json_tok *tok;  /* tok[0] is the top-level object; keys and values alternate */
+	jsmntok_t *tok;
 	unsigned ntok;
 };
 
@@ -39,29 +37,27 @@ struct json_doc {
  * outlive DOC). On refusal returns 0, leaves DOC empty (json_free is then a
  * no-op) and writes a one-line reason, e.g. "duplicate key \"a\" at byte
  * 17", into ERR; byte offsets count from 0. Memory used is O(LEN): one
- * token array of at most LEN/2 + JSON_MAX_DEPTH + 2 tokens. */
+ * token array of at most LEN/2 + 2 tokens. */
 int json_parse(struct json_doc *doc, const char *text, size_t len,
                char *err, size_t errlen);
 void json_free(struct json_doc *doc);
 
+/* The type of token I, and the index of the first token after I's
+ * subtree (I MUST NOT be a key). */
+enum json_type json_type(const struct json_doc *doc, unsigned i);
+unsigned json_next(const struct json_doc *doc, unsigned i);
+
 /* Decode string token I into OUT, which MUST hold tok[I].end - tok[I].start
  * bytes (decoding never lengthens a string); returns the decoded length. No
- * allocation and no NUL added: for callers that decode many strings. I MUST
- * be a JSON_STRING token of a document json_parse accepted. */
+ * allocation and no NUL added: for callers that decode many strings. */
 size_t json_unescape(const struct json_doc *doc, unsigned i, char *out);
-
-/* The first 8 bytes of decoded key S (LEN bytes), big-endian, zero-padded:
- * two keys whose heads differ compare as their heads do, so sorting keys by
- * their bytes rarely needs memcmp. */
-uint64_t json_key_head(const char *s, size_t len);
 
 /* Decode string token I (escapes resolved, UTF-8 out) into a fresh heap
  * buffer, NUL-terminated for convenience; *OUTLEN gets the decoded length,
- * which may include embedded NULs from \u0000. Returns NULL only on ENOMEM.
- * I MUST be a JSON_STRING token of a document json_parse accepted. */
+ * which may include embedded NULs from \u0000. Returns NULL only on ENOMEM. */
 char *json_string(const struct json_doc *doc, unsigned i, size_t *outlen);
 
-/* 1 if string token I decodes to exactly the NUL-free C string S. */
+/* 1 if token I is a string that decodes to exactly the NUL-free C string S. */
 int json_streq(const struct json_doc *doc, unsigned i, const char *s);
 
 /* Value of number token I (already known to be a safe integer). */
@@ -70,5 +66,14 @@ long long json_integer(const struct json_doc *doc, unsigned i);
 /* Object member lookup: index of the value whose key equals KEY, or 0 when
  * absent (0 is never a member value). OBJ MUST be a JSON_OBJECT token. */
 unsigned json_get(const struct json_doc *doc, unsigned obj, const char *key);
+
+/* Members of object O: key token K (its value is K + 1), M counting. */
+#define JSON_EACH_MEMBER(d, o, m, k) \
+	for (unsigned m = 0, k = (o) + 1; m < (unsigned)(d)->tok[o].size; \
+	     m++, k = json_next(d, k + 1))
+/* Elements of array A: token E, M counting. */
+#define JSON_EACH_ELEMENT(d, a, m, e) \
+	for (unsigned m = 0, e = (a) + 1; m < (unsigned)(d)->tok[a].size; \
+	     m++, e = json_next(d, e))
 
 #endif

@@ -8,10 +8,11 @@
 #include <unistd.h>
 #include <bearssl.h>
 
+#include "common.h"
 #include "key.h"
 #include "pem.h"
 
-static int fail(char *err, size_t errlen, const char *path, const char *why)
+static int refuse_file(char *err, size_t errlen, const char *path, const char *why)
 {
 	snprintf(err, errlen, "%s: %s", path, why);
 	return 0;
@@ -22,11 +23,11 @@ static int fail(char *err, size_t errlen, const char *path, const char *why)
 static int file_trusted(const struct stat *st, const char *path, char *err, size_t errlen)
 {
 	if (st->st_mode & S_IWOTH)
-		return fail(err, errlen, path, "refused: writable by others");
+		return refuse_file(err, errlen, path, "refused: writable by others");
 	if (st->st_mode & S_IWGRP)
-		return fail(err, errlen, path, "refused: writable by its group");
+		return refuse_file(err, errlen, path, "refused: writable by its group");
 	if (st->st_uid != 0 && st->st_uid != getuid())
-		return fail(err, errlen, path, "refused: owned by another user than root or the caller");
+		return refuse_file(err, errlen, path, "refused: owned by another user than root or the caller");
 	return 1;
 }
 
@@ -41,21 +42,21 @@ int small_file_read(const char *path, unsigned char *buf, size_t max, size_t *le
                     int trust, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t total = 0;
-	int fd;
+	ssize_t n;
+	int fd, e;
 
 	if (stat(path, &st) < 0)
-		return fail(err, errlen, path, strerror(errno));
+		return refuse_file(err, errlen, path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return fail(err, errlen, path, not_regular(&st));
+		return refuse_file(err, errlen, path, not_regular(&st));
 	/* O_NONBLOCK: should it have become a FIFO since, open() does not
 	 * wait for a writer; fstat() then says what it is. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return fail(err, errlen, path, strerror(errno));
+		return refuse_file(err, errlen, path, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(err, errlen, path, S_ISREG(st.st_mode) ? strerror(errno) : not_regular(&st));
+		return refuse_file(err, errlen, path, S_ISREG(st.st_mode) ? strerror(errno) : not_regular(&st));
 	}
 	if (trust && !file_trusted(&st, path, err, errlen)) {
 		close(fd);
@@ -67,28 +68,16 @@ int small_file_read(const char *path, unsigned char *buf, size_t max, size_t *le
 		return 0;
 	}
 	/* Read to the end, but never past MAX: the file may grow meanwhile. */
-	for (;;) {
-		unsigned char extra;
-		ssize_t n = total < max ? read(fd, buf + total, max - total) : read(fd, &extra, 1);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			close(fd);
-			return fail(err, errlen, path, strerror(e));
-		}
-		if (n == 0)
-			break;
-		if (total == max) {
-			close(fd);
-			snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
-			return 0;
-		}
-		total += (size_t)n;
-	}
+	n = read_upto(fd, buf, max);
+	e = errno;
 	close(fd);
-	*len = total;
+	if (n > (ssize_t)max) {
+		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+		return 0;
+	}
+	if (n < 0)
+		return refuse_file(err, errlen, path, strerror(e));
+	*len = (size_t)n;
 	return 1;
 }
 
@@ -231,7 +220,7 @@ int key_public_read(const char *path, int trust, struct pubkey *k, char *err, si
 	if (!small_file_read(path, text, sizeof text, &len, trust, err, errlen))
 		return 0;
 	if (!key_public_parse(text, len, k, &why))
-		return fail(err, errlen, path, why);
+		return refuse_file(err, errlen, path, why);
 	return 1;
 }
 
@@ -246,7 +235,7 @@ int key_private_read(const char *path, struct privkey *k, char *err, size_t errl
 		return 0;
 	ok = key_private_parse(text, len, k, &why);
 	explicit_bzero(text, sizeof text);
-	return ok ? 1 : fail(err, errlen, path, why);
+	return ok ? 1 : refuse_file(err, errlen, path, why);
 }
 
 int sig_read(const char *path, unsigned char raw[SIG_RAW_LEN], char *err, size_t errlen)
@@ -257,7 +246,7 @@ int sig_read(const char *path, unsigned char raw[SIG_RAW_LEN], char *err, size_t
 	if (!small_file_read(path, der, sizeof der, &len, 0, err, errlen))
 		return 0;
 	if (!sig_der_decode(der, len, raw))
-		return fail(err, errlen, path, "not a DER ECDSA P-256 signature");
+		return refuse_file(err, errlen, path, "not a DER ECDSA P-256 signature");
 	return 1;
 }
 

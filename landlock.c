@@ -27,7 +27,7 @@
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bntU] [-A ABI] [-e FD] [-r PATH]... " \
+#define USAGE "sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-r PATH]... " \
 	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
@@ -49,7 +49,7 @@ const char *progname = "sharness-exec-landlock";
 #define SCOPE_ALL (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL)
 
 /* When a right added after ABI 1 is required: always, in the object form
- * (-n), when UDP ports are listed (-C, -L), or never (handled where the
+ * (-H), when UDP ports are listed (-C, -L), or never (handled where the
  * kernel has it, a second wall behind another step). */
 enum need { ALWAYS, OBJECT_FORM, UDP_LISTED, WHERE_AVAILABLE };
 
@@ -203,13 +203,13 @@ int main(int argc, char **argv)
 	if (!rule || !view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbntUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
 			exit(0);
 		case 'b': best = 1; break;
-		case 'n': net = 1; break;
+		case 'H': net = 1; break;
 		case 'U': userns = 1; break;
 		case 't': test = 1; break;
 		case 'A':
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	if (abi < 1)
 		diex(EXIT_CONFINE, "unable to use Landlock: -A %lu leaves no ABI "
 		     "(best effort never drops the whole sandbox)", cap);
-	/* TCP and UDP are handled only in the object form (-n, -c, -l, -C,
+	/* TCP and UDP are handled only in the object form (-H, -c, -l, -C,
 	 * -L). With "none" the network namespace is the isolation, and
 	 * everything local in it must work: a test suite's own servers on
 	 * 127.0.0.1 and ::1. UDP is required only when ports are listed:

@@ -39,13 +39,10 @@ static const char *const never_written[] = {
 	"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/sys",
 };
 
-#define T(c, i) ((c)->d->tok[i])
-/* Members of object O: key token K, value token K + 1. */
-#define EACH_MEMBER(c, o, i, k) \
-	for (unsigned i = 0, k = (o) + 1; i < T(c, o).size; i++, k = T(c, k + 1).next)
-/* Elements of array A: token E at index I. */
-#define EACH_ELEMENT(c, a, i, e) \
-	for (unsigned i = 0, e = (a) + 1; i < T(c, a).size; i++, e = T(c, e).next)
+#define TYPE(c, i) json_type((c)->d, i)
+#define SIZE(c, i) ((size_t)(c)->d->tok[i].size)
+#define EACH_MEMBER(c, o, i, k) JSON_EACH_MEMBER((c)->d, o, i, k)
+#define EACH_ELEMENT(c, a, i, e) JSON_EACH_ELEMENT((c)->d, a, i, e)
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -82,18 +79,13 @@ static void problem(struct ck *c, const char *keypath, const char *fmt, ...)
 		c->report(c->ctx, line);
 }
 
-/* 1 when bytes I, I+1 of S encode a C1 control (U+0080 to U+009F). */
-static int is_c1(const char *s, size_t len, size_t i)
-{
-	return (unsigned char)s[i] == 0xc2 && i + 1 < len &&
-	       (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] < 0xa0;
-}
-
+/* 1 when S[I] starts a control character: C0, DEL, or a C1 (U+0080 to
+ * U+009F, 0xc2 0x80-0x9f). */
 static int is_control(const char *s, size_t len, size_t i)
 {
-	unsigned char b = (unsigned char)s[i];
+	const unsigned char *u = (const unsigned char *)s;
 
-	return b < 0x20 || b == 0x7f || is_c1(s, len, i);
+	return u[i] < 0x20 || u[i] == 0x7f || (u[i] == 0xc2 && i + 1 < len && u[i + 1] < 0xa0);
 }
 
 /* PARENT.KEY into OUT: KEY bare when it is a plain word, else quoted. */
@@ -164,16 +156,7 @@ int policy_env_name(const char *s, size_t len)
 	return 1;
 }
 
-int policy_beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return path[0] == '/';
-	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
-}
-
-static int in_list(const char *s, const char *const *v, size_t n)
+static int listed(const char *s, const char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(s, v[i]))
@@ -181,56 +164,20 @@ static int in_list(const char *s, const char *const *v, size_t n)
 	return 0;
 }
 
-/* --- duplicates: sort by value then position, report in list order --- */
+/* --- duplicates: each reported at its own position, naming the first --- */
 
-struct item {
-	const char *s;       /* NULL: compare PORT */
-	unsigned long port;
-	unsigned at, of;     /* position in the JSON array; first equal one */
-};
-
-static int by_value(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-	int r = x->s ? strcmp(x->s, y->s) : (x->port > y->port) - (x->port < y->port);
-
-	return r ? r : (x->at > y->at) - (x->at < y->at);
-}
-
-static int by_position(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-
-	return (x->at > y->at) - (x->at < y->at);
-}
-
-static int same(const struct item *x, const struct item *y)
-{
-	return x->s ? !strcmp(x->s, y->s) : x->port == y->port;
-}
-
-static void duplicates(struct ck *c, const char *name, struct item *it, size_t n)
+/* NUMBERS: the entries are ports, shown bare. */
+static void duplicates(struct ck *c, const char *name, struct text_item *it, size_t n,
+                       int numbers)
 {
 	char kp[KEYPATH_MAX], q[QUOTED_MAX];
-	struct item *dup = xcalloc(n, sizeof *dup);
-	size_t i, ndup = 0;
+	size_t ndup = text_duplicates(it, n);
 
-	qsort(it, n, sizeof *it, by_value);
-	for (i = 1; i < n; i++)
-		if (same(&it[i], &it[i - 1])) {
-			it[i].of = it[i - 1].of;
-			dup[ndup++] = it[i];
-		}
-	qsort(dup, ndup, sizeof *dup, by_position);
-	for (i = 0; i < ndup; i++) {
-		snprintf(kp, sizeof kp, "%s[%u]", name, dup[i].at);
-		if (dup[i].s)
-			problem(c, kp, "duplicate of %s[%u]: %s", name, dup[i].of,
-			        quote(q, dup[i].s, strlen(dup[i].s), QUOTE_ALWAYS));
-		else
-			problem(c, kp, "duplicate of %s[%u]: %lu", name, dup[i].of, dup[i].port);
+	for (size_t i = 0; i < ndup; i++) {
+		snprintf(kp, sizeof kp, "%s[%zu]", name, it[i].at);
+		problem(c, kp, "duplicate of %s[%zu]: %s", name, it[i].of,
+		        quote(q, it[i].s, it[i].len, numbers ? QUOTE_IF_NEEDED : QUOTE_ALWAYS));
 	}
-	free(dup);
 }
 
 /* --- values --- */
@@ -240,7 +187,7 @@ static int integer(struct ck *c, const char *kp, unsigned v, long long lo,
 {
 	long long n;
 
-	if (T(c, v).type != JSON_NUMBER) {
+	if (TYPE(c, v) != JSON_NUMBER) {
 		problem(c, kp, "must be an integer");
 		return 0;
 	}
@@ -262,7 +209,7 @@ static void check_id(struct ck *c, unsigned v)
 	size_t len, chars = 0, i;
 	char *s;
 
-	if (T(c, v).type != JSON_STRING) {
+	if (TYPE(c, v) != JSON_STRING) {
 		problem(c, "id", "must be a string");
 		return;
 	}
@@ -285,36 +232,32 @@ static void check_id(struct ck *c, unsigned v)
 /* Decode path V; the normalised copy on success, else NULL (reported). */
 static char *path_value(struct ck *c, const char *kp, unsigned v)
 {
+	static const char *const why[] = {
+		[POLICY_PATH_NUL] = "contains a NUL byte",
+		[POLICY_PATH_RELATIVE] = "not an absolute path",
+		[POLICY_PATH_DOT] = "has a \".\" component",
+		[POLICY_PATH_DOTDOT] = "has a \"..\" component",
+	};
+	enum policy_path_status st;
 	char q[QUOTED_MAX];
 	size_t len;
 	char *s, *out;
 
-	if (T(c, v).type != JSON_STRING) {
+	if (TYPE(c, v) != JSON_STRING) {
 		problem(c, kp, "must be a string");
 		return NULL;
 	}
 	s = str(c, v, &len);
 	out = xcalloc(len + 1, 1);
-	switch (policy_path(s, len, out)) {
-	case POLICY_PATH_OK:
+	st = policy_path(s, len, out);
+	if (st == POLICY_PATH_OK) {
 		free(s);
 		return out;
-	case POLICY_PATH_NUL:
-		problem(c, kp, "contains a NUL byte: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_RELATIVE:
-		problem(c, kp, "not an absolute path: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_LONG:
-		problem(c, kp, "longer than %d bytes: %s", PATH_MAX - 1, quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_DOT:
-		problem(c, kp, "has a \".\" component: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
-	case POLICY_PATH_DOTDOT:
-		problem(c, kp, "has a \"..\" component: %s", quote(q, s, len, QUOTE_ALWAYS));
-		break;
 	}
+	if (st == POLICY_PATH_LONG)
+		problem(c, kp, "longer than %d bytes: %s", PATH_MAX - 1, quote(q, s, len, QUOTE_ALWAYS));
+	else
+		problem(c, kp, "%s: %s", why[st], quote(q, s, len, QUOTE_ALWAYS));
 	free(s);
 	free(out);
 	return NULL;
@@ -326,38 +269,38 @@ static void check_paths(struct ck *c, const char *name, unsigned a, struct strli
 {
 	char kp[KEYPATH_MAX], q[QUOTED_MAX];
 	int write = !strcmp(name, "files.write");
-	struct item *it;
+	struct text_item *it;
 
-	if (T(c, a).type != JSON_ARRAY) {
+	if (TYPE(c, a) != JSON_ARRAY) {
 		problem(c, name, "must be an array");
 		return;
 	}
-	l->v = xcalloc(T(c, a).size, sizeof *l->v);
-	it = xcalloc(T(c, a).size, sizeof *it);
+	l->v = xcalloc(SIZE(c, a), sizeof *l->v);
+	it = xcalloc(SIZE(c, a), sizeof *it);
 	if (at)
-		*at = xcalloc(T(c, a).size, sizeof **at);
+		*at = xcalloc(SIZE(c, a), sizeof **at);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "%s[%u]", name, i);
 		if (!(l->v[l->n] = path_value(c, kp, e)))
 			continue;
 		for (size_t k = 0; write && k < sizeof never_written / sizeof *never_written; k++)
-			if (policy_beneath(l->v[l->n], never_written[k])) {
+			if (path_beneath(l->v[l->n], never_written[k])) {
 				problem(c, kp, "beneath %s, which is always read-only: %s",
 				        never_written[k], quote(q, l->v[l->n], strlen(l->v[l->n]), QUOTE_ALWAYS));
 				break;
 			}
 		if (at)
 			(*at)[l->n] = i;
-		it[l->n] = (struct item){ l->v[l->n], 0, i, i };
+		it[l->n] = (struct text_item){ l->v[l->n], strlen(l->v[l->n]), i, i };
 		l->n++;
 	}
-	duplicates(c, name, it, l->n);
+	duplicates(c, name, it, l->n, 0);
 	free(it);
 }
 
 static void check_files(struct ck *c, unsigned o)
 {
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "files", "must be an object");
 		return;
 	}
@@ -381,22 +324,25 @@ static void check_ports(struct ck *c, const char *name, unsigned a,
 {
 	char kp[KEYPATH_MAX];
 	unsigned long port;
-	struct item *it;
+	struct text_item *it;
+	char (*text)[8];
 
-	if (T(c, a).type != JSON_ARRAY) {
+	if (TYPE(c, a) != JSON_ARRAY) {
 		problem(c, name, "must be an array");
 		return;
 	}
-	*ports = xcalloc(T(c, a).size, sizeof **ports);
-	it = xcalloc(T(c, a).size, sizeof *it);
+	*ports = xcalloc(SIZE(c, a), sizeof **ports);
+	it = xcalloc(SIZE(c, a), sizeof *it);
+	text = xcalloc(SIZE(c, a), sizeof *text);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "%s[%u]", name, i);
 		if (integer(c, kp, e, lo, POLICY_MAX_PORT, &port)) {
-			it[*n] = (struct item){ NULL, port, i, i };
+			it[*n] = (struct text_item){ text[*n], (size_t)sprintf(text[*n], "%lu", port), i, i };
 			(*ports)[(*n)++] = (unsigned)port;
 		}
 	}
-	duplicates(c, name, it, *n);
+	duplicates(c, name, it, *n, 1);
+	free(text);
 	free(it);
 }
 
@@ -406,17 +352,15 @@ static void check_network(struct ck *c, unsigned v)
 	size_t len;
 	char *s;
 
-	switch (T(c, v).type) {
-	case JSON_STRING:
-		if (json_streq(c->d, v, "none")) {
-			c->p->net_none = 1;
-			return;
-		}
+	if (TYPE(c, v) == JSON_STRING && json_streq(c->d, v, "none")) {
+		c->p->net_none = 1;
+	} else if (TYPE(c, v) == JSON_STRING) {
 		s = str(c, v, &len);
 		problem(c, "network", "must be \"none\" or an object: %s", quote(q, s, len, QUOTE_ALWAYS));
 		free(s);
-		return;
-	case JSON_OBJECT:
+	} else if (TYPE(c, v) != JSON_OBJECT) {
+		problem(c, "network", "must be \"none\" or an object");
+	} else {
 		EACH_MEMBER(c, v, i, k) {
 			if (json_streq(c->d, k, "connect_tcp_ports"))
 				check_ports(c, "network.connect_tcp_ports", k + 1,
@@ -435,29 +379,21 @@ static void check_network(struct ck *c, unsigned v)
 			else
 				unknown(c, "network", k);
 		}
-		return;
-	case JSON_ARRAY:
-	case JSON_NUMBER:
-	case JSON_TRUE:
-	case JSON_FALSE:
-	case JSON_NULL:
-		break;
 	}
-	problem(c, "network", "must be \"none\" or an object");
 }
 
 static void check_process(struct ck *c, unsigned o)
 {
 	int nnp = 0;
 
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "process", "must be an object");
 		return;
 	}
 	EACH_MEMBER(c, o, i, k) {
 		if (json_streq(c->d, k, "no_new_privs")) {
 			nnp = 1;
-			if (T(c, k + 1).type == JSON_TRUE)
+			if (TYPE(c, k + 1) == JSON_TRUE)
 				c->p->no_new_privs = 1;
 			else
 				problem(c, "process.no_new_privs", "must be true");
@@ -467,9 +403,9 @@ static void check_process(struct ck *c, unsigned o)
 		} else if (json_streq(c->d, k, "max_pids")) {
 			integer(c, "process.max_pids", k + 1, 1, POLICY_MAX_PIDS, &c->p->max_pids);
 		} else if (json_streq(c->d, k, "user_namespaces")) {
-			if (T(c, k + 1).type == JSON_TRUE)
+			if (TYPE(c, k + 1) == JSON_TRUE)
 				c->p->user_namespaces = 1;
-			else if (T(c, k + 1).type != JSON_FALSE)
+			else if (TYPE(c, k + 1) != JSON_FALSE)
 				problem(c, "process.user_namespaces", "must be true or false");
 		} else {
 			unknown(c, "process", k);
@@ -482,9 +418,9 @@ static void check_process(struct ck *c, unsigned o)
 /* Why NAME may not appear in env.inherit or env.set, or NULL. */
 static const char *env_refused(const char *name, int private)
 {
-	if (in_list(name, reserved_names, sizeof reserved_names / sizeof *reserved_names))
+	if (listed(name, reserved_names, sizeof reserved_names / sizeof *reserved_names))
 		return "set by sharness-exec itself";
-	if (private && in_list(name, private_names, sizeof private_names / sizeof *private_names))
+	if (private && listed(name, private_names, sizeof private_names / sizeof *private_names))
 		return "conflicts with env.private";
 	return NULL;
 }
@@ -494,19 +430,19 @@ static void check_inherit(struct ck *c, unsigned a, int private)
 	struct strlist *l = &c->p->env_inherit;
 	char kp[KEYPATH_MAX], q[QUOTED_MAX];
 	const char *why;
-	struct item *it;
+	struct text_item *it;
 	size_t len;
 	char *s;
 
-	if (T(c, a).type != JSON_ARRAY) {
+	if (TYPE(c, a) != JSON_ARRAY) {
 		problem(c, "env.inherit", "must be an array");
 		return;
 	}
-	l->v = xcalloc(T(c, a).size, sizeof *l->v);
-	it = xcalloc(T(c, a).size, sizeof *it);
+	l->v = xcalloc(SIZE(c, a), sizeof *l->v);
+	it = xcalloc(SIZE(c, a), sizeof *it);
 	EACH_ELEMENT(c, a, i, e) {
 		snprintf(kp, sizeof kp, "env.inherit[%u]", i);
-		if (T(c, e).type != JSON_STRING) {
+		if (TYPE(c, e) != JSON_STRING) {
 			problem(c, kp, "must be a string");
 			continue;
 		}
@@ -516,13 +452,13 @@ static void check_inherit(struct ck *c, unsigned a, int private)
 		else if ((why = env_refused(s, private)))
 			problem(c, kp, "%s: %s", why, quote(q, s, len, QUOTE_ALWAYS));
 		else {
-			it[l->n] = (struct item){ s, 0, i, i };
+			it[l->n] = (struct text_item){ s, len, i, i };
 			l->v[l->n++] = s;
 			continue;
 		}
 		free(s);
 	}
-	duplicates(c, "env.inherit", it, l->n);
+	duplicates(c, "env.inherit", it, l->n, 0);
 	free(it);
 }
 
@@ -535,12 +471,12 @@ static void check_set(struct ck *c, unsigned o, int private)
 	char *name, *value;
 	int ok;
 
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "env.set", "must be an object");
 		return;
 	}
-	p->env_set_names.v = xcalloc(T(c, o).size, sizeof *p->env_set_names.v);
-	p->env_set_values.v = xcalloc(T(c, o).size, sizeof *p->env_set_values.v);
+	p->env_set_names.v = xcalloc(SIZE(c, o), sizeof *p->env_set_names.v);
+	p->env_set_values.v = xcalloc(SIZE(c, o), sizeof *p->env_set_values.v);
 	EACH_MEMBER(c, o, i, k) {
 		keypath(kp, "env.set", c, k);
 		name = str(c, k, &len);
@@ -552,7 +488,7 @@ static void check_set(struct ck *c, unsigned o, int private)
 		else
 			ok = 1;
 		value = NULL;
-		if (T(c, k + 1).type != JSON_STRING) {
+		if (TYPE(c, k + 1) != JSON_STRING) {
 			problem(c, kp, "must be a string");
 		} else {
 			value = str(c, k + 1, &vlen);
@@ -577,12 +513,12 @@ static void check_env(struct ck *c, unsigned o)
 	unsigned priv;
 	int private;
 
-	if (T(c, o).type != JSON_OBJECT) {
+	if (TYPE(c, o) != JSON_OBJECT) {
 		problem(c, "env", "must be an object");
 		return;
 	}
 	priv = json_get(c->d, o, "private");
-	private = priv && T(c, priv).type == JSON_STRING;
+	private = priv && TYPE(c, priv) == JSON_STRING;
 	EACH_MEMBER(c, o, i, k) {
 		if (json_streq(c->d, k, "inherit"))
 			check_inherit(c, k + 1, private);
@@ -596,42 +532,33 @@ static void check_env(struct ck *c, unsigned o)
 }
 
 /* env.private must lie beneath a files.write path: it is created, and
- * written by the target, after confinement would otherwise forbid it. */
-static void check_private(struct ck *c)
+ * written by the target, after confinement would otherwise forbid it.
+ * files.protected narrows a files.write path: beneath none, it would
+ * protect nothing the landlock step does not already refuse. */
+static void beneath_write(struct ck *c, const char *kp, const char *path)
 {
-	const struct policy *p = c->p;
 	char q[QUOTED_MAX];
 
-	if (!p->env_private)
-		return;
-	for (size_t i = 0; i < p->write.n; i++)
-		if (policy_beneath(p->env_private, p->write.v[i]))
+	for (size_t w = 0; w < c->p->write.n; w++)
+		if (path_beneath(path, c->p->write.v[w]))
 			return;
-	problem(c, "env.private", "not beneath any files.write path: %s",
-	        quote(q, p->env_private, strlen(p->env_private), QUOTE_ALWAYS));
+	problem(c, kp, "not beneath any files.write path: %s",
+	        quote(q, path, strlen(path), QUOTE_ALWAYS));
 }
 
-/* files.protected narrows a files.write path: beneath none, it would
- * protect nothing the landlock step does not already refuse. */
-static void check_protected(struct ck *c)
+static void check_beneath_write(struct ck *c)
 {
-	const struct policy *p = c->p;
-	char kp[KEYPATH_MAX], q[QUOTED_MAX];
+	char kp[KEYPATH_MAX];
 
-	for (size_t i = 0; i < p->protected.n; i++) {
-		size_t w;
-		for (w = 0; w < p->write.n; w++)
-			if (policy_beneath(p->protected.v[i], p->write.v[w]))
-				break;
-		if (w < p->write.n)
-			continue;
+	if (c->p->env_private)
+		beneath_write(c, "env.private", c->p->env_private);
+	for (size_t i = 0; i < c->p->protected.n; i++) {
 		snprintf(kp, sizeof kp, "files.protected[%u]", c->protected_at[i]);
-		problem(c, kp, "not beneath any files.write path: %s",
-		        quote(q, p->protected.v[i], strlen(p->protected.v[i]), QUOTE_ALWAYS));
+		beneath_write(c, kp, c->p->protected.v[i]);
 	}
 }
 
-size_t policy_load(struct policy *p, const struct json_doc *doc,
+size_t policy_check(struct policy *p, const struct json_doc *doc,
                    void (*report)(void *ctx, const char *line), void *ctx)
 {
 	static const char *const required[] = { "pbp", "id", "network", "process" };
@@ -659,8 +586,7 @@ size_t policy_load(struct policy *p, const struct json_doc *doc,
 	for (size_t i = 0; i < sizeof required / sizeof *required; i++)
 		if (!json_get(doc, 0, required[i]))
 			problem(&c, required[i], "missing required key");
-	check_private(&c);
-	check_protected(&c);
+	check_beneath_write(&c);
 	free(c.protected_at);
 	if (c.n)
 		policy_free(p);

@@ -52,7 +52,7 @@ struct policy {
  * quoted with control bytes escaped, so a line never breaks. Returns the
  * number of problems; when 0, P is filled (heap strings, free with
  * policy_free), otherwise P is left empty. Dies with 125 on ENOMEM. */
-size_t policy_load(struct policy *p, const struct json_doc *doc,
+size_t policy_check(struct policy *p, const struct json_doc *doc,
                    void (*report)(void *ctx, const char *line), void *ctx);
 void policy_free(struct policy *p);
 
@@ -73,9 +73,5 @@ enum policy_path_status policy_path(const char *s, size_t len, char *out);
 
 /* 1 when S (LEN bytes) is an environment variable name: [A-Za-z_][A-Za-z0-9_]* */
 int policy_env_name(const char *s, size_t len);
-
-/* 1 when normalised PATH equals DIR or lies beneath it, comparing whole
- * components ("/tmpx" is not beneath "/tmp"; everything is beneath "/"). */
-int policy_beneath(const char *path, const char *dir);
 
 #endif

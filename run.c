@@ -20,10 +20,6 @@
 #include "sign.h"
 #include "trust.h"
 
-#define RUN_USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
-	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
-	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
-
 /* A growable NULL-terminated vector of strings. */
 struct vec {
 	char **v;
@@ -223,9 +219,9 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 	int fd, ok;
 
 	if (want || signed_)
-		return load_policy(path, l, want);
+		return load_policy(-1, path, l, want);
 	fd = open_trusted(path, "policy file");
-	ok = load_policy_fd(fd, path, l, NULL);
+	ok = load_policy(fd, path, l, NULL);
 	if (fd > 0)
 		close(fd);
 	return ok;
@@ -280,6 +276,14 @@ static void push_links(struct vec *chain, const char *key, const struct strlist 
 		}
 		vpush(chain, "-s");
 		vpushf(chain, "%s=%s", orig->v[i], res->v[i]);
+	}
+}
+
+static void push_ports(struct vec *chain, const char *opt, const unsigned *ports, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		vpush(chain, opt);
+		vpushf(chain, "%u", ports[i]);
 	}
 }
 
@@ -348,28 +352,16 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (best_effort)
 		vpush(chain, "-b");
 	if (!p->net_none)
-		vpush(chain, "-n");
+		vpush(chain, "-H");
 	if (p->user_namespaces)
 		vpush(chain, "-U");
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
-	for (size_t i = 0; i < p->nconnect; i++) {
-		vpush(chain, "-c");
-		vpushf(chain, "%u", p->connect_ports[i]);
-	}
-	for (size_t i = 0; i < p->nbind; i++) {
-		vpush(chain, "-l");
-		vpushf(chain, "%u", p->bind_ports[i]);
-	}
-	for (size_t i = 0; i < p->nconnect_udp; i++) {
-		vpush(chain, "-C");
-		vpushf(chain, "%u", p->connect_udp_ports[i]);
-	}
-	for (size_t i = 0; i < p->nbind_udp; i++) {
-		vpush(chain, "-L");
-		vpushf(chain, "%u", p->bind_udp_ports[i]);
-	}
+	push_ports(chain, "-c", p->connect_ports, p->nconnect);
+	push_ports(chain, "-l", p->bind_ports, p->nbind);
+	push_ports(chain, "-C", p->connect_udp_ports, p->nconnect_udp);
+	push_ports(chain, "-L", p->bind_udp_ports, p->nbind_udp);
 	vpush(chain, "--");
 	step_start[nsteps++] = chain->n;
 	for (; *target; target++)
@@ -457,7 +449,8 @@ int cmd_run(int argc, char **argv)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:H:nvh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:H:nvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': policy = optarg; break;
 		case 'H': expect = optarg; break;
@@ -473,17 +466,16 @@ int cmd_run(int argc, char **argv)
 		case 'S': signature = optarg; break;
 		case 'I': expect_id = optarg; break;
 		case 'C': check_mode = 1; break;
-		default: usage_die(RUN_USAGE);
+		case ':':
+			usage_fail(RUN_USAGE, "option %s needs an argument", qn(argv[optind - 1]));
+		default:
+			usage_fail(RUN_USAGE, "unknown option %s", qn(argv[optind - 1]));
 		}
 	}
-	if (!policy) {
-		fprintf(stderr, "%s: run needs --policy FILE\n", progname);
-		usage_die(RUN_USAGE);
-	}
-	if (optind >= argc && !check_mode) {
-		fprintf(stderr, "%s: run needs a COMMAND after the options\n", progname);
-		usage_die(RUN_USAGE);
-	}
+	if (!policy)
+		usage_fail(RUN_USAGE, "run needs --policy FILE");
+	if (optind >= argc && !check_mode)
+		usage_fail(RUN_USAGE, "run needs a COMMAND after the options");
 	if (signature && !ntrust)
 		usage_fail(RUN_USAGE, "--signature needs --trust-key");
 	if (expect && !hash_parse(expect, want))

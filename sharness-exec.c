@@ -18,14 +18,8 @@
 
 const char *progname = "sharness-exec";
 
-#define USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
-	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
-	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]\n" \
-	"       sharness-exec hash [--canonical] FILE\n" \
-	"       sharness-exec check FILE\n" \
-	"       sharness-exec keygen -o NAME\n" \
-	"       sharness-exec sign -k NAME.key POLICY\n" \
-	"       sharness-exec verify -K NAME.pub POLICY [SIG]\n" \
+#define USAGE RUN_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
+	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n" \
 	"       sharness-exec hello\n" \
 	"       sharness-exec probe [--json] [--trust-key FILE]...\n" \
 	"       sharness-exec --help | --version"
@@ -76,70 +70,6 @@ static void help(void)
 	stdout);
 }
 
-static void report_line(void *ctx, const char *line)
-{
-	fprintf(stderr, "%s: %s: %s\n", progname, qn(ctx), line);
-}
-
-void unload_policy(struct loaded *l)
-{
-	policy_free(&l->pol);
-	json_free(&l->doc);
-	free(l->text);
-	memset(l, 0, sizeof *l);
-}
-
-/* Read PATH (or FD, when not -1, named PATH) and parse it strictly; on
- * failure say why in one fatal line, free what was read and return NULL. */
-static char *read_parse(int fd, const char *path, size_t *len, struct json_doc *doc)
-{
-	char err[QUOTED_MAX + 256], *text;
-
-	if (fd >= 0)
-		text = read_policy_fd(fd, strcmp(path, "-") ? path : "standard input",
-		                      len, err, sizeof err);
-	else
-		text = read_policy_file(path, len, err, sizeof err);
-	if (!text) {
-		fprintf(stderr, "%s: fatal: %s\n", progname, err);
-		return NULL;
-	}
-	if (!json_parse(doc, text, *len, err, sizeof err)) {
-		fprintf(stderr, "%s: fatal: %s: %s\n", progname, qn(path), err);
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-int load_policy(const char *path, struct loaded *l, const unsigned char *want)
-{
-	return load_policy_fd(-1, path, l, want);
-}
-
-int load_policy_fd(int fd, const char *path, struct loaded *l, const unsigned char *want)
-{
-	memset(l, 0, sizeof *l);
-	if (!(l->text = read_parse(fd, path, &l->len, &l->doc)))
-		return 0;
-	if (!hash_doc(&l->doc, l->digest))
-		diex(EXIT_REFUSED, "out of memory");
-	hash_format(l->digest, l->hash);
-	if (want && !hash_equal(l->digest, want)) {
-		char want_text[HASH_TEXT_LEN + 1];
-		hash_format(want, want_text);
-		fprintf(stderr, "%s: refused: policy hash is %s, expected %s. Nothing ran.\n",
-		        progname, l->hash, want_text);
-		unload_policy(l);
-		return 0;
-	}
-	if (policy_load(&l->pol, &l->doc, report_line, (void *)path)) {
-		unload_policy(l);
-		return 0;
-	}
-	return 1;
-}
-
 static int cmd_hash(int argc, char **argv)
 {
 	char out[HASH_TEXT_LEN + 1];
@@ -151,8 +81,8 @@ static int cmd_hash(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--canonical"))
 		return canonical_print(argv[2]);
 	if (argc != 2 || !strcmp(argv[1], "--canonical"))
-		usage_die("sharness-exec hash [--canonical] FILE");
-	if (!(text = read_parse(-1, argv[1], &len, &doc)))
+		usage_fail(HASH_USAGE, "hash takes one FILE");
+	if (!(text = read_json(-1, argv[1], &len, &doc)))
 		return EXIT_REFUSED;
 	if (!hash_doc(&doc, digest))
 		diex(EXIT_REFUSED, "out of memory");
@@ -194,10 +124,10 @@ static int cmd_check(int argc, char **argv)
 	char *text;
 
 	if (argc != 2)
-		usage_die("sharness-exec check FILE");
-	if (!(text = read_parse(-1, argv[1], &len, &doc)))
+		usage_fail(CHECK_USAGE, "check takes one FILE");
+	if (!(text = read_json(-1, argv[1], &len, &doc)))
 		return EXIT_REFUSED;
-	problems = policy_load(&pol, &doc, report_line, argv[1]);
+	problems = check_policy(argv[1], &pol, &doc);
 	if (!problems) {
 		loader_warnings(argv[1], &pol);
 		printf("%s: valid pbp 1 policy %s\n", qn(argv[1]), q(pol.id));
@@ -262,10 +192,15 @@ static int beside(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	static const struct { const char *name; int (*run)(int, char **); } cmds[] = {
+		{ "run", cmd_run }, { "hash", cmd_hash }, { "check", cmd_check },
+		{ "keygen", cmd_keygen }, { "sign", cmd_sign }, { "verify", cmd_verify },
+		{ "hello", beside }, { "probe", beside },
+	};
 	const char *cmd;
 
 	if (argc < 2)
-		usage_die(USAGE);
+		usage_fail(USAGE, "no command given");
 	cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		help();
@@ -275,20 +210,8 @@ int main(int argc, char **argv)
 		printf("sharness-exec %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "hash"))
-		return cmd_hash(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "keygen"))
-		return cmd_keygen(argc - 1, argv + 1);
-	if (!strcmp(cmd, "sign"))
-		return cmd_sign(argc - 1, argv + 1);
-	if (!strcmp(cmd, "verify"))
-		return cmd_verify(argc - 1, argv + 1);
-	if (!strcmp(cmd, "hello") || !strcmp(cmd, "probe"))
-		return beside(argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown command %s\n", progname, cmd);
-	usage_die(USAGE);
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+		if (!strcmp(cmd, cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
+	usage_fail(USAGE, "unknown command %s", qn(cmd));
 }

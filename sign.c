@@ -21,10 +21,6 @@
 #include "sign.h"
 #include "trust.h"
 
-#define KEYGEN_USAGE "sharness-exec keygen -o NAME"
-#define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
-#define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
-
 /* The one option of a subcommand: "-X ARG", or --help. */
 static const char *one_option(int argc, char **argv, int letter, const char *usage)
 {
@@ -32,20 +28,24 @@ static const char *one_option(int argc, char **argv, int letter, const char *usa
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char optstring[] = "+X:h";
+	char optstring[] = "+:X:h";
 	const char *arg = NULL;
 	int c;
 
-	optstring[1] = (char)letter;
+	optstring[2] = (char)letter;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		if (c == letter)
 			arg = optarg;
 		else if (c == 'h') {
 			printf("usage: %s\n", usage);
 			exit(fflush(stdout) ? EXIT_REFUSED : 0);
-		} else
-			usage_die(usage);
+		} else if (c == ':') {
+			usage_fail(usage, "option %s needs an argument", qn(argv[optind - 1]));
+		} else {
+			usage_fail(usage, "unknown option %s", qn(argv[optind - 1]));
+		}
 	}
 	if (!arg)
 		usage_fail(usage, "-%c is required", letter);
@@ -172,7 +172,7 @@ int cmd_sign(int argc, char **argv)
 	if (!key_private_read(keypath, &k, err, sizeof err))
 		diex(EXIT_REFUSED, "%s", err);
 	/* As `check` does: every problem on a line of its own. */
-	if (!load_policy(argv[optind], &l, NULL)) {
+	if (!load_policy(-1, argv[optind], &l, NULL)) {
 		explicit_bzero(&k, sizeof k);
 		return EXIT_REFUSED;
 	}
@@ -231,13 +231,13 @@ int cmd_verify(int argc, char **argv)
 	if (!key_public_read(keypath, 0, &k, err, sizeof err) ||
 	    !sig_read(sigpath, raw, err, sizeof err))
 		diex(EXIT_REFUSED, "%s", err);
-	if (!load_policy(argv[optind], &l, NULL)) {
+	if (!load_policy(-1, argv[optind], &l, NULL)) {
 		free(sigpath);
 		return EXIT_REFUSED;
 	}
 	if (!key_verify(&k, l.digest, raw)) {
-		fprintf(stderr, "%s: refused: %s is not a signature of policy %s by key %s\n",
-		        progname, sigpath, l.hash, k.fp_text);
+		fprintf(stderr, "%s: fatal: refused: %s is not a signature of policy %s by key %s\n",
+		        progname, qn(sigpath), l.hash, k.fp_text);
 		free(sigpath);
 		unload_policy(&l);
 		return EXIT_REFUSED;
@@ -258,15 +258,13 @@ static void write_out(void *ctx, const void *buf, size_t len)
 
 int canonical_print(const char *path)
 {
-	char err[256], *text;
 	struct json_doc doc;
 	size_t len;
 	int bad = 0;
+	char *text = read_json(-1, path, &len, &doc);
 
-	if (!(text = read_policy_file(path, &len, err, sizeof err)))
-		diex(EXIT_REFUSED, "%s", err);
-	if (!json_parse(&doc, text, len, err, sizeof err))
-		diex(EXIT_REFUSED, "%s: %s", path, err);
+	if (!text)
+		return EXIT_REFUSED;
 	if (!canon_write(&doc, write_out, &bad))
 		diex(EXIT_REFUSED, "out of memory");
 	if (bad || fflush(stdout))
@@ -284,11 +282,9 @@ const char *sign_run_check(const struct loaded *l, const char *policy, const cha
 	unsigned char raw[SIG_RAW_LEN];
 	struct pubkey *k;
 
-	if (expect_id && strcmp(l->pol.id, expect_id)) {
-		fprintf(stderr, "%s: refused: policy id is \"%s\", expected \"%s\". Nothing ran.\n",
-		        progname, l->pol.id, expect_id);
-		exit(EXIT_REFUSED);
-	}
+	if (expect_id && strcmp(l->pol.id, expect_id))
+		diex(EXIT_REFUSED, "refused: policy id is %s, expected %s. Nothing ran.",
+		     q(l->pol.id), q(expect_id));
 	if (!nkeys)
 		return NULL;
 	/* Every key is read and checked, so that a broken one is found
@@ -310,8 +306,6 @@ const char *sign_run_check(const struct loaded *l, const char *policy, const cha
 			free(sigpath);
 			return fp;
 		}
-	fprintf(stderr, "%s: refused: %s is not a signature of policy %s by %s. Nothing ran.\n",
-	        progname, sigpath, l->hash,
-	        nkeys == 1 ? "the trusted key" : "any of the trusted keys");
-	exit(EXIT_REFUSED);
+	diex(EXIT_REFUSED, "refused: %s is not a signature of policy %s by %s. Nothing ran.",
+	     qn(sigpath), l->hash, nkeys == 1 ? "the trusted key" : "any of the trusted keys");
 }

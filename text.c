@@ -77,6 +77,17 @@ void hex_encode(char *out, const unsigned char *in, size_t n)
 	}
 }
 
+int path_beneath(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
 int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
 	int c = memcmp(a, b, alen < blen ? alen : blen);
@@ -99,13 +110,19 @@ static int by_position(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
+void text_sort(struct text_item *it, size_t n)
+{
+	if (n > 1)
+		qsort(it, n, sizeof *it, by_bytes);
+}
+
 size_t text_duplicates(struct text_item *it, size_t n)
 {
 	size_t i, ndup = 0;
 
 	if (n < 2)
 		return 0;
-	qsort(it, n, sizeof *it, by_bytes);
+	text_sort(it, n);
 	for (i = 0; i < n; i++)
 		it[i].of = i && !bytes_cmp(it[i].s, it[i].len, it[i - 1].s, it[i - 1].len) ?
 		           it[i - 1].of : it[i].at;

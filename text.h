@@ -39,6 +39,11 @@ int hex_value(int c);
 /* N bytes as 2 * N lowercase hex digits into OUT (no NUL added). */
 void hex_encode(char *out, const unsigned char *in, size_t n);
 
+/* 1 when PATH equals DIR or lies beneath it, whole components compared
+ * ("/tmpx" is not beneath "/tmp"; everything is beneath "/"; DIR's
+ * trailing slashes do not count). */
+int path_beneath(const char *path, const char *dir);
+
 /* Byte order, then length: the order of JSON keys (code point order). */
 int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
@@ -50,6 +55,8 @@ struct text_item {
 	size_t at;     /* position: index or byte offset */
 	size_t of;     /* set by text_duplicates: position of the first equal one */
 };
+/* Sort IT[0..N) by bytes, equal ones by position. */
+void text_sort(struct text_item *it, size_t n);
 /* Sort IT[0..N) by bytes, and move every entry equal to an earlier one to
  * the front, in position order, with OF set; returns how many there are.
  * The rest of IT is left in an unspecified order. */

@@ -499,8 +499,7 @@ static void same_string(const struct json_doc *d, unsigned t, const char *s, siz
 	size_t len;
 	char *got;
 
-	CHECK(d->tok[t].type == JSON_STRING, "string token type");
-	CHECK(d->tok[t].next == t + 1, "string token spans more than itself");
+	CHECK(json_type(d, t) == JSON_STRING, "string token type");
 	if (!(got = json_string(d, t, &len)))
 		abort();
 	CHECK(len == n && !memcmp(got, s, n), "json_string decodes differently");
@@ -532,28 +531,29 @@ static void same_tree(const struct json_doc *d, unsigned t, const struct rval *v
 		[R_INT] = JSON_NUMBER, [R_TRUE] = JSON_TRUE, [R_FALSE] = JSON_FALSE,
 		[R_NULL] = JSON_NULL,
 	};
-	const struct json_tok *k;
+	const jsmntok_t *k;
 	unsigned j;
 
 	CHECK(t < d->ntok, "token index past the end");
 	k = &d->tok[t];
-	CHECK(k->type == map[v->type], "token type");
-	CHECK(k->start <= k->end && k->end <= d->len, "token extent");
+	CHECK(json_type(d, t) == map[v->type], "token type");
+	CHECK(k->start <= k->end && (size_t)k->end <= d->len, "token extent");
 	switch (v->type) {
 	case R_OBJECT:
-		CHECK(k->size == v->n, "object size");
+		CHECK((size_t)k->size == v->n, "object size");
 		for (size_t m = 0, j0 = t + 1; m < v->n; m++) {
 			j = (unsigned)j0;
 			same_string(d, j, v->k[m], v->klen[m]);
 			if (!memchr(v->k[m], '\0', v->klen[m]))
 				CHECK(json_get(d, t, v->k[m]) == j + 1, "json_get finds another member");
 			same_tree(d, j + 1, &v->v[m]);
-			j0 = d->tok[j + 1].next;
+			CHECK(d->tok[j].size == 1, "a key has one value");
+			j0 = json_next(d, j + 1);
 			if (m + 1 == v->n)
-				CHECK(j0 == k->next, "object next");
+				CHECK(j0 == json_next(d, t), "object next");
 		}
 		if (!v->n)
-			CHECK(k->next == t + 1, "empty object next");
+			CHECK(json_next(d, t) == t + 1, "empty object next");
 		for (size_t m = 0; m <= v->n; m++)
 			if (m == v->n)
 				CHECK(json_get(d, t, "\x01 none \x02") == 0, "json_get invents a member");
@@ -561,13 +561,13 @@ static void same_tree(const struct json_doc *d, unsigned t, const struct rval *v
 				break;
 		break;
 	case R_ARRAY:
-		CHECK(k->size == v->n, "array size");
+		CHECK((size_t)k->size == v->n, "array size");
 		j = t + 1;
 		for (size_t m = 0; m < v->n; m++) {
 			same_tree(d, j, &v->v[m]);
-			j = d->tok[j].next;
+			j = json_next(d, j);
 		}
-		CHECK(j == k->next, "array next");
+		CHECK(j == json_next(d, t), "array next");
 		break;
 	case R_STRING:
 		same_string(d, t, v->s, v->slen);
@@ -578,7 +578,7 @@ static void same_tree(const struct json_doc *d, unsigned t, const struct rval *v
 	case R_TRUE:
 	case R_FALSE:
 	case R_NULL:
-		CHECK(k->next == t + 1, "scalar next");
+		CHECK(json_next(d, t) == t + 1, "scalar next");
 		break;
 	}
 }

@@ -68,8 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(copy);
 		return 0;
 	}
-	CHECK(doc.ntok >= 1 && doc.tok[0].type == JSON_OBJECT, "top level not an object");
-	CHECK(doc.tok[0].next == doc.ntok, "top level does not span every token");
+	CHECK(doc.ntok >= 1 && json_type(&doc, 0) == JSON_OBJECT, "top level not an object");
+	CHECK(json_next(&doc, 0) == doc.ntok, "top level does not span every token");
 	CHECK(canon_write(&doc, count_out, &c), "canon_write failed");
 	CHECK(c.bytes >= 2 && c.last == '}', "canonical form is not an object");
 	CHECK(hash_doc(&doc, digest), "hash_doc failed");

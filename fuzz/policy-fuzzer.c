@@ -138,7 +138,7 @@ static void check_valid(const struct policy *p)
 
 		check_path(p->env_private);
 		for (size_t i = 0; i < p->write.n; i++)
-			beneath |= policy_beneath(p->env_private, p->write.v[i]);
+			beneath |= path_beneath(p->env_private, p->write.v[i]);
 		CHECK(beneath, "env.private not beneath files.write");
 	}
 }
@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(copy);
 		return 0;
 	}
-	problems = policy_load(&p, &doc, report, &reported);
+	problems = policy_check(&p, &doc, report, &reported);
 	CHECK(problems == reported, "returned count differs from lines reported");
 	if (problems)
 		CHECK(!memcmp(&p, &empty, sizeof p), "refused policy not left empty");
@@ -167,7 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_valid(&p);
 	policy_free(&p);
 	/* Without a report callback: the same verdict. */
-	CHECK(policy_load(&p, &doc, NULL, NULL) == problems, "verdict depends on REPORT");
+	CHECK(policy_check(&p, &doc, NULL, NULL) == problems, "verdict depends on REPORT");
 	policy_free(&p);
 	json_free(&doc);
 	free(copy);

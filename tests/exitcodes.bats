@@ -78,9 +78,9 @@ policy() { # CAPS: "" or "caps"
 
 @test "the daemontools trio: sharness-exec" {
 	run -125 --separate-stderr "$SHARNESS_EXEC"
-	[[ "$stderr" == usage:* ]]
+	[[ "$stderr" == "sharness-exec: fatal: "*$'\n'usage:* ]]
 	run -125 --separate-stderr "$SHARNESS_EXEC" --no-such-option
-	[[ "$stderr" == *usage:* ]]
+	[[ "$stderr" == "sharness-exec: fatal: "*$'\n'usage:* ]]
 }
 
 @test "the daemontools trio: each helper" {

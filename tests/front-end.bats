@@ -7,18 +7,26 @@ load helpers/load
 # Read and exec what a shell and the probe program need, nothing else.
 DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir/tests/try"'"],"read":["/etc","/proc"]},"network":"none","process":{"no_new_privs":true}}'
 
-@test "no arguments: 125 and a usage line on stderr" {
+@test "no arguments: 125, one fatal line and the usage on stderr" {
 	run -125 --separate-stderr "$SHARNESS_EXEC"
-	[[ "${stderr_lines[0]}" == "usage: sharness-exec run "* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: no command given" ]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec run "* ]]
 	[ -z "$output" ]
 }
 
-@test "an unknown command or option: 125" {
+@test "an unknown command or option: 125, one fatal line, then the usage" {
 	run -125 --separate-stderr "$SHARNESS_EXEC" frobnicate
-	[[ "$stderr" == *"unknown command frobnicate"* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown command frobnicate" ]
 	write_policy "$TMP/p.json" "$DENY"
 	run -125 --separate-stderr "$SHARNESS_EXEC" run --frobnicate -p "$TMP/p.json" -- true
-	[[ "$stderr" == *"usage: sharness-exec run"* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option --frobnicate" ]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec run "* ]]
+	[ "${#stderr_lines[@]}" = 2 ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" run -p
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: option -p needs an argument" ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" keygen -Z
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option -Z" ]
+	[ "${stderr_lines[1]}" = "usage: sharness-exec keygen -o NAME" ]
 }
 
 @test "--help and --version go to stdout with status 0" {
@@ -33,12 +41,13 @@ DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_
 
 @test "run without --policy or without a command: 125" {
 	run -125 --separate-stderr "$SHARNESS_EXEC" run -- true
-	[[ "$stderr" == *"run needs --policy FILE"* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: run needs --policy FILE" ]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec run "* ]]
 	write_policy "$TMP/p.json" "$DENY"
 	run -125 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json"
-	[[ "$stderr" == *"run needs a COMMAND"* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: run needs a COMMAND after the options" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" --
-	[[ "$stderr" == *"run needs a COMMAND"* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: run needs a COMMAND after the options" ]
 }
 
 @test "a hash mismatch is refused with both hashes and nothing runs" {
@@ -47,7 +56,7 @@ DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_
 	have=$("$SHARNESS_EXEC" hash "$TMP/p.json")
 	zero=sha256:$(printf '0%.0s' {1..64})
 	run -125 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -H "$zero" -- touch "$TMP/ran"
-	[ "$stderr" = "sharness-exec: refused: policy hash is $have, expected $zero. Nothing ran." ]
+	[ "$stderr" = "sharness-exec: fatal: refused: policy hash is $have, expected $zero. Nothing ran." ]
 	[ ! -e "$TMP/ran" ]
 	# The same policy with its own hash runs (a positive control).
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -H "$have" -- touch "$TMP/ran"

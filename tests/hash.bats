@@ -82,15 +82,16 @@ verdicts() {
 }
 
 @test "hash with no argument or two: usage, 125" {
+	local want="sharness-exec: fatal: hash takes one FILE"$'\n'"usage: sharness-exec hash [--canonical] FILE"
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash
 	[ "$output" = "" ]
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash a b
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash --canonical
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" hash --canonical a b
-	[ "$stderr" = "usage: sharness-exec hash [--canonical] FILE" ]
+	[ "$stderr" = "$want" ]
 }
 
 # refused FILE MESSAGE: exit 125, nothing on stdout, exactly MESSAGE on stderr.
@@ -147,7 +148,7 @@ refused() {
 	printf '{"a":"caf\xc3"}' >"$TMP/utf8.json"
 	refused "$TMP/utf8.json" "sharness-exec: fatal: $TMP/utf8.json: invalid UTF-8 at byte 9"
 	head -c 60 "$VECTORS/policy-full.json" >"$TMP/trunc.json"
-	refused "$TMP/trunc.json" "sharness-exec: fatal: $TMP/trunc.json: unexpected end of input at byte 60 (expected a value)"
+	refused "$TMP/trunc.json" "sharness-exec: fatal: $TMP/trunc.json: unexpected end of input at byte 60"
 	: >"$TMP/empty.json"
 	refused "$TMP/empty.json" "sharness-exec: fatal: $TMP/empty.json: empty document"
 	printf '{"a":1}\n{"b":2}\n' >"$TMP/two.json"
@@ -156,7 +157,7 @@ refused() {
 
 @test "refused: messages stay on one line even when the key holds a newline" {
 	printf '{"a\\nb":1,"a\\u000ab":2}' >"$TMP/dup.json"
-	refused "$TMP/dup.json" "sharness-exec: fatal: $TMP/dup.json: duplicate key \"a\\u000ab\" at byte 10"
+	refused "$TMP/dup.json" "sharness-exec: fatal: $TMP/dup.json: duplicate key \"a\\nb\" at byte 10"
 }
 
 # A 1 MiB document that is as costly as a valid one can be: the most tokens

@@ -154,14 +154,14 @@ free_port() {
 	[ "$output" = "" ]
 	[ "${#stderr_lines[@]}" = 2 ]
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to parse options: no program to run" ]
-	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bntU] [-A ABI] "* ]]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bHtU] [-A ABI] "* ]]
 	run -125 --separate-stderr "$LANDLOCK" -r /usr --
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to parse options: no program to run" ]
 }
 
 @test "-h and --help print the usage on stdout and exit 0" {
 	run -0 --separate-stderr "$LANDLOCK" -h
-	[ "$output" = "usage: sharness-exec-landlock [-bntU] [-A ABI] [-e FD] [-r PATH]... [-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
+	[ "$output" = "usage: sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-r PATH]... [-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr "$LANDLOCK" --help
 	[[ "$output" == "usage: sharness-exec-landlock "* ]]
@@ -371,10 +371,10 @@ tcp() {
 	# inside it must work, so without them nothing is refused here.
 	allowed -- "$T" connect "$port"
 	connections tcp 1
-	refused "$EACCES" -n -- "$T" connect "$port"
+	refused "$EACCES" -H -- "$T" connect "$port"
 	refused "$EACCES" -c "$other" -- "$T" connect "$port"
 	refused "$EACCES" -l "$port" -- "$T" connect "$port"
-	allowed -n -c "$port" -- "$T" connect "$port"
+	allowed -H -c "$port" -- "$T" connect "$port"
 	connections tcp 2
 	# On an ABI without TCP rules, best effort names what it dropped and
 	# TCP is not among them unless -n asks for it: then it must refuse.
@@ -382,12 +382,12 @@ tcp() {
 	[ "$output" = ok ]
 	[[ "$stderr" != *TCP* ]]
 	connections tcp 3
-	run -126 --separate-stderr ll -A 3 -n -- "$T" connect "$port"
+	run -126 --separate-stderr ll -A 3 -H -- "$T" connect "$port"
 	[[ "$stderr" == *NET_BIND_TCP*NET_CONNECT_TCP* ]]
 	allowed -- "$T" bind "$other"
-	refused "$EACCES" -n -- "$T" bind "$other"
+	refused "$EACCES" -H -- "$T" bind "$other"
 	refused "$EACCES" -c "$other" -- "$T" bind "$other"
-	allowed -n -l "$other" -- "$T" bind "$other"
+	allowed -H -l "$other" -- "$T" bind "$other"
 	refused "$EACCES" -l "$other" -- "$T" bind "$(free_port)"
 	# The refusals are Landlock's: outside, the same user may bind.
 	run -0 run_as "$T" bind "$other"
@@ -529,13 +529,13 @@ interrupt() {
 	[ "$output" = ok ]
 }
 
-@test "-A 3 with -n or -c: TCP needs ABI 4, refused unless -b" {
+@test "-A 3 with -H or -c: TCP needs ABI 4, refused unless -b" {
 	require_feature landlock
 	run -126 --separate-stderr ll -A 3 -c 80 -- "$T" create "$TMP/rw/ran"
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 3: it lacks NET_BIND_TCP, NET_CONNECT_TCP, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
-	run -126 --separate-stderr ll -A 3 -n -- "$T" create "$TMP/rw/ran"
+	run -126 --separate-stderr ll -A 3 -H -- "$T" create "$TMP/rw/ran"
 	[ ! -e "$TMP/rw/ran" ]
-	run -0 --separate-stderr ll -A 3 -b -n -w "$TMP/rw" -- "$T" create "$TMP/rw/ran"
+	run -0 --separate-stderr ll -A 3 -b -H -w "$TMP/rw" -- "$T" create "$TMP/rw/ran"
 	[ "$stderr" = "sharness-exec-landlock: warning: Landlock ABI 3: best effort: dropped NET_BIND_TCP, NET_CONNECT_TCP, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
 }
 
@@ -545,11 +545,11 @@ interrupt() {
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 1: it lacks FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
 	run -126 --separate-stderr ll -A 2 -- true
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 2: it lacks FS_TRUNCATE, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
-	run -126 --separate-stderr ll -A 5 -n -- true
+	run -126 --separate-stderr ll -A 5 -H -- true
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 5: it lacks SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
-	run -0 --separate-stderr ll -A 6 -n -- true
+	run -0 --separate-stderr ll -A 6 -H -- true
 	[ "$stderr" = "" ]
-	run -0 --separate-stderr ll -A 99 -n -- true
+	run -0 --separate-stderr ll -A 99 -H -- true
 	[ "$stderr" = "" ]
 }
 

@@ -112,10 +112,11 @@ $p: process: missing required key" ]
 }
 
 @test "check: no file, two files, or a missing file: 125" {
+	local want="sharness-exec: fatal: check takes one FILE"$'\n'"usage: sharness-exec check FILE"
 	run -125 --separate-stderr "$SHARNESS_EXEC" check
-	[ "$stderr" = "usage: sharness-exec check FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" check a b
-	[ "$stderr" = "usage: sharness-exec check FILE" ]
+	[ "$stderr" = "$want" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/missing.json"
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == "sharness-exec: fatal: "*"$TMP/missing.json"* ]]

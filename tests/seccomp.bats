@@ -71,7 +71,7 @@ bg_m() {
 # inside WAY MODE CMD...: CMD confined by the landlock helper alone
 # (WAY=helper) or by the whole chain (WAY=run), as MODE (root or nobody).
 # $NET is the policy's "network" ("none" or an object; for the helper an
-# object means -n and one -c per connect port), $USERNS true adds -U /
+# object means -H and one -c per connect port), $USERNS true adds -U /
 # "user_namespaces": true, $EXTRA_R more read paths.
 inside() {
 	local way=$1 mode=$2 d args=() r=() x=() ports
@@ -90,7 +90,7 @@ inside() {
 		for d in "${r[@]}"; do args+=(-r "$d"); done
 		args+=(-w "$TMP/rw" -w /dev/null)
 		if [ "$NET" != '"none"' ]; then
-			args+=(-n)
+			args+=(-H)
 			ports=$(printf '%s' "$NET" | "$PY" -c 'import json,sys; print(" ".join(map(str, json.load(sys.stdin).get("connect_tcp_ports", []))))')
 			for d in $ports; do args+=(-c "$d"); done
 		fi

@@ -14,7 +14,7 @@
 
 #include <bearssl.h>
 
-#include "../../hash.h"
+#include "../../load.h"
 #include "tap.h"
 
 const char *progname = "test-hash";
@@ -273,7 +273,7 @@ static char *path(const char *name)
 	return p[k];
 }
 
-static void write_file(const char *name, const char *data, size_t n)
+static void make_file(const char *name, const char *data, size_t n)
 {
 	FILE *f = fopen(path(name), "w");
 
@@ -314,17 +314,17 @@ static void test_read(void)
 		tap_ok(0, "mkdtemp: %s", strerror(errno));
 		return;
 	}
-	write_file("small.json", "{\"a\":1}", 7);
+	make_file("small.json", "{\"a\":1}", 7);
 	expect_read(path("small.json"), NULL, 7, "a small file");
 	b = read_policy_file(path("small.json"), &len, err, sizeof err);
 	tap_ok(b && !memcmp(b, "{\"a\":1}", 8), "the bytes, NUL-terminated");
 	free(b);
-	write_file("empty.json", "", 0);
+	make_file("empty.json", "", 0);
 	expect_read(path("empty.json"), NULL, 0, "an empty file (json_parse refuses it)");
 	memset(big, ' ', JSON_MAX_BYTES + 1);
-	write_file("exact.json", big, JSON_MAX_BYTES);
+	make_file("exact.json", big, JSON_MAX_BYTES);
 	expect_read(path("exact.json"), NULL, JSON_MAX_BYTES, "exactly 1 MiB");
-	write_file("over.json", big, JSON_MAX_BYTES + 1);
+	make_file("over.json", big, JSON_MAX_BYTES + 1);
 	expect_read(path("over.json"), "larger than 1 MiB", 0, "1 MiB + 1 byte");
 	free(big);
 	expect_read(dir, "Is a directory", 0, "a directory");
@@ -372,7 +372,7 @@ static void test_read(void)
 	}
 
 	/* Unreadable. Root reads anything, so as root a child becomes nobody. */
-	write_file("secret.json", "{}", 2);
+	make_file("secret.json", "{}", 2);
 	chmod(path("secret.json"), 0);
 	chmod(dir, 0755);
 	if (geteuid() != 0) {

@@ -102,33 +102,33 @@ static void test_grammar(void)
 	accept("{\"\":0}");
 
 	/* jsmn alone takes all of these. */
-	refuse("{\"a\":[1 2]}", "unexpected '2' at byte 8 (expected ',' or ']')");
-	refuse("{\"a\" 1}", "unexpected '1' at byte 5 (expected ':')");
-	refuse("{\"a\":[1,]}", "unexpected ']' at byte 8 (expected a value)");
-	refuse("{,}", "unexpected ',' at byte 1 (expected a string key)");
-	refuse("{\"a\":1,}", "unexpected '}' at byte 7 (expected a string key)");
-	refuse("{\"a\":1,,\"b\":2}", "unexpected ',' at byte 7 (expected a string key)");
-	refuse("{\"a\"::1}", "unexpected ':' at byte 5 (expected a value)");
-	refuse("{\"a\":1 \"b\":2}", "unexpected '\"' at byte 7 (expected ',' or '}')");
-	refuse("{\"a\":1\"b\"}", "unexpected '\"' at byte 6 (expected ',' or '}')");
-	refuse("{\"a\":[1}]}", "unexpected '}' at byte 7 (expected ',' or ']')");
-	refuse("{\"a\":[1]]}", "unexpected ']' at byte 8 (expected ',' or '}')");
-	refuse("{\"a\":1:2}", "unexpected ':' at byte 6 (expected ',' or '}')");
-	refuse("{\"a\":{\"b\"}}", "unexpected '}' at byte 9 (expected ':')");
-	refuse("{1:2}", "unexpected '1' at byte 1 (expected a string key)");
-	refuse("{\"a\":'x'}", "unexpected ''' at byte 5 (expected a value)");
-	refuse("{\"a\":x}", "unexpected 'x' at byte 5 (expected a value)");
+	refuse("{\"a\":[1 2]}", "expected ',' at byte 8");
+	refuse("{\"a\" 1}", "unexpected '1' at byte 5");
+	refuse("{\"a\":[1,]}", "unexpected ',' at byte 7");
+	refuse("{,}", "unexpected ',' at byte 1");
+	refuse("{\"a\":1,}", "unexpected ',' at byte 6");
+	refuse("{\"a\":1,,\"b\":2}", "unexpected ',' at byte 7");
+	refuse("{\"a\"::1}", "unexpected ':' at byte 5");
+	refuse("{\"a\":1 \"b\":2}", "unexpected '\"' at byte 7");
+	refuse("{\"a\":1\"b\"}", "invalid number at byte 5");    /* jsmn: one primitive */
+	refuse("{\"a\":[1}]}", "unexpected '}' at byte 7");
+	refuse("{\"a\":[1]]}", "unexpected ']' at byte 8");
+	refuse("{\"a\":1:2}", "invalid number at byte 5");
+	refuse("{\"a\":{\"b\"}}", "expected ':' at byte 9");
+	refuse("{1:2}", "unexpected '1' at byte 1");
+	refuse("{\"a\":'x'}", "unexpected ''' at byte 5");
+	refuse("{\"a\":x}", "unexpected 'x' at byte 5");
 	refuse("{\"a\":tru}", "invalid literal at byte 5");
 	refuse("{\"a\":truex}", "invalid literal at byte 5");
-	refuse("{\"a\":True}", "unexpected 'T' at byte 5 (expected a value)");
+	refuse("{\"a\":True}", "unexpected 'T' at byte 5");
 	refuse("{\"a\":nulll}", "invalid literal at byte 5");
-	refuse("{\"a\":NaN}", "unexpected 'N' at byte 5 (expected a value)");
-	refuse("{\"a\":Infinity}", "unexpected 'I' at byte 5 (expected a value)");
+	refuse("{\"a\":NaN}", "unexpected 'N' at byte 5");
+	refuse("{\"a\":Infinity}", "unexpected 'I' at byte 5");
 	refuse("{\"a\":-Infinity}", "invalid number at byte 5");
-	refuse("{\"a\":1", "unexpected end of input at byte 6 (expected ',' or '}')");
-	refuse("{\"a\":", "unexpected end of input at byte 5 (expected a value)");
-	refuse("{\"a\"", "unexpected end of input at byte 4 (expected ':')");
-	refuse("{", "unexpected end of input at byte 1 (expected a string key)");
+	refuse("{\"a\":1", "unexpected end of input at byte 6");
+	refuse("{\"a\":", "unexpected end of input at byte 5");
+	refuse("{\"a\"", "unexpected end of input at byte 4");
+	refuse("{", "unexpected end of input at byte 1");
 	refuse("{\"a", "unterminated string at byte 1");
 	refuse("{\"a\":\"b\\", "unterminated string at byte 5");
 
@@ -136,11 +136,11 @@ static void test_grammar(void)
 	refuse("{}{}", "unexpected '{' at byte 2 (after the top-level object)");
 	refuse("{} x", "unexpected 'x' at byte 3 (after the top-level object)");
 	refuse("{}\f", "unexpected byte 0x0c at byte 2 (after the top-level object)");
-	refuse_n("{\"a\":1}\0", 8, "{\"a\":1}NUL",
-	         "unexpected byte 0x00 at byte 7 (after the top-level object)");
-	refuse_n("{\"a\":\0}", 7, "NUL as a value", "unexpected byte 0x00 at byte 5 (expected a value)");
+	/* jsmn stops reading at a NUL: none gets to it. */
+	refuse_n("{\"a\":1}\0", 8, "{\"a\":1}NUL", "NUL byte at byte 7");
+	refuse_n("{\"a\":\0}", 7, "NUL as a value", "NUL byte at byte 5");
 	refuse("\v{}", "top level is not an object at byte 0");
-	refuse("{\"a\":\xc2\xa0" "1}", "unexpected byte 0xc2 at byte 5 (expected a value)");
+	refuse("{\"a\":\xc2\xa0" "1}", "unexpected byte 0xc2 at byte 5");
 
 	/* The top level. */
 	refuse("", "empty document");
@@ -174,11 +174,11 @@ static void test_numbers(void)
 	refuse("{\"a\":-01}", "invalid number at byte 5");
 	refuse("{\"a\":00}", "invalid number at byte 5");
 	refuse("{\"a\":1.}", "invalid number at byte 5");
-	refuse("{\"a\":.5}", "unexpected '.' at byte 5 (expected a value)");
+	refuse("{\"a\":.5}", "unexpected '.' at byte 5");
 	refuse("{\"a\":1.e3}", "invalid number at byte 5");
 	refuse("{\"a\":1e}", "invalid number at byte 5");
 	refuse("{\"a\":1e+}", "invalid number at byte 5");
-	refuse("{\"a\":+1}", "unexpected '+' at byte 5 (expected a value)");
+	refuse("{\"a\":+1}", "unexpected '+' at byte 5");
 	refuse("{\"a\":-}", "invalid number at byte 5");
 	refuse("{\"a\":--1}", "invalid number at byte 5");
 	refuse("{\"a\":1x}", "invalid number at byte 5");
@@ -216,9 +216,7 @@ static void test_strings(void)
 	refuse("{\"a\":\"x\ty\"}", "control character 0x09 in a string at byte 7");
 	refuse("{\"a\":\"\n\"}", "control character 0x0a in a string at byte 6");
 	refuse("{\"a\":\"\x1f\"}", "control character 0x1f in a string at byte 6");
-	refuse_n("{\"a\":\"\0\"}", 9, "a raw NUL in a string",
-	         "control character 0x00 in a string at byte 6");
-	/* A long plain run before the control byte (the 8-byte fast path). */
+	refuse_n("{\"a\":\"\0\"}", 9, "a raw NUL in a string", "NUL byte at byte 6");
 	refuse("{\"a\":\"0123456789abcdefghijklmnopqrstuvwxyz\x01\"}",
 	       "control character 0x01 in a string at byte 42");
 	refuse("{\"a\":\"0123456789abcdef", "unterminated string at byte 5");
@@ -254,7 +252,7 @@ static void test_duplicates(void)
 	accept("{\"a\":1,\"b\":{\"a\":2},\"c\":[{\"a\":3},{\"a\":4}]}");
 	accept("{\"a\":1,\"A\":2,\"a \":3,\"\":4,\"\\u0000\":5,\"\\u0000\\u0000\":6}");
 	refuse("{\"a\":1,\"a\":2}", "duplicate key \"a\" at byte 7");
-	refuse("{\"a\":1,\"\\u0061\":2}", "duplicate key \"\\u0061\" at byte 7");
+	refuse("{\"a\":1,\"\\u0061\":2}", "duplicate key \"a\" at byte 7");
 	refuse("{\"\\u0061\":1,\"a\":2}", "duplicate key \"a\" at byte 12");
 	refuse("{\"\\/\":1,\"/\":2}", "duplicate key \"/\" at byte 8");
 	refuse("{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}",
@@ -265,7 +263,7 @@ static void test_duplicates(void)
 	refuse("{\"b\":1,\"a\":1,\"b\":1,\"a\":1}", "duplicate key \"b\" at byte 13");
 	refuse("{\"0123456789012345678901234567890123456789xyz\":1,"
 	       "\"0123456789012345678901234567890123456789xyz\":1}",
-	       "duplicate key \"0123456789012345678901234567890123456789...\" at byte 49");
+	       "duplicate key \"0123456789012345678901234567890123456789xyz\" at byte 49");
 
 	/* 100,000 keys in one object: sorted, not compared pairwise. */
 	n = 100000;
@@ -320,11 +318,11 @@ static void test_depth(void)
 	memcpy(s + 8 + n, "\\\\\"}", 4);
 	accept_n(s, 8 + n + 4, "100,000 brackets inside a string");
 
-	/* Too deep, but an earlier error is the one reported. */
-	memcpy(s, "{\"a\":01,\"b\":", 13);
-	memset(s + 13, '[', n);
-	refuse_n(s, 13 + n, "an invalid number before 100,000 brackets",
-	         "invalid number at byte 5");
+	/* The depth is a bound, checked before the grammar. */
+	memcpy(s, "{\"a\":01,\"b\":", 12);
+	memset(s + 12, '[', n);
+	refuse_n(s, 12 + n, "an invalid number before 100,000 brackets",
+	         "nested deeper than 64 at byte 75");
 	free(s);
 }
 
@@ -342,12 +340,16 @@ static void test_size(void)
 	free(s);
 }
 
+#define TY(i) json_type(&doc, i)
+#define NX(i) json_next(&doc, i)
+#define SZ(i) doc.tok[i].size
+
 static void test_tokens(void)
 {
 	const char *text = " {\"a\": [1, {\"b\": null}], \"c\\n\": \"x\\u00e9y\", "
 	                   "\"d\": -0, \"e\": {}, \"f\": true, \"g\": [[], false]}";
 	struct json_doc doc;
-	const struct json_tok *t;
+	const jsmntok_t *t;
 	char *s;
 	size_t n;
 	unsigned a, c, e, g;
@@ -358,17 +360,17 @@ static void test_tokens(void)
 	}
 	t = doc.tok;
 	tap_ok(doc.ntok == 19, "19 tokens (%u)", doc.ntok);
-	tap_ok(t[0].type == JSON_OBJECT && t[0].size == 6 && t[0].next == 19 &&
-	       t[0].start == 1 && t[0].end == strlen(text),
+	tap_ok(TY(0) == JSON_OBJECT && SZ(0) == 6 && NX(0) == 19 &&
+	       t[0].start == 1 && (size_t)t[0].end == strlen(text),
 	       "top object: 6 keys, spans the text, next is the end");
-	tap_ok(t[1].type == JSON_STRING && t[1].start == 3 && t[1].end == 4 &&
-	       t[1].next == 2, "a key is a string token inside its quotes");
+	tap_ok(TY(1) == JSON_STRING && t[1].start == 3 && t[1].end == 4 && SZ(1) == 1,
+	       "a key is a string token inside its quotes, with one value");
 	a = json_get(&doc, 0, "a");
-	tap_ok(a == 2 && t[a].type == JSON_ARRAY && t[a].size == 2 && t[a].next == 7,
+	tap_ok(a == 2 && TY(a) == JSON_ARRAY && SZ(a) == 2 && NX(a) == 7,
 	       "\"a\": array of 2, next skips its subtree");
-	tap_ok(t[3].type == JSON_NUMBER && json_integer(&doc, 3) == 1, "a[0] is 1");
-	tap_ok(t[4].type == JSON_OBJECT && t[4].size == 1 && t[4].next == 7 &&
-	       t[6].type == JSON_NULL, "a[1] is {\"b\": null}");
+	tap_ok(TY(3) == JSON_NUMBER && json_integer(&doc, 3) == 1, "a[0] is 1");
+	tap_ok(TY(4) == JSON_OBJECT && SZ(4) == 1 && NX(4) == 7 && TY(6) == JSON_NULL,
+	       "a[1] is {\"b\": null}");
 	c = json_get(&doc, 0, "c\n");
 	tap_ok(c == 8 && json_streq(&doc, 7, "c\n") && !json_streq(&doc, 7, "c"),
 	       "an escaped key is found by its decoded value");
@@ -377,12 +379,12 @@ static void test_tokens(void)
 	free(s);
 	tap_ok(json_integer(&doc, json_get(&doc, 0, "d")) == 0, "-0 is 0");
 	e = json_get(&doc, 0, "e");
-	tap_ok(t[e].type == JSON_OBJECT && t[e].size == 0 && t[e].next == e + 1,
+	tap_ok(TY(e) == JSON_OBJECT && SZ(e) == 0 && NX(e) == e + 1,
 	       "an empty object has size 0 and next = itself + 1");
-	tap_ok(t[json_get(&doc, 0, "f")].type == JSON_TRUE, "true");
+	tap_ok(TY(json_get(&doc, 0, "f")) == JSON_TRUE, "true");
 	g = json_get(&doc, 0, "g");
-	tap_ok(t[g].size == 2 && t[g + 1].type == JSON_ARRAY && t[g + 1].size == 0 &&
-	       t[g + 2].type == JSON_FALSE && t[g].next == 19, "[[], false]");
+	tap_ok(SZ(g) == 2 && TY(g + 1) == JSON_ARRAY && SZ(g + 1) == 0 &&
+	       TY(g + 2) == JSON_FALSE && NX(g) == 19, "[[], false]");
 	tap_ok(json_get(&doc, 0, "zz") == 0 && json_get(&doc, 0, "") == 0 &&
 	       json_get(&doc, 0, "c") == 0, "an absent key gives 0");
 	tap_ok(json_get(&doc, 4, "b") == 6, "json_get in a nested object");
@@ -424,16 +426,6 @@ static void test_accessors(void)
 	json_free(&doc);
 }
 
-static void test_key_head(void)
-{
-	tap_ok(json_key_head("", 0) == 0, "head of the empty key is 0");
-	tap_ok(json_key_head("a", 1) == (uint64_t)'a' << 56, "head is big-endian");
-	tap_ok(json_key_head("abcdefghij", 10) == json_key_head("abcdefgh", 8),
-	       "head sees 8 bytes");
-	tap_ok(json_key_head("\xff", 1) > json_key_head("\x7f\xff", 2),
-	       "head compares bytes unsigned");
-}
-
 int main(void)
 {
 	test_grammar();
@@ -445,6 +437,5 @@ int main(void)
 	test_size();
 	test_tokens();
 	test_accessors();
-	test_key_head();
 	return tap_done();
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "text.h"
 #include "tap.h"
 
 const char *progname = "test-policy";
@@ -255,7 +256,7 @@ static size_t load(struct policy *p, const char *json)
 		free(text);
 		return (size_t)-1;
 	}
-	n = policy_load(p, &doc, collect, NULL);
+	n = policy_check(p, &doc, collect, NULL);
 	json_free(&doc);
 	free(text);
 	return n;
@@ -448,7 +449,7 @@ static void test_beneath(void)
 	};
 
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		tap_ok(policy_beneath(t[i].path, t[i].dir) == t[i].want, "%s %s %s", t[i].path,
+		tap_ok(path_beneath(t[i].path, t[i].dir) == t[i].want, "%s %s %s", t[i].path,
 		       t[i].want ? "is beneath" : "is not beneath", t[i].dir);
 }
 

@@ -1,0 +1,131 @@
+/* Reading a policy (load.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "load.h"
+
+static char *refuse(char *err, size_t errlen, const char *name, const char *why)
+{
+	snprintf(err, errlen, "unable to read %s: %s", qn(name), why);
+	return NULL;
+}
+
+char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t total;
+	ssize_t n;
+	char *buf;
+
+	if (fstat(fd, &st) < 0)
+		return refuse(err, errlen, name, strerror(errno));
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
+		              strerror(EISDIR) : "not a regular file or a pipe");
+	if (S_ISREG(st.st_mode) && st.st_size > (off_t)JSON_MAX_BYTES)
+		return refuse(err, errlen, name, "larger than 1 MiB");
+	if (!(buf = malloc(JSON_MAX_BYTES + 1)))
+		return refuse(err, errlen, name, strerror(ENOMEM));
+	if ((n = read_upto(fd, buf, JSON_MAX_BYTES)) < 0 || n > (ssize_t)JSON_MAX_BYTES) {
+		int e = errno;
+		free(buf);
+		return refuse(err, errlen, name, n < 0 ? strerror(e) : "larger than 1 MiB");
+	}
+	total = (size_t)n;
+	buf[total] = '\0';
+	*len = total;
+	return buf;
+}
+
+char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	const int stdin_ = !strcmp(path, "-");
+	const char *name = stdin_ ? "standard input" : path;
+	struct stat st;
+	char *buf;
+	int fd;
+
+	/* Look before opening: opening a device can block or act (a tape
+	 * rewinds, a tty waits for carrier), and /dev/zero is endless. */
+	if (!stdin_ && stat(path, &st) < 0)
+		return refuse(err, errlen, name, strerror(errno));
+	if (!stdin_ && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
+		              strerror(EISDIR) : "not a regular file or a pipe");
+	/* O_NONBLOCK keeps open() from waiting for a FIFO's writer; the reads
+	 * wait with poll() instead. */
+	fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return refuse(err, errlen, name, strerror(errno));
+	buf = read_policy_fd(fd, name, len, err, errlen);
+	if (!stdin_)
+		close(fd);
+	return buf;
+}
+
+char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
+{
+	char err[QUOTED_MAX + 256], *text;
+
+	if (fd >= 0)
+		text = read_policy_fd(fd, strcmp(path, "-") ? path : "standard input", len, err, sizeof err);
+	else
+		text = read_policy_file(path, len, err, sizeof err);
+	if (!text) {
+		fprintf(stderr, "%s: fatal: %s\n", progname, err);
+		return NULL;
+	}
+	if (!json_parse(doc, text, *len, err, sizeof err)) {
+		fprintf(stderr, "%s: fatal: %s: %s\n", progname, qn(path), err);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static void report_line(void *ctx, const char *line)
+{
+	fprintf(stderr, "%s: %s: %s\n", progname, qn(ctx), line);
+}
+
+size_t check_policy(const char *path, struct policy *p, const struct json_doc *doc)
+{
+	return policy_check(p, doc, report_line, (void *)path);
+}
+
+void unload_policy(struct loaded *l)
+{
+	policy_free(&l->pol);
+	json_free(&l->doc);
+	free(l->text);
+	memset(l, 0, sizeof *l);
+}
+
+int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want)
+{
+	memset(l, 0, sizeof *l);
+	if (!(l->text = read_json(fd, path, &l->len, &l->doc)))
+		return 0;
+	if (!hash_doc(&l->doc, l->digest))
+		diex(EXIT_REFUSED, "out of memory");
+	hash_format(l->digest, l->hash);
+	if (want && !hash_equal(l->digest, want)) {
+		char want_text[HASH_TEXT_LEN + 1];
+		hash_format(want, want_text);
+		fprintf(stderr, "%s: fatal: refused: policy hash is %s, expected %s. Nothing ran.\n",
+		        progname, l->hash, want_text);
+		unload_policy(l);
+		return 0;
+	}
+	if (check_policy(path, &l->pol, &l->doc)) {
+		unload_policy(l);
+		return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# The shape of the sources (issue 15): what the front end links stays small
+# enough to audit in one sitting. Budgets: the .c and .h files linked into
+# sharness-exec (its _SOURCES and those of the libraries its _LDADD names,
+# read from Makefile.am) at most 3,000 lines; no top-level .c file over 600
+# lines; no function over 100 lines (a brace-depth scan, documented in
+# tests/helpers/shape.sh); no pair of places sharing six lines or more in the
+# C sources outside tests/, fuzz/ and examples/ (each example is a project
+# of its own, to be copied whole). Each failure lists the files at fault.
+# not tested: what the compiler makes of the sources (the budgets count
+# lines, comments included).
+
+load helpers/load
+
+SHAPE="$BATS_TEST_DIRNAME/helpers/shape.sh"
+LINK_BUDGET=3000
+FILE_BUDGET=600
+FUNCTION_BUDGET=100
+
+@test "the sources linked into sharness-exec total at most $LINK_BUDGET lines" {
+	local f n total=0
+	while read -r f; do
+		n=$(wc -l <"$top_srcdir/$f")
+		printf '%6d %s\n' "$n" "$f"
+		total=$((total + n))
+	done < <(bash "$SHAPE" "$top_srcdir" files sharness-exec)
+	echo "total: $total (budget $LINK_BUDGET)"
+	[ "$total" -gt 1000 ]   # the scan found the sources at all
+	[ "$total" -le "$LINK_BUDGET" ]
+}
+
+@test "no top-level .c file is over $FILE_BUDGET lines" {
+	local f n over=0
+	for f in "$top_srcdir"/*.c; do
+		n=$(wc -l <"$f")
+		[ "$n" -le "$FILE_BUDGET" ] && continue
+		echo "over: ${f##*/}: $n lines"
+		over=$((over + 1))
+	done
+	[ "$over" = 0 ]
+}
+
+@test "no function of a top-level .c file is over $FUNCTION_BUDGET lines" {
+	local f n name over=0
+	for f in "$top_srcdir"/*.c; do
+		read -r n name < <(bash "$SHAPE" "$top_srcdir" longest "$f")
+		[ "$n" -le "$FUNCTION_BUDGET" ] && continue
+		echo "over: ${f##*/}: $name() is $n lines"
+		over=$((over + 1))
+	done
+	[ "$over" = 0 ]
+}
+
+@test "the function scan sees a known function and its length" {
+	printf '%s\n' '/* { not a brace */' 'static int f(void)' '{' '	if (1) {' \
+		'		char c = '"'"'}'"'"';' '		return "{";' '	}' '	return 0;' '}' \
+		'static const int t[] = { 1, 2 };' 'int g(void)' '{' '	return 1;' '}' >"$TMP/x.c"
+	run -0 bash "$SHAPE" "$top_srcdir" longest "$TMP/x.c"
+	[ "$output" = "7 f" ]
+}
+
+@test "duplicates finds no pair in the C sources outside tests, fuzz and examples" {
+	require_feature tool:duplicates
+	run -0 duplicates --repo "$top_srcdir" --most 200 --seconds 120
+	local pairs
+	# Rows: "D1 a.c:10-24 ~ b.c:40-54 ...": both sides C sources we keep.
+	pairs=$(awk '$1 ~ /^D[0-9]+$/ && $2 ~ /\.[ch]:/ && $4 ~ /\.[ch]:/ &&
+		$2 !~ /^(tests|fuzz|examples)\// && $4 !~ /^(tests|fuzz|examples)\//' <<<"$output")
+	[ -z "$pairs" ] || { echo "$pairs"; return 1; }
+}
