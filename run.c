@@ -199,7 +199,7 @@ static void resolve_rules(struct policy *p, int show)
 	/* check has seen each beneath a write path; a link may lead out. */
 	for (size_t i = 0; i < p->protected.n; i++) {
 		size_t w = 0;
-		while (w < p->write.n && !policy_beneath(p->protected_resolved.v[i],
+		while (w < p->write.n && !path_beneath(p->protected_resolved.v[i],
 		                                         p->write_resolved.v[w]))
 			w++;
 		if (w == p->write.n)
