@@ -28,12 +28,18 @@ const char *progname = "sharness-exec-probe";
 	"       sharness-exec-probe [-F FD] probe [--json] [-k FILE [-f FINGERPRINT] [-E WHY]]..."
 #define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
 
-/* Probe's policies: what a run of each form would put up. No path: the
- * landlock step ends the run inside, and nothing is executed there. */
-#define NONE_POLICY "{\"pbp\":1,\"id\":\"sharness-exec-probe\",\"network\":\"none\"," \
-	"\"process\":{\"no_new_privs\":true,\"max_memory_mb\":256,\"max_pids\":256}}"
-#define OBJECT_POLICY "{\"pbp\":1,\"id\":\"sharness-exec-probe-ports\",\"network\":" \
-	"{\"connect_tcp_ports\":[],\"bind_tcp_ports\":[]},\"process\":{\"no_new_privs\":true}}"
+/* Probe's policies: what a run of each form would put up. The landlock
+ * step ends the run inside, and nothing is executed there; the system's
+ * library directories are granted so that helpers linked dynamically
+ * (--disable-static-link, the sanitizer builds) find their loader in the
+ * view. A missing one is skipped, a merged-/usr link resolved. */
+#define PROBE_FILES "\"files\":{\"exec\":[\"/usr\",\"/lib\",\"/lib64\"]},"
+#define NONE_POLICY "{\"pbp\":1,\"id\":\"sharness-exec-probe\"," PROBE_FILES \
+	"\"network\":\"none\",\"process\":{\"no_new_privs\":true,\"max_memory_mb\":256," \
+	"\"max_pids\":256}}"
+#define OBJECT_POLICY "{\"pbp\":1,\"id\":\"sharness-exec-probe-ports\"," PROBE_FILES \
+	"\"network\":{\"connect_tcp_ports\":[],\"bind_tcp_ports\":[]}," \
+	"\"process\":{\"no_new_privs\":true}}"
 
 struct key { const char *path, *fp, *err; };
 

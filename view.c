@@ -345,7 +345,8 @@ static void plan(void)
 	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
 		if (!find(special[i]) && (effective(special[i]) & (R | X | W)))
 			add(strdup(special[i]), 0);
-	qsort(ents, nents, sizeof *ents, by_path);
+	if (nents)
+		qsort(ents, nents, sizeof *ents, by_path);
 	for (size_t i = 0; i < nents; i++) {
 		ents[i].eff = effective(ents[i].path);
 		ents[i].attr = attr_of(&ents[i]);
