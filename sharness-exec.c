@@ -146,9 +146,7 @@ static int cmd_check(int argc, char **argv)
  * -f FINGERPRINT or -E WHY. */
 static int beside(int argc, char **argv)
 {
-	/* static: still reachable if the exec fails and we exit (a leak
-	 * checker's exit would otherwise turn 125 into an abort) */
-	static const char **v;
+	static const char **v;	/* static: reachable for LSan if the exec fails */
 	char fd[16], err[PATH_MAX + 128];
 	int self = open("/proc/self/exe", O_RDONLY), n = 0;
 	struct pubkey k;
