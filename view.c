@@ -25,6 +25,7 @@
 
 #include "common.h"
 #include "helper.h"
+#include "text.h"
 #include "view.h"
 
 const char *progname = "sharness-exec-view";
@@ -117,7 +118,7 @@ static unsigned effective(const char *path)
 	unsigned u = 0, prot = 0;
 
 	for (size_t i = 0; i < nents; i++) {
-		if (!view_beneath(path, ents[i].path))
+		if (!path_beneath(path, ents[i].path))
 			continue;
 		u |= ents[i].rights & (R | X | W);
 		prot |= ents[i].rights & PROT;
@@ -138,12 +139,12 @@ static __u64 attr_of(const struct ent *e)
 	if (!(e->eff & (W | X)))
 		a |= MOUNT_ATTR_NOEXEC;
 	/* Device nodes named one by one work; /dev whole is built below. */
-	if (view_beneath(e->path, "/dev"))
+	if (path_beneath(e->path, "/dev"))
 		a &= ~(__u64)MOUNT_ATTR_NODEV;
 	/* A capability-less uid 0 still passes their permission bits. */
-	if (view_beneath(e->path, "/sys") || view_beneath(e->path, "/proc/sys") ||
-	    view_beneath(e->path, "/proc/sysrq-trigger") ||
-	    view_beneath(e->path, "/proc/irq") || view_beneath(e->path, "/proc/bus"))
+	if (path_beneath(e->path, "/sys") || path_beneath(e->path, "/proc/sys") ||
+	    path_beneath(e->path, "/proc/sysrq-trigger") ||
+	    path_beneath(e->path, "/proc/irq") || path_beneath(e->path, "/proc/bus"))
 		a |= ATTR_RO;
 	return a;
 }
@@ -390,7 +391,7 @@ static void bind_one(size_t i)
 	int m, dir;
 
 	for (size_t j = i; j-- > 0;)
-		if (ents[j].mounted && view_beneath(e->path, ents[j].path)) {
+		if (ents[j].mounted && path_beneath(e->path, ents[j].path)) {
 			up = &ents[j];
 			break;
 		}

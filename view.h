@@ -27,7 +27,6 @@ extern int view_best;		/* -b */
 extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
 
 /* viewfs.c */
-int view_beneath(const char *path, const char *dir);
 int new_fs(const char *fs, const char *const *opts, __u64 attr);
 int ours(int fd);
 int at_root(const char *path, int create, int dir);

@@ -57,15 +57,6 @@ out:
 	return m;
 }
 
-int view_beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return 1;
-	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
-}
-
 int ours(int fd)
 {
 	struct stat st;
