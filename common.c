@@ -1,6 +1,5 @@
 /* What every program of sharness-exec shares (common.h). */
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,27 +17,6 @@ static void vmsg(const char *kind, int err, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void die(int code, const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("fatal", err, fmt, ap);
-	va_end(ap);
-	exit(code);
-}
-
-void diex(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg("fatal", 0, fmt, ap);
-	va_end(ap);
-	exit(code);
-}
-
 void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 {
 	va_list ap;
@@ -47,7 +25,7 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 	vmsg("fatal", err, fmt, ap);
 	va_end(ap);
 	if (hintmsg)
-		fprintf(stderr, "hint: %s\n", hintmsg);
+		hint("%s", hintmsg);
 	exit(code);
 }
 
@@ -71,12 +49,6 @@ void hint(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void usage_die(const char *usage)
-{
-	fprintf(stderr, "usage: %s\n", usage);
-	exit(EXIT_REFUSED);
-}
-
 void usage_fail(const char *usage, const char *fmt, ...)
 {
 	va_list ap;
@@ -84,7 +56,8 @@ void usage_fail(const char *usage, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("fatal", 0, fmt, ap);
 	va_end(ap);
-	usage_die(usage);
+	fprintf(stderr, "usage: %s\n", usage);
+	exit(EXIT_REFUSED);
 }
 
 void usage_option(const char *usage, int c, const char *word)
@@ -112,26 +85,19 @@ void check_line(const char *fmt, ...)
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
                 unsigned long *out)
 {
-	unsigned long v = 0;
-	const char *p;
+	unsigned long v;
+	char *end;
 
-	if (!s || !*s)
+	/* strtoul(3) alone would take spaces, a sign and leading zeros. */
+	if (!s || *s < '0' || *s > '9' || (s[0] == '0' && s[1]))
 		return 0;
-	for (p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return 0;
-		if (v > (ULONG_MAX - (unsigned long)(*p - '0')) / 10)
-			return 0;
-		v = v * 10 + (unsigned long)(*p - '0');
-	}
-	if (p - s > 1 && s[0] == '0')
-		return 0;
-	if (v < min || v > max)
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
 		return 0;
 	*out = v;
 	return 1;
 }
-
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

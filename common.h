@@ -3,6 +3,7 @@
 #ifndef SHARNESS_COMMON_H
 #define SHARNESS_COMMON_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -15,27 +16,22 @@
 /* Set once at the top of main(), hard-coded per program (never argv[0]). */
 extern const char *progname;
 
-/* "PROG: fatal: MSG: strerror(errno)" then exit(code). */
-void die(int code, const char *fmt, ...) NORETURN PRINTF(2, 3);
-/* "PROG: fatal: MSG" then exit(code). */
-void diex(int code, const char *fmt, ...) NORETURN PRINTF(2, 3);
-/* "PROG: warning: MSG" */
-void warnx_(const char *fmt, ...) PRINTF(1, 2);
-/* "hint: MSG" on the line after a fatal message. */
-void hint(const char *fmt, ...) PRINTF(1, 2);
-/* "PROG: fatal: MSG: strerror(err)", a "hint: HINT" line if HINT is not
- * NULL, then exit(code). */
+/* "PROG: fatal: MSG: strerror(ERR)" (no ": ..." when ERR is 0), then a
+ * "hint: HINTMSG" line unless HINTMSG is NULL, and exit(CODE). die() tells
+ * errno, diex() no error. */
 void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 	NORETURN PRINTF(4, 5);
+#define die(code, ...) die_hint(code, errno, NULL, __VA_ARGS__)
+#define diex(code, ...) die_hint(code, 0, NULL, __VA_ARGS__)
+/* "PROG: warning: MSG" */
+void warnx_(const char *fmt, ...) PRINTF(1, 2);
+/* "hint: MSG", after a message of one's own. */
+void hint(const char *fmt, ...) PRINTF(1, 2);
 
-/* Usage line on stderr and exit 125. */
-void usage_die(const char *usage) NORETURN;
-/* "PROG: fatal: MSG", then the usage line, and exit 125. */
+/* "PROG: fatal: MSG", then "usage: USAGE", and exit 125. */
 void usage_fail(const char *usage, const char *fmt, ...) NORETURN PRINTF(2, 3);
-
-/* For a getopt(3) loop's error case C (':' a missing value, else an
- * unknown option, optopt or WORD): "PROG: fatal: ..." then the usage line,
- * and exit 125. */
+/* usage_fail() for a getopt(3) loop's error case C: ':' a missing value,
+ * else an unknown option (optopt, or WORD when getopt gives none). */
 void usage_option(const char *usage, int c, const char *word) NORETURN;
 
 /* Check mode (-t) of a helper: "PROG: FMT" on one line of standard
@@ -43,7 +39,7 @@ void usage_option(const char *usage, int c, const char *word) NORETURN;
 void check_line(const char *fmt, ...) PRINTF(1, 2);
 
 /* Parse a decimal number in [min, max]; 1 on success, 0 otherwise.
- * Refuses signs, spaces, empty strings and trailing garbage. */
+ * Refuses signs, spaces, leading zeros, empty strings and trailing garbage. */
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
                 unsigned long *out);
 
