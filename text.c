@@ -5,7 +5,8 @@
 
 #include "text.h"
 
-size_t utf8_seq(const unsigned char *s, size_t len, size_t i)
+/* The length of the valid UTF-8 sequence at S[I] (1 for ASCII), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t len, size_t i)
 {
 	unsigned char b = s[i];
 	size_t n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
@@ -31,15 +32,9 @@ size_t utf8_check(const unsigned char *s, size_t len)
 {
 	size_t i = 0, n;
 
-	while (i < len) {
-		if (s[i] < 0x80)
-			i++;
-		else if ((n = utf8_seq(s, len, i)))
-			i += n;
-		else
-			return i;
-	}
-	return len;
+	while (i < len && (n = utf8_seq(s, len, i)))
+		i += n;
+	return i;
 }
 
 size_t utf8_put(unsigned char out[4], unsigned long cp)
@@ -88,7 +83,8 @@ int path_beneath(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
-int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+/* Byte order, then length: the order of JSON keys (code point order). */
+static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
 	int c = memcmp(a, b, alen < blen ? alen : blen);
 
@@ -136,70 +132,56 @@ size_t text_duplicates(struct text_item *it, size_t n)
 	return ndup;
 }
 
-/* 1 when the valid sequence of N bytes at S is a C1 control (U+0080 to
- * U+009F): a terminal may act on it. */
-static int is_c1(const unsigned char *s, size_t n)
-{
-	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0;
-}
-
-/* 1 when S (LEN bytes) has nothing quote() would escape. */
-static int plain(const unsigned char *s, size_t len)
-{
-	size_t i = 0, n;
-
-	while (i < len) {
-		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\')
-			i++;
-		else if (s[i] >= 0x80 && (n = utf8_seq(s, len, i)) && !is_c1(s + i, n))
-			i += n;
-		else
-			return 0;
-	}
-	return len > 0;
-}
-
+/* quote() up to MAX bytes of STR. */
 static const char *quote_max(char *out, const char *str, size_t len, int mode,
                              size_t max)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n = len, o = 0, i, k;
+	size_t n = len, o = 0, i = 0, k;
+	int bare = len > 0;
 
 	if (n > max)
 		for (n = max; n > 0 && (s[n] & 0xc0) == 0x80; n--)
 			;
-	if (mode == QUOTE_IF_NEEDED && n == len && plain(s, len)) {
-		memcpy(out, s, len);
-		out[len] = '\0';
-		return out;
-	}
 	out[o++] = '"';
-	for (i = 0; i < n; ) {
+	while (i < n) {
 		unsigned char b = s[i];
 		const char *e = b == '"' ? "\\\"" : b == '\\' ? "\\\\" : b == '\n' ? "\\n" :
 		                b == '\r' ? "\\r" : b == '\t' ? "\\t" : NULL;
+
+		k = b >= 0x80 ? utf8_seq(s, n, i) : 0;
+		if (!e && b >= 0x20 && b < 0x7f) {
+			out[o++] = (char)b;
+			i++;
+			continue;
+		}
+		/* U+0080 to U+009F, C1 controls, may drive a terminal. */
+		if (k && !(k == 2 && b == 0xc2 && s[i + 1] < 0xa0)) {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+			continue;
+		}
+		bare = 0;
 		if (e) {
 			out[o++] = e[0];
 			out[o++] = e[1];
 			i++;
-		} else if (b >= 0x20 && b < 0x7f) {
-			out[o++] = (char)b;
-			i++;
-		} else if (b >= 0x80 && (k = utf8_seq(s, n, i)) && !is_c1(s + i, k)) {
-			memcpy(out + o, s + i, k);
-			o += k;
-			i += k;
-		} else {
-			/* A C1 control is two bytes, both shown. */
-			k = b >= 0x80 && utf8_seq(s, n, i) ? 2 : 1;
-			for (size_t j = 0; j < k; j++, i++) {
-				b = s[i];
-				out[o++] = '\\';
-				out[o++] = (char)('0' + (b >> 6));
-				out[o++] = (char)('0' + ((b >> 3) & 7));
-				out[o++] = (char)('0' + (b & 7));
-			}
+			continue;
 		}
+		/* Octal: a control byte, both bytes of a C1, or a byte that is
+		 * not part of valid UTF-8. */
+		for (k = k ? k : 1; k > 0; k--, i++) {
+			out[o++] = '\\';
+			out[o++] = (char)('0' + (s[i] >> 6));
+			out[o++] = (char)('0' + ((s[i] >> 3) & 7));
+			out[o++] = (char)('0' + (s[i] & 7));
+		}
+	}
+	if (mode == QUOTE_IF_NEEDED && bare && n == len) {
+		memmove(out, out + 1, len);
+		out[len] = '\0';
+		return out;
 	}
 	out[o++] = '"';
 	if (n < len) {

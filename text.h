@@ -25,11 +25,9 @@ const char *quote(char out[QUOTED_MAX], const char *s, size_t len, int mode);
 const char *q(const char *s);
 const char *qn(const char *s);
 
-/* Strict UTF-8 (RFC 3629: no overlong form, no surrogate, nothing above
- * U+10FFFF). utf8_seq: the length of the sequence at S[I] (1 for ASCII),
- * or 0 when it is not valid. utf8_check: the offset of the first invalid
- * sequence, or LEN when there is none. */
-size_t utf8_seq(const unsigned char *s, size_t len, size_t i);
+/* The offset of the first sequence of S that is not strict UTF-8 (RFC
+ * 3629: no overlong form, no surrogate, nothing above U+10FFFF), or LEN
+ * when there is none. */
 size_t utf8_check(const unsigned char *s, size_t len);
 /* Code point CP (at most U+10FFFF) as UTF-8 into OUT; its length. */
 size_t utf8_put(unsigned char out[4], unsigned long cp);
@@ -44,9 +42,6 @@ void hex_encode(char *out, const unsigned char *in, size_t n);
  * trailing slashes do not count). */
 int path_beneath(const char *path, const char *dir);
 
-/* Byte order, then length: the order of JSON keys (code point order). */
-int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen);
-
 /* One entry of a list to check for duplicates: its bytes and its position
  * in the list. */
 struct text_item {
@@ -55,7 +50,8 @@ struct text_item {
 	size_t at;     /* position: index or byte offset */
 	size_t of;     /* set by text_duplicates: position of the first equal one */
 };
-/* Sort IT[0..N) by bytes, equal ones by position. */
+/* Sort IT[0..N) by bytes (the order of JSON keys: code point order, then
+ * length), equal ones by position. */
 void text_sort(struct text_item *it, size_t n);
 /* Sort IT[0..N) by bytes, and move every entry equal to an earlier one to
  * the front, in position order, with OF set; returns how many there are.
