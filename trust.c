@@ -1,13 +1,11 @@
-/* The front end's walks of paths before anything is confined: the policy
- * file (as doas checks its configuration), env.private and the rule paths
- * (DESIGN.md 2, 2.2, 4.1). Trusts nothing but root and the caller's real
- * uid; reads owners before any namespace exists (inside a user namespace
- * root's files would show as the overflow uid). Refusals: one line, 125. */
+/* The front end's walks of paths before anything is confined (trust.h).
+ * Trusts nothing but root and the caller's real uid, and reads owners
+ * before any namespace exists: inside a user namespace root's files would
+ * show as the overflow uid. Refusals: one line, exit 125. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,70 +33,11 @@ static const char *dir_unsafe(const struct stat *st)
 	return NULL;
 }
 
-/* A walk from "/": FD is an O_PATH descriptor of the directory reached,
- * PATH its symlink-free name, TODO[POS...] what is left to walk. */
-struct walker {
-	int fd;
-	char path[PATH_MAX];
-	char *todo;
-	size_t pos;
-	int links;
-};
-
-static void walk_start(struct walker *w, const char *path)
-{
-	w->fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (w->fd < 0)
-		die(EXIT_REFUSED, "unable to open /");
-	strcpy(w->path, "/");
-	if (!(w->todo = strdup(path)))
-		diex(EXIT_REFUSED, "out of memory");
-	w->pos = 0;
-	w->links = 0;
-}
-
-static void walk_end(struct walker *w)
-{
-	close(w->fd);
-	free(w->todo);
-}
-
-/* The next component into NAME: 1, or 0 at the end, or -1 (errno) when
- * it is too long. */
-static int walk_next(struct walker *w, char name[NAME_MAX + 1])
-{
-	const char *s = w->todo + w->pos;
-	size_t len;
-
-	while (*s == '/')
-		s++;
-	w->pos = (size_t)(s - w->todo);
-	if (!*s)
-		return 0;
-	len = strcspn(s, "/");
-	if (len > NAME_MAX) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(name, s, len);
-	name[len] = '\0';
-	w->pos += len;
-	return 1;
-}
-
-/* What is left after the current component, without its leading slashes. */
-static const char *walk_rest(const struct walker *w)
-{
-	const char *s = w->todo + w->pos;
-
-	while (*s == '/')
-		s++;
-	return s;
-}
-
+/* DIR/NAME into OUT (DIR alone when NAME is empty); -1 (errno) when too long. */
 static int path_join(char out[PATH_MAX], const char *dir, const char *name)
 {
-	int n = snprintf(out, PATH_MAX, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+	int n = snprintf(out, PATH_MAX, "%s%s%s", dir, strcmp(dir, "/") && *name ? "/" : "",
+	                 name);
 
 	if (n < 0 || n >= PATH_MAX) {
 		errno = ENAMETOOLONG;
@@ -107,13 +46,67 @@ static int path_join(char out[PATH_MAX], const char *dir, const char *name)
 	return 0;
 }
 
-/* Step into NFD, the entry NAME of the current directory. */
+/* A walk from "/", one component at a time: FD is an O_PATH descriptor of
+ * the directory reached, PATH its symlink-free name, REST what is left to
+ * walk (in TODO), with no leading slash. */
+struct walker {
+	int fd;
+	char path[PATH_MAX];
+	char todo[PATH_MAX];
+	const char *rest;
+	int links;
+};
+
+/* Go to "/" (again, after an absolute symlink). */
+static int walk_root(struct walker *w)
+{
+	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (root < 0)
+		return -1;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = root;
+	strcpy(w->path, "/");
+	return 0;
+}
+
+static int walk_start(struct walker *w, const char *path)
+{
+	w->fd = -1;
+	w->links = 0;
+	if (path_join(w->todo, path, "") < 0)
+		return -1;
+	w->rest = w->todo + strspn(w->todo, "/");
+	return walk_root(w);
+}
+
+/* The next component into NAME: its length, 0 at the end, or -1 (errno)
+ * when it is too long. */
+static int walk_next(struct walker *w, char name[NAME_MAX + 1])
+{
+	size_t len = strcspn(w->rest, "/");
+
+	if (len > NAME_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(name, w->rest, len);
+	name[len] = '\0';
+	w->rest += len;
+	w->rest += strspn(w->rest, "/");
+	return (int)len;
+}
+
+/* Step into NFD, the entry NAME of the directory reached. */
 static int walk_down(struct walker *w, int nfd, const char *name)
 {
 	char p[PATH_MAX];
 
-	if (path_join(p, w->path, name) < 0)
+	if (path_join(p, w->path, name) < 0) {
+		close(nfd);
 		return -1;
+	}
 	strcpy(w->path, p);
 	close(w->fd);
 	w->fd = nfd;
@@ -137,52 +130,88 @@ static int walk_up(struct walker *w)
 	return 0;
 }
 
-/* "." stays, ".." goes up: 1 when NAME was one of them, -1 (errno) when
- * going up failed, 0 for any other name. */
-static int walk_dots(struct walker *w, const char *name)
-{
-	if (!strcmp(name, "."))
-		return 1;
-	if (!strcmp(name, ".."))
-		return walk_up(w) < 0 ? -1 : 1;
-	return 0;
-}
-
-/* Replace the symlink LFD (just met) by its target in what is left. */
+/* Put the target of the symlink LFD, just met, in front of what is left. */
 static int walk_follow(struct walker *w, int lfd)
 {
-	char target[PATH_MAX], *todo;
-	ssize_t n;
+	char target[PATH_MAX], todo[PATH_MAX];
+	ssize_t n = readlinkat(lfd, "", target, sizeof target);
 
+	if (n < 0)
+		return -1;
 	if (++w->links > MAX_LINKS) {
 		errno = ELOOP;
 		return -1;
 	}
-	n = readlinkat(lfd, "", target, sizeof target);
-	if (n < 0)
-		return -1;
 	if ((size_t)n >= sizeof target) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	target[n] = '\0';
-	if (asprintf(&todo, "%s/%s", target, walk_rest(w)) < 0)
-		diex(EXIT_REFUSED, "out of memory");
-	free(w->todo);
-	w->todo = todo;
-	w->pos = 0;
-	if (target[0] == '/') {
-		int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (root < 0)
-			return -1;
-		close(w->fd);
-		w->fd = root;
-		strcpy(w->path, "/");
-	}
-	return 0;
+	if (path_join(todo, target, w->rest) < 0)
+		return -1;
+	strcpy(w->todo, todo);
+	w->rest = w->todo + strspn(w->todo, "/");
+	return target[0] == '/' ? walk_root(w) : 0;
 }
 
-/* --- the policy file --- */
+/* How walk() ended. */
+enum { WALK_END, WALK_STOP, WALK_LINK, WALK_DIR };
+
+/* Walk W to the last component of its path, NAME, with its status in ST
+ * and W at the directory it is in (NAME is empty when the path ends in a
+ * directory already reached: "/", ".."). "." stays, ".." goes up, a
+ * symlink is followed only when trusted. Or stop early: WALK_STOP at a
+ * component that is missing or cannot be searched, or at a non-directory
+ * with more to walk (errno ENOENT, EACCES or ENOTDIR); WALK_LINK at the
+ * untrusted symlink NAME (its status in ST); with DIRS, WALK_DIR before
+ * looking in a directory others can change (its status in ST). -1 (errno)
+ * when the walk fails otherwise. */
+static int walk(struct walker *w, char name[NAME_MAX + 1], struct stat *st, int dirs)
+{
+	int r, nfd;
+
+	while ((r = walk_next(w, name)) > 0) {
+		if (!strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			if (walk_up(w) < 0)
+				return -1;
+			continue;
+		}
+		if (dirs && fstat(w->fd, st) < 0)
+			return -1;
+		if (dirs && dir_unsafe(st))
+			return WALK_DIR;
+		nfd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0)
+			return errno == ENOENT || errno == EACCES ? WALK_STOP : -1;
+		if (fstat(nfd, st) < 0) {
+			close(nfd);
+			return -1;
+		}
+		if (S_ISLNK(st->st_mode)) {
+			r = trusted_uid(st->st_uid) ? walk_follow(w, nfd) : WALK_LINK;
+			close(nfd);
+			if (r)
+				return r;
+			continue;
+		}
+		if (!*w->rest) {
+			close(nfd);
+			return WALK_END;
+		}
+		if (!S_ISDIR(st->st_mode)) {
+			close(nfd);
+			errno = ENOTDIR;
+			return WALK_STOP;
+		}
+		if (walk_down(w, nfd, name) < 0)
+			return -1;
+	}
+	return r < 0 ? -1 : WALK_END;
+}
+
+/* --- the policy file, and the keys --- */
 
 static NORETURN void untrusted(const char *what, const char *path, const char *obj,
                                const char *why)
@@ -208,82 +237,44 @@ static void check_file(int fd, const char *what, const char *path)
 
 int open_trusted(const char *path, const char *what)
 {
-	char name[NAME_MAX + 1], obj[PATH_MAX + 16];
+	char cwd[PATH_MAX] = "/", abs[PATH_MAX], name[NAME_MAX + 1], obj[PATH_MAX + 16];
 	struct walker w;
 	struct stat st;
-	const char *why;
-	int r, dots, fd = -1;
+	int r, fd = -1;
 
 	if (!strcmp(path, "-")) {
 		check_file(0, what, "standard input");
 		return 0;
 	}
-	if (path[0] != '/') {
-		char cwd[PATH_MAX], *abs;
-		/* The directories above the working one count too. */
-		if (!getcwd(cwd, sizeof cwd))
-			die(EXIT_REFUSED, "unable to read %s", qn(path));
-		if (asprintf(&abs, "%s/%s", cwd, path) < 0)
-			diex(EXIT_REFUSED, "out of memory");
-		walk_start(&w, abs);
-		free(abs);
-	} else {
-		walk_start(&w, path);
-	}
-	while ((r = walk_next(&w, name)) > 0) {
-		int nfd;
-
-		if ((dots = walk_dots(&w, name)) < 0)
-			break;
-		if (dots)
-			continue;
-		if (fstat(w.fd, &st) < 0)
-			break;
-		if ((why = dir_unsafe(&st))) {
-			snprintf(obj, sizeof obj, "directory %s", qn(w.path));
-			untrusted(what, path, obj, why);
-		}
-		nfd = openat(w.fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0 || fstat(nfd, &st) < 0)
-			break;
-		if (S_ISLNK(st.st_mode)) {
-			if (!trusted_uid(st.st_uid)) {
-				char link[PATH_MAX];
-				path_join(link, w.path, name);
-				snprintf(obj, sizeof obj, "symlink %s", qn(link));
-				untrusted(what, path, obj, "is owned by another user");
-			}
-			r = walk_follow(&w, nfd);
-			close(nfd);
-			if (r < 0)
-				break;
-			continue;
-		}
-		if (*walk_rest(&w)) {
-			if (!S_ISDIR(st.st_mode)) {
-				close(nfd);
-				errno = ENOTDIR;
-				break;
-			}
-			if (walk_down(&w, nfd, name) < 0)
-				break;
-			continue;
-		}
-		/* The last component: look before opening (a device can
-		 * block or act when opened), then open it for good. */
-		close(nfd);
-		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-			diex(EXIT_REFUSED, "unable to read %s: %s", qn(path), S_ISDIR(st.st_mode) ?
-			     strerror(EISDIR) : "not a regular file or a pipe");
-		fd = openat(w.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		break;
-	}
-	if (fd < 0) {
-		if (!r)
-			errno = EISDIR;
+	/* The directories above the working one count too. */
+	if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
 		die(EXIT_REFUSED, "unable to read %s", qn(path));
+	r = path_join(abs, cwd, path) < 0 || walk_start(&w, abs) < 0 ? -1 :
+	    walk(&w, name, &st, 1);
+	if (r == WALK_DIR) {
+		snprintf(obj, sizeof obj, "directory %s", qn(w.path));
+		untrusted(what, path, obj, dir_unsafe(&st));
 	}
-	walk_end(&w);
+	if (r == WALK_LINK) {
+		path_join(abs, w.path, name);
+		snprintf(obj, sizeof obj, "symlink %s", qn(abs));
+		untrusted(what, path, obj, "is owned by another user");
+	}
+	if (r == WALK_END && (!*name || S_ISDIR(st.st_mode))) {
+		errno = EISDIR;
+		r = -1;
+	}
+	if (r == WALK_END) {
+		/* Look before opening (a device can block or act when
+		 * opened), then open it for good. */
+		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+			diex(EXIT_REFUSED, "unable to read %s: not a regular file or a pipe",
+			     qn(path));
+		fd = openat(w.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		die(EXIT_REFUSED, "unable to read %s", qn(path));
+	close(w.fd);
 	check_file(fd, what, path);
 	return fd;
 }
@@ -304,19 +295,17 @@ static NORETURN void private_refused(const char *dir, const char *why)
 }
 
 /* Step into (creating it if CREATE and missing) the directory NAME of
- * W's directory; 0, or 1 when it is missing and not created. LAST: it is
+ * W's directory; 0, or 1 when it is missing and not created. OWN: it is
  * the private directory or one of its subdirectories, which must be the
  * caller's own; else an ancestor, which must be trusted. */
-static int private_step(struct walker *w, const char *name, int create, int last)
+static int private_step(struct walker *w, const char *name, int create, int own)
 {
 	char p[PATH_MAX];
 	struct stat st;
 	const char *why;
 	int nfd;
 
-	if (path_join(p, w->path, name) < 0)
-		die(EXIT_REFUSED, "unable to walk env.private %s", qn(w->path));
-	if (fstat(w->fd, &st) < 0)
+	if (path_join(p, w->path, name) < 0 || fstat(w->fd, &st) < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(w->path));
 	if ((why = dir_unsafe(&st)))
 		private_refused(w->path, why);
@@ -331,9 +320,9 @@ static int private_step(struct walker *w, const char *name, int create, int last
 		private_refused(p, "is a symlink");
 	if (!S_ISDIR(st.st_mode))
 		private_refused(p, "is not a directory");
-	if (last && st.st_uid != getuid())
+	if (own && st.st_uid != getuid())
 		private_refused(p, "is owned by another user");
-	if (last && (st.st_mode & (S_IWGRP | S_IWOTH)))
+	if (own && (st.st_mode & (S_IWGRP | S_IWOTH)))
 		private_refused(p, "is writable by group or others");
 	if (walk_down(w, nfd, name) < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(p));
@@ -347,9 +336,10 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
 	mode_t mask = umask(077);
 	int r;
 
-	walk_start(&w, path);
+	if (walk_start(&w, path) < 0)
+		die(EXIT_REFUSED, "unable to walk env.private %s", qn(path));
 	while ((r = walk_next(&w, name)) > 0)
-		if (private_step(&w, name, create, !*walk_rest(&w)))
+		if (private_step(&w, name, create, !*w.rest))
 			goto out;
 	if (r < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(path));
@@ -362,7 +352,7 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
 			die(EXIT_REFUSED, "unable to walk env.private %s", qn(path));
 	}
 out:
-	walk_end(&w);
+	close(w.fd);
 	umask(mask);
 }
 
@@ -373,72 +363,24 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	char name[NAME_MAX + 1], link[PATH_MAX];
 	struct walker w;
 	struct stat st;
-	int r, dots;
+	int r = walk_start(&w, path) < 0 ? -1 : walk(&w, name, &st, 0);
 
-	walk_start(&w, path);
-	while ((r = walk_next(&w, name)) > 0) {
-		int nfd;
-
-		if ((dots = walk_dots(&w, name)) < 0)
-			goto fail;
-		if (dots)
-			continue;
-		/* What cannot be looked at (missing, or a directory the
-		 * caller may not search) goes to the helpers as it is: they
-		 * skip a missing path, refuse one they cannot open, and
-		 * follow no symlink either way. */
-		nfd = openat(w.fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0 && (errno == ENOENT || errno == EACCES))
-			goto as_is;
-		/* Anything else (no descriptor left, no memory) must not
-		 * hand on a path that was never looked at: a merged-/usr
-		 * link would reach the helpers as a symlink. */
-		if (nfd < 0)
-			goto fail;
-		if (fstat(nfd, &st) < 0) {
-			close(nfd);
-			goto fail;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			if (path_join(link, w.path, name) < 0)
-				goto fail;
-			if (!trusted_uid(st.st_uid)) {
-				snprintf(why, whylen, "symlink %s is owned by uid %lu, "
-				         "not by root or the caller", q(link),
-				         (unsigned long)st.st_uid);
-				close(nfd);
-				walk_end(&w);
-				return -1;
-			}
-			r = walk_follow(&w, nfd);
-			close(nfd);
-			if (r < 0)
-				goto fail;
-			continue;
-		}
-		if (!S_ISDIR(st.st_mode) && *walk_rest(&w)) {
-			close(nfd);
-			goto as_is;
-		}
-		if (walk_down(&w, nfd, name) < 0)
-			goto fail;
-	}
-	if (r < 0)
-		goto fail;
-	strcpy(out, w.path);
-	walk_end(&w);
-	return 0;
-as_is:
-	if (path_join(link, w.path, name) < 0 ||
-	    snprintf(out, PATH_MAX, "%s%s%s", link, *walk_rest(&w) ? "/" : "",
-	             walk_rest(&w)) >= PATH_MAX) {
-		errno = ENAMETOOLONG;
-		goto fail;
-	}
-	walk_end(&w);
-	return 0;
-fail:
-	snprintf(why, whylen, "unable to resolve it: %s", strerror(errno));
-	walk_end(&w);
-	return -1;
+	if (r != -1 && path_join(link, w.path, name) < 0)
+		r = -1;
+	/* What cannot be looked at (missing, or a directory the caller may
+	 * not search) goes to the helpers as it is: they skip a missing path,
+	 * refuse one they cannot open, and follow no symlink either way.
+	 * Anything else (no descriptor left, no memory) must not hand on a
+	 * path that was never looked at: a merged-/usr link would reach the
+	 * helpers as a symlink. */
+	if (r == WALK_END || r == WALK_STOP)
+		r = path_join(out, link, w.rest);
+	if (r == WALK_LINK)
+		snprintf(why, whylen, "symlink %s is owned by uid %lu, not by root or the caller",
+		         q(link), (unsigned long)st.st_uid);
+	else if (r < 0)
+		snprintf(why, whylen, "unable to resolve it: %s", strerror(errno));
+	if (w.fd >= 0)
+		close(w.fd);
+	return r == 0 ? 0 : -1;
 }
