@@ -88,7 +88,7 @@ struct walls {
 	char fatal[256];               /* else the first fatal line, or how it ended */
 	char network[16], ipc[16], user[16], why_net[160];
 	char pid[16], cgroup[8], why_cgroup[256];
-	/* where each cap went: the cgroup the run's own was made in, or
+	/* where each limit went: the cgroup the run's own was made in, or
 	 * RLIMIT_AS, RLIMIT_NPROC, none; "" without a limits step */
 	char memory[256], pids[256];
 	unsigned long memory_mib;

@@ -69,8 +69,8 @@ static void check_both(const char *policy, struct walls *w, char *strict, size_t
 	walls_check("-", policy, NULL, 1, w);
 }
 
-/* "cgroup1", "cgroup2" or "rlimit": where a cap went. */
-static const char *cap_how(const struct walls *w, const char *where)
+/* "cgroup1", "cgroup2" or "rlimit": how a resource limit is set. */
+static const char *limit_how(const struct walls *w, const char *where)
 {
 	if (*where != '/')
 		return "rlimit";
@@ -84,50 +84,30 @@ static int is(const char *a, const char *b)
 
 /* --- JSON --- */
 
-/* Length of the valid UTF-8 sequence at S, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned long c;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	c = s[0] & (0x7f >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* A JSON string; bytes that are not UTF-8 become U+FFFD, so the output
  * always parses. NULL is null. */
 static void jstr(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *end;
 
 	if (!s) {
 		fputs("null", stdout);
 		return;
 	}
+	end = p + strlen(s);
 	putchar('"');
-	while (*p) {
-		size_t n;
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p++);
-		else if (*p < 0x20)
-			printf("\\u%04x", *p++);
-		else if (*p < 0x80)
-			putchar(*p++);
-		else if ((n = utf8_len(p))) {
-			fwrite(p, 1, n, stdout);
-			p += n;
-		} else {
+	while (p < end) {
+		const unsigned char *bad = p + utf8_check(p, (size_t)(end - p));
+
+		for (; p < bad; p++) {
+			if (*p == '"' || *p == '\\')
+				printf("\\%c", *p);
+			else if (*p < 0x20)
+				printf("\\u%04x", *p);
+			else
+				putchar(*p);
+		}
+		if (p < end) {
 			fputs("\\ufffd", stdout);
 			p++;
 		}
@@ -196,9 +176,9 @@ static void json_chain(const struct report *r)
 	jopt(netns ? NULL : w->why_net);
 	printf("},\"cgroup\":{\"version\":");
 	jstr(*w->cgroup ? w->cgroup : "none");
-	printf(",\"memory\":\"%s\",\"memory_path\":", cap_how(w, w->memory));
+	printf(",\"memory\":\"%s\",\"memory_path\":", limit_how(w, w->memory));
 	jstr(*w->memory == '/' ? w->memory : NULL);
-	printf(",\"pids\":\"%s\",\"pids_path\":", cap_how(w, w->pids));
+	printf(",\"pids\":\"%s\",\"pids_path\":", limit_how(w, w->pids));
 	jstr(*w->pids == '/' ? w->pids : NULL);
 	printf("},\"walls\":{\"strict\":");
 	jopt(r->strict);
@@ -256,8 +236,8 @@ static void print_json(const struct report *r)
 	       jbool(o->ran && o->abi >= 10),
 	       jbool(w->ran && (w->fs & LANDLOCK_ACCESS_FS_RESOLVE_UNIX)),
 	       jbool(o->ran && o->seccomp == 2), jbool(o->ran && is(o->guard, "on")),
-	       jbool(w->ran && strstr(w->scoped, "signal")), cap_how(w, w->memory),
-	       cap_how(w, w->pids));
+	       jbool(w->ran && strstr(w->scoped, "signal")), limit_how(w, w->memory),
+	       limit_how(w, w->pids));
 	printf(",\"trusted_keys\":[");
 	for (size_t i = 0; i < r->nkeys; i++) {
 		printf("%s{\"path\":", i ? "," : "");
@@ -397,8 +377,8 @@ static void print_text(const struct report *r)
 		       o->seccomp == 2 ? "yes" : "no (no seccomp filter)",
 		       is(o->guard, "on") ? "yes" : "no", strstr(w->scoped, "signal") ? "yes" :
 		       "no (ABI < 6)", is(w->pid, "namespace") ? "yes" : "no",
-		       is(w->mount, "namespace") ? "yes" : "no", cap_how(w, w->memory),
-		       cap_how(w, w->pids), *r->strict ? "; without --best-effort run refuses: " : "",
+		       is(w->mount, "namespace") ? "yes" : "no", limit_how(w, w->memory),
+		       limit_how(w, w->pids), *r->strict ? "; without --best-effort run refuses: " : "",
 		       r->strict);
 	else
 		printf("verdict: files cannot be confined here: %s\n", w->fatal);
