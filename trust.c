@@ -1,7 +1,4 @@
-/* The front end's walks of paths before anything is confined (trust.h).
- * Trusts nothing but root and the caller's real uid, and reads owners
- * before any namespace exists: inside a user namespace root's files would
- * show as the overflow uid. Refusals: one line, exit 125. */
+/* The front end's walks of paths before anything is confined (trust.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,14 +18,15 @@ static int trusted_uid(uid_t uid)
 	return uid == 0 || uid == getuid();
 }
 
-/* Why others could change what is in directory ST, or NULL. A sticky
+/* Why others could change ST, or what is in it, or NULL. A sticky
  * directory lets nobody rename or remove an entry they do not own, and the
  * walks only ever accept trusted entries. */
-static const char *dir_unsafe(const struct stat *st)
+static const char *unsafe(const struct stat *st)
 {
 	if (!trusted_uid(st->st_uid))
 		return "is owned by another user";
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) &&
+	    !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX)))
 		return "is writable by group or others";
 	return NULL;
 }
@@ -180,7 +178,7 @@ static int walk(struct walker *w, char name[NAME_MAX + 1], struct stat *st, int 
 		}
 		if (dirs && fstat(w->fd, st) < 0)
 			return -1;
-		if (dirs && dir_unsafe(st))
+		if (dirs && unsafe(st))
 			return WALK_DIR;
 		nfd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (nfd < 0)
@@ -226,13 +224,12 @@ static NORETURN void untrusted(const char *what, const char *path, const char *o
 static void check_file(int fd, const char *what, const char *path)
 {
 	struct stat st;
+	const char *why;
 
 	if (fstat(fd, &st) < 0)
 		die(EXIT_REFUSED, "unable to read %s", qn(path));
-	if (!trusted_uid(st.st_uid))
-		untrusted(what, path, "it", "is owned by another user");
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		untrusted(what, path, "it", "is writable by group or others");
+	if ((why = unsafe(&st)))
+		untrusted(what, path, "it", why);
 }
 
 int open_trusted(const char *path, const char *what)
@@ -253,7 +250,7 @@ int open_trusted(const char *path, const char *what)
 	    walk(&w, name, &st, 1);
 	if (r == WALK_DIR) {
 		snprintf(obj, sizeof obj, "directory %s", qn(w.path));
-		untrusted(what, path, obj, dir_unsafe(&st));
+		untrusted(what, path, obj, unsafe(&st));
 	}
 	if (r == WALK_LINK) {
 		path_join(abs, w.path, name);
@@ -307,7 +304,7 @@ static int private_step(struct walker *w, const char *name, int create, int own)
 
 	if (path_join(p, w->path, name) < 0 || fstat(w->fd, &st) < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(w->path));
-	if ((why = dir_unsafe(&st)))
+	if ((why = unsafe(&st)))
 		private_refused(w->path, why);
 	if (create && mkdirat(w->fd, name, 0700) < 0 && errno != EEXIST)
 		die(EXIT_REFUSED, "unable to create private directory %s", qn(p));

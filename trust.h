@@ -3,44 +3,44 @@
  * the rule paths. Each walk starts at "/" and opens one component at a time
  * with O_NOFOLLOW, so no symlink is followed before it has been looked at,
  * and runs before any namespace exists, so the owners it reads are true
- * ones. "Trusted" below means owned by root or by the caller (real uid). */
+ * ones (inside a user namespace root's files show as the overflow uid).
+ * "Trusted" below means owned by root or by the caller (real uid).
+ * Refusals are one line and exit 125. */
 #ifndef SHARNESS_TRUST_H
 #define SHARNESS_TRUST_H
 
 #include <stddef.h>
 
 /* Open PATH ("-": standard input, which is only checked) for reading, as
- * doas opens its configuration: refuse, with one line and exit 125, a file
- * that someone other than root or the caller could change. Symlinks on the
- * way are followed only when trusted; every directory looked in must be
- * trusted and not writable by group or others, unless it is sticky (the
- * entry found there is trusted, so nobody else may rename or remove it);
- * the file, checked on the opened descriptor, must be a regular file or a
- * FIFO, trusted, and not writable by group or others. WHAT names the file
- * in messages ("policy file", "key file"). Returns the descriptor
- * (O_CLOEXEC, O_NONBLOCK; 0 for "-"). */
+ * doas opens its configuration: refuse a file that someone other than root
+ * or the caller could change. Symlinks on the way are followed only when
+ * trusted; every directory looked in must be trusted and not writable by
+ * group or others, unless it is sticky (the entry found there is trusted,
+ * so nobody else may rename or remove it); the file, checked on the opened
+ * descriptor, must be a regular file or a FIFO, trusted, and not writable
+ * by group or others. WHAT names the file in messages ("policy file", "key
+ * file"). Returns the descriptor (O_CLOEXEC, O_NONBLOCK; 0 for "-"). */
 int open_trusted(const char *path, const char *what);
 
 /* A trust anchor (run --trust-key, verify -K) gets the policy file's
- * check (DESIGN.md 2.3): open_trusted(PATH, "key file"), the descriptor
- * closed again. Refuses with one line and exit 125. */
+ * check (DESIGN.md 2.3): open_trusted(PATH, "key file"), closed again. */
 void check_key_file(const char *path);
 
 /* Make sure the env.private directory PATH and its subdirectories SUBS
  * (NSUBS names) exist, belong to the caller and are writable by nobody
- * else: every ancestor trusted and not writable by group or others unless
- * sticky; no symlink anywhere; missing directories created 0700. Refuses
- * with one line and exit 125. With CREATE 0 (a dry run) nothing is
- * created and the walk stops at the first missing directory. */
+ * else, reached through directories as open_trusted wants them and no
+ * symlink at all; missing directories are created 0700. With CREATE 0 (a
+ * dry run) nothing is created and the walk stops at the first missing
+ * directory. */
 void make_private(const char *path, const char *const *subs, size_t nsubs, int create);
 
 /* Resolve the rule path PATH, following a symlink only when it is trusted.
  * Returns 0 with the resolved path in OUT (PATH_MAX bytes): symlink-free
- * where it exists; where a component is missing, the part that exists is
- * resolved and the rest appended as it is (the helpers then skip it as
- * missing). Returns -1 with the reason in WHY (one line, strings quoted)
- * when an untrusted symlink is on the way, too many links, or the walk
- * fails otherwise. */
+ * where it exists; where a component is missing (or cannot be searched),
+ * the part that exists is resolved and the rest appended as it is (the
+ * helpers then skip it as missing). Returns -1 with the reason in WHY (one
+ * line, strings quoted) when an untrusted symlink is on the way, too many
+ * links, or the walk fails otherwise. */
 int resolve_rule(const char *path, char *out, char *why, size_t whylen);
 
 #endif
