@@ -71,7 +71,13 @@ enum policy_path_status {
  * LEN + 1 bytes (OUT may be S itself). */
 enum policy_path_status policy_path(const char *s, size_t len, char *out);
 
-/* 1 when S (LEN bytes) is an environment variable name: [A-Za-z_][A-Za-z0-9_]* */
+/* 1 when S (LEN bytes, NUL-terminated) is an environment variable name:
+ * [A-Za-z_][A-Za-z0-9_]* */
 int policy_env_name(const char *s, size_t len);
+
+/* env.private's variables, and the subdirectory each one points at. */
+#define POLICY_PRIVATE_N 6
+extern const char *const policy_private_vars[POLICY_PRIVATE_N];
+extern const char *const policy_private_dirs[POLICY_PRIVATE_N];
 
 #endif
