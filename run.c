@@ -20,24 +20,45 @@
 #include "sign.h"
 #include "trust.h"
 
-/* A growable NULL-terminated vector of strings. */
+/* A growable NULL-terminated vector of heap strings. */
 struct vec {
 	char **v;
 	size_t n, cap;
 };
 
-static void vpush(struct vec *a, const char *s)
+static void vpush(struct vec *a, const char *fmt, va_list ap) PRINTF(2, 0);
+static void vpush(struct vec *a, const char *fmt, va_list ap)
 {
 	if (a->n + 2 > a->cap) {
 		a->cap = a->cap ? 2 * a->cap : 32;
-		a->v = reallocarray(a->v, a->cap, sizeof *a->v);
-		if (!a->v)
+		if (!(a->v = reallocarray(a->v, a->cap, sizeof *a->v)))
 			diex(EXIT_REFUSED, "out of memory");
 	}
-	a->v[a->n] = strdup(s);
-	if (!a->v[a->n])
+	if (vasprintf(&a->v[a->n], fmt, ap) < 0)
 		diex(EXIT_REFUSED, "out of memory");
 	a->v[++a->n] = NULL;
+}
+
+static void push(struct vec *a, const char *fmt, ...) PRINTF(2, 3);
+static void push(struct vec *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpush(a, fmt, ap);
+	va_end(ap);
+}
+
+/* OPT and its argument. */
+static void push_opt(struct vec *a, const char *opt, const char *fmt, ...) PRINTF(3, 4);
+static void push_opt(struct vec *a, const char *opt, const char *fmt, ...)
+{
+	va_list ap;
+
+	push(a, "%s", opt);
+	va_start(ap, fmt);
+	vpush(a, fmt, ap);
+	va_end(ap);
 }
 
 static void vfree(struct vec *a)
@@ -45,21 +66,6 @@ static void vfree(struct vec *a)
 	for (size_t i = 0; i < a->n; i++)
 		free(a->v[i]);
 	free(a->v);
-	memset(a, 0, sizeof *a);
-}
-
-static void vpushf(struct vec *a, const char *fmt, ...) PRINTF(2, 3);
-static void vpushf(struct vec *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		diex(EXIT_REFUSED, "out of memory");
-	va_end(ap);
-	vpush(a, s);
-	free(s);
 }
 
 /* --- the environment (DESIGN.md 2.2) --- */
@@ -68,17 +74,14 @@ static const char *const default_env[] = {
 	"PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM",
 };
 
-static const char *const private_dirs[][2] = {
-	{ "HOME", "home" }, { "TMPDIR", "tmp" }, { "XDG_CONFIG_HOME", "config" },
-	{ "XDG_CACHE_HOME", "cache" }, { "XDG_DATA_HOME", "data" },
-	{ "XDG_STATE_HOME", "state" },
-};
-
-/* Put NAME=VALUE into ENV, replacing an earlier NAME. */
+/* Put NAME=VALUE into ENV, replacing an earlier NAME; nothing when VALUE
+ * is NULL (an unset variable). */
 static void env_put(struct vec *env, const char *name, const char *value)
 {
 	size_t len = strlen(name);
 
+	if (!value)
+		return;
 	for (size_t i = 0; i < env->n; i++)
 		if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=') {
 			free(env->v[i]);
@@ -86,46 +89,37 @@ static void env_put(struct vec *env, const char *name, const char *value)
 				diex(EXIT_REFUSED, "out of memory");
 			return;
 		}
-	vpushf(env, "%s=%s", name, value);
+	push(env, "%s=%s", name, value);
 }
 
-static void env_pass(struct vec *env, const char *name)
-{
-	const char *v = getenv(name);
-
-	if (v)
-		env_put(env, name, v);
-}
-
-static void build_env(struct vec *env, const struct loaded *l, int dry_run)
+/* KEY: the fingerprint of the key that verified the policy, or NULL. */
+static void build_env(struct vec *env, const struct loaded *l, const char *key, int dry_run)
 {
 	const struct policy *p = &l->pol;
 
 	for (size_t i = 0; i < sizeof default_env / sizeof *default_env; i++)
-		env_pass(env, default_env[i]);
+		env_put(env, default_env[i], getenv(default_env[i]));
 	for (size_t i = 0; i < p->env_inherit.n; i++)
-		env_pass(env, p->env_inherit.v[i]);
+		env_put(env, p->env_inherit.v[i], getenv(p->env_inherit.v[i]));
 	if (p->env_private) {
-		const char *subs[sizeof private_dirs / sizeof *private_dirs];
-		for (size_t i = 0; i < sizeof private_dirs / sizeof *private_dirs; i++)
-			subs[i] = private_dirs[i][1];
-		make_private(p->env_private, subs, sizeof subs / sizeof *subs, !dry_run);
-		for (size_t i = 0; i < sizeof private_dirs / sizeof *private_dirs; i++) {
+		make_private(p->env_private, policy_private_dirs, POLICY_PRIVATE_N, !dry_run);
+		for (size_t i = 0; i < POLICY_PRIVATE_N; i++) {
 			char *dir;
 			if (asprintf(&dir, "%s/%s", strcmp(p->env_private, "/") ?
-			             p->env_private : "", private_dirs[i][1]) < 0)
+			             p->env_private : "", policy_private_dirs[i]) < 0)
 				diex(EXIT_REFUSED, "out of memory");
-			env_put(env, private_dirs[i][0], dir);
+			env_put(env, policy_private_vars[i], dir);
 			free(dir);
 		}
 	} else {
-		env_pass(env, "HOME");
-		env_pass(env, "USER");
+		env_put(env, "HOME", getenv("HOME"));
+		env_put(env, "USER", getenv("USER"));
 	}
 	for (size_t i = 0; i < p->env_set_names.n; i++)
 		env_put(env, p->env_set_names.v[i], p->env_set_values.v[i]);
 	env_put(env, "SHARNESS_AI_POLICY_HASH", l->hash);
 	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
+	env_put(env, "SHARNESS_AI_POLICY_KEY", key);
 }
 
 /* The target's environment, NAME=VALUE and a NUL each, in a sealed memfd
@@ -156,12 +150,6 @@ static void seal_env(const struct vec *env)
 	          F_SEAL_SEAL) < 0)
 		die(EXIT_REFUSED, "unable to seal the environment memfd");
 	env_fd = fd;
-}
-
-static void push_env_fd(struct vec *chain)
-{
-	vpush(chain, "-e");
-	vpushf(chain, "%d", env_fd);
 }
 
 /* --- rule paths: resolved here, before any namespace exists, so the owner
@@ -235,28 +223,18 @@ static int check_mode;
 
 static void helper(struct vec *chain, const char *name)
 {
-	char *path;
-
-	if (asprintf(&path, "%s/%s", HELPERDIR, name) < 0)
-		diex(EXIT_REFUSED, "out of memory");
-	if (access(path, X_OK) < 0)
+	push(chain, "%s/%s", HELPERDIR, name);
+	if (access(chain->v[chain->n - 1], X_OK) < 0)
 		die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
-		         "unable to find helper %s", path);
-	vpush(chain, path);
-	free(path);
+		         "unable to find helper %s", chain->v[chain->n - 1]);
 	if (check_mode)
-		vpush(chain, "-t");
+		push(chain, "-t");
 }
-
-#define MAX_STEPS 6
-static size_t step_start[MAX_STEPS + 1], nsteps;
 
 static void push_paths(struct vec *chain, const char *opt, const struct strlist *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		vpush(chain, opt);
-		vpush(chain, l->v[i]);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		push_opt(chain, opt, "%s", l->v[i]);
 }
 
 /* -s ORIG=RESOLVED for each rule path that went through a symlink. The
@@ -268,34 +246,56 @@ static void push_links(struct vec *chain, const char *key, const struct strlist 
 	for (size_t i = 0; i < orig->n; i++) {
 		if (!strcmp(orig->v[i], res->v[i]))
 			continue;
-		if (strchr(orig->v[i], '=')) {
+		if (strchr(orig->v[i], '='))
 			warnx_("%s[%zu] %s: a name with '=' is not recreated as a "
 			       "symlink in the view; %s is", key, i, q(orig->v[i]),
 			       q(res->v[i]));
-			continue;
-		}
-		vpush(chain, "-s");
-		vpushf(chain, "%s=%s", orig->v[i], res->v[i]);
+		else
+			push_opt(chain, "-s", "%s=%s", orig->v[i], res->v[i]);
 	}
 }
 
 static void push_ports(struct vec *chain, const char *opt, const unsigned *ports, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		vpush(chain, opt);
-		vpushf(chain, "%u", ports[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		push_opt(chain, opt, "%u", ports[i]);
 }
 
-/* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
- * paths, in every chain, just before landlock. It gets the resolved paths,
- * which it opens following no symlink, and recreates the links. */
-static void view_step(struct vec *chain, const struct policy *p, int best_effort)
+/* Each step's words end with "--", which none of its option arguments can
+ * be (paths are absolute, the rest are numbers); the target's words follow. */
+static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
+                        char **target)
 {
-	step_start[nsteps++] = chain->n;
+	/* In every chain: with "none" a network namespace of its own, with
+	 * the object form (-H) the host's network; an IPC namespace and a new
+	 * session keyring either way (DESIGN.md 4.2). */
+	helper(chain, "sharness-exec-netns");
+	if (!p->net_none)
+		push(chain, "-H");
+	push(chain, "--");
+	/* every chain: the pid namespace, and the cgroup the caps go in */
+	helper(chain, "sharness-exec-supervise");
+	if (best_effort)
+		push(chain, "-b");
+	if (p->max_memory_mb)
+		push_opt(chain, "-c", "memory");
+	if (p->max_pids)
+		push_opt(chain, "-c", "pids");
+	push(chain, "--");
+	if (p->max_memory_mb || p->max_pids) {
+		helper(chain, "sharness-exec-limits");
+		if (p->max_memory_mb)
+			push_opt(chain, "-m", "%lu", p->max_memory_mb);
+		if (p->max_pids)
+			push_opt(chain, "-p", "%lu", p->max_pids);
+		push(chain, "--");
+	}
+	/* The view (DESIGN.md 4.5): a mount namespace holding only the
+	 * policy's paths, which it opens following no symlink, and recreates
+	 * the links that led to them. */
 	helper(chain, "sharness-exec-view");
 	if (best_effort)
-		vpush(chain, "-b");
+		push(chain, "-b");
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
@@ -304,57 +304,15 @@ static void view_step(struct vec *chain, const struct policy *p, int best_effort
 	push_links(chain, "files.exec", &p->exec, &p->exec_resolved);
 	push_links(chain, "files.write", &p->write, &p->write_resolved);
 	push_links(chain, "files.protected", &p->protected, &p->protected_resolved);
-	vpush(chain, "--");
-}
-
-static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
-                        char **target)
-{
-	/* In every chain: with "none" a network namespace of its own, with
-	 * the object form (-H) the host's network; an IPC namespace and a new
-	 * session keyring either way (DESIGN.md 4.2). */
-	step_start[nsteps++] = chain->n;
-	helper(chain, "sharness-exec-netns");
-	if (!p->net_none)
-		vpush(chain, "-H");
-	vpush(chain, "--");
-	/* every chain: the pid namespace, and the cgroup the caps go in */
-	step_start[nsteps++] = chain->n;
-	helper(chain, "sharness-exec-supervise");
-	if (best_effort)
-		vpush(chain, "-b");
-	if (p->max_memory_mb) {
-		vpush(chain, "-c");
-		vpush(chain, "memory");
-	}
-	if (p->max_pids) {
-		vpush(chain, "-c");
-		vpush(chain, "pids");
-	}
-	vpush(chain, "--");
-	if (p->max_memory_mb || p->max_pids) {
-		step_start[nsteps++] = chain->n;
-		helper(chain, "sharness-exec-limits");
-		if (p->max_memory_mb) {
-			vpush(chain, "-m");
-			vpushf(chain, "%lu", p->max_memory_mb);
-		}
-		if (p->max_pids) {
-			vpush(chain, "-p");
-			vpushf(chain, "%lu", p->max_pids);
-		}
-		vpush(chain, "--");
-	}
-	view_step(chain, p, best_effort);
-	step_start[nsteps++] = chain->n;
+	push(chain, "--");
 	helper(chain, "sharness-exec-landlock");
-	push_env_fd(chain);
+	push_opt(chain, "-e", "%d", env_fd);
 	if (best_effort)
-		vpush(chain, "-b");
+		push(chain, "-b");
 	if (!p->net_none)
-		vpush(chain, "-H");
+		push(chain, "-H");
 	if (p->user_namespaces)
-		vpush(chain, "-U");
+		push(chain, "-U");
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
@@ -362,10 +320,9 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_ports(chain, "-l", p->bind_ports, p->nbind);
 	push_ports(chain, "-C", p->connect_udp_ports, p->nconnect_udp);
 	push_ports(chain, "-L", p->bind_udp_ports, p->nbind_udp);
-	vpush(chain, "--");
-	step_start[nsteps++] = chain->n;
+	push(chain, "--");
 	for (; *target; target++)
-		vpush(chain, *target);
+		push(chain, "%s", *target);
 }
 
 /* One word, quoted for a POSIX shell when it needs to be, so the dry-run
@@ -387,18 +344,17 @@ static void put_word(const char *w, FILE *f)
 	fputc('\'', f);
 }
 
-/* Each step on a line of its own, the target last. */
-static void print_chain(const struct vec *chain, FILE *f)
+/* Each step on a line of its own, the NTARGET words of the target last. */
+static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 {
-	step_start[nsteps] = chain->n;
-	for (size_t s = 0; s < nsteps; s++) {
-		for (size_t i = step_start[s]; i < step_start[s + 1]; i++) {
-			if (i > step_start[s])
-				fputc(' ', f);
-			put_word(chain->v[i], f);
-		}
-		fputc('\n', f);
+	for (size_t i = 0; i < chain->n; i++) {
+		put_word(chain->v[i], f);
+		if (i < chain->n - ntarget && !strcmp(chain->v[i], "--"))
+			fputc('\n', f);
+		else if (i + 1 < chain->n)
+			fputc(' ', f);
 	}
+	fputc('\n', f);
 }
 
 /* The helpers get no environment of their own (DESIGN.md 1); the test
@@ -410,8 +366,8 @@ static NORETURN void exec_chain(struct vec *chain)
 	struct vec henv = { 0 };
 
 #ifdef SHARNESS_TEST_HOOKS
-	env_pass(&henv, "UBSAN_OPTIONS");
-	env_pass(&henv, "ASAN_OPTIONS");
+	env_put(&henv, "UBSAN_OPTIONS", getenv("UBSAN_OPTIONS"));
+	env_put(&henv, "ASAN_OPTIONS", getenv("ASAN_OPTIONS"));
 #endif
 	if (fcntl(env_fd, F_SETFD, 0) < 0)
 		die(EXIT_REFUSED, "unable to pass on the environment memfd");
@@ -489,9 +445,7 @@ int cmd_run(int argc, char **argv)
 	key = sign_run_check(&l, policy, signature, trust, ntrust, expect_id);
 
 	resolve_rules(&l.pol, verbose || dry_run);
-	build_env(&env, &l, dry_run);
-	if (key)
-		env_put(&env, "SHARNESS_AI_POLICY_KEY", key);
+	build_env(&env, &l, key, dry_run);
 	seal_env(&env);
 	build_chain(&chain, &l.pol, best_effort, argv + optind);
 
@@ -499,11 +453,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "%s: policy %s %s%s%s%s%s\n", progname, q(l.pol.id), l.hash,
 		        expect ? " (pinned)" : key ? "" : " (not pinned)",
 		        key ? " (signed by " : "", key ? key : "", key ? ")" : "");
-		print_chain(&chain, stderr);
+		print_chain(&chain, (size_t)(argc - optind), stderr);
 	}
 	if (dry_run) {
 		int rc;
-		print_chain(&chain, stdout);
+		print_chain(&chain, (size_t)(argc - optind), stdout);
 		rc = fflush(stdout) ? EXIT_REFUSED : 0;
 		vfree(&env);
 		vfree(&chain);
