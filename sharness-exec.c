@@ -97,46 +97,30 @@ static int cmd_hash(int argc, char **argv)
 
 /* LD_* and GLIBC_TUNABLES decide what code the dynamic loader maps into
  * the target (and into whatever it runs): legal, but worth a look. */
-static void loader_warnings(const char *file, const struct policy *p)
+static void loader_warning(const char *file, const char *key, const char *name)
 {
-	static const char why[] = "a loader variable: it decides what code the "
-		"target loads";
-
-	for (size_t i = 0; i < p->env_inherit.n; i++) {
-		const char *n = p->env_inherit.v[i];
-		if (!strncmp(n, "LD_", 3) || !strcmp(n, "GLIBC_TUNABLES"))
-			fprintf(stderr, "%s: %s: warning: env.inherit[%zu]: %s is %s\n",
-			        progname, qn(file), i, q(n), why);
-	}
-	for (size_t i = 0; i < p->env_set_names.n; i++) {
-		const char *n = p->env_set_names.v[i];
-		if (!strncmp(n, "LD_", 3) || !strcmp(n, "GLIBC_TUNABLES"))
-			fprintf(stderr, "%s: %s: warning: env.set: %s is %s\n",
-			        progname, qn(file), q(n), why);
-	}
+	if (!strncmp(name, "LD_", 3) || !strcmp(name, "GLIBC_TUNABLES"))
+		fprintf(stderr, "%s: %s: warning: %s: %s is a loader variable: it decides "
+		        "what code the target loads\n", progname, qn(file), key, q(name));
 }
 
 static int cmd_check(int argc, char **argv)
 {
-	struct json_doc doc;
-	struct policy pol;
-	size_t len, problems;
-	char *text;
+	char key[64];
+	struct loaded l;
 
 	if (argc != 2)
 		usage_fail(CHECK_USAGE, "check takes one FILE");
-	if (!(text = read_json(-1, argv[1], &len, &doc)))
+	if (!load_policy(-1, argv[1], &l, NULL))
 		return EXIT_REFUSED;
-	problems = check_policy(argv[1], &pol, &doc);
-	if (!problems) {
-		loader_warnings(argv[1], &pol);
-		printf("%s: valid pbp 1 policy %s\n", qn(argv[1]), q(pol.id));
+	for (size_t i = 0; i < l.pol.env_inherit.n; i++) {
+		snprintf(key, sizeof key, "env.inherit[%zu]", i);
+		loader_warning(argv[1], key, l.pol.env_inherit.v[i]);
 	}
-	policy_free(&pol);
-	json_free(&doc);
-	free(text);
-	if (problems)
-		return EXIT_REFUSED;
+	for (size_t i = 0; i < l.pol.env_set_names.n; i++)
+		loader_warning(argv[1], "env.set", l.pol.env_set_names.v[i]);
+	printf("%s: valid pbp 1 policy %s\n", qn(argv[1]), q(l.pol.id));
+	unload_policy(&l);
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
