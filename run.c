@@ -12,7 +12,6 @@
 #include <limits.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -133,16 +132,15 @@ static void seal_env(const struct vec *env)
 {
 	int fd = memfd_create("sharness-exec-env", MFD_CLOEXEC | MFD_ALLOW_SEALING), low;
 
-	if (fd < 0)
-		die(EXIT_REFUSED, "unable to create a memfd for the environment");
 	/* Not on 0-2, which the caller may have left closed: the target
 	 * would find it there as its stdin, stdout or stderr. */
-	if (fd < 3) {
+	if (fd >= 0 && fd < 3) {
 		low = fd;
-		if ((fd = fcntl(low, F_DUPFD_CLOEXEC, 3)) < 0)
-			die(EXIT_REFUSED, "unable to create a memfd for the environment");
+		fd = fcntl(low, F_DUPFD_CLOEXEC, 3);
 		close(low);
 	}
+	if (fd < 0)
+		die(EXIT_REFUSED, "unable to create a memfd for the environment");
 	for (size_t i = 0; i < env->n; i++)
 		if (write_all(fd, env->v[i], strlen(env->v[i]) + 1) < 0)
 			die(EXIT_REFUSED, "unable to write the environment memfd");
