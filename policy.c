@@ -112,7 +112,7 @@ static const char *keypath(char out[KEYPATH_MAX], const char *parent,
 {
 	char q[QUOTED_MAX];
 	size_t len;
-	char *s = string(c, parent, key, &len);
+	char *s = string(c, parent, key, &len);     /* a key is always a string */
 	const char *name = s;
 
 	if (!len || len > QUOTE_MAX || len != strspn(s, NAME_CHARS "-"))
