@@ -1,8 +1,9 @@
-/* Keys and signatures of signed policies (key.h). Every file here is
- * small: it is read whole into a buffer on the stack, never grown. */
+/* What the verify path and sharness-exec-sign share (key.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,244 +11,261 @@
 
 #include "common.h"
 #include "key.h"
-#include "pem.h"
 
-static int refuse_file(char *err, size_t errlen, const char *path, const char *why)
+const char *one_option(int argc, char **argv, int letter, const char *usage)
 {
-	snprintf(err, errlen, "%s: %s", path, why);
-	return 0;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char optstring[] = "+:X:h";
+	const char *arg = NULL;
+	int c;
+
+	optstring[2] = (char)letter;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (c == letter) {
+			arg = optarg;
+		} else if (c == 'h') {
+			printf("usage: %s\n", usage);
+			exit(fflush(stdout) ? EXIT_REFUSED : 0);
+		} else {
+			usage_option(usage, c, argv[optind - 1]);
+		}
+	}
+	if (!arg)
+		usage_fail(usage, "-%c is required", letter);
+	return arg;
 }
 
-/* A trust anchor must be as safe as the policy file (DESIGN.md 4.1): one
- * that nobody but the caller or root could have changed. */
-static int file_trusted(const struct stat *st, const char *path, char *err, size_t errlen)
+char *with_suffix(const char *path, const char *suffix)
 {
-	if (st->st_mode & S_IWOTH)
-		return refuse_file(err, errlen, path, "refused: writable by others");
-	if (st->st_mode & S_IWGRP)
-		return refuse_file(err, errlen, path, "refused: writable by its group");
-	if (st->st_uid != 0 && st->st_uid != getuid())
-		return refuse_file(err, errlen, path, "refused: owned by another user than root or the caller");
-	return 1;
+	char *s;
+
+	if (asprintf(&s, "%s%s", path, suffix) < 0)
+		diex(EXIT_REFUSED, "out of memory");
+	return s;
 }
 
-static const char *not_regular(const struct stat *st)
-{
-	return S_ISDIR(st->st_mode) ? "is a directory" :
-	       S_ISFIFO(st->st_mode) ? "is a FIFO, not a regular file" :
-	       "not a regular file";
-}
-
-int small_file_read(const char *path, unsigned char *buf, size_t max, size_t *len,
-                    int trust, char *err, size_t errlen)
+size_t file_read(int fd, const char *path, unsigned char *buf, size_t max)
 {
 	struct stat st;
 	ssize_t n;
-	int fd, e;
 
-	if (stat(path, &st) < 0)
-		return refuse_file(err, errlen, path, strerror(errno));
+	if (fd < 0) {
+		/* Look before opening: opening a device can act, a FIFO block
+		 * (O_NONBLOCK, should it have become one since). */
+		if (stat(path, &st) < 0)
+			die(EXIT_REFUSED, "refused: unable to read %s", qn(path));
+		if (S_ISREG(st.st_mode))
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	}
+	if ((fd < 0 && S_ISREG(st.st_mode)) || (fd >= 0 && fstat(fd, &st) < 0))
+		die(EXIT_REFUSED, "refused: unable to read %s", qn(path));
 	if (!S_ISREG(st.st_mode))
-		return refuse_file(err, errlen, path, not_regular(&st));
-	/* O_NONBLOCK: should it have become a FIFO since, open() does not
-	 * wait for a writer; fstat() then says what it is. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return refuse_file(err, errlen, path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return refuse_file(err, errlen, path, S_ISREG(st.st_mode) ? strerror(errno) : not_regular(&st));
-	}
-	if (trust && !file_trusted(&st, path, err, errlen)) {
-		close(fd);
-		return 0;
-	}
-	if (st.st_size > (off_t)max) {
-		close(fd);
-		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
-		return 0;
-	}
+		diex(EXIT_REFUSED, "refused: %s %s", qn(path), S_ISDIR(st.st_mode) ? "is a directory" :
+		     S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file" : "is not a regular file");
 	/* Read to the end, but never past MAX: the file may grow meanwhile. */
-	n = read_upto(fd, buf, max);
-	e = errno;
+	if ((n = read_upto(fd, buf, max)) < 0)
+		die(EXIT_REFUSED, "refused: unable to read %s", qn(path));
+	if ((size_t)n > max)
+		diex(EXIT_REFUSED, "refused: %s is larger than %zu bytes", qn(path), max);
 	close(fd);
-	if (n > (ssize_t)max) {
-		snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
-		return 0;
-	}
-	if (n < 0)
-		return refuse_file(err, errlen, path, strerror(e));
-	*len = (size_t)n;
-	return 1;
+	return (size_t)n;
 }
 
-void key_fingerprint(struct pubkey *k)
+/* --- PEM, on BearSSL's decoder: one event at a time --- */
+
+struct sink {
+	unsigned char *buf;
+	size_t cap, len;
+	int over;
+};
+
+static void sink_take(void *ctx, const void *src, size_t n)
 {
-	unsigned char spki[SPKI_P256_LEN];
+	struct sink *s = ctx;
+
+	if (s->over || n > s->cap - s->len) {
+		s->over = 1;
+		return;
+	}
+	memcpy(s->buf + s->len, src, n);
+	s->len += n;
+}
+
+/* A name may hold any byte but a newline: keep it printable ASCII. */
+static void copy_name(char out[PEM_NAME_MAX], const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i < PEM_NAME_MAX - 1; i++)
+		out[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+	out[i] = '\0';
+}
+
+enum pem_status pem_find(const void *text, size_t len, const char *name,
+                         unsigned char *der, size_t cap, size_t *derlen,
+                         char other[PEM_NAME_MAX], const char **why)
+{
+	br_pem_decoder_context pc;
+	struct sink sink = { der, cap, 0, 0 };
+	const unsigned char *p = text;
+	int in_object = 0, found = 0, tail = 0, ev;
+
+	*other = '\0';
+	br_pem_decoder_init(&pc);
+	do {
+		/* The END line of a file without a final newline is only
+		 * seen once one follows. Without an event, push() takes all. */
+		if (!len && !tail++) {
+			p = (const unsigned char *)"\n";
+			len = 1;
+		}
+		size_t n = br_pem_decoder_push(&pc, p, len);
+		p += n;
+		len -= n;
+		ev = br_pem_decoder_event(&pc);
+		if (ev == BR_PEM_ERROR) {
+			*why = "invalid PEM (bad base64)";
+			return PEM_BAD;
+		}
+		in_object = ev == BR_PEM_BEGIN_OBJ || (in_object && ev != BR_PEM_END_OBJ);
+		if (ev != BR_PEM_BEGIN_OBJ)
+			continue;
+		if (strcmp(br_pem_decoder_name(&pc), name)) {
+			/* The name to explain the file by: the first key of
+			 * any kind, else the first object. */
+			const char *seen = br_pem_decoder_name(&pc);
+			if (!*other || (!strstr(other, "KEY") && strstr(seen, "KEY")))
+				copy_name(other, seen);
+			br_pem_decoder_setdest(&pc, NULL, NULL);
+		} else if (found++) {
+			*why = "more than one object of that name";
+			return PEM_BAD;
+		} else {
+			br_pem_decoder_setdest(&pc, sink_take, &sink);
+		}
+	} while (len || !tail || ev);
+	*why = in_object ? "invalid PEM (an object has no END line)" : "the object is too large";
+	if (in_object || sink.over)
+		return PEM_BAD;
+	*derlen = sink.len;
+	return found ? PEM_FOUND : PEM_NONE;
+}
+
+/* --- DER: a key is taken only as the one encoding there is of it, the
+ * prefix below and the point --- */
+
+/* SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (0 unused
+ * bits, then the 65-byte point) }. */
+const unsigned char spki_p256_prefix[SPKI_PREFIX_LEN] = {
+	0x30, 0x59, 0x30, 0x13,
+	0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01,
+	0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
+	0x03, 0x42, 0x00,
+};
+
+/* Anything else is refused. What it is instead is said by the first
+ * algorithm or curve identifier (tag, length, OID) found in it: only to
+ * word the refusal. */
+static const char *spki_other(const unsigned char *der, size_t len)
+{
+	static const struct { unsigned char id[11]; const char *what; } ids[] = {
+		{ { 6, 9, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 1, 1, 1 }, "an RSA key" },
+		{ { 6, 5, 0x2b, 0x81, 0x04, 0x00, 0x22 }, "a P-384 key" },
+		{ { 6, 5, 0x2b, 0x81, 0x04, 0x00, 0x23 }, "a P-521 key" },
+	};
+
+	/* The same header, but a BIT STRING of 0x02 or 0x03 and X. */
+	if (len == SPKI_PREFIX_LEN + 1 + P256_SCALAR_LEN &&
+	    !memcmp(der + 2, spki_p256_prefix + 2, SPKI_PREFIX_LEN - 5) &&
+	    (der[SPKI_PREFIX_LEN] == 2 || der[SPKI_PREFIX_LEN] == 3))
+		return "a P-256 key in compressed form";
+	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
+		if (memmem(der, len, ids[i].id, ids[i].id[1] + 2u))
+			return ids[i].what;
+	return "not an ECDSA P-256 public key";
+}
+
+const char *spki_decode_p256(const unsigned char *der, size_t len,
+                             unsigned char q[P256_POINT_LEN])
+{
+	static const unsigned char one = 1;
+	unsigned char point[P256_POINT_LEN];
+
+	if (len != SPKI_P256_LEN || memcmp(der, spki_p256_prefix, SPKI_PREFIX_LEN))
+		return spki_other(der, len);
+	/* BearSSL's mul() decodes the point, uncompressed only, and
+	 * refuses one off the curve. */
+	memcpy(point, der + SPKI_PREFIX_LEN, P256_POINT_LEN);
+	if (!br_ec_p256_m31.mul(point, P256_POINT_LEN, &one, 1, BR_EC_secp256r1))
+		return "not a point of P-256";
+	memcpy(q, der + SPKI_PREFIX_LEN, P256_POINT_LEN);
+	return NULL;
+}
+
+int sig_der_decode(const unsigned char *der, size_t len,
+                   unsigned char raw[SIG_RAW_LEN])
+{
+	static const unsigned char zero[P256_SCALAR_LEN];
+	unsigned char buf[SIG_DER_MAX];
+	size_t n;
+
+	/* BearSSL's reader is lenient (bearssl_ec.h): keep what it reads
+	 * only if its writer, which writes DER, gives back the same bytes. */
+	if (len > SIG_DER_MAX)
+		return 0;
+	memcpy(buf, der, len);
+	n = br_ecdsa_asn1_to_raw(buf, len) / 2;         /* each number's length */
+	if (!n || n > P256_SCALAR_LEN)
+		return 0;
+	memset(raw, 0, SIG_RAW_LEN);
+	memcpy(raw + P256_SCALAR_LEN - n, buf, n);
+	memcpy(raw + SIG_RAW_LEN - n, buf + n, n);
+	memcpy(buf, raw, SIG_RAW_LEN);
+	return br_ecdsa_raw_to_asn1(buf, SIG_RAW_LEN) == len && !memcmp(buf, der, len) &&
+	       memcmp(raw, zero, P256_SCALAR_LEN) && memcmp(raw + P256_SCALAR_LEN, zero, P256_SCALAR_LEN);
+}
+
+int key_from_spki(const unsigned char *der, size_t len, struct pubkey *k, const char **why)
+{
+	unsigned char fp[HASH_LEN];
 	br_sha256_context h;
 
-	spki_encode_p256(k->q, spki);
+	if ((*why = spki_decode_p256(der, len, k->q)))
+		return 0;
+	/* The decoder takes one encoding only: hashing the bytes read is
+	 * hashing the key's own SubjectPublicKeyInfo. */
 	br_sha256_init(&h);
-	br_sha256_update(&h, spki, sizeof spki);
-	br_sha256_out(&h, k->fp);
-	hash_format(k->fp, k->fp_text);
-}
-
-/* Why a file without the object we look for is not what was asked for. */
-static const char *explain_other(const char *other, int want_private)
-{
-	if (!*other)
-		return want_private ? "no PEM \"EC PRIVATE KEY\" object in it" :
-		                      "no PEM \"PUBLIC KEY\" object in it";
-	if (!strcmp(other, "ENCRYPTED PRIVATE KEY"))
-		return "an encrypted private key: sharness-exec reads only unencrypted ones";
-	if (strstr(other, "PRIVATE KEY"))
-		return want_private ? "not an ECDSA P-256 private key" :
-		                      "a private key, not a public key (give the .pub file)";
-	if (!strcmp(other, "RSA PUBLIC KEY"))
-		return "an RSA key";
-	if (strstr(other, "PUBLIC KEY"))
-		return want_private ? "a public key, not a private key" : "not a PEM \"PUBLIC KEY\"";
-	if (!strcmp(other, "CERTIFICATE"))
-		return "a certificate, not a key";
-	return want_private ? "no PEM \"EC PRIVATE KEY\" object in it" :
-	                      "no PEM \"PUBLIC KEY\" object in it";
+	br_sha256_update(&h, der, len);
+	br_sha256_out(&h, fp);
+	hash_format(fp, k->fp_text);
+	return 1;
 }
 
 int key_public_parse(const void *text, size_t len, struct pubkey *k, const char **why)
 {
 	unsigned char der[1024];
 	char other[PEM_NAME_MAX];
-	enum spki_status st;
 	size_t dlen;
 
 	switch (pem_find(text, len, "PUBLIC KEY", der, sizeof der, &dlen, other, why)) {
 	case PEM_FOUND:
-		break;
-	case PEM_NONE:
-		*why = explain_other(other, 0);
-		return 0;
+		return key_from_spki(der, dlen, k, why);
 	case PEM_BAD:
 		return 0;
-	}
-	if ((st = spki_decode_p256(der, dlen, k->q)) != SPKI_OK) {
-		*why = spki_status_text(st);
-		return 0;
-	}
-	key_fingerprint(k);
-	return 1;
-}
-
-/* 0 < X < n, the order of P-256's group, as BearSSL requires of a key. */
-static int scalar_ok(const unsigned char *x, size_t xlen, unsigned char out[P256_SCALAR_LEN])
-{
-	const unsigned char *n;
-	size_t nlen;
-
-	while (xlen && !*x) {
-		x++;
-		xlen--;
-	}
-	if (!xlen || xlen > P256_SCALAR_LEN)
-		return 0;
-	memset(out, 0, P256_SCALAR_LEN);
-	memcpy(out + P256_SCALAR_LEN - xlen, x, xlen);
-	n = br_ec_p256_m31.order(BR_EC_secp256r1, &nlen);
-	return nlen == P256_SCALAR_LEN && memcmp(out, n, P256_SCALAR_LEN) < 0;
-}
-
-int key_private_parse(const void *text, size_t len, struct privkey *k, const char **why)
-{
-	br_skey_decoder_context dc;     /* holds a copy of the secret */
-	unsigned char der[4096];
-	char other[PEM_NAME_MAX];
-	const br_ec_private_key *sk;
-	br_ec_private_key mine;
-	size_t dlen;
-	int ok = 0;
-
-	switch (pem_find(text, len, "EC PRIVATE KEY", der, sizeof der, &dlen, other, why)) {
-	case PEM_FOUND:
-		break;
 	case PEM_NONE:
-		if (!strcmp(other, "PRIVATE KEY") &&    /* PKCS#8 */
-		    pem_find(text, len, "PRIVATE KEY", der, sizeof der, &dlen, other, why) == PEM_FOUND)
-			break;
-		*why = explain_other(other, 1);
-		return 0;
-	case PEM_BAD:
-		return 0;
+		break;
 	}
-	br_skey_decoder_init(&dc);
-	br_skey_decoder_push(&dc, der, dlen);
-	explicit_bzero(der, sizeof der);
-	if (br_skey_decoder_last_error(&dc)) {
-		*why = "not a valid private key";
-	} else if (br_skey_decoder_key_type(&dc) != BR_KEYTYPE_EC) {
-		*why = "an RSA key";
-	} else if ((sk = br_skey_decoder_get_ec(&dc))->curve != BR_EC_secp256r1) {
-		*why = sk->curve == BR_EC_secp384r1 ? "a P-384 key" :
-		       sk->curve == BR_EC_secp521r1 ? "a P-521 key" : "a key on another curve than P-256";
-	} else if (!scalar_ok(sk->x, sk->xlen, k->x)) {
-		*why = "not a valid P-256 private key";
-	} else {
-		br_ec_public_key pk;
-		unsigned char q[BR_EC_KBUF_PUB_MAX_SIZE];
-
-		mine.curve = BR_EC_secp256r1;
-		mine.x = k->x;
-		mine.xlen = P256_SCALAR_LEN;
-		if (br_ec_compute_pub(&br_ec_p256_m31, &pk, q, &mine) == P256_POINT_LEN) {
-			memcpy(k->pub.q, q, P256_POINT_LEN);
-			key_fingerprint(&k->pub);
-			ok = 1;
-		} else {
-			*why = "not a valid P-256 private key";
-		}
-	}
-	explicit_bzero(&dc, sizeof dc);
-	if (!ok)
-		explicit_bzero(k, sizeof *k);
-	return ok;
-}
-
-int key_public_read(const char *path, int trust, struct pubkey *k, char *err, size_t errlen)
-{
-	unsigned char text[KEY_FILE_MAX];
-	const char *why;
-	size_t len;
-
-	if (!small_file_read(path, text, sizeof text, &len, trust, err, errlen))
-		return 0;
-	if (!key_public_parse(text, len, k, &why))
-		return refuse_file(err, errlen, path, why);
-	return 1;
-}
-
-int key_private_read(const char *path, struct privkey *k, char *err, size_t errlen)
-{
-	unsigned char text[KEY_FILE_MAX];
-	const char *why;
-	size_t len;
-	int ok;
-
-	if (!small_file_read(path, text, sizeof text, &len, 0, err, errlen))
-		return 0;
-	ok = key_private_parse(text, len, k, &why);
-	explicit_bzero(text, sizeof text);
-	return ok ? 1 : refuse_file(err, errlen, path, why);
-}
-
-int sig_read(const char *path, unsigned char raw[SIG_RAW_LEN], char *err, size_t errlen)
-{
-	unsigned char der[SIG_FILE_MAX];
-	size_t len;
-
-	if (!small_file_read(path, der, sizeof der, &len, 0, err, errlen))
-		return 0;
-	if (!sig_der_decode(der, len, raw))
-		return refuse_file(err, errlen, path, "not a DER ECDSA P-256 signature");
-	return 1;
+	/* Say what the file is instead, by its first key, or object. */
+	*why = strstr(other, "PRIVATE KEY") ? "a private key, not a public key (give the .pub file)" :
+	       !strcmp(other, "RSA PUBLIC KEY") ? "an RSA key" :
+	       !strcmp(other, "CERTIFICATE") ? "a certificate, not a key" :
+	       "no PEM \"PUBLIC KEY\" object in it";
+	return 0;
 }
 
 int key_verify(const struct pubkey *k, const unsigned char digest[HASH_LEN],
@@ -259,17 +277,4 @@ int key_verify(const struct pubkey *k, const unsigned char digest[HASH_LEN],
 	memcpy(q, k->q, sizeof q);
 	return br_ecdsa_i31_vrfy_raw(&br_ec_p256_m31, digest, HASH_LEN, &pk,
 	                             raw, SIG_RAW_LEN) == 1;
-}
-
-size_t key_sign(const struct privkey *k, const unsigned char digest[HASH_LEN],
-                unsigned char sig[SIG_DER_MAX])
-{
-	unsigned char x[P256_SCALAR_LEN];
-	br_ec_private_key sk = { BR_EC_secp256r1, x, sizeof x };
-	size_t n;
-
-	memcpy(x, k->x, sizeof x);
-	n = br_ecdsa_i31_sign_asn1(&br_ec_p256_m31, &br_sha256_vtable, digest, &sk, sig);
-	explicit_bzero(x, sizeof x);
-	return n;
 }

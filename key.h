@@ -1,59 +1,75 @@
-/* Keys and signatures of signed policies (DESIGN.md 2.3): ECDSA P-256,
- * the private key PEM "EC PRIVATE KEY" (SEC1; PKCS#8 "PRIVATE KEY" is
- * read too), the public key PEM "PUBLIC KEY" (SubjectPublicKeyInfo), its
- * fingerprint "sha256:" + hex of SHA-256 over that DER, the signature
- * ECDSA-SHA256 in ASN.1 DER over the policy's canonical bytes. BearSSL does
- * the cryptography; nothing here dies: each reader returns 1, or 0 with
- * one line in ERR that names the file. */
+/* What the verify path (sign.c) and sharness-exec-sign share (DESIGN.md
+ * 2.3): PEM (RFC 7468) on BearSSL's decoder, and the DER BearSSL does not
+ * read for us, each taken only in its one DER encoding (X.690 10): a
+ * P-256 SubjectPublicKeyInfo (RFC 5480), whose SHA-256 is the key's
+ * fingerprint, and an ECDSA-Sig-Value (RFC 3279 2.2.3). PEM and DER input
+ * is untrusted and may be any bytes. */
 #ifndef SHARNESS_KEY_H
 #define SHARNESS_KEY_H
 
 #include <stddef.h>
 #include "hash.h"
-#include "spki.h"
 
+#define P256_POINT_LEN   65  /* 0x04 || X || Y */
+#define P256_SCALAR_LEN  32
+#define SPKI_PREFIX_LEN  26
+#define SPKI_P256_LEN    (SPKI_PREFIX_LEN + P256_POINT_LEN)
+#define SIG_RAW_LEN      64  /* r || s, each 32 bytes big-endian */
+#define SIG_DER_MAX      72  /* 2 + 2 * (2 + 33) */
 #define KEY_FILE_MAX  16384  /* an RSA-4096 private key is 3.3 KB */
-#define SIG_FILE_MAX  256    /* a DER P-256 signature is at most 72 bytes */
+#define PEM_NAME_MAX    128  /* BearSSL's limit, NUL included */
 
 struct pubkey {
 	unsigned char q[P256_POINT_LEN];            /* on the curve */
-	unsigned char fp[HASH_LEN];                 /* SHA-256 of the SPKI */
 	char fp_text[HASH_TEXT_LEN + 1];            /* "sha256:..." */
 };
 
-struct privkey {
-	unsigned char x[P256_SCALAR_LEN];           /* 0 < x < n */
-	struct pubkey pub;
+/* The argument of a subcommand's one option "-LETTER ARG", optind past
+ * it; --help prints USAGE and exits 0, anything else is a usage error. */
+const char *one_option(int argc, char **argv, int letter, const char *usage);
+/* PATH then SUFFIX, on the heap. */
+char *with_suffix(const char *path, const char *suffix);
+
+/* PATH, a regular file of at most MAX bytes, into BUF (MAX bytes), from
+ * FD, or when FD is -1 looked at before it is opened; FD is closed.
+ * Refuses with one line and exit 125 anything else. Returns the length. */
+size_t file_read(int fd, const char *path, unsigned char *buf, size_t max);
+
+enum pem_status {
+	PEM_FOUND,   /* exactly one object named NAME, decoded whole */
+	PEM_NONE,    /* no object named NAME */
+	PEM_BAD      /* not valid PEM, or NAME twice, or too large */
 };
 
-/* Read PATH, a regular file of at most MAX bytes, into BUF (MAX bytes).
- * It is looked at before it is opened (opening a device can act, a FIFO
- * block) and again on the descriptor. With TRUST, a file that someone
- * else than root or the caller could change is refused too. */
-int small_file_read(const char *path, unsigned char *buf, size_t max, size_t *len,
-                    int trust, char *err, size_t errlen);
+/* Look through TEXT (LEN bytes) for an object named NAME (upper case);
+ * every other object is skipped, and bytes between objects are ignored.
+ * PEM_FOUND: its contents are in DER (at most CAP bytes), their length in
+ * *DERLEN. PEM_NONE: OTHER holds the name of the first other object whose
+ * name holds "KEY", else of the first other object, or "" when there is
+ * none. PEM_BAD: *WHY says what is wrong, as a phrase. */
+enum pem_status pem_find(const void *text, size_t len, const char *name,
+                         unsigned char *der, size_t cap, size_t *derlen,
+                         char other[PEM_NAME_MAX], const char **why);
 
-/* The public key in TEXT (PEM; other objects skipped): 1, or 0 and a
- * phrase in *WHY ("an RSA key", "a private key, not a public key", ...). */
+/* What every P-256 SubjectPublicKeyInfo is, before its point. */
+extern const unsigned char spki_p256_prefix[SPKI_PREFIX_LEN];
+/* Read DER (LEN bytes) as the SubjectPublicKeyInfo of a P-256 key: NULL
+ * and the point, checked to lie on the curve, in Q; or what DER is
+ * instead, as a phrase ("an RSA key", ...). */
+const char *spki_decode_p256(const unsigned char *der, size_t len,
+                             unsigned char q[P256_POINT_LEN]);
+/* Read DER (LEN bytes) as an ECDSA-Sig-Value of P-256: 1 and r || s in
+ * RAW when it is one, with 0 < r, s < 2^256; 0 otherwise. Whether r and s
+ * lie below the group order is the verifier's business. */
+int sig_der_decode(const unsigned char *der, size_t len, unsigned char raw[SIG_RAW_LEN]);
+
+/* DER (LEN bytes), a P-256 SubjectPublicKeyInfo, into K with its
+ * fingerprint: 1, or 0 and a phrase in *WHY. */
+int key_from_spki(const unsigned char *der, size_t len, struct pubkey *k, const char **why);
+/* The public key in TEXT (PEM; other objects skipped), as key_from_spki. */
 int key_public_parse(const void *text, size_t len, struct pubkey *k, const char **why);
-/* The private key in TEXT, as key_public_parse. K holds a secret: wipe it
- * with explicit_bzero after use. */
-int key_private_parse(const void *text, size_t len, struct privkey *k, const char **why);
-
-/* The public key in file PATH; TRUST as in small_file_read. */
-int key_public_read(const char *path, int trust, struct pubkey *k, char *err, size_t errlen);
-int key_private_read(const char *path, struct privkey *k, char *err, size_t errlen);
-/* The signature in file PATH (raw DER, as `openssl dgst -sign` writes). */
-int sig_read(const char *path, unsigned char raw[SIG_RAW_LEN], char *err, size_t errlen);
-
-/* Fill K's fingerprint from its point. */
-void key_fingerprint(struct pubkey *k);
 /* 1 when RAW is K's signature of the SHA-256 digest DIGEST. */
 int key_verify(const struct pubkey *k, const unsigned char digest[HASH_LEN],
                const unsigned char raw[SIG_RAW_LEN]);
-/* Sign DIGEST with K (RFC 6979 nonces: no randomness needed) into SIG,
- * DER; returns its length, 0 on failure. */
-size_t key_sign(const struct privkey *k, const unsigned char digest[HASH_LEN],
-                unsigned char sig[SIG_DER_MAX]);
 
 #endif

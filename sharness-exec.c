@@ -38,8 +38,9 @@ static void help(void)
 	"  hash    print the canonical hash of a JSON object (FILE - is stdin),\n"
 	"          or with --canonical write its canonical bytes, no newline\n"
 	"  check   report every problem of a policy, one line each\n"
-	"  keygen  make an ECDSA P-256 key pair NAME.key and NAME.pub\n"
-	"  sign    check a policy and write its signature to POLICY.sig\n"
+	"  keygen  make an ECDSA P-256 key pair NAME.key and NAME.pub (runs\n"
+	"          sharness-exec-sign, which alone reads private keys)\n"
+	"  sign    check a policy and write its signature to POLICY.sig (the same)\n"
 	"  verify  check a policy's signature, print its hash, id and key\n"
 	"  hello   self-test: show what this machine holds\n"
 	"  probe   report what this machine can enforce (--json for a machine),\n"
@@ -153,7 +154,7 @@ static int beside(int argc, char **argv)
 		}
 		v[n++] = "-k";
 		v[n++] = argv[++i];
-		if (key_public_read(argv[i], 1, &k, err, sizeof err)) {
+		if (key_public_read(argv[i], &k, err, sizeof err)) {
 			v[n++] = "-f";
 			v[n] = strdup(k.fp_text);
 		} else {
@@ -172,7 +173,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*run)(int, char **); } cmds[] = {
 		{ "run", cmd_run }, { "hash", cmd_hash }, { "check", cmd_check },
-		{ "keygen", cmd_keygen }, { "sign", cmd_sign }, { "verify", cmd_verify },
+		{ "keygen", cmd_signer }, { "sign", cmd_signer }, { "verify", cmd_verify },
 		{ "hello", beside }, { "probe", beside },
 	};
 	const char *cmd;

@@ -1,27 +1,31 @@
-/* Signed policies (DESIGN.md 2.3): the keygen, sign and verify
- * subcommands, and run's --trust-key step. */
+/* Signed policies on the verify path (DESIGN.md 2.3): verify, `hash
+ * --canonical` and run's --trust-key step. keygen and sign, which read
+ * private keys, are sharness-exec-sign's (signer.c). */
 #ifndef SHARNESS_SIGN_H
 #define SHARNESS_SIGN_H
 
 #include <stddef.h>
 #include "frontend.h"
+#include "key.h"
 
-int cmd_keygen(int argc, char **argv);
-int cmd_sign(int argc, char **argv);
+/* keygen and sign: exec sharness-exec-sign with ARGV; 125 if it cannot. */
+int cmd_signer(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
-/* Write the canonical bytes of the JSON object in PATH to standard output
- * (`hash --canonical`); 0, or 125 when refused. */
+/* `hash --canonical`: the canonical bytes of the JSON object in PATH on
+ * standard output; 0, or 125 when refused. */
 int canonical_print(const char *path);
+
+/* For probe, which lists every key and goes on: 1 and K when run would
+ * take key file PATH, else 0 and what run would refuse it with in ERR. */
+int key_public_read(const char *path, struct pubkey *k, char *err, size_t errlen);
 
 /* run, after load_policy: refuse (exit 125, one line on stderr) unless
  * EXPECT_ID (when not NULL) is L's id, and, when NKEYS keys are given,
  * unless the signature in SIG (POLICY.sig when NULL) verifies L's
- * canonical bytes under one of them. Each key file gets the policy file's
- * ownership check. Returns the fingerprint of the key that verified, or
- * NULL when no key was given. */
+ * canonical bytes under one of them. Returns the fingerprint of the key
+ * that verified, or NULL when no key was given. */
 const char *sign_run_check(const struct loaded *l, const char *policy, const char *sig,
                            char *const *keys, size_t nkeys, const char *expect_id);
-
 
 #endif

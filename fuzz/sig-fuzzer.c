@@ -11,7 +11,7 @@
 #include <string.h>
 #include <bearssl.h>
 
-#include "spki.h"
+#include "key.h"
 
 /* The replay build links hash.c and common.c, whose messages name us. */
 const char *progname = "sig-fuzzer";

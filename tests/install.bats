@@ -17,6 +17,7 @@ LAYOUT='bin/sharness-exec
 libexec/sharness-exec/sharness-exec-landlock
 libexec/sharness-exec/sharness-exec-limits
 libexec/sharness-exec/sharness-exec-netns
+libexec/sharness-exec/sharness-exec-sign
 libexec/sharness-exec/sharness-exec-supervise
 libexec/sharness-exec/sharness-exec-view
 share/bash-completion/completions/sharness-exec
@@ -24,6 +25,7 @@ share/fish/vendor_completions.d/sharness-exec.fish
 share/man/man1/sharness-exec-landlock.1
 share/man/man1/sharness-exec-limits.1
 share/man/man1/sharness-exec-netns.1
+share/man/man1/sharness-exec-sign.1
 share/man/man1/sharness-exec-supervise.1
 share/man/man1/sharness-exec-view.1
 share/man/man1/sharness-exec.1
@@ -95,6 +97,9 @@ layout_ok() {
 	run -0 submake -C "$BUILD" install
 	run -0 --separate-stderr "$PREFIX/bin/sharness-exec" --version
 	[[ $output == "sharness-exec "[0-9]* ]]
+	# keygen is the installed sharness-exec-sign's.
+	run -0 --separate-stderr "$PREFIX/bin/sharness-exec" keygen -o "$TMP/k"
+	[[ $output == sha256:* ]] && [ -s "$TMP/k.pub" ]
 	# The dry run names the installed helpers, by absolute path.
 	write_policy "$TMP/p.json" '{"pbp": 1, "id": "i", "network": "none", "process": {"no_new_privs": true, "max_pids": 8}}'
 	run -0 --separate-stderr "$PREFIX/bin/sharness-exec" run -n -p "$TMP/p.json" -- true

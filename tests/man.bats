@@ -9,7 +9,8 @@ load helpers/load
 
 MAN="$top_srcdir/man"
 PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-supervise.1 sharness-exec-limits.1
-	sharness-exec-landlock.1 sharness-exec-view.1 sharness-exec-probe.1 sharness-exec-policy.5)
+	sharness-exec-landlock.1 sharness-exec-view.1 sharness-exec-probe.1 sharness-exec-sign.1
+	sharness-exec-policy.5)
 HELPERS=(sharness-exec-netns sharness-exec-supervise sharness-exec-limits sharness-exec-landlock
 	sharness-exec-view)
 
@@ -65,6 +66,7 @@ letters() {
 @test "mandoc -Tlint: sharness-exec-landlock.1" { lint sharness-exec-landlock.1; }
 @test "mandoc -Tlint: sharness-exec-view.1" { lint sharness-exec-view.1; }
 @test "mandoc -Tlint: sharness-exec-probe.1" { lint sharness-exec-probe.1; }
+@test "mandoc -Tlint: sharness-exec-sign.1" { lint sharness-exec-sign.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
 
 @test "every page in man/ is tested and installed" {
@@ -137,6 +139,16 @@ letters() {
 	run -0 --separate-stderr "$HELPERDIR/sharness-exec-probe" -h
 	usage=$(sed 's/^       /usage: /' <<<"$output" | normalize)
 	page=$(synopsis sharness-exec-probe.1 | normalize)
+	echo "usage:"$'\n'"$usage"$'\n'"SYNOPSIS:"$'\n'"$page"
+	[ -n "$usage" ] && [ "$usage" = "$page" ]
+}
+
+@test "sharness-exec-sign -h: its usage is the SYNOPSIS of its page, word for word" {
+	require_mandoc
+	local usage page
+	run -0 --separate-stderr "$HELPERDIR/sharness-exec-sign" -h
+	usage=$(sed 's/^       /usage: /' <<<"$output" | normalize)
+	page=$(synopsis sharness-exec-sign.1 | normalize)
 	echo "usage:"$'\n'"$usage"$'\n'"SYNOPSIS:"$'\n'"$page"
 	[ -n "$usage" ] && [ "$usage" = "$page" ]
 }

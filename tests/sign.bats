@@ -47,11 +47,12 @@ run_signed() {
 		/bin/sh -c 'touch "$1" && echo "$SHARNESS_AI_POLICY_KEY $SHARNESS_AI_POLICY_ID"' sh "$MARK"
 }
 
-# refused CMD...: 125, one line on stderr, nothing on stdout, nothing ran.
+# refused CMD...: 125, one line on stderr (and perhaps a hint), nothing on
+# stdout, nothing ran.
 refused() {
 	run -125 --separate-stderr "$@"
 	echo "stderr: $stderr"
-	[ "${#stderr_lines[@]}" = 1 ]
+	[ "${#stderr_lines[@]}" = 1 ] || [[ ${#stderr_lines[@]} = 2 && ${stderr_lines[1]} == hint:* ]]
 	[[ ${stderr_lines[0]} == sharness-exec:* ]]
 	[ -z "$output" ]
 	[ ! -e "$MARK" ]
@@ -342,7 +343,7 @@ refused() {
 	"$SHARNESS_EXEC" sign -k "$TMP/keys/k.key" "$POLICY" >/dev/null
 	chmod o+w "$TMP/keys/k.pub"
 	refused "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.pub" -p "$POLICY" -- touch "$MARK"
-	[[ $stderr == *"k.pub: refused: writable by others"* ]]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/keys/k.pub: it is writable by group or others" ]
 	chmod o-w,g+w "$TMP/keys/k.pub"
 	refused "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.pub" -p "$POLICY" -- touch "$MARK"
 	chmod g-w "$TMP/keys/k.pub"
@@ -395,7 +396,7 @@ refused() {
 	chmod 644 "$TMP/keys/good.pub"
 	run -0 "$SHARNESS_EXEC" probe --trust-key "$TMP/keys/good.pub" --trust-key "$TMP/keys/k.pub"
 	[[ $output == *"trusted key               $TMP/keys/good.pub $FP"* ]]
-	[[ $output == *"trusted key               $TMP/keys/k.pub: refused: writable by others"* ]]
+	[[ $output == *"trusted key               refused: key file $TMP/keys/k.pub: it is writable by group or others"* ]]
 	run -0 "$SHARNESS_EXEC" probe --json --trust-key "$TMP/keys/good.pub" --trust-key "$TMP/keys/k.key"
 	python3 -c '
 import json, sys
@@ -406,4 +407,64 @@ assert keys[1]["fingerprint"] is None and "private key" in keys[1]["error"], key
 ' "$output" "$TMP/keys/good.pub" "$TMP/keys/k.key" "$FP"
 	run -0 "$SHARNESS_EXEC" probe --json
 	[[ $output == *'"trusted_keys":[]}' ]]
+}
+
+@test "the front end holds no private-key code: keygen and sign exec sharness-exec-sign" {
+	local f sym
+	# BearSSL's signer, private-key decoder and key generator, and the
+	# PEM name of a private key: in the signer, none in the front end.
+	for sym in br_ecdsa_i31_sign_asn1 br_skey_decoder_push br_ec_keygen 'EC PRIVATE KEY'; do
+		grep -q "$sym" "$HELPERDIR/sharness-exec-sign"
+		for f in "$top_builddir/sharness-exec" "$SHARNESS_EXEC"; do
+			! grep -q "$sym" "$f" || { echo "$f holds $sym"; return 1; }
+		done
+	done
+	grep -q br_ecdsa_i31_vrfy_raw "$top_builddir/sharness-exec"
+	# Without the signer, keygen and sign refuse in one line (and a
+	# hint), and write nothing.
+	keygen k
+	local missing="sharness-exec: fatal: unable to execute /nonexistent/sharness-exec/sharness-exec-sign: No such file or directory"
+	run -125 --separate-stderr "$top_builddir/test-sharness-exec-nohelpers" keygen -o "$TMP/keys/n"
+	[ "${stderr_lines[0]}" = "$missing" ]
+	[[ ${stderr_lines[1]} == hint:* && ${#stderr_lines[@]} = 2 ]]
+	[ -z "$output" ]
+	[ ! -e "$TMP/keys/n.key" ] && [ ! -e "$TMP/keys/n.pub" ]
+	run -125 --separate-stderr "$top_builddir/test-sharness-exec-nohelpers" sign -k "$TMP/keys/k.key" "$POLICY"
+	[ "${stderr_lines[0]}" = "$missing" ]
+	[ ! -e "$POLICY.sig" ]
+	# ... while verify, in the front end, still works without it.
+	"$SHARNESS_EXEC" sign -k "$TMP/keys/k.key" "$POLICY" >/dev/null
+	run -0 --separate-stderr "$top_builddir/test-sharness-exec-nohelpers" verify -K "$TMP/keys/k.pub" "$POLICY"
+	[ "${lines[2]}" = "key: $FP" ]
+	# The signer on its own: the usage of its page, 125 without a command.
+	run -0 --separate-stderr "$HELPERDIR/sharness-exec-sign" --help
+	[ "${lines[0]}" = "usage: sharness-exec-sign keygen -o NAME" ]
+	run -125 --separate-stderr "$HELPERDIR/sharness-exec-sign"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: no command given" ]
+	run -125 --separate-stderr "$HELPERDIR/sharness-exec-sign" verify -K "$TMP/keys/k.pub" "$POLICY"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown command verify" ]
+}
+
+@test "a private key given where a public key goes is refused, and nothing runs, with or without a signature" {
+	require_feature landlock
+	keygen k
+	"$SHARNESS_EXEC" sign -k "$TMP/keys/k.key" "$POLICY" >/dev/null
+	cp -p "$TMP/keys/k.key" "$TMP/saved.key"
+	# Bare, the public key runs it: the refusals below can fail.
+	run_signed --trust-key "$TMP/keys/k.pub"
+	[ "$status" = 0 ] && [ -e "$MARK" ]
+	rm "$MARK"
+	refused "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.key" -p "$POLICY" -- touch "$MARK"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: key file $TMP/keys/k.key: a private key, not a public key (give the .pub file)" ]
+	refused "$SHARNESS_EXEC" verify -K "$TMP/keys/k.key" "$POLICY"
+	[[ $stderr == *"a private key, not a public key"* ]]
+	# The key among good ones still spoils the run; so it does with no
+	# signature file at all, which is refused first.
+	refused "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.pub" --trust-key "$TMP/keys/k.key" \
+		-p "$POLICY" -- touch "$MARK"
+	rm "$POLICY.sig"
+	refused "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.key" -p "$POLICY" -- touch "$MARK"
+	# The key file is as it was: read, never written.
+	cmp "$TMP/keys/k.key" "$TMP/saved.key"
+	[ "$(stat -c %a "$TMP/keys/k.key")" = 600 ]
 }

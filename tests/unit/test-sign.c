@@ -1,5 +1,5 @@
-/* Unit tests of the readers and writers of signed policies (pem.c, spki.c,
- * key.c): the ECDSA P-256 SHA-256 known answer of RFC 6979 A.2.5 through
+/* Unit tests of the readers and writers of signed policies (key.c, shared
+ * by the front end and sharness-exec-sign, and privkey.c, the signer's): the ECDSA P-256 SHA-256 known answer of RFC 6979 A.2.5 through
  * our key and signature formats, the exact SPKI bytes, and the edge cases
  * of DER and PEM that the readers must refuse or take. TAP on stdout. */
 #include <stdio.h>
@@ -9,8 +9,7 @@
 #include <bearssl.h>
 
 #include "../../key.h"
-#include "../../pem.h"
-#include "../../spki.h"
+#include "../../privkey.h"
 #include "tap.h"
 
 const char *progname = "test-sign";
@@ -38,7 +37,7 @@ static void known_answer(void)
 {
 	unsigned char x[32], q[65], rs[64], der[256], sig[SIG_DER_MAX], raw[64];
 	unsigned char digest[32], spki[SPKI_P256_LEN], fp[32];
-	char pem[1024];
+	char pem[1024], fp_text[HASH_TEXT_LEN + 1];
 	br_ec_private_key sk = { BR_EC_secp256r1, x, sizeof x };
 	br_ec_public_key pk = { BR_EC_secp256r1, q, sizeof q };
 	br_sha256_context h;
@@ -77,7 +76,8 @@ static void known_answer(void)
 	br_sha256_init(&h);
 	br_sha256_update(&h, spki, sizeof spki);
 	br_sha256_out(&h, fp);
-	tap_ok(!memcmp(k.pub.fp, fp, sizeof fp), "the fingerprint is SHA-256 of the SPKI");
+	hash_format(fp, fp_text);
+	tap_ok(!strcmp(k.pub.fp_text, fp_text), "the fingerprint is SHA-256 of the SPKI");
 	pem_encode(pem, sizeof pem, spki, sizeof spki, "PUBLIC KEY");
 	tap_ok(key_public_parse(pem, strlen(pem), &pub, &why) && !memcmp(pub.q, q, sizeof q),
 	       "key_public_parse reads the PEM of that SPKI");
@@ -88,20 +88,25 @@ static void spki_cases(void)
 {
 	static const struct {
 		const char *hex;
-		enum spki_status want;
+		const char *want;
 		const char *what;
 	} cases[] = {
-		{ "30", SPKI_BAD_DER, "one byte" },
-		{ "3080", SPKI_BAD_DER, "indefinite length" },
+		{ "30", "not an ECDSA P-256 public key", "one byte" },
+		{ "3080", "not an ECDSA P-256 public key", "indefinite length" },
 		/* rsaEncryption, a NULL and a BIT STRING that need not be RSA */
-		{ "3012300d06092a864886f70d0101010500030100", SPKI_RSA, "rsaEncryption" },
-		{ "300e300906072a8648ce3d0201030100", SPKI_OTHER_CURVE, "id-ecPublicKey without a curve" },
-		{ "3015301006072a8648ce3d020106052b81040022030100", SPKI_P384, "secp384r1" },
-		{ "3015301006072a8648ce3d020106052b81040023030100", SPKI_P521, "secp521r1" },
-		{ "300e30090607 2b6570 0000 030100", SPKI_BAD_DER, "garbage inside" },
-		{ "300a300506032b6570030100", SPKI_NOT_EC, "Ed25519" },
+		{ "3012300d06092a864886f70d0101010500030100", "an RSA key", "rsaEncryption" },
+		{ "300e300906072a8648ce3d0201030100", "not an ECDSA P-256 public key",
+		  "id-ecPublicKey without a curve" },
+		{ "3015301006072a8648ce3d020106052b81040022030100", "a P-384 key", "secp384r1" },
+		{ "3015301006072a8648ce3d020106052b81040023030100", "a P-521 key", "secp521r1" },
+		{ "300e30090607 2b6570 0000 030100", "not an ECDSA P-256 public key", "garbage inside" },
+		{ "300a300506032b6570030100", "not an ECDSA P-256 public key", "Ed25519" },
+		{ "3039301306072a8648ce3d020106082a8648ce3d030107032200"
+		  "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+		  "a P-256 key in compressed form", "RFC 6979's key, compressed" },
 	};
 	unsigned char der[256], q[65], good[SPKI_P256_LEN];
+	const char *why;
 	char hex[512];
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -111,22 +116,27 @@ static void spki_cases(void)
 				hex[j++] = *p;
 		hex[j] = '\0';
 		size_t n = unhex(hex, der);
-		tap_ok(spki_decode_p256(der, n, q) == cases[i].want, "spki: %s is %s",
-		       cases[i].what, spki_status_text(cases[i].want));
+		why = spki_decode_p256(der, n, q);
+		tap_ok(why && !strcmp(why, cases[i].want), "spki: %s is %s (%s)",
+		       cases[i].what, cases[i].want, why ? why : "taken");
 	}
 	unhex(rfc_q, q);
 	spki_encode_p256(q, good);
-	tap_ok(spki_decode_p256(good, sizeof good, q) == SPKI_OK, "spki: the RFC 6979 key is P-256");
+	tap_ok(!spki_decode_p256(good, sizeof good, q), "spki: the RFC 6979 key is P-256");
 	memcpy(der, good, sizeof good);
 	der[sizeof good] = 0;
-	tap_ok(spki_decode_p256(der, sizeof good + 1, q) == SPKI_BAD_DER, "spki: a trailing byte is refused");
+	tap_ok(spki_decode_p256(der, sizeof good + 1, q) != NULL, "spki: a trailing byte is refused");
 	der[SPKI_P256_LEN - 1] ^= 1;
-	tap_ok(spki_decode_p256(der, sizeof good, q) == SPKI_BAD_POINT, "spki: a point off the curve is refused");
+	why = spki_decode_p256(der, sizeof good, q);
+	tap_ok(why && !strcmp(why, "not a point of P-256"), "spki: a point off the curve is refused");
+	der[SPKI_P256_LEN - 1] ^= 1;
+	der[SPKI_PREFIX_LEN] = 6;       /* the hybrid form: X, Y and Y's parity */
+	tap_ok(spki_decode_p256(der, sizeof good, q) != NULL, "spki: a point in hybrid form is refused");
 	/* The long form of a length that fits the short form. */
 	{
 		unsigned char l[SPKI_P256_LEN + 1] = { 0x30, 0x81, 0x59 };
 		memcpy(l + 3, good + 2, SPKI_P256_LEN - 2);
-		tap_ok(spki_decode_p256(l, sizeof l, q) == SPKI_BAD_DER, "spki: a non-minimal length is refused");
+		tap_ok(spki_decode_p256(l, sizeof l, q) != NULL, "spki: a non-minimal length is refused");
 	}
 }
 

@@ -1,0 +1,119 @@
+/* The private half of signed policies (privkey.h), on BearSSL. */
+#include <string.h>
+#include <bearssl.h>
+
+#include "privkey.h"
+
+/* Why a file without a private key object is not a private key. */
+static const char *not_private(const char *other)
+{
+	if (!strcmp(other, "ENCRYPTED PRIVATE KEY"))
+		return "an encrypted private key: sharness-exec reads only unencrypted ones";
+	if (strstr(other, "PRIVATE KEY"))
+		return "not an ECDSA P-256 private key";
+	if (strstr(other, "PUBLIC KEY"))
+		return "a public key, not a private key";
+	return !strcmp(other, "CERTIFICATE") ? "a certificate, not a key" :
+	       "no PEM \"EC PRIVATE KEY\" object in it";
+}
+
+/* 0 < X < n, the order of P-256's group, as BearSSL requires of a key. */
+static int scalar_ok(const unsigned char *x, size_t xlen, unsigned char out[P256_SCALAR_LEN])
+{
+	const unsigned char *n;
+	size_t nlen;
+
+	while (xlen && !*x) {
+		x++;
+		xlen--;
+	}
+	if (!xlen || xlen > P256_SCALAR_LEN)
+		return 0;
+	memset(out, 0, P256_SCALAR_LEN);
+	memcpy(out + P256_SCALAR_LEN - xlen, x, xlen);
+	n = br_ec_p256_m31.order(BR_EC_secp256r1, &nlen);
+	return nlen == P256_SCALAR_LEN && memcmp(out, n, P256_SCALAR_LEN) < 0;
+}
+
+/* K's public half, from its secret: 1, or 0 when it is no P-256 key. */
+static int public_half(struct privkey *k)
+{
+	br_ec_private_key sk = { BR_EC_secp256r1, k->x, P256_SCALAR_LEN };
+	unsigned char q[BR_EC_KBUF_PUB_MAX_SIZE], spki[SPKI_P256_LEN];
+	br_ec_public_key pk;
+	const char *why;
+
+	if (br_ec_compute_pub(&br_ec_p256_m31, &pk, q, &sk) != P256_POINT_LEN)
+		return 0;
+	spki_encode_p256(q, spki);
+	return key_from_spki(spki, sizeof spki, &k->pub, &why);
+}
+
+int key_private_parse(const void *text, size_t len, struct privkey *k, const char **why)
+{
+	br_skey_decoder_context dc;     /* holds a copy of the secret */
+	unsigned char der[4096];
+	char other[PEM_NAME_MAX];
+	const br_ec_private_key *sk;
+	size_t dlen;
+	int ok = 0;
+
+	switch (pem_find(text, len, "EC PRIVATE KEY", der, sizeof der, &dlen, other, why)) {
+	case PEM_FOUND:
+		break;
+	case PEM_NONE:
+		if (!strcmp(other, "PRIVATE KEY") &&    /* PKCS#8 */
+		    pem_find(text, len, "PRIVATE KEY", der, sizeof der, &dlen, other, why) == PEM_FOUND)
+			break;
+		*why = not_private(other);
+		return 0;
+	case PEM_BAD:
+		return 0;
+	}
+	br_skey_decoder_init(&dc);
+	br_skey_decoder_push(&dc, der, dlen);
+	explicit_bzero(der, sizeof der);
+	if (br_skey_decoder_last_error(&dc)) {
+		*why = "not a valid private key";
+	} else if (br_skey_decoder_key_type(&dc) != BR_KEYTYPE_EC) {
+		*why = "an RSA key";
+	} else if ((sk = br_skey_decoder_get_ec(&dc))->curve != BR_EC_secp256r1) {
+		*why = sk->curve == BR_EC_secp384r1 ? "a P-384 key" :
+		       sk->curve == BR_EC_secp521r1 ? "a P-521 key" : "a key on another curve than P-256";
+	} else if (!scalar_ok(sk->x, sk->xlen, k->x) || !public_half(k)) {
+		*why = "not a valid P-256 private key";
+	} else {
+		ok = 1;
+	}
+	explicit_bzero(&dc, sizeof dc);
+	if (!ok)
+		explicit_bzero(k, sizeof *k);
+	return ok;
+}
+
+size_t key_sign(const struct privkey *k, const unsigned char digest[HASH_LEN],
+                unsigned char sig[SIG_DER_MAX])
+{
+	unsigned char x[P256_SCALAR_LEN];
+	br_ec_private_key sk = { BR_EC_secp256r1, x, sizeof x };
+	size_t n;
+
+	memcpy(x, k->x, sizeof x);
+	n = br_ecdsa_i31_sign_asn1(&br_ec_p256_m31, &br_sha256_vtable, digest, &sk, sig);
+	explicit_bzero(x, sizeof x);
+	return n;
+}
+
+void spki_encode_p256(const unsigned char q[P256_POINT_LEN],
+                      unsigned char out[SPKI_P256_LEN])
+{
+	memcpy(out, spki_p256_prefix, SPKI_PREFIX_LEN);
+	memcpy(out + SPKI_PREFIX_LEN, q, P256_POINT_LEN);
+}
+
+size_t pem_encode(char *out, size_t cap, const void *der, size_t len, const char *name)
+{
+	if (br_pem_encode(NULL, der, len, name, BR_PEM_LINE64) >= cap)
+		return 0;
+	return br_pem_encode(out, der, len, name, BR_PEM_LINE64);
+}

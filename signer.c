@@ -1,0 +1,187 @@
+/* sharness-exec-sign: `sharness-exec keygen` and `sharness-exec sign`,
+ * beside the verify path (DESIGN.md 2.3): the front end execs this
+ * program, so private keys are read, made and used here only. It speaks
+ * as the front end, whose subcommands these are. Exit 0, or 125 with one
+ * line on stderr. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bearssl.h>
+
+#include "common.h"
+#include "frontend.h"
+#include "privkey.h"
+
+const char *progname = "sharness-exec";
+
+#define USAGE "sharness-exec-sign keygen -o NAME\n" \
+	"       sharness-exec-sign sign -k NAME.key POLICY"
+
+static void write_or_die(int fd, const char *path, const void *buf, size_t len,
+                         const char *unlink1, const char *unlink2)
+{
+	if (write_all(fd, buf, len) == 0 && fsync(fd) == 0 && close(fd) == 0)
+		return;
+	int e = errno;
+	unlink(unlink1);
+	if (unlink2)
+		unlink(unlink2);
+	errno = e;
+	die(EXIT_REFUSED, "unable to write %s", path);
+}
+
+static int cmd_keygen(int argc, char **argv)
+{
+	const char *name = one_option(argc, argv, 'o', KEYGEN_USAGE);
+	unsigned char seed[48], kbuf[BR_EC_KBUF_PRIV_MAX_SIZE], der[256];
+	unsigned char spki[SPKI_P256_LEN];
+	char keypem[512], pubpem[512];
+	br_hmac_drbg_context rng;
+	br_ec_private_key sk;
+	struct privkey k;
+	size_t got = 0, dlen;
+	char *keypath, *pubpath;
+	int kfd, pfd;
+
+	if (optind != argc)
+		usage_fail(KEYGEN_USAGE, "keygen takes no operand");
+	keypath = with_suffix(name, ".key");
+	pubpath = with_suffix(name, ".pub");
+
+	/* getrandom() waits until the kernel's pool is seeded, never after. */
+	while (got < sizeof seed) {
+		ssize_t n = getrandom(seed + got, sizeof seed - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die(EXIT_REFUSED, "unable to get random bytes");
+		got += (size_t)n;
+	}
+	br_hmac_drbg_init(&rng, &br_sha256_vtable, seed, sizeof seed);
+	explicit_bzero(seed, sizeof seed);
+	if (!br_ec_keygen(&rng.vtable, &br_ec_p256_m31, &sk, kbuf, BR_EC_secp256r1))
+		diex(EXIT_REFUSED, "unable to make a P-256 key");
+	explicit_bzero(&rng, sizeof rng);
+	/* Read back what is written, so the key file is one that sign reads. */
+	{
+		br_ec_public_key pk;
+		unsigned char q[BR_EC_KBUF_PUB_MAX_SIZE];
+
+		if (br_ec_compute_pub(&br_ec_p256_m31, &pk, q, &sk) != P256_POINT_LEN ||
+		    !(dlen = br_encode_ec_raw_der(der, &sk, &pk)) || dlen > sizeof der)
+			diex(EXIT_REFUSED, "unable to encode the key");
+	}
+	explicit_bzero(kbuf, sizeof kbuf);
+	if (!pem_encode(keypem, sizeof keypem, der, dlen, "EC PRIVATE KEY"))
+		diex(EXIT_REFUSED, "unable to encode the key");
+	explicit_bzero(der, sizeof der);
+	{
+		const char *why;
+		if (!key_private_parse(keypem, strlen(keypem), &k, &why))
+			diex(EXIT_REFUSED, "the new key does not read back: %s", why);
+	}
+	spki_encode_p256(k.pub.q, spki);
+	if (!pem_encode(pubpem, sizeof pubpem, spki, sizeof spki, "PUBLIC KEY"))
+		diex(EXIT_REFUSED, "unable to encode the public key");
+
+	/* O_EXCL: never replace a key, nor write through a planted link. */
+	kfd = open(keypath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (kfd < 0)
+		die(EXIT_REFUSED, "unable to create %s", keypath);
+	pfd = open(pubpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (pfd < 0) {
+		int e = errno;
+		unlink(keypath);
+		errno = e;
+		die(EXIT_REFUSED, "unable to create %s", pubpath);
+	}
+	if (fchmod(kfd, 0600) < 0) {
+		unlink(keypath);
+		unlink(pubpath);
+		die(EXIT_REFUSED, "unable to chmod %s", keypath);
+	}
+	write_or_die(kfd, keypath, keypem, strlen(keypem), keypath, pubpath);
+	write_or_die(pfd, pubpath, pubpem, strlen(pubpem), keypath, pubpath);
+	explicit_bzero(keypem, sizeof keypem);
+	if (printf("%s\n", k.pub.fp_text) < 0 || fflush(stdout))
+		die(EXIT_REFUSED, "unable to write standard output");
+	explicit_bzero(&k, sizeof k);
+	free(keypath);
+	free(pubpath);
+	return 0;
+}
+
+static int cmd_sign(int argc, char **argv)
+{
+	const char *keypath = one_option(argc, argv, 'k', SIGN_USAGE);
+	unsigned char text[KEY_FILE_MAX], sig[SIG_DER_MAX], raw[SIG_RAW_LEN];
+	char *sigpath, *tmp;
+	const char *why;
+	struct privkey k;
+	struct loaded l;
+	size_t n;
+	int fd, ok;
+
+	if (optind + 1 != argc)
+		usage_fail(SIGN_USAGE, "sign takes one POLICY");
+	if (!strcmp(argv[optind], "-"))
+		usage_fail(SIGN_USAGE, "sign needs a policy file, not standard input");
+	n = file_read(-1, keypath, text, sizeof text);
+	ok = key_private_parse(text, n, &k, &why);
+	explicit_bzero(text, sizeof text);
+	if (!ok)
+		diex(EXIT_REFUSED, "%s: %s", qn(keypath), why);
+	/* As `check` does: every problem on a line of its own. */
+	if (!load_policy(-1, argv[optind], &l, NULL)) {
+		explicit_bzero(&k, sizeof k);
+		return EXIT_REFUSED;
+	}
+	n = key_sign(&k, l.digest, sig);
+	explicit_bzero(&k.x, sizeof k.x);
+	/* Check it before it leaves: a fault must not publish a bad one. */
+	if (!n || !sig_der_decode(sig, n, raw) || !key_verify(&k.pub, l.digest, raw))
+		diex(EXIT_REFUSED, "unable to sign %s", argv[optind]);
+
+	/* Write beside it and rename: a reader sees the old or the new. */
+	sigpath = with_suffix(argv[optind], ".sig");
+	tmp = with_suffix(sigpath, ".XXXXXX");
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+		die(EXIT_REFUSED, "unable to create a temporary file beside %s", sigpath);
+	if (fchmod(fd, 0644) < 0) {
+		unlink(tmp);
+		die(EXIT_REFUSED, "unable to chmod %s", tmp);
+	}
+	write_or_die(fd, tmp, sig, n, tmp, NULL);
+	if (rename(tmp, sigpath) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		die(EXIT_REFUSED, "unable to rename %s to %s", tmp, sigpath);
+	}
+	if (printf("%s: %s signed by %s\n", sigpath, l.hash, k.pub.fp_text) < 0 || fflush(stdout))
+		die(EXIT_REFUSED, "unable to write standard output");
+	free(tmp);
+	free(sigpath);
+	unload_policy(&l);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "keygen"))
+		return cmd_keygen(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sign"))
+		return cmd_sign(argc - 1, argv + 1);
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: %s\n", USAGE);
+		return fflush(stdout) ? EXIT_REFUSED : 0;
+	}
+	if (argc > 1)
+		usage_fail(USAGE, "unknown command %s", qn(argv[1]));
+	usage_fail(USAGE, "no command given");
+}
