@@ -40,15 +40,6 @@ const char *one_option(int argc, char **argv, int letter, const char *usage)
 	return arg;
 }
 
-char *with_suffix(const char *path, const char *suffix)
-{
-	char *s;
-
-	if (asprintf(&s, "%s%s", path, suffix) < 0)
-		diex(EXIT_REFUSED, "out of memory");
-	return s;
-}
-
 size_t file_read(int fd, const char *path, unsigned char *buf, size_t max)
 {
 	struct stat st;
@@ -96,26 +87,14 @@ static void sink_take(void *ctx, const void *src, size_t n)
 	s->len += n;
 }
 
-/* A name may hold any byte but a newline: keep it printable ASCII. */
-static void copy_name(char out[PEM_NAME_MAX], const char *name)
-{
-	size_t i;
-
-	for (i = 0; name[i] && i < PEM_NAME_MAX - 1; i++)
-		out[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
-	out[i] = '\0';
-}
-
 enum pem_status pem_find(const void *text, size_t len, const char *name,
-                         unsigned char *der, size_t cap, size_t *derlen,
-                         char other[PEM_NAME_MAX], const char **why)
+                         unsigned char *der, size_t cap, size_t *derlen, const char **why)
 {
 	br_pem_decoder_context pc;
 	struct sink sink = { der, cap, 0, 0 };
 	const unsigned char *p = text;
 	int in_object = 0, found = 0, tail = 0, ev;
 
-	*other = '\0';
 	br_pem_decoder_init(&pc);
 	do {
 		/* The END line of a file without a final newline is only
@@ -136,11 +115,6 @@ enum pem_status pem_find(const void *text, size_t len, const char *name,
 		if (ev != BR_PEM_BEGIN_OBJ)
 			continue;
 		if (strcmp(br_pem_decoder_name(&pc), name)) {
-			/* The name to explain the file by: the first key of
-			 * any kind, else the first object. */
-			const char *seen = br_pem_decoder_name(&pc);
-			if (!*other || (!strstr(other, "KEY") && strstr(seen, "KEY")))
-				copy_name(other, seen);
 			br_pem_decoder_setdest(&pc, NULL, NULL);
 		} else if (found++) {
 			*why = "more than one object of that name";
@@ -154,6 +128,11 @@ enum pem_status pem_find(const void *text, size_t len, const char *name,
 		return PEM_BAD;
 	*derlen = sink.len;
 	return found ? PEM_FOUND : PEM_NONE;
+}
+
+int pem_holds(const void *text, size_t len, const char *s)
+{
+	return memmem(text, len, s, strlen(s)) != NULL;
 }
 
 /* --- DER: a key is taken only as the one encoding there is of it, the
@@ -230,42 +209,35 @@ int sig_der_decode(const unsigned char *der, size_t len,
 	       memcmp(raw, zero, P256_SCALAR_LEN) && memcmp(raw + P256_SCALAR_LEN, zero, P256_SCALAR_LEN);
 }
 
-int key_from_spki(const unsigned char *der, size_t len, struct pubkey *k, const char **why)
+int key_public_parse(const void *text, size_t len, struct pubkey *k, const char **why)
 {
-	unsigned char fp[HASH_LEN];
+	unsigned char der[1024], fp[HASH_LEN];
 	br_sha256_context h;
+	size_t dlen;
 
-	if ((*why = spki_decode_p256(der, len, k->q)))
+	switch (pem_find(text, len, "PUBLIC KEY", der, sizeof der, &dlen, why)) {
+	case PEM_FOUND:
+		break;
+	case PEM_BAD:
+		return 0;
+	case PEM_NONE:
+		/* Say what the file is instead. */
+		*why = pem_holds(text, len, "PRIVATE KEY-----") ?
+		       "a private key, not a public key (give the .pub file)" :
+		       pem_holds(text, len, "-----BEGIN RSA PUBLIC KEY-----") ? "an RSA key" :
+		       pem_holds(text, len, "-----BEGIN CERTIFICATE-----") ? "a certificate, not a key" :
+		       "no PEM \"PUBLIC KEY\" object in it";
+		return 0;
+	}
+	if ((*why = spki_decode_p256(der, dlen, k->q)))
 		return 0;
 	/* The decoder takes one encoding only: hashing the bytes read is
 	 * hashing the key's own SubjectPublicKeyInfo. */
 	br_sha256_init(&h);
-	br_sha256_update(&h, der, len);
+	br_sha256_update(&h, der, dlen);
 	br_sha256_out(&h, fp);
 	hash_format(fp, k->fp_text);
 	return 1;
-}
-
-int key_public_parse(const void *text, size_t len, struct pubkey *k, const char **why)
-{
-	unsigned char der[1024];
-	char other[PEM_NAME_MAX];
-	size_t dlen;
-
-	switch (pem_find(text, len, "PUBLIC KEY", der, sizeof der, &dlen, other, why)) {
-	case PEM_FOUND:
-		return key_from_spki(der, dlen, k, why);
-	case PEM_BAD:
-		return 0;
-	case PEM_NONE:
-		break;
-	}
-	/* Say what the file is instead, by its first key, or object. */
-	*why = strstr(other, "PRIVATE KEY") ? "a private key, not a public key (give the .pub file)" :
-	       !strcmp(other, "RSA PUBLIC KEY") ? "an RSA key" :
-	       !strcmp(other, "CERTIFICATE") ? "a certificate, not a key" :
-	       "no PEM \"PUBLIC KEY\" object in it";
-	return 0;
 }
 
 int key_verify(const struct pubkey *k, const unsigned char digest[HASH_LEN],

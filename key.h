@@ -17,7 +17,6 @@
 #define SIG_RAW_LEN      64  /* r || s, each 32 bytes big-endian */
 #define SIG_DER_MAX      72  /* 2 + 2 * (2 + 33) */
 #define KEY_FILE_MAX  16384  /* an RSA-4096 private key is 3.3 KB */
-#define PEM_NAME_MAX    128  /* BearSSL's limit, NUL included */
 
 struct pubkey {
 	unsigned char q[P256_POINT_LEN];            /* on the curve */
@@ -27,8 +26,6 @@ struct pubkey {
 /* The argument of a subcommand's one option "-LETTER ARG", optind past
  * it; --help prints USAGE and exits 0, anything else is a usage error. */
 const char *one_option(int argc, char **argv, int letter, const char *usage);
-/* PATH then SUFFIX, on the heap. */
-char *with_suffix(const char *path, const char *suffix);
 
 /* PATH, a regular file of at most MAX bytes, into BUF (MAX bytes), from
  * FD, or when FD is -1 looked at before it is opened; FD is closed.
@@ -44,12 +41,11 @@ enum pem_status {
 /* Look through TEXT (LEN bytes) for an object named NAME (upper case);
  * every other object is skipped, and bytes between objects are ignored.
  * PEM_FOUND: its contents are in DER (at most CAP bytes), their length in
- * *DERLEN. PEM_NONE: OTHER holds the name of the first other object whose
- * name holds "KEY", else of the first other object, or "" when there is
- * none. PEM_BAD: *WHY says what is wrong, as a phrase. */
+ * *DERLEN. PEM_BAD: *WHY says what is wrong, as a phrase. */
 enum pem_status pem_find(const void *text, size_t len, const char *name,
-                         unsigned char *der, size_t cap, size_t *derlen,
-                         char other[PEM_NAME_MAX], const char **why);
+                         unsigned char *der, size_t cap, size_t *derlen, const char **why);
+/* 1 when TEXT (LEN bytes) holds S: what a file holds instead, for a message. */
+int pem_holds(const void *text, size_t len, const char *s);
 
 /* What every P-256 SubjectPublicKeyInfo is, before its point. */
 extern const unsigned char spki_p256_prefix[SPKI_PREFIX_LEN];
@@ -63,10 +59,8 @@ const char *spki_decode_p256(const unsigned char *der, size_t len,
  * lie below the group order is the verifier's business. */
 int sig_der_decode(const unsigned char *der, size_t len, unsigned char raw[SIG_RAW_LEN]);
 
-/* DER (LEN bytes), a P-256 SubjectPublicKeyInfo, into K with its
- * fingerprint: 1, or 0 and a phrase in *WHY. */
-int key_from_spki(const unsigned char *der, size_t len, struct pubkey *k, const char **why);
-/* The public key in TEXT (PEM; other objects skipped), as key_from_spki. */
+/* The public key in TEXT (PEM "PUBLIC KEY"; other objects skipped) into K
+ * with its fingerprint: 1, or 0 and a phrase in *WHY ("an RSA key", ...). */
 int key_public_parse(const void *text, size_t len, struct pubkey *k, const char **why);
 /* 1 when RAW is K's signature of the SHA-256 digest DIGEST. */
 int key_verify(const struct pubkey *k, const unsigned char digest[HASH_LEN],

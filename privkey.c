@@ -4,19 +4,6 @@
 
 #include "privkey.h"
 
-/* Why a file without a private key object is not a private key. */
-static const char *not_private(const char *other)
-{
-	if (!strcmp(other, "ENCRYPTED PRIVATE KEY"))
-		return "an encrypted private key: sharness-exec reads only unencrypted ones";
-	if (strstr(other, "PRIVATE KEY"))
-		return "not an ECDSA P-256 private key";
-	if (strstr(other, "PUBLIC KEY"))
-		return "a public key, not a private key";
-	return !strcmp(other, "CERTIFICATE") ? "a certificate, not a key" :
-	       "no PEM \"EC PRIVATE KEY\" object in it";
-}
-
 /* 0 < X < n, the order of P-256's group, as BearSSL requires of a key. */
 static int scalar_ok(const unsigned char *x, size_t xlen, unsigned char out[P256_SCALAR_LEN])
 {
@@ -35,41 +22,43 @@ static int scalar_ok(const unsigned char *x, size_t xlen, unsigned char out[P256
 	return nlen == P256_SCALAR_LEN && memcmp(out, n, P256_SCALAR_LEN) < 0;
 }
 
-/* K's public half, from its secret: 1, or 0 when it is no P-256 key. */
+/* K's public half, from its secret, read back as the verify path reads a
+ * .pub file: 1, or 0 when it is no P-256 key. */
 static int public_half(struct privkey *k)
 {
 	br_ec_private_key sk = { BR_EC_secp256r1, k->x, P256_SCALAR_LEN };
 	unsigned char q[BR_EC_KBUF_PUB_MAX_SIZE], spki[SPKI_P256_LEN];
 	br_ec_public_key pk;
 	const char *why;
+	char pem[256];
 
 	if (br_ec_compute_pub(&br_ec_p256_m31, &pk, q, &sk) != P256_POINT_LEN)
 		return 0;
 	spki_encode_p256(q, spki);
-	return key_from_spki(spki, sizeof spki, &k->pub, &why);
+	return pem_encode(pem, sizeof pem, spki, sizeof spki, "PUBLIC KEY") &&
+	       key_public_parse(pem, strlen(pem), &k->pub, &why);
 }
 
 int key_private_parse(const void *text, size_t len, struct privkey *k, const char **why)
 {
 	br_skey_decoder_context dc;     /* holds a copy of the secret */
 	unsigned char der[4096];
-	char other[PEM_NAME_MAX];
 	const br_ec_private_key *sk;
 	size_t dlen;
 	int ok = 0;
+	enum pem_status st = pem_find(text, len, "EC PRIVATE KEY", der, sizeof der, &dlen, why);
 
-	switch (pem_find(text, len, "EC PRIVATE KEY", der, sizeof der, &dlen, other, why)) {
-	case PEM_FOUND:
-		break;
-	case PEM_NONE:
-		if (!strcmp(other, "PRIVATE KEY") &&    /* PKCS#8 */
-		    pem_find(text, len, "PRIVATE KEY", der, sizeof der, &dlen, other, why) == PEM_FOUND)
-			break;
-		*why = not_private(other);
+	if (st == PEM_NONE)                     /* PKCS#8 */
+		st = pem_find(text, len, "PRIVATE KEY", der, sizeof der, &dlen, why);
+	if (st == PEM_NONE)
+		*why = pem_holds(text, len, "-----BEGIN ENCRYPTED PRIVATE KEY-----") ?
+		       "an encrypted private key: sharness-exec reads only unencrypted ones" :
+		       pem_holds(text, len, "PRIVATE KEY-----") ? "not an ECDSA P-256 private key" :
+		       pem_holds(text, len, "PUBLIC KEY-----") ? "a public key, not a private key" :
+		       pem_holds(text, len, "-----BEGIN CERTIFICATE-----") ? "a certificate, not a key" :
+		       "no PEM \"EC PRIVATE KEY\" object in it";
+	if (st != PEM_FOUND)
 		return 0;
-	case PEM_BAD:
-		return 0;
-	}
 	br_skey_decoder_init(&dc);
 	br_skey_decoder_push(&dc, der, dlen);
 	explicit_bzero(der, sizeof der);

@@ -14,8 +14,6 @@
 #include "sign.h"
 #include "trust.h"
 
-#define SIG_FILE_MAX 256    /* a DER P-256 signature is at most 72 bytes */
-
 int cmd_signer(int argc, char **argv)
 {
 	static const char **v;	/* static: reachable for LSan if the exec fails */
@@ -79,12 +77,13 @@ int key_public_read(const char *path, struct pubkey *k, char *err, size_t errlen
 /* The signature file SIG, or POLICY.sig, into RAW; its name. */
 static char *sig_read(const char *policy, const char *sig, unsigned char raw[SIG_RAW_LEN])
 {
-	unsigned char der[SIG_FILE_MAX];
+	unsigned char der[SIG_DER_MAX];
 	char *path;
 
 	if (!sig && !strcmp(policy, "-"))
 		diex(EXIT_REFUSED, "a policy on standard input needs its signature file named");
-	path = with_suffix(sig ? sig : policy, sig ? "" : ".sig");
+	if (asprintf(&path, "%s%s", sig ? sig : policy, sig ? "" : ".sig") < 0)
+		diex(EXIT_REFUSED, "out of memory");
 	if (!sig_der_decode(der, file_read(-1, path, der, sizeof der), raw))
 		diex(EXIT_REFUSED, "refused: %s is not a DER ECDSA P-256 signature", qn(path));
 	return path;

@@ -22,6 +22,15 @@ const char *progname = "sharness-exec";
 #define USAGE "sharness-exec-sign keygen -o NAME\n" \
 	"       sharness-exec-sign sign -k NAME.key POLICY"
 
+static char *with_suffix(const char *path, const char *suffix)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s", path, suffix) < 0)
+		diex(EXIT_REFUSED, "out of memory");
+	return s;
+}
+
 static void write_or_die(int fd, const char *path, const void *buf, size_t len,
                          const char *unlink1, const char *unlink2)
 {

@@ -306,7 +306,7 @@ refused() {
 	"$SHARNESS_EXEC" sign -k "$TMP/keys/k.key" "$POLICY" >/dev/null
 	head -c $((10 * 1024 * 1024)) /dev/zero >>"$POLICY.sig"
 	refused "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.pub" -p "$POLICY" -- touch "$MARK"
-	[[ $stderr == *"larger than 256 bytes"* ]]
+	[[ $stderr == *"larger than 72 bytes"* ]]
 	# Neither a device.
 	refused "$SHARNESS_EXEC" run --trust-key "$TMP/keys/k.pub" --signature /dev/zero \
 		-p "$POLICY" -- touch "$MARK"

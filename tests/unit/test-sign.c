@@ -192,26 +192,34 @@ static void pem_cases(void)
 		"-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n"
 		"-----BEGIN EC PRIVATE KEY-----\nAAEC\n-----END EC PRIVATE KEY-----\n";
 	unsigned char der[16];
-	char other[PEM_NAME_MAX];
+	struct pubkey pub;
+	struct privkey k;
 	const char *why = "";
 	size_t n = 0;
 
-	tap_ok(pem_find(two, strlen(two), "PUBLIC KEY", der, sizeof der, &n, other, &why) == PEM_FOUND &&
+	tap_ok(pem_find(two, strlen(two), "PUBLIC KEY", der, sizeof der, &n, &why) == PEM_FOUND &&
 	       n == 3 && der[0] == 0 && der[1] == 1 && der[2] == 2,
 	       "pem: the object is found past junk and another object, with CRLF and no final newline");
-	tap_ok(pem_find(dup, strlen(dup), "PUBLIC KEY", der, sizeof der, &n, other, &why) == PEM_BAD,
+	tap_ok(pem_find(dup, strlen(dup), "PUBLIC KEY", der, sizeof der, &n, &why) == PEM_BAD,
 	       "pem: two objects of the name asked for are refused (%s)", why);
-	tap_ok(pem_find(open_, strlen(open_), "PUBLIC KEY", der, sizeof der, &n, other, &why) == PEM_BAD,
+	tap_ok(pem_find(open_, strlen(open_), "PUBLIC KEY", der, sizeof der, &n, &why) == PEM_BAD,
 	       "pem: an object without its END line is refused (%s)", why);
-	tap_ok(pem_find(bad, strlen(bad), "PUBLIC KEY", der, sizeof der, &n, other, &why) == PEM_BAD,
+	tap_ok(pem_find(bad, strlen(bad), "PUBLIC KEY", der, sizeof der, &n, &why) == PEM_BAD,
 	       "pem: bad base64 is refused (%s)", why);
-	tap_ok(pem_find(dup, strlen(dup), "PUBLIC KEY", der, 2, &n, other, &why) == PEM_BAD,
+	tap_ok(pem_find(dup, strlen(dup), "PUBLIC KEY", der, 2, &n, &why) == PEM_BAD,
 	       "pem: an object larger than the buffer is refused");
-	tap_ok(pem_find(priv, strlen(priv), "PUBLIC KEY", der, sizeof der, &n, other, &why) == PEM_NONE &&
-	       !strcmp(other, "EC PRIVATE KEY"),
-	       "pem: no public key; the key object names the file, not EC PARAMETERS");
-	tap_ok(pem_find("", 0, "PUBLIC KEY", der, sizeof der, &n, other, &why) == PEM_NONE && !*other,
+	tap_ok(pem_find(priv, strlen(priv), "PUBLIC KEY", der, sizeof der, &n, &why) == PEM_NONE,
+	       "pem: no public key past EC PARAMETERS and a private key");
+	tap_ok(pem_find(priv, strlen(priv), "EC PRIVATE KEY", der, sizeof der, &n, &why) == PEM_FOUND &&
+	       n == 3, "pem: the private key past EC PARAMETERS");
+	tap_ok(pem_find("", 0, "PUBLIC KEY", der, sizeof der, &n, &why) == PEM_NONE,
 	       "pem: an empty file holds nothing");
+	tap_ok(key_public_parse(priv, strlen(priv), &pub, &why) == 0 &&
+	       !strcmp(why, "a private key, not a public key (give the .pub file)"),
+	       "key: a private key given as public is named as one (%s)", why);
+	tap_ok(key_private_parse(two, strlen(two), &k, &why) == 0 &&
+	       !strcmp(why, "a public key, not a private key"),
+	       "key: a public key given as private is named as one (%s)", why);
 }
 
 int main(void)
