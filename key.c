@@ -99,9 +99,10 @@ enum pem_status pem_find(const void *text, size_t len, const char *name,
 	do {
 		/* The END line of a file without a final newline is only
 		 * seen once one follows. Without an event, push() takes all. */
-		if (!len && !tail++) {
+		if (!len && !tail) {
 			p = (const unsigned char *)"\n";
 			len = 1;
+			tail = 1;
 		}
 		size_t n = br_pem_decoder_push(&pc, p, len);
 		p += n;

@@ -11,6 +11,9 @@
 #include "hash.h"
 #include "json.h"
 #include "key.h"
+#include "load.h"
+
+const char *progname = "sign-cpu";
 
 static double cpu_ms(void)
 {
@@ -22,7 +25,8 @@ static double cpu_ms(void)
 
 int main(int argc, char **argv)
 {
-	unsigned char digest[HASH_LEN], raw[SIG_RAW_LEN];
+	unsigned char digest[HASH_LEN], raw[SIG_RAW_LEN], pem[KEY_FILE_MAX], der[SIG_DER_MAX];
+	const char *why = "";
 	char err[512];
 	struct json_doc doc;
 	struct pubkey k;
@@ -37,11 +41,13 @@ int main(int argc, char **argv)
 	}
 	t0 = cpu_ms();
 	for (long i = 0; i < n; i++) {
+		/* file_read refuses (and exits) by itself. */
 		if (!(text = read_policy_file(argv[1], &len, err, sizeof err)) ||
 		    !json_parse(&doc, text, len, err, sizeof err) || !hash_doc(&doc, digest) ||
-		    !key_public_read(argv[2], 1, &k, err, sizeof err) ||
-		    !sig_read(argv[3], raw, err, sizeof err) || !key_verify(&k, digest, raw)) {
-			fprintf(stderr, "sign-cpu: failed: %s\n", err);
+		    !key_public_parse(pem, file_read(-1, argv[2], pem, sizeof pem), &k, &why) ||
+		    !sig_der_decode(der, file_read(-1, argv[3], der, sizeof der), raw) ||
+		    !key_verify(&k, digest, raw)) {
+			fprintf(stderr, "sign-cpu: failed: %s%s\n", err, why);
 			return 1;
 		}
 		json_free(&doc);

@@ -47,7 +47,8 @@ chmod 644 "$tmp/p.json"
 hash=$("$fe" hash "$tmp/p.json")
 "$fe" verify -K "$tmp/k.pub" "$tmp/p.json" >/dev/null
 ${CC:-cc} -O2 -D_GNU_SOURCE -I"$top" -o "$tmp/sign-cpu" "$top/bench/sign-cpu.c" \
-	"$top/key.c" "$top/pem.c" "$top/spki.c" "$top/hash.c" "$top/json.c" -lbearssl
+	"$top/key.c" "$top/hash.c" "$top/json.c" "$top/load.c" "$top/policy.c" \
+	"$top/common.c" "$top/text.c" -lbearssl
 read -r round ecdsa < <("$tmp/sign-cpu" "$tmp/p.json" "$tmp/k.pub" "$tmp/p.json.sig" "${ROUNDS:-500}")
 
 hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-json "$tmp/r.json" \
