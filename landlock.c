@@ -176,31 +176,36 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 	           held < 0 ? "unknown" : held ? "some" : "none", guard);
 }
 
-int main(int argc, char **argv)
+/* What argv asks for: the rules in their order, and the switches; VIEW
+ * is room for the paths of -x and -w (set_view). */
+static struct {
+	struct rule { int opt; const char *arg; unsigned long port; } *rule;
+	const char **view;
+	int nrules, best, net, udp, userns, test;
+	unsigned long cap, envfd;
+} o = { .cap = 1000, .envfd = ULONG_MAX };
+
+/* The port of -c, -l (TCP), -C or -L (UDP). Landlock's port 0 for UDP
+ * bind: any ephemeral port, which a client's first send takes on its own. */
+static unsigned long parse_port(int c, const char *arg)
+{
+	unsigned long port;
+
+	if (!parse_ulong(arg, c == 'L' ? 0 : 1, 65535, &port))
+		usage_fail(USAGE, "unable to parse -%c %s: not a %s port (%s-65535)", c, arg,
+		           c == 'c' || c == 'l' ? "TCP" : "UDP", c == 'L' ? "0" : "1");
+	return port;
+}
+
+static void parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
-	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL, 0, 0, 0 }, attr;
-	struct { int opt; const char *arg; unsigned long port; } *rule;
-	int nrules = 0, best = 0, net = 0, udp = 0, udp_dropped = 0, userns = 0, abi, fd, c, i;
-	int test = 0;
-	unsigned filter = SECCOMP_TARGET;
-	unsigned long cap = 1000, envfd = ULONG_MAX;
-	/* Nothing of ours runs between restrict_self and exec that an audit
-	 * record would help with; the kernel asks sandbox launchers to say so.
-	 * Of the later flags, none is used: this step is single-threaded (the
-	 * listen guard is a process of its own), so TSYNC (ABI 8) would cover
-	 * nothing more; and no_new_privs must be set before restrict_self
-	 * anyway, for the seccomp filters, so NO_NEW_PRIVS (ABI 11) would make
-	 * nothing simpler. */
-	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
-	char missing[256] = "";
-	const struct right *need = NULL;
-	const char **view, *guard = "none";
+	int c;
 
-	rule = calloc((size_t)argc, sizeof *rule);
-	view = calloc((size_t)argc, sizeof *view);
-	if (!rule || !view)
+	o.rule = calloc((size_t)argc, sizeof *o.rule);
+	o.view = calloc((size_t)argc, sizeof *o.view);
+	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
@@ -208,38 +213,30 @@ int main(int argc, char **argv)
 		case 'h':
 			printf("usage: %s\n", USAGE);
 			exit(0);
-		case 'b': best = 1; break;
-		case 'H': net = 1; break;
-		case 'U': userns = 1; break;
-		case 't': test = 1; break;
+		case 'b': o.best = 1; break;
+		case 'H': o.net = 1; break;
+		case 'U': o.userns = 1; break;
+		case 't': o.test = 1; break;
 		case 'A':
-			if (!parse_ulong(optarg, 0, 1000, &cap))
+			if (!parse_ulong(optarg, 0, 1000, &o.cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
 			break;
 		case 'e':
-			if (!parse_ulong(optarg, 3, INT_MAX, &envfd))
+			if (!parse_ulong(optarg, 3, INT_MAX, &o.envfd))
 				usage_fail(USAGE, "unable to parse -e %s: not a descriptor above 2",
 				           qn(optarg));
 			break;
+		case 'C': case 'L':
+			o.udp = 1;
+			__attribute__((fallthrough));
 		case 'c': case 'l':
-			net = 1;
-			if (!parse_ulong(optarg, 1, 65535, &rule[nrules].port))
-				usage_fail(USAGE, "unable to parse -%c %s: not a TCP port (1-65535)",
-				           c, optarg);
+			o.net = 1;
+			o.rule[o.nrules].port = parse_port(c, optarg);
 			__attribute__((fallthrough));
 		case 'r': case 'x': case 'w':
-		add:
-			rule[nrules].opt = c;
-			rule[nrules++].arg = optarg;
+			o.rule[o.nrules].opt = c;
+			o.rule[o.nrules++].arg = optarg;
 			break;
-		case 'C': case 'L':
-			net = udp = 1;
-			/* Landlock's port 0 for UDP bind: any ephemeral port,
-			 * which a client's first send takes on its own. */
-			if (!parse_ulong(optarg, c == 'L' ? 0 : 1, 65535, &rule[nrules].port))
-				usage_fail(USAGE, "unable to parse -%c %s: not a UDP port (%s-65535)",
-				           c, optarg, c == 'L' ? "0" : "1");
-			goto add;
 		case ':':
 			usage_fail(USAGE, "unable to parse options: -%c needs an argument", optopt);
 		default:
@@ -248,19 +245,182 @@ int main(int argc, char **argv)
 			usage_fail(USAGE, "unable to parse options: unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc && !test)
+	if (optind >= argc && !o.test)
 		usage_fail(USAGE, "unable to parse options: no program to run");
+}
 
+/* Take out of ATTR and FLAGS what ABI lacks, one case per ABI bump. */
+static void mask_abi(int abi, struct sharness_ruleset_attr *attr, __u32 *flags)
+{
+	switch (abi) {
+	case 1: /* ABI 2: linking and renaming across directories (REFER) */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_REFER;
+		__attribute__((fallthrough));
+	case 2: /* ABI 3: truncate(2), O_TRUNC */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
+		__attribute__((fallthrough));
+	case 3: /* ABI 4: TCP bind and connect */
+		attr->handled_access_net = 0;
+		__attribute__((fallthrough));
+	case 4: /* ABI 5: ioctl(2) on character and block devices */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
+		__attribute__((fallthrough));
+	case 5: /* ABI 6: signals and abstract UNIX sockets leaving the domain */
+		attr->scoped = 0;
+		__attribute__((fallthrough));
+	case 6: /* ABI 7: audit logging flags for landlock_restrict_self, and
+		 * the errata query */
+		*flags = 0;
+		__attribute__((fallthrough));
+	case 7: /* ABI 8: restrict_self TSYNC, all threads at once (unused) */
+		__attribute__((fallthrough));
+	case 8: /* ABI 9: connecting to pathname UNIX sockets (RESOLVE_UNIX) */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
+		__attribute__((fallthrough));
+	case 9: /* ABI 10: UDP bind and connect/send; quiet rules (unused) */
+		attr->handled_access_net &= ~NET_UDP;
+		__attribute__((fallthrough));
+	case 10: /* ABI 11: restrict_self NO_NEW_PRIVS (unused, see main) */
+		break;
+	default:
+		break;
+	}
+}
+
+/* Refuse (126) when the kernel lacks a right of WANT that ATTR had to
+ * drop and the run requires; with -b, say what was dropped. */
+static void refuse_missing(int abi, const struct sharness_ruleset_attr *want,
+                           const struct sharness_ruleset_attr *attr)
+{
+	const struct right *need = NULL;
+	char missing[256] = "";
+	int udp_dropped = 0;
+
+	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
+		if ((later[i].need == OBJECT_FORM && !o.net) ||
+		    (later[i].need == UDP_LISTED && !o.udp) ||
+		    later[i].need == WHERE_AVAILABLE)
+			continue;
+		if (!(word(want, later[i].word) & ~word(attr, later[i].word) & later[i].bit))
+			continue;
+		if (*missing)
+			strcat(missing, ", ");
+		strcat(missing, later[i].name);
+		if (later[i].need == UDP_LISTED)
+			udp_dropped = 1;
+		need = &later[i];
+	}
+	if (!*missing)
+		return;
+	if (o.best) {
+		warnx_("Landlock ABI %d: best effort: dropped %s%s", abi, missing,
+		       udp_dropped ? ": UDP is unrestricted" : "");
+		return;
+	}
+	fprintf(stderr, "%s: fatal: unable to confine with Landlock ABI %d: it lacks %s\n",
+	        progname, abi, missing);
+	if (udp_dropped)
+		hint("Landlock ABI %d (Linux %s) has them; or leave UDP out "
+		     "(DNS also works over TCP port 53); -b (--best-effort) "
+		     "runs with UDP unrestricted", need->abi, need->kernel);
+	else
+		hint("Landlock ABI %d (Linux %s) has them; -b (--best-effort) "
+		     "runs without them", need->abi, need->kernel);
+	exit(EXIT_CONFINE);
+}
+
+/* -c -l -C -L: one port rule, for a right the ruleset handles. */
+static void add_port(int fd, const struct rule *r, __u64 handled)
+{
+	struct landlock_net_port_attr np = {
+		.allowed_access = r->opt == 'c' ? LANDLOCK_ACCESS_NET_CONNECT_TCP :
+			r->opt == 'l' ? LANDLOCK_ACCESS_NET_BIND_TCP :
+			r->opt == 'C' ? LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP :
+			LANDLOCK_ACCESS_NET_BIND_UDP,
+		.port = r->port,
+	};
+
+	if (!(np.allowed_access & handled))
+		return;
+	if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
+		die(EXIT_CONFINE, "unable to add a Landlock rule for %s port %lu",
+		    strchr("cl", r->opt) ? "TCP" : "UDP", r->port);
+}
+
+/* -r -x -w: one path rule; a missing path is skipped with a warning. */
+static void add_path(int fd, const struct rule *r, __u64 handled)
+{
+	struct landlock_path_beneath_attr pb;
+	int dir;
+
+	/* O_DIRECTORY tells a directory from a file without an fstat(2) a
+	 * path: syscalls are most of the cost of a rule. No symlink is
+	 * followed: the front end resolved them (DESIGN.md 2), so one met
+	 * here was put there since. */
+	pb.parent_fd = open_nofollow(r->arg, O_PATH | O_DIRECTORY);
+	dir = pb.parent_fd >= 0;
+	if (!dir && errno == ENOTDIR)
+		pb.parent_fd = open_nofollow(r->arg, O_PATH);
+	if (pb.parent_fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		warnx_("skipping missing path %s", qn(r->arg));
+		return;
+	}
+	if (pb.parent_fd < 0 && errno == ELOOP)
+		die_hint(EXIT_CONFINE, errno, "rule paths are opened without following "
+		         "symlinks; give the path the symlink points to",
+		         "unable to open %s", qn(r->arg));
+	if (pb.parent_fd < 0)
+		die(EXIT_CONFINE, "unable to open %s", qn(r->arg));
+	/* Read and exec paths do not grant RESOLVE_UNIX: talking to a daemon
+	 * through its socket (a container engine's, a bus) is acting, not
+	 * reading. A socket meant for the target is named in a write path,
+	 * which grants every right. */
+	pb.allowed_access = r->opt == 'r' ? FS_READ : r->opt == 'x' ? FS_EXEC : handled;
+	if (!dir)
+		pb.allowed_access &= FS_FILE;
+	pb.allowed_access &= handled;
+	if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+		die(EXIT_CONFINE, "unable to add a Landlock rule for %s", qn(r->arg));
+	close(pb.parent_fd);
+}
+
+/* Where the target may run things, for the message of a failed exec. */
+static void set_view(void)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < o.nrules; i++)
+		if (o.rule[i].opt == 'x' || o.rule[i].opt == 'w')
+			o.view[n++] = o.rule[i].arg;
+	xexec_view(o.view, n);
+}
+
+int main(int argc, char **argv)
+{
+	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL, 0, 0, 0 }, attr;
+	unsigned filter = SECCOMP_TARGET;
+	const char *guard = "none";
+	/* Nothing of ours runs between restrict_self and exec that an audit
+	 * record would help with; the kernel asks sandbox launchers to say so.
+	 * Of the later flags, none is used: this step is single-threaded (the
+	 * listen guard is a process of its own), so TSYNC (ABI 8) would cover
+	 * nothing more; and no_new_privs must be set before restrict_self
+	 * anyway, for the seccomp filters, so NO_NEW_PRIVS (ABI 11) would make
+	 * nothing simpler. */
+	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
+	int abi, fd;
+
+	parse(argc, argv);
 	/* The target's environment, which this step never ran with. */
-	if (envfd != ULONG_MAX)
-		env_from_fd((int)envfd);
+	if (o.envfd != ULONG_MAX)
+		env_from_fd((int)o.envfd);
 
 	abi = query_abi();
-	if ((unsigned long)abi > cap)
-		abi = (int)cap;
+	if ((unsigned long)abi > o.cap)
+		abi = (int)o.cap;
 	if (abi < 1)
 		diex(EXIT_CONFINE, "unable to use Landlock: -A %lu leaves no ABI "
-		     "(best effort never drops the whole sandbox)", cap);
+		     "(best effort never drops the whole sandbox)", o.cap);
 	/* TCP and UDP are handled only in the object form (-H, -c, -l, -C,
 	 * -L). With "none" the network namespace is the isolation, and
 	 * everything local in it must work: a test suite's own servers on
@@ -268,156 +428,47 @@ int main(int argc, char **argv)
 	 * without -C or -L the object form's seccomp allowlist refuses UDP
 	 * sockets outright, whatever the ABI. */
 	want.handled_access_fs |= LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
-	want.handled_access_net = net ? NET_TCP | NET_UDP : 0;
+	want.handled_access_net = o.net ? NET_TCP | NET_UDP : 0;
 	attr = want;
-	switch (abi) {
-	case 1: /* ABI 2: linking and renaming across directories (REFER) */
-		attr.handled_access_fs &= ~LANDLOCK_ACCESS_FS_REFER;
-		__attribute__((fallthrough));
-	case 2: /* ABI 3: truncate(2), O_TRUNC */
-		attr.handled_access_fs &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
-		__attribute__((fallthrough));
-	case 3: /* ABI 4: TCP bind and connect */
-		attr.handled_access_net = 0;
-		__attribute__((fallthrough));
-	case 4: /* ABI 5: ioctl(2) on character and block devices */
-		attr.handled_access_fs &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
-		__attribute__((fallthrough));
-	case 5: /* ABI 6: signals and abstract UNIX sockets leaving the domain */
-		attr.scoped = 0;
-		__attribute__((fallthrough));
-	case 6: /* ABI 7: audit logging flags for landlock_restrict_self, and
-		 * the errata query */
-		flags = 0;
-		__attribute__((fallthrough));
-	case 7: /* ABI 8: restrict_self TSYNC, all threads at once (unused) */
-		__attribute__((fallthrough));
-	case 8: /* ABI 9: connecting to pathname UNIX sockets (RESOLVE_UNIX) */
-		attr.handled_access_fs &= ~LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
-		__attribute__((fallthrough));
-	case 9: /* ABI 10: UDP bind and connect/send; quiet rules (unused) */
-		attr.handled_access_net &= ~NET_UDP;
-		__attribute__((fallthrough));
-	case 10: /* ABI 11: restrict_self NO_NEW_PRIVS (unused, see flags) */
-		break;
-	default:
-		break;
-	}
-	for (i = 0; i < (int)(sizeof later / sizeof later[0]); i++) {
-		if ((later[i].need == OBJECT_FORM && !net) ||
-		    (later[i].need == UDP_LISTED && !udp) ||
-		    later[i].need == WHERE_AVAILABLE)
-			continue;
-		if (word(&want, later[i].word) & ~word(&attr, later[i].word) &
-		    later[i].bit) {
-			if (*missing)
-				strcat(missing, ", ");
-			strcat(missing, later[i].name);
-			if (later[i].need == UDP_LISTED)
-				udp_dropped = 1;
-			need = &later[i];
-		}
-	}
-	if (*missing && !best) {
-		fprintf(stderr, "%s: fatal: unable to confine with Landlock ABI %d: "
-		        "it lacks %s\n", progname, abi, missing);
-		if (udp_dropped)
-			hint("Landlock ABI %d (Linux %s) has them; or leave UDP out "
-			     "(DNS also works over TCP port 53); -b (--best-effort) "
-			     "runs with UDP unrestricted", need->abi, need->kernel);
-		else
-			hint("Landlock ABI %d (Linux %s) has them; -b (--best-effort) "
-			     "runs without them", need->abi, need->kernel);
-		exit(EXIT_CONFINE);
-	}
-	if (*missing)
-		warnx_("Landlock ABI %d: best effort: dropped %s%s", abi, missing,
-		       udp_dropped ? ": UDP is unrestricted" : "");
+	mask_abi(abi, &attr, &flags);
+	refuse_missing(abi, &want, &attr);
 
 	fd = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size(abi), 0);
 	if (fd < 0)
 		die(EXIT_CONFINE, "unable to create a Landlock ruleset");
-	for (i = 0; i < nrules; i++) {
-		struct landlock_path_beneath_attr pb;
-		struct landlock_net_port_attr np;
-		int dir;
-
-		if (strchr("clCL", rule[i].opt)) {
-			np.allowed_access = rule[i].opt == 'c' ? LANDLOCK_ACCESS_NET_CONNECT_TCP :
-				rule[i].opt == 'l' ? LANDLOCK_ACCESS_NET_BIND_TCP :
-				rule[i].opt == 'C' ? LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP :
-				LANDLOCK_ACCESS_NET_BIND_UDP;
-			if (!(np.allowed_access & attr.handled_access_net))
-				continue;
-			np.port = rule[i].port;
-			if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
-				die(EXIT_CONFINE, "unable to add a Landlock rule for "
-				    "%s port %lu", strchr("cl", rule[i].opt) ? "TCP" : "UDP",
-				    rule[i].port);
-			continue;
-		}
-		/* O_DIRECTORY tells a directory from a file without an
-		 * fstat(2) a path: syscalls are most of the cost of a rule. No
-		 * symlink is followed: the front end resolved them (DESIGN.md 2),
-		 * so one met here was put there since. */
-		pb.parent_fd = open_nofollow(rule[i].arg, O_PATH | O_DIRECTORY);
-		dir = pb.parent_fd >= 0;
-		if (!dir && errno == ENOTDIR)
-			pb.parent_fd = open_nofollow(rule[i].arg, O_PATH);
-		if (pb.parent_fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-			warnx_("skipping missing path %s", qn(rule[i].arg));
-			continue;
-		}
-		if (pb.parent_fd < 0 && errno == ELOOP)
-			die_hint(EXIT_CONFINE, errno, "rule paths are opened without following "
-			         "symlinks; give the path the symlink points to",
-			         "unable to open %s", qn(rule[i].arg));
-		if (pb.parent_fd < 0)
-			die(EXIT_CONFINE, "unable to open %s", qn(rule[i].arg));
-		/* Read and exec paths do not grant RESOLVE_UNIX: talking to a
-		 * daemon through its socket (a container engine's, a bus) is
-		 * acting, not reading. A socket meant for the target is named
-		 * in a write path, which grants every right. */
-		pb.allowed_access = rule[i].opt == 'r' ? FS_READ :
-			rule[i].opt == 'x' ? FS_EXEC : attr.handled_access_fs;
-		if (!dir)
-			pb.allowed_access &= FS_FILE;
-		pb.allowed_access &= attr.handled_access_fs;
-		if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
-			die(EXIT_CONFINE, "unable to add a Landlock rule for %s", qn(rule[i].arg));
-		close(pb.parent_fd);
+	for (int i = 0; i < o.nrules; i++) {
+		if (strchr("clCL", o.rule[i].opt))
+			add_port(fd, &o.rule[i], attr.handled_access_net);
+		else
+			add_path(fd, &o.rule[i], attr.handled_access_fs);
 	}
 
 	/* The guard's server must be forked before the capabilities go (it
 	 * keeps CAP_SYS_PTRACE where it is held) and before restrict_self (it
 	 * must stay outside the domain, out of the target's reach). */
-	if (net && test)
+	if (o.net && o.test)
 		guard = listenguard_possible(&guard) ? "on" : "listen-refused";
-	if (net)
-		listenguard_start(best);
-	/* Where the target may run things, for the message of a failed exec. */
-	for (i = c = 0; i < nrules; i++)
-		if (rule[i].opt == 'x' || rule[i].opt == 'w')
-			view[c++] = rule[i].arg;
-	xexec_view(view, (size_t)c);
+	if (o.net)
+		listenguard_start(o.best);
+	set_view();
 
 	drop_caps();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
-	if (!userns)
+	if (!o.userns)
 		filter |= SECCOMP_DENY_USERNS;
-	if (net)
+	if (o.net)
 		filter |= SECCOMP_NET_ALLOWLIST;
 	/* UDP sockets only for a policy that lists UDP ports: below ABI 10,
 	 * with -b, they are then unrestricted, as the warning above says. */
-	if (net && udp)
+	if (o.net && o.udp)
 		filter |= SECCOMP_ALLOW_UDP;
 	if (seccomp_install(filter) < 0)
 		die(EXIT_CONFINE, "unable to install the seccomp filter");
 	if (syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
 	close(fd);
-	if (test)
+	if (o.test)
 		check(abi, &attr, flags, guard);
 	if (optind >= argc)
 		return 0;

@@ -213,6 +213,13 @@ static void deny_bits_each(struct prog *p, const struct sysarg *list, size_t n,
 			deny_bits(p, list[i].nr, list[i].arg, mask, action);
 }
 
+/* deny for each syscall of LIST with the same ACTION. */
+static void deny_each(struct prog *p, const long *list, size_t n, __u32 action)
+{
+	for (size_t i = 0; i < n; i++)
+		deny(p, list[i], action);
+}
+
 /* --- the rules ------------------------------------------------------------- */
 
 /* Calls only older architectures have (aarch64 and riscv64 know the *at
@@ -251,6 +258,26 @@ static const struct sysarg mode_setters[] = {
 	{ SYS_mknod, 1 }, { SYS_mknodat, 2 },
 };
 
+/* Calls that fail whatever their arguments (seccomp.h says why). An
+ * inherited io_uring could be driven with enter/register alone. */
+static const long io_uring_calls[] = {
+	SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register,
+};
+static const long bypass_calls[] = { SYS_openat2, SYS_clone3 };
+static const long key_calls[] = { SYS_keyctl, SYS_add_key, SYS_request_key };
+
+/* NR is allowed when its argument ARG equals K, and fails with ACTION
+ * otherwise. */
+static void allow_only(struct prog *p, long nr, int arg, __u32 k, __u32 action)
+{
+	unsigned s = begin(p, nr);
+
+	load(p, ARG_LO(arg));
+	if_eq(p, k, ALLOW);
+	ret(p, action);
+	end(p, s);
+}
+
 /* open/openat: a set-id bit in MODE counts only when FLAGS create a file
  * (libc passes whatever is in the register otherwise). */
 static void setid_open(struct prog *p, long nr, int flags, int mode)
@@ -270,22 +297,19 @@ static void setid_open(struct prog *p, long nr, int flags, int mode)
  * registers (args 0-2), so the filter sees exactly what the kernel gets. */
 static void socket_rules(struct prog *p, long nr, unsigned what)
 {
-	unsigned s = begin(p, nr), inet, inet6, tcp, udp;
+	unsigned s, inet, inet6, tcp, udp;
 
-	load(p, ARG_LO(0));
 	if (what & SECCOMP_DENY_SOCKETS) {
-		if_eq(p, AF_UNIX, ALLOW);
-		ret(p, ERRNO(EAFNOSUPPORT));
-		end(p, s);
+		allow_only(p, nr, 0, AF_UNIX, ERRNO(EAFNOSUPPORT));
 		return;
 	}
 	if (!(what & SECCOMP_NET_ALLOWLIST)) {
-		if_eq(p, AF_VSOCK, ERRNO(EACCES));
-		ret(p, ALLOW);
-		end(p, s);
+		deny_value(p, nr, 0, AF_VSOCK, ERRNO(EACCES));
 		return;
 	}
 	/* An allowlist: a blocklist would miss the next protocol. */
+	s = begin(p, nr);
+	load(p, ARG_LO(0));
 	if_eq(p, AF_UNIX, ALLOW);
 	if_eq(p, AF_NETLINK, ALLOW);
 	inet = emit(p, BPF_JMP | BPF_JEQ | BPF_K, AF_INET);
@@ -338,16 +362,49 @@ static void socketcall_rules(struct prog *p, unsigned what)
 }
 #endif
 
-#ifdef NATIVE_ARCH
-/* The whole filter for WHAT into P; 0, or -1 (E2BIG) if it did not fit. */
-static int build(struct prog *p, unsigned what)
+/* SECCOMP_DENY_OUTSIDE: what reaches processes outside the run without
+ * naming one of them. */
+static void outside_rules(struct prog *p)
 {
 	unsigned s, j, k;
 
-	p->n = 0;
-	p->full = 0;
-	/* Another ABI has other numbers (on x86_64: i386 through int 0x80,
-	 * and x32 with bit 30 set in nr): none of them is allowed. */
+	/* kill(-1) signals every process the caller may signal, outside the
+	 * run too where no pid namespace or Landlock scope stands. tkill and
+	 * tgkill refuse pid <= 0 themselves (EINVAL); tgkill is named anyway,
+	 * as DESIGN.md 4.6 says. */
+	deny_value(p, SYS_kill, 0, (__u32)-1, ERRNO(EPERM));
+	deny_value(p, SYS_tgkill, 0, (__u32)-1, ERRNO(EPERM));
+	/* prlimit64 setting another process's limits: Landlock does not scope
+	 * it, and a limit set on the supervisor or on any process of the same
+	 * uid outside (RLIMIT_FSIZE, NOFILE) breaks it. Reading them (new ==
+	 * NULL, a pointer compared whole) stays allowed. */
+	s = begin(p, SYS_prlimit64);
+	load(p, ARG_LO(0));
+	j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
+	load(p, ARG_LO(2));
+	k = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
+	load(p, ARG_HI(2));
+	if_eq(p, 0, ALLOW);
+	land(p, k, 0);
+	ret(p, ERRNO(EPERM));
+	land(p, j, 1);
+	ret(p, ALLOW);
+	end(p, s);
+	/* setpriority and ioprio_set on a process group or a whole uid reach
+	 * every process of it, outside the run too where there is no pid
+	 * namespace; one process (or thread, as pthread_setschedparam needs)
+	 * stays allowed. */
+	allow_only(p, SYS_setpriority, 0, PRIO_PROCESS, ERRNO(EPERM));
+	allow_only(p, SYS_ioprio_set, 0, IOPRIO_WHO_PROCESS, ERRNO(EPERM));
+}
+
+#ifdef NATIVE_ARCH
+/* Another ABI has other numbers (on x86_64: i386 through int 0x80, and x32
+ * with bit 30 set in nr): none of them is allowed. Leaves nr in A. */
+static void native_only(struct prog *p)
+{
+	unsigned j;
+
 	load(p, offsetof(struct seccomp_data, arch));
 	j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH);
 	ret(p, ERRNO(ENOSYS));
@@ -358,7 +415,14 @@ static int build(struct prog *p, unsigned what)
 	ret(p, ERRNO(ENOSYS));
 	land(p, j, 0);
 #endif
+}
 
+/* The whole filter for WHAT into P; 0, or -1 (E2BIG) if it did not fit. */
+static int build(struct prog *p, unsigned what)
+{
+	p->n = 0;
+	p->full = 0;
+	native_only(p);
 	/* The hottest syscalls with rules come first: a syscall with rules
 	 * runs the filter from the top down to its own block. */
 	if (what & SECCOMP_DENY_SETID) {
@@ -409,44 +473,8 @@ static int build(struct prog *p, unsigned what)
 #endif
 		deny_bits(p, SYS_unshare, 0, CLONE_NEWUSER, ERRNO(EPERM));
 	}
-	if (what & SECCOMP_DENY_OUTSIDE) {
-		/* kill(-1) signals every process the caller may signal,
-		 * outside the run too where no pid namespace or Landlock
-		 * scope stands. tkill and tgkill refuse pid <= 0 themselves
-		 * (EINVAL); tgkill is named anyway, as DESIGN.md 4.6 says. */
-		deny_value(p, SYS_kill, 0, (__u32)-1, ERRNO(EPERM));
-		deny_value(p, SYS_tgkill, 0, (__u32)-1, ERRNO(EPERM));
-		/* prlimit64 setting another process's limits: Landlock does
-		 * not scope it, and a limit set on the supervisor or on any
-		 * process of the same uid outside (RLIMIT_FSIZE, NOFILE)
-		 * breaks it. Reading them (new == NULL) stays allowed. */
-		s = begin(p, SYS_prlimit64);
-		load(p, ARG_LO(0));
-		j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
-		load(p, ARG_LO(2));
-		k = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
-		load(p, ARG_HI(2));
-		if_eq(p, 0, ALLOW);
-		land(p, k, 0);
-		ret(p, ERRNO(EPERM));
-		land(p, j, 1);
-		ret(p, ALLOW);
-		end(p, s);
-		/* setpriority and ioprio_set on a process group or a whole
-		 * uid reach every process of it, outside the run too where
-		 * there is no pid namespace; one process (or thread, as
-		 * pthread_setschedparam needs) stays allowed. */
-		s = begin(p, SYS_setpriority);
-		load(p, ARG_LO(0));
-		if_eq(p, PRIO_PROCESS, ALLOW);
-		ret(p, ERRNO(EPERM));
-		end(p, s);
-		s = begin(p, SYS_ioprio_set);
-		load(p, ARG_LO(0));
-		if_eq(p, IOPRIO_WHO_PROCESS, ALLOW);
-		ret(p, ERRNO(EPERM));
-		end(p, s);
-	}
+	if (what & SECCOMP_DENY_OUTSIDE)
+		outside_rules(p);
 	if (what & SECCOMP_DENY_SETID) {
 		/* The other ways to put S_ISUID or S_ISGID into a mode: a
 		 * target owning a file (root: every file it creates) could
@@ -454,28 +482,12 @@ static int build(struct prog *p, unsigned what)
 		deny_bits_each(p, mode_setters, NELEM(mode_setters),
 			       SETID, ERRNO(EPERM));
 	}
-	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST)) {
-		/* io_uring performs opens, connects and sends in the kernel,
-		 * where no seccomp filter sees them. An inherited ring could
-		 * be driven with enter/register alone. */
-		deny(p, SYS_io_uring_setup, ERRNO(ENOSYS));
-		deny(p, SYS_io_uring_enter, ERRNO(ENOSYS));
-		deny(p, SYS_io_uring_register, ERRNO(ENOSYS));
-	}
-	if (what & SECCOMP_DENY_BYPASS) {
-		/* openat2's mode and clone3's flags (CLONE_NEWUSER,
-		 * CLONE_INTO_CGROUP) are behind pointers: ENOSYS makes glibc
-		 * and every other libc fall back to openat and clone. */
-		deny(p, SYS_openat2, ERRNO(ENOSYS));
-		deny(p, SYS_clone3, ERRNO(ENOSYS));
-	}
-	if (what & SECCOMP_DENY_KEYS) {
-		/* The user keyrings (@u, @us) are per uid, shared with the
-		 * caller's other processes whatever namespace the run is in. */
-		deny(p, SYS_keyctl, ERRNO(EPERM));
-		deny(p, SYS_add_key, ERRNO(EPERM));
-		deny(p, SYS_request_key, ERRNO(EPERM));
-	}
+	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST))
+		deny_each(p, io_uring_calls, NELEM(io_uring_calls), ERRNO(ENOSYS));
+	if (what & SECCOMP_DENY_BYPASS)
+		deny_each(p, bypass_calls, NELEM(bypass_calls), ERRNO(ENOSYS));
+	if (what & SECCOMP_DENY_KEYS)
+		deny_each(p, key_calls, NELEM(key_calls), ERRNO(EPERM));
 	ret(p, ALLOW);
 	if (p->full) {
 		errno = E2BIG;

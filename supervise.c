@@ -3,9 +3,10 @@
  * as the supervisor; its child is a tiny init, pid 1 of a new pid namespace
  * where one can be made (else a subreaper), which starts PROGRAM as its own
  * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
- * over a pipe. The supervisor also makes, and alone removes, the run's
- * cgroup. Trusts nothing but argv. Exit: PROGRAM's own status or signal;
- * 125 usage; 126 could not confine or exec; 127 not found. */
+ * over a pipe. The run's cgroup is the watcher's, a third process, in a
+ * file of its own (watcher.c; supervise.h says why). Trusts nothing but
+ * argv. Exit: PROGRAM's own status or signal; 125 usage; 126 could not
+ * confine or exec; 127 not found. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,25 +22,14 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "common.h"
 #include "helper.h"
 #include "landlock-abi.h"
-
-#ifndef CGROUP_SUPER_MAGIC
-#define CGROUP_SUPER_MAGIC 0x27e0eb
-#endif
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC 0x63677270
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#endif
+#include "supervise.h"
 
 const char *progname = "sharness-exec-supervise";
 
@@ -49,75 +39,7 @@ const char *progname = "sharness-exec-supervise";
  * by the supervisor by looking whether the supervisor is still there. */
 #define PDEATH_SIG SIGHUP
 
-static struct run {
-	int pidns;               /* init is pid 1 of a new pid namespace */
-	int best_effort;
-	int test;                /* check mode (-t) */
-	int want_memory, want_pids;
-	struct cgroup cg;        /* version 0: none */
-	int status[2];           /* init -> supervisor: the raw wait status */
-	pid_t supervisor, init;  /* as the supervisor sees them */
-	int children;            /* /proc/thread-self/children, or -1 */
-	struct rlimit nofile;    /* put back, where we may, before cleaning up */
-	/* The watcher, when the run has a cgroup: it makes the cgroup, and
-	 * removes it even when we are SIGKILLed. Our ends of the pipes: UP
-	 * from it, DOWN to it. */
-	pid_t watcher;
-	int up, down;
-	sigset_t all, caller_mask;
-	struct sigaction caller_chld;
-} run;
-
-static int is_fs(const char *path, long magic)
-{
-	struct statfs st;
-
-	return statfs(path, &st) == 0 && (long)st.f_type == magic;
-}
-
-static long landlock_abi(void)
-{
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	                   LANDLOCK_CREATE_RULESET_VERSION);
-
-	return abi < 0 ? 0 : abi;
-}
-
-/* The run's cgroup: with the controllers asked for (for the limits step),
- * else, without a pid namespace, a plain one that only finds the run's
- * processes again. cgroup v2 first, then v1. WHY says why there is none. */
-static void make_cgroup(pid_t also, char *why, size_t whysz)
-{
-	static char text[16384];
-	int mem = run.want_memory, pids = run.want_pids;
-	const char *v2 = NULL;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-
-	if (f)
-		fclose(f);
-	text[n] = '\0';
-	snprintf(why, whysz, "no cgroup hierarchy is mounted");
-	/* cgroup2 sits at /sys/fs/cgroup on a unified host, and at
-	 * /sys/fs/cgroup/unified, usually without controllers, on a hybrid
-	 * one. The v1 hierarchies are found by name, and only if mounted. */
-	if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
-		v2 = "/sys/fs/cgroup";
-	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
-		v2 = "/sys/fs/cgroup/unified";
-	if (v2 && cg2_setup(&run.cg, v2, text, run.supervisor, also, mem, pids, why, whysz) == 0)
-		return;
-	if (!mem && !pids) {
-		/* tracking only: any one v1 hierarchy of ours will do */
-		pids = is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC);
-		mem = !pids && is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC);
-		if (!mem && !pids)
-			return;
-	}
-	if ((!mem || is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC)) &&
-	    (!pids || is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC)))
-		cg1_setup(&run.cg, "/sys/fs/cgroup", text, run.supervisor, mem, pids, why, whysz);
-}
+struct run run = { .children = -1, .up = -1, .down = -1 };
 
 static pid_t parent_of(pid_t pid)
 {
@@ -213,30 +135,6 @@ static void kill_descendants(void)
 	}
 }
 
-/* Kill what is left in the run's cgroup, reaping as we go, until it is
- * empty, or give up after some seconds (a process we may not kill). */
-static void empty_cgroup(void)
-{
-	struct timespec ms = { 0, 1000000L };
-
-	for (int i = 0; run.cg.version && cg_kill(&run.cg) > 0; i++) {
-		if (i == 5000) {
-			warnx_("unable to empty cgroup %s", run.cg.dir[0]);
-			return;
-		}
-		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
-			;
-		nanosleep(&ms, NULL);
-	}
-}
-
-/* The target may have lowered our RLIMIT_NOFILE (prlimit(2)): a root
- * caller may put it back, to clean up. */
-static void open_files_again(void)
-{
-	setrlimit(RLIMIT_NOFILE, &run.nofile);
-}
-
 /* --- descriptors --- */
 
 #ifndef SYS_close_range
@@ -273,7 +171,7 @@ static void close_span(unsigned int lo, unsigned int hi)
  * supervisor, init and the watcher hold only what they use, so that
  * nothing the caller handed on (the sealed environment, a pipe the
  * caller waits on) stays open in them for the whole run. */
-static void keep_only(int *keep, int n)
+void keep_only(int *keep, int n)
 {
 	unsigned int from = 0;
 
@@ -291,159 +189,6 @@ static void keep_only(int *keep, int n)
 		from = (unsigned int)keep[i] + 1;
 	}
 	close_span(from, ~0U);
-}
-
-/* --- the watcher --- */
-
-/* Read exactly N bytes: 0, or -1 on EOF or error. */
-static int read_full(int fd, void *buf, size_t n)
-{
-	for (size_t got = 0; got < n; ) {
-		ssize_t r = read(fd, (char *)buf + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
-/* Kill and remove the run's cgroups, give back the controllers that were
- * enabled for them, and move the calling process (the watcher; the
- * supervisor when the watcher is gone) out of the supervisor's leaf.
- * The leaf itself is clean_leaf's. */
-static void clean_cgroups(void)
-{
-	struct cgroup cg = run.cg;
-	const char *bad;
-
-	if (!cg.version)
-		return;
-	empty_cgroup();
-	cg.sv[0] = '\0';
-	if ((bad = cg_remove(&cg, 0)))
-		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
-}
-
-/* Remove the leaf the supervisor and the watcher moved into (v2, alone in
- * the caller's cgroup), after killing what is left in it when KILL: the
- * watcher does so once the supervisor is dead, when what is left there is
- * the run's (init, or init's child before it joined the run's cgroup), the
- * watcher having moved out. A live supervisor has reaped init and moved
- * out, or failed to and is still there: never killed. */
-static void clean_leaf(int kill)
-{
-	struct cgroup leaf = { .version = 2, .n = 1 };
-	struct timespec ms = { 0, 1000000L };
-	const char *bad;
-
-	if (!run.cg.sv[0])
-		return;
-	memcpy(leaf.dir[0], run.cg.sv, sizeof leaf.dir[0]);
-	for (int i = 0; kill && cg_kill(&leaf) > 0; i++) {
-		if (i == 5000) {
-			warnx_("unable to empty cgroup %s", leaf.dir[0]);
-			return;
-		}
-		nanosleep(&ms, NULL);
-	}
-	if ((bad = cg_remove(&leaf, 0)))
-		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
-}
-
-/* The watcher: a child of the supervisor's, outside the run's pid
- * namespace and its cgroup, in a session of its own (a kill of the
- * caller's process group leaves it), every signal blocked. It makes the
- * run's cgroup, so that whatever it made is known to it, and sends it
- * UP. Then it waits on DOWN: 'E' when the supervisor has seen init exit
- * (it then cleans up, answers 'R' so that the supervisor leaves the leaf,
- * and removes the leaf once the supervisor closes DOWN), or EOF when the
- * supervisor died (SIGKILL): it cleans up all the same. */
-static void watcher(int up, int down) NORETURN;
-static void watcher(int up, int down)
-{
-	static char why[PATH_MAX + 256];
-	int keep[] = { 2, up, down };
-	char c = 0;
-	ssize_t r;
-
-	setsid();
-	keep_only(keep, 3);
-	make_cgroup(getpid(), why, sizeof why);
-	if (write_all(up, &run.cg, sizeof run.cg) < 0 || write_all(up, why, sizeof why) < 0)
-		c = 0; /* the supervisor is gone: clean up all the same */
-	if (!run.cg.version)
-		_exit(0);
-	while ((r = read(down, &c, 1)) < 0 && errno == EINTR)
-		;
-	clean_cgroups();
-	if (r == 1 && c == 'E' && write_all(up, "R", 1) == 0)
-		while ((r = read(down, &c, 1)) > 0 || (r < 0 && errno == EINTR))
-			;
-	/* reparented: the supervisor is dead */
-	clean_leaf(getppid() != run.supervisor);
-	_exit(0);
-}
-
-/* Start the watcher and take the run's cgroup from it, or why there is
- * none (WHY). It must be forked before the pid namespace is made, whose
- * init it would otherwise be. */
-static void start_watcher(char *why, size_t whysz)
-{
-	int up[2], down[2];
-
-	if (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0 ||
-	    (run.watcher = fork()) < 0)
-		die(EXIT_CONFINE, "unable to start the watcher");
-	if (run.watcher == 0) {
-		close(up[0]);
-		close(down[1]);
-		watcher(up[1], down[0]);
-	}
-	close(up[1]);
-	close(down[0]);
-	run.up = up[0];
-	run.down = down[1];
-	if (whysz != PATH_MAX + 256 || read_full(run.up, &run.cg, sizeof run.cg) < 0 ||
-	    read_full(run.up, why, whysz) < 0)
-		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
-	why[whysz - 1] = '\0';
-	if (!run.cg.version) {
-		/* nothing to watch: it has exited */
-		while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
-			;
-		close(run.up);
-		close(run.down);
-		run.watcher = 0;
-		run.up = run.down = -1;
-	}
-}
-
-/* The run is over: have the watcher clean up, leave the leaf when it says
- * so, and wait for it, so that nothing of the run is left when we exit.
- * If the watcher is gone (killed from outside), clean up ourselves. */
-static void end_watcher(void)
-{
-	char c = 0;
-
-	if (!run.watcher)
-		return;
-	if (write_all(run.down, "E", 1) == 0)
-		while (read(run.up, &c, 1) < 0 && errno == EINTR)
-			;
-	if (c != 'R') {
-		clean_cgroups();
-		clean_leaf(0);
-	} else if (run.cg.moved && cg_enter(run.cg.home) < 0) {
-		warnx_("unable to move back into cgroup %s: %s", run.cg.home, strerror(errno));
-	}
-	close(run.down);
-	while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
-		;
-	run.watcher = 0;
-	run.cg.version = 0;
 }
 
 /* --- init --- */
@@ -464,7 +209,7 @@ static void init_kill_all(void)
 		while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
 			;
 	} else {
-		empty_cgroup();
+		empty_cgroup(&run.cg);
 		kill_descendants();
 	}
 }
@@ -528,14 +273,14 @@ static void init(char **argv)
 		die(EXIT_CONFINE, "unable to set the parent death signal");
 	if (supervisor_gone())
 		_exit(EXIT_CONFINE);
-	if (!run.pidns && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		die(EXIT_CONFINE, "unable to become a child subreaper");
-	if (!run.pidns) {
+	if (run.pidns) {
+		memfd_noexec();
+	} else {
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+			die(EXIT_CONFINE, "unable to become a child subreaper");
 		close(run.children);
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
-	if (run.pidns)
-		memfd_noexec();
 	if ((child = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork");
 	if (child == 0)
@@ -555,7 +300,7 @@ static void init(char **argv)
 		if (sig != SIGCHLD) {
 			if (supervisor_gone()) {
 				/* the watcher removes the cgroup */
-				open_files_again();
+				setrlimit(RLIMIT_NOFILE, &run.nofile);
 				init_kill_all();
 				_exit(0);
 			}
@@ -582,7 +327,7 @@ static void init(char **argv)
 			/* With a pid namespace, the kernel kills the rest as
 			 * we exit; without, we do. */
 			if (!run.pidns) {
-				open_files_again();
+				setrlimit(RLIMIT_NOFILE, &run.nofile);
 				init_kill_all();
 			}
 			_exit(0);
@@ -693,24 +438,19 @@ static void check(const char *why, int last)
 	}
 }
 
-int main(int argc, char **argv)
+/* The options, into run; -A into *ABI_CAP. */
+static void parse(int argc, char **argv, unsigned long *abi_cap)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
-	static char why[PATH_MAX + 256];
-	unsigned long abi_cap = ~0UL;
-	struct sigaction dfl;
-	char **next;
-	int c, st, status, err = 0;
-	ssize_t n;
-	long abi;
+	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:A:bc:ht", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
-			if (!parse_ulong(optarg, 1, 1000, &abi_cap))
+			if (!parse_ulong(optarg, 1, 1000, abi_cap))
 				usage_fail(USAGE, "invalid Landlock ABI: %s", optarg);
 			break;
 		case 'b':
@@ -733,7 +473,7 @@ int main(int argc, char **argv)
 			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n", USAGE);
-			return 0;
+			exit(0);
 		case 't':
 			run.test = 1;
 			break;
@@ -743,68 +483,69 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc && !run.test)
 		usage_fail(USAGE, "no program given");
-	run.supervisor = getpid();
-	run.children = -1;
-	if (getrlimit(RLIMIT_NOFILE, &run.nofile) < 0)
-		die(EXIT_CONFINE, "unable to read RLIMIT_NOFILE");
+}
 
-	/* Every signal waits for sigwaitinfo, in the supervisor and in init,
-	 * from now on; one that comes during setup is passed on then. An
-	 * inherited SIG_IGN on SIGCHLD would let the kernel reap init and
-	 * lose its status: use the default. The chain gets the caller's
-	 * back. */
+/* Every signal waits for sigwaitinfo, in the supervisor and in init, from
+ * now on; one that comes during setup is passed on then. An inherited
+ * SIG_IGN on SIGCHLD would let the kernel reap init and lose its status:
+ * use the default. The chain gets the caller's back. */
+static void block_signals(void)
+{
+	struct sigaction dfl;
+
 	sigfillset(&run.all);
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
 	if (sigprocmask(SIG_SETMASK, &run.all, &run.caller_mask) < 0 ||
 	    sigaction(SIGCHLD, &dfl, &run.caller_chld) < 0)
 		die(EXIT_CONFINE, "unable to block signals");
+}
 
-	/* With caps the run needs its cgroup whatever happens: the watcher
-	 * makes it, forked before the pid namespace is made. */
-	run.up = run.down = -1;
-	if (run.want_memory || run.want_pids)
-		start_watcher(why, sizeof why);
-	if (unshare(CLONE_NEWPID) == 0)
+/* A pid namespace, or where the kernel refuses one, a subreaper. The pid
+ * namespace also hides every process outside the run from the target;
+ * without it, only Landlock's signal scoping (ABI 6) keeps kill(-1,
+ * SIGKILL) in: refused below that unless -b. */
+static void pid_namespace(unsigned long abi_cap)
+{
+	int err;
+	long abi;
+
+	if (unshare(CLONE_NEWPID) == 0) {
 		run.pidns = 1;
-	else if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS ||
-	         errno == ENOSYS)
-		err = errno;
-	else
-		die(EXIT_CONFINE, "unable to unshare the pid namespace");
-	if (!run.pidns) {
-		/* The pid namespace also hides every process outside the run
-		 * from the target; without it, only Landlock's signal scoping
-		 * (ABI 6) keeps kill(-1, SIGKILL) in. */
-		abi = landlock_abi();
-		if ((unsigned long)abi > abi_cap)
-			abi = (long)abi_cap;
-		/* Without Landlock at all, the landlock step refuses, best
-		 * effort or not, and says why: leave the word to it. */
-		if (abi < 1)
-			abi = 6;
-		if (abi < 6 && !run.best_effort) {
-			end_watcher();
-			fprintf(stderr, "%s: fatal: unable to confine signals: no pid namespace "
-			        "(%s) and Landlock ABI %ld, which cannot scope them (ABI 6 can)\n",
-			        progname, strerror(err), abi);
-			hint("-b (--best-effort) runs with signals unscoped");
-			exit(EXIT_CONFINE);
-		}
-		if (abi < 6)
-			warnx_("best effort: no pid namespace (%s) and Landlock ABI %ld: signals are "
-			       "unscoped, the command may signal every process of its user",
-			       strerror(err), abi);
-		if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-			die(EXIT_CONFINE, "unable to become a child subreaper");
-		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+		return;
 	}
-	/* Without a pid namespace, a cgroup that only tracks the run. */
-	if (!run.want_memory && !run.want_pids && !run.pidns)
-		start_watcher(why, sizeof why);
-	if (run.test)
-		check(why, optind >= argc);
-	next = next_argv(argv + optind, argc - optind, why);
+	err = errno;
+	if (err != EPERM && err != EINVAL && err != ENOSPC && err != EUSERS && err != ENOSYS)
+		die(EXIT_CONFINE, "unable to unshare the pid namespace");
+	abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	if (abi > 0 && (unsigned long)abi > abi_cap)
+		abi = (long)abi_cap;
+	/* Without Landlock at all, the landlock step refuses, best effort or
+	 * not, and says why: leave the word to it. */
+	if (abi < 1)
+		abi = 6;
+	if (abi < 6 && !run.best_effort) {
+		end_watcher();
+		fprintf(stderr, "%s: fatal: unable to confine signals: no pid namespace "
+		        "(%s) and Landlock ABI %ld, which cannot scope them (ABI 6 can)\n",
+		        progname, strerror(err), abi);
+		hint("-b (--best-effort) runs with signals unscoped");
+		exit(EXIT_CONFINE);
+	}
+	if (abi < 6)
+		warnx_("best effort: no pid namespace (%s) and Landlock ABI %ld: signals are "
+		       "unscoped, the command may signal every process of its user",
+		       strerror(err), abi);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		die(EXIT_CONFINE, "unable to become a child subreaper");
+	run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+}
+
+/* Fork init, which runs NEXT; from then on the supervisor holds only what
+ * it uses. */
+static void start_init(char **next)
+{
+	int err;
 
 	if (pipe2(run.status, O_CLOEXEC) < 0 || (run.init = fork()) < 0) {
 		err = errno;
@@ -815,20 +556,41 @@ int main(int argc, char **argv)
 	if (run.init == 0)
 		init(next);
 	close(run.status[1]);
-	{
-		/* From here on, the supervisor needs only these. */
-		int keep[] = { 2, run.status[0], run.up, run.down, run.children };
+	int keep[] = { 2, run.status[0], run.up, run.down, run.children };
 
-		keep_only(keep, 5);
-	}
+	keep_only(keep, 5);
+}
+
+int main(int argc, char **argv)
+{
+	static char why[WHY_MAX];
+	unsigned long abi_cap = ~0UL;
+	int st, status;
+
+	parse(argc, argv, &abi_cap);
+	run.supervisor = getpid();
+	if (getrlimit(RLIMIT_NOFILE, &run.nofile) < 0)
+		die(EXIT_CONFINE, "unable to read RLIMIT_NOFILE");
+	block_signals();
+
+	/* With caps the run needs its cgroup whatever happens: the watcher
+	 * makes it, forked before the pid namespace is made. Without a pid
+	 * namespace, a cgroup that only tracks the run. */
+	if (run.want_memory || run.want_pids)
+		start_watcher(why);
+	pid_namespace(abi_cap);
+	if (!run.want_memory && !run.want_pids && !run.pidns)
+		start_watcher(why);
+	if (run.test)
+		check(why, optind >= argc);
+	start_init(next_argv(argv + optind, argc - optind, why));
 
 	st = supervise();
 	/* init has written the target's status, or died trying */
 	fcntl(run.status[0], F_SETFL, O_NONBLOCK);
-	n = read(run.status[0], &status, sizeof status);
-	if (n != (ssize_t)sizeof status)
+	if (read(run.status[0], &status, sizeof status) != (ssize_t)sizeof status)
 		status = st;
-	open_files_again();
+	setrlimit(RLIMIT_NOFILE, &run.nofile);
 	if (!run.pidns)
 		kill_descendants(); /* init's orphans, had it died first */
 	end_watcher();

@@ -1,0 +1,57 @@
+/* sharness-exec-supervise, one step in two files, one per process that
+ * outlives the setup: supervise.c (the options, the supervisor outside
+ * and init, pid 1 inside: signals, exit status, the pid namespace or the
+ * subreaper) and watcher.c (the watcher, which makes the run's cgroup and
+ * removes it, after a SIGKILLed supervisor too). The watcher is a process
+ * of its own with a protocol of its own over two pipes; cgroup.c, shared
+ * with the limits step, stays the mechanism and knows nothing of it. */
+#ifndef SHARNESS_SUPERVISE_H
+#define SHARNESS_SUPERVISE_H
+
+#include <limits.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "cgroup.h"
+
+/* Room for why the run has no cgroup: a reason naming a path. */
+#define WHY_MAX (PATH_MAX + 256)
+
+extern struct run {
+	int pidns;               /* init is pid 1 of a new pid namespace */
+	int best_effort;
+	int test;                /* check mode (-t) */
+	int want_memory, want_pids;
+	struct cgroup cg;        /* version 0: none */
+	int status[2];           /* init -> supervisor: the raw wait status */
+	pid_t supervisor, init;  /* as the supervisor sees them */
+	int children;            /* /proc/thread-self/children, or -1 */
+	/* The target may lower our RLIMIT_NOFILE (prlimit(2)): a root
+	 * caller puts it back, to clean up. */
+	struct rlimit nofile;
+	/* The watcher, when the run has a cgroup. Our ends of its pipes: UP
+	 * from it, DOWN to it. */
+	pid_t watcher;
+	int up, down;
+	sigset_t all, caller_mask;
+	struct sigaction caller_chld;
+} run;
+
+/* supervise.c: close every descriptor but the N in KEEP (-1 entries are
+ * skipped), which it sorts. */
+void keep_only(int *keep, int n);
+
+/* watcher.c */
+/* Start the watcher and take the run's cgroup from it (run.cg), or why
+ * there is none (WHY, WHY_MAX bytes). Before the pid namespace is made,
+ * whose init the watcher would otherwise be. */
+void start_watcher(char *why);
+/* The run is over: have the watcher clean up, and wait for it. */
+void end_watcher(void);
+/* Kill what is left in CG, reaping our own children as we go, until it is
+ * empty: 0; or -1, with a warning, after some seconds (a process we may
+ * not kill). */
+int empty_cgroup(const struct cgroup *cg);
+
+#endif

@@ -1,0 +1,214 @@
+/* The watcher of sharness-exec-supervise (supervise.h): a child of the
+ * supervisor's, forked before the pid namespace is made, outside the run's
+ * pid namespace and its cgroup, in a session of its own (a kill of the
+ * caller's process group leaves it), every signal blocked, holding only
+ * stderr and its two pipes. It makes the run's cgroup, so that whatever it
+ * made is known to it, and sends it UP. Then it waits on DOWN: 'E' when the
+ * supervisor has seen init exit (it then cleans up, answers 'R' so that
+ * the supervisor leaves the leaf, and removes the leaf once the supervisor
+ * closes DOWN), or EOF when the supervisor died (SIGKILL): it cleans up
+ * all the same. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#include "common.h"
+#include "supervise.h"
+
+static int is_fs(const char *path, long magic)
+{
+	struct statfs st;
+
+	return statfs(path, &st) == 0 && (long)st.f_type == magic;
+}
+
+/* The run's cgroup: with the controllers asked for (for the limits step),
+ * else, without a pid namespace, a plain one that only finds the run's
+ * processes again. cgroup v2 first, then v1. WHY says why there is none. */
+static void make_cgroup(char *why)
+{
+	static char text[16384];
+	int mem = run.want_memory, pids = run.want_pids;
+	const char *v2 = NULL;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	snprintf(why, WHY_MAX, "no cgroup hierarchy is mounted");
+	/* cgroup2 sits at /sys/fs/cgroup on a unified host, and at
+	 * /sys/fs/cgroup/unified, usually without controllers, on a hybrid
+	 * one. The v1 hierarchies are found by name, and only if mounted. */
+	if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
+		v2 = "/sys/fs/cgroup";
+	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
+		v2 = "/sys/fs/cgroup/unified";
+	if (v2 && cg2_setup(&run.cg, v2, text, run.supervisor, getpid(), mem, pids,
+	                    why, WHY_MAX) == 0)
+		return;
+	if (!mem && !pids) {
+		/* tracking only: any one v1 hierarchy of ours will do */
+		pids = is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC);
+		mem = !pids && is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC);
+		if (!mem && !pids)
+			return;
+	}
+	if ((!mem || is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC)) &&
+	    (!pids || is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC)))
+		cg1_setup(&run.cg, "/sys/fs/cgroup", text, run.supervisor, mem, pids, why, WHY_MAX);
+}
+
+int empty_cgroup(const struct cgroup *cg)
+{
+	struct timespec ms = { 0, 1000000L };
+
+	for (int i = 0; cg->version && cg_kill(cg) > 0; i++) {
+		if (i == 5000) {
+			warnx_("unable to empty cgroup %s", cg->dir[0]);
+			return -1;
+		}
+		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+			;
+		nanosleep(&ms, NULL);
+	}
+	return 0;
+}
+
+/* Read exactly N bytes: 0, or -1 on EOF or error. */
+static int read_full(int fd, void *buf, size_t n)
+{
+	for (size_t got = 0; got < n; ) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* Kill and remove the run's cgroups, give back the controllers that were
+ * enabled for them, and move the calling process (the watcher; the
+ * supervisor when the watcher is gone) out of the supervisor's leaf.
+ * The leaf itself is clean_leaf's. */
+static void clean_cgroups(void)
+{
+	struct cgroup cg = run.cg;
+	const char *bad;
+
+	if (!cg.version)
+		return;
+	empty_cgroup(&run.cg);
+	cg.sv[0] = '\0';
+	if ((bad = cg_remove(&cg, 0)))
+		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
+}
+
+/* Remove the leaf the supervisor and the watcher moved into (v2, alone in
+ * the caller's cgroup), after killing what is left in it when KILL: the
+ * watcher does so once the supervisor is dead, when what is left there is
+ * the run's (init, or init's child before it joined the run's cgroup), the
+ * watcher having moved out. A live supervisor has reaped init and moved
+ * out, or failed to and is still there: never killed. */
+static void clean_leaf(int kill)
+{
+	struct cgroup leaf = { .version = 2, .n = 1 };
+	const char *bad;
+
+	if (!run.cg.sv[0])
+		return;
+	memcpy(leaf.dir[0], run.cg.sv, sizeof leaf.dir[0]);
+	if (kill && empty_cgroup(&leaf) < 0)
+		return;
+	if ((bad = cg_remove(&leaf, 0)))
+		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
+}
+
+static void watcher(int up, int down) NORETURN;
+static void watcher(int up, int down)
+{
+	static char why[WHY_MAX];
+	int keep[] = { 2, up, down };
+	char c = 0;
+	ssize_t r;
+
+	setsid();
+	keep_only(keep, 3);
+	make_cgroup(why);
+	if (write_all(up, &run.cg, sizeof run.cg) < 0 || write_all(up, why, sizeof why) < 0)
+		c = 0; /* the supervisor is gone: clean up all the same */
+	if (!run.cg.version)
+		_exit(0);
+	while ((r = read(down, &c, 1)) < 0 && errno == EINTR)
+		;
+	clean_cgroups();
+	if (r == 1 && c == 'E' && write_all(up, "R", 1) == 0)
+		while ((r = read(down, &c, 1)) > 0 || (r < 0 && errno == EINTR))
+			;
+	/* reparented: the supervisor is dead */
+	clean_leaf(getppid() != run.supervisor);
+	_exit(0);
+}
+
+void start_watcher(char *why)
+{
+	int up[2], down[2];
+
+	if (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0 ||
+	    (run.watcher = fork()) < 0)
+		die(EXIT_CONFINE, "unable to start the watcher");
+	if (run.watcher == 0) {
+		close(up[0]);
+		close(down[1]);
+		watcher(up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	run.up = up[0];
+	run.down = down[1];
+	if (read_full(run.up, &run.cg, sizeof run.cg) < 0 || read_full(run.up, why, WHY_MAX) < 0)
+		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
+	why[WHY_MAX - 1] = '\0';
+	if (!run.cg.version) {
+		/* nothing to watch: it has exited */
+		while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(run.up);
+		close(run.down);
+		run.watcher = 0;
+		run.up = run.down = -1;
+	}
+}
+
+/* Leave the leaf when the watcher says so. If the watcher is gone (killed
+ * from outside), clean up ourselves. */
+void end_watcher(void)
+{
+	char c = 0;
+
+	if (!run.watcher)
+		return;
+	if (write_all(run.down, "E", 1) == 0)
+		while (read(run.up, &c, 1) < 0 && errno == EINTR)
+			;
+	if (c != 'R') {
+		clean_cgroups();
+		clean_leaf(0);
+	} else if (run.cg.moved && cg_enter(run.cg.home) < 0) {
+		warnx_("unable to move back into cgroup %s: %s", run.cg.home, strerror(errno));
+	}
+	close(run.down);
+	while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
+		;
+	run.watcher = 0;
+	run.cg.version = 0;
+}
