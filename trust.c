@@ -276,12 +276,6 @@ int open_trusted(const char *path, const char *what)
 	return fd;
 }
 
-void check_key_file(const char *path)
-{
-	/* "-" is a file of that name here, as key.c reads it. */
-	close(open_trusted(strcmp(path, "-") ? path : "./-", "key file"));
-}
-
 /* --- env.private --- */
 
 static NORETURN void private_refused(const char *dir, const char *why)

@@ -22,10 +22,6 @@
  * file"). Returns the descriptor (O_CLOEXEC, O_NONBLOCK; 0 for "-"). */
 int open_trusted(const char *path, const char *what);
 
-/* A trust anchor (run --trust-key, verify -K) gets the policy file's
- * check (DESIGN.md 2.3): open_trusted(PATH, "key file"), closed again. */
-void check_key_file(const char *path);
-
 /* Make sure the env.private directory PATH and its subdirectories SUBS
  * (NSUBS names) exist, belong to the caller and are writable by nobody
  * else, reached through directories as open_trusted wants them and no

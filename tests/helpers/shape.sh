@@ -7,7 +7,8 @@
 #   shape.sh TOP lines PROGRAM   "OWN LINKED": wc -l of its own files, and of
 #                                all the files it links
 #   shape.sh TOP longest FILE    "LINES NAME" of FILE's longest function
-#   shape.sh TOP table           a row per program: own and linked lines
+#   shape.sh TOP table           a row per installed program: own and linked
+#                                lines
 #
 # Makefile.am: continuation lines are joined, `VAR = ...` and `VAR += ...`
 # collected (a line with a ':' before its '=' is a target's own variable and
@@ -133,7 +134,7 @@ files) files "$1" | awk '!seen[$0]++' ;;
 lines) echo "$(own_files "$1" | count) $(files "$1" | awk '!seen[$0]++' | count)" ;;
 longest) longest "$1" ;;
 table)
-	for p in $(expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-}"); do
+	for p in $(expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-} ${VAL[signexec_PROGRAMS]:-}"); do
 		printf '%-28s %s\n' "$p" "$(bash "$0" "$top" lines "$p")"
 	done
 	;;
