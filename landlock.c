@@ -237,16 +237,12 @@ static void parse(int argc, char **argv)
 			o.rule[o.nrules].opt = c;
 			o.rule[o.nrules++].arg = optarg;
 			break;
-		case ':':
-			usage_fail(USAGE, "unable to parse options: -%c needs an argument", optopt);
 		default:
-			if (optopt)
-				usage_fail(USAGE, "unable to parse options: unknown option -%c", optopt);
-			usage_fail(USAGE, "unable to parse options: unknown option %s", argv[optind - 1]);
+			usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && !o.test)
-		usage_fail(USAGE, "unable to parse options: no program to run");
+		usage_fail(USAGE, "no program given");
 }
 
 /* Take out of ATTR and FLAGS what ABI lacks, one case per ABI bump. */

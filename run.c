@@ -421,7 +421,7 @@ int cmd_run(int argc, char **argv)
 		case 'I': expect_id = optarg; break;
 		case 'C': check_mode = 1; break;
 		case ':':
-			usage_fail(RUN_USAGE, "option %s needs an argument", qn(argv[optind - 1]));
+			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
 		default:
 			usage_fail(RUN_USAGE, "unknown option %s", qn(argv[optind - 1]));
 		}

@@ -300,15 +300,12 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 			*eq = '\0';
 			add_link(norm("s", optarg), strdup(eq + 1));
 			break;
-		case ':':
-			usage_fail(VIEW_USAGE, "unable to parse options: -%c needs an argument", optopt);
 		default:
-			usage_fail(VIEW_USAGE, "unable to parse options: unknown option %s",
-			           argv[optind - 1]);
+			usage_option(VIEW_USAGE, opt, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && !test)
-		usage_fail(VIEW_USAGE, "unable to parse options: no program to run");
+		usage_fail(VIEW_USAGE, "no program given");
 	for (size_t i = 0; i < nents; i++)
 		if ((ents[i].rights & PROT) && !(effective(ents[i].path) & (R | X)))
 			usage_fail(VIEW_USAGE, "unable to protect %s: it lies beneath no "

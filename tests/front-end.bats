@@ -23,7 +23,7 @@ DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_
 	[[ "${stderr_lines[1]}" == "usage: sharness-exec run "* ]]
 	[ "${#stderr_lines[@]}" = 2 ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" run -p
-	[ "${stderr_lines[0]}" = "sharness-exec: fatal: option -p needs an argument" ]
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: option -p needs a value" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" keygen -Z
 	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option -Z" ]
 	[ "${stderr_lines[1]}" = "usage: sharness-exec keygen -o NAME" ]
