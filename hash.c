@@ -111,12 +111,9 @@ int canon_write(const struct json_doc *doc,
                 void (*out)(void *ctx, const void *buf, size_t len), void *ctx)
 {
 	struct canon c = { doc, out, ctx, NULL, 0 };
-	size_t nkeys = 0;
 
-	for (unsigned i = 0; i < doc->ntok; i++)
-		if (doc->tok[i].type == JSMN_OBJECT)
-			nkeys += (size_t)doc->tok[i].size;
-	if (nkeys && !(c.keys = malloc(nkeys * sizeof *c.keys)))
+	/* A key is followed by its value: at most NTOK / 2 keys in all. */
+	if (!(c.keys = malloc((doc->ntok / 2 + 1) * sizeof *c.keys)))
 		return 0;
 	emit(&c, 0);
 	free(c.keys);

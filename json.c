@@ -22,12 +22,11 @@
 #define JSMN_STATIC
 #include <jsmn.h>
 
+#include "common.h"
 #include "json.h"
 #include "text.h"
 
-static int refuse(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
+PRINTF(3, 4)
 static int refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -207,35 +206,31 @@ static int check_place(const struct json_doc *d, unsigned i, char *err, size_t e
 		       unexpected(err, errlen, (unsigned char)d->text[to], to, "");
 	if (!check_gap(err, errlen, d->text, from, to, sep, sep == ','))
 		return 0;
-	if (p->type == JSMN_OBJECT && (t->type != JSMN_STRING || t->size == 0))
+	if (p->type == JSMN_OBJECT && t->size == 0)   /* jsmn: only strings here */
 		return refuse(err, errlen, "expected ':' at byte %zu", lex_end(t));
 	return 1;
 }
 
-/* No two keys of one object alike, once decoded. */
+/* No two keys of one object alike, once decoded. A key is followed by its
+ * value, so no object has more than NTOK / 2 keys. */
 static int check_duplicates(const struct json_doc *d, char *err, size_t errlen)
 {
-	struct text_item *it = NULL;
+	struct text_item *it = calloc(d->ntok / 2 + 1, sizeof *it);
+	char shown[QUOTED_MAX];
 	int ok = 1;
 
+	if (!it)
+		return refuse(err, errlen, "out of memory");
 	for (unsigned o = 0; ok && o < d->ntok; o++) {
-		size_t n = 0;
-
-		if (d->tok[o].type != JSMN_OBJECT || d->tok[o].size < 2)
+		if (d->tok[o].type != JSMN_OBJECT)
 			continue;
-		free(it);
-		if (!(it = calloc((size_t)d->tok[o].size, sizeof *it)))
-			return refuse(err, errlen, "out of memory");
 		JSON_EACH_MEMBER(d, o, m, k) {
-			it[n].s = json_str(d, k, &it[n].len);
-			it[n++].at = lex_start(&d->tok[k]);
-			(void)m;
+			it[m].s = json_str(d, k, &it[m].len);
+			it[m].at = lex_start(&d->tok[k]);
 		}
-		if (text_duplicates(it, n)) {
-			char shown[QUOTED_MAX];
+		if (text_duplicates(it, (size_t)d->tok[o].size))
 			ok = refuse(err, errlen, "duplicate key %s at byte %zu",
 			            quote(shown, it[0].s, it[0].len, QUOTE_ALWAYS), it[0].at);
-		}
 	}
 	free(it);
 	return ok;
@@ -420,8 +415,7 @@ char *json_string(const struct json_doc *doc, unsigned i, size_t *len)
 		return NULL;
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	if (len)
-		*len = n;
+	*len = n;
 	return copy;
 }
 
@@ -438,13 +432,9 @@ int json_streq(const struct json_doc *doc, unsigned i, const char *s)
 
 long long json_integer(const struct json_doc *doc, unsigned i)
 {
-	const char *p = doc->text + doc->tok[i].start, *e = doc->text + doc->tok[i].end;
-	long long v = 0;
-	int neg = *p == '-';
-
-	for (p += neg; p < e; p++)
-		v = v * 10 + (*p - '0');
-	return neg ? -v : v;
+	/* At most 16 digits (json_parse), and ended by the delimiter that
+	 * jsmn's strict mode requires after a primitive. */
+	return strtoll(doc->text + doc->tok[i].start, NULL, 10);
 }
 
 unsigned json_get(const struct json_doc *doc, unsigned obj, const char *key)
