@@ -16,15 +16,14 @@ static char *refuse(char *err, size_t errlen, const char *name, const char *why)
 	return NULL;
 }
 
-/* Why the file ST describes is no policy to read, or NULL. */
+/* Why the file ST describes is no policy to read, or NULL. Its size is
+ * read_upto's to bound: a pipe shows none, a file may grow. */
 static const char *unfit(const struct stat *st)
 {
 	if (S_ISDIR(st->st_mode))
 		return strerror(EISDIR);
 	if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode))
 		return "not a regular file or a pipe";
-	if (S_ISREG(st->st_mode) && st->st_size > (off_t)JSON_MAX_BYTES)
-		return "larger than 1 MiB";
 	return NULL;
 }
 
