@@ -94,14 +94,10 @@ char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
 	return text;
 }
 
+/* policy_check's problems, each on a line of its own: "PROG: PATH: line". */
 static void report_line(void *path, const char *line)
 {
 	fprintf(stderr, "%s: %s: %s\n", progname, qn(path), line);
-}
-
-size_t check_policy(const char *path, struct policy *p, const struct json_doc *doc)
-{
-	return policy_check(p, doc, report_line, (void *)path);
 }
 
 void unload_policy(struct loaded *l)
@@ -128,7 +124,7 @@ int load_policy(int fd, const char *path, struct loaded *l, const unsigned char 
 		unload_policy(l);
 		return 0;
 	}
-	if (check_policy(path, &l->pol, &l->doc)) {
+	if (policy_check(&l->pol, &l->doc, report_line, (void *)path)) {
 		unload_policy(l);
 		return 0;
 	}
