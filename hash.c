@@ -1,9 +1,6 @@
-/* The canonical form and hash of a policy (DESIGN.md 2.1). The canonical form is streamed through a small buffer:
- * strings without escapes are copied as they are (they are already in
- * canonical form: no quote, backslash or control byte can be in them raw),
- * others are decoded and re-escaped as Python's json.dumps(ensure_ascii=False)
- * does. Recursion follows the document, whose depth json_parse bounded. */
-#include <stddef.h>
+/* The canonical form and hash of a policy (hash.h). Primitives stand in
+ * the text in canonical form already (json_parse saw to it), but for -0.
+ * Recursion follows the document, whose depth json_parse bounded. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,94 +15,48 @@ struct canon {
 	void *ctx;
 	struct text_item *keys;  /* a stack: each open object sorts its keys here */
 	size_t nkeys;
-	char *arena;             /* strings with escapes, decoded at their own offset */
-	size_t n;
-	unsigned char buf[16384];
 };
 
-static void flush(struct canon *c)
+static void put(struct canon *c, const char *s, size_t n)
 {
-	if (c->n)
-		c->out(c->ctx, c->buf, c->n);
-	c->n = 0;
-}
-
-static void out_bytes(struct canon *c, const void *p, size_t n)
-{
-	if (n > sizeof c->buf - c->n) {
-		flush(c);
-		if (n >= sizeof c->buf) {
-			c->out(c->ctx, p, n);
-			return;
-		}
-	}
-	memcpy(c->buf + c->n, p, n);
-	c->n += n;
-}
-
-static void out_char(struct canon *c, char ch)
-{
-	if (c->n == sizeof c->buf)
-		flush(c);
-	c->buf[c->n++] = (unsigned char)ch;
+	if (n)
+		c->out(c->ctx, s, n);
 }
 
 /* Decoded bytes S[0..N) as a canonical JSON string: \" \\ \b \f \n \r \t,
  * other bytes below 0x20 as \u00xx (lowercase), all else raw UTF-8. */
-static void put_escaped(struct canon *c, const char *s, size_t n)
+static void put_string(struct canon *c, const char *s, size_t n)
 {
-	size_t i, run = 0;
+	static const char from[] = "\"\\\b\f\n\r\t", to[] = "\"\\bfnrt";
+	size_t run = 0;
 
-	out_char(c, '"');
-	for (i = 0; i < n; i++) {
+	put(c, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
-		char e[6];
-		size_t en = 2;
+		const char *m;
+		char e[6] = "\\u00";
 
 		if (ch >= 0x20 && ch != '"' && ch != '\\')
 			continue;
-		out_bytes(c, s + run, i - run);
+		put(c, s + run, i - run);
 		run = i + 1;
-		e[0] = '\\';
-		switch (ch) {
-		case '"':  e[1] = '"'; break;
-		case '\\': e[1] = '\\'; break;
-		case '\b': e[1] = 'b'; break;
-		case '\f': e[1] = 'f'; break;
-		case '\n': e[1] = 'n'; break;
-		case '\r': e[1] = 'r'; break;
-		case '\t': e[1] = 't'; break;
-		default:
-			memcpy(e + 1, "u00", 3);
+		if ((m = memchr(from, ch, sizeof from - 1))) {
+			e[1] = to[m - from];
+			put(c, e, 2);
+		} else {
 			hex_encode(e + 4, &ch, 1);
-			en = 6;
-			break;
+			put(c, e, 6);
 		}
-		out_bytes(c, e, en);
 	}
-	out_bytes(c, s + run, n - run);
-	out_char(c, '"');
-}
-
-/* String token I, decoded: as it stands in the text when it has no
- * escape, else on the arena at its own offset (decoding never lengthens). */
-static void decoded(struct canon *c, unsigned i, const char **s, size_t *n)
-{
-	const jsmntok_t *t = &c->doc->tok[i];
-
-	*s = c->doc->text + t->start;
-	*n = (size_t)(t->end - t->start);
-	if (c->arena && memchr(*s, '\\', *n)) {
-		*s = c->arena + t->start;
-		*n = json_unescape(c->doc, i, c->arena + t->start);
-	}
+	put(c, s + run, n - run);
+	put(c, "\"", 1);
 }
 
 static void emit(struct canon *c, unsigned i)
 {
 	const struct json_doc *d = c->doc;
 	const jsmntok_t *t = &d->tok[i];
-	size_t n, base = c->nkeys;
+	size_t n = (size_t)(t->end - t->start), base = c->nkeys;
 	const char *s;
 
 	switch (json_type(d, i)) {
@@ -114,53 +65,44 @@ static void emit(struct canon *c, unsigned i)
 		 * order; json_parse refused duplicates, so it is total. */
 		JSON_EACH_MEMBER(d, i, m, k) {
 			struct text_item *key = &c->keys[c->nkeys++];
-			decoded(c, k, &key->s, &key->len);
+			key->s = json_str(d, k, &key->len);
 			key->at = k + 1;
 			(void)m;
 		}
 		if (t->size)    /* NULL + 0 is undefined */
 			text_sort(c->keys + base, (size_t)t->size);
-		out_char(c, '{');
+		put(c, "{", 1);
 		for (size_t m = 0; m < (size_t)t->size; m++) {
 			if (m)
-				out_char(c, ',');
-			put_escaped(c, c->keys[base + m].s, c->keys[base + m].len);
-			out_char(c, ':');
+				put(c, ",", 1);
+			put_string(c, c->keys[base + m].s, c->keys[base + m].len);
+			put(c, ":", 1);
 			emit(c, (unsigned)c->keys[base + m].at);
 		}
-		out_char(c, '}');
+		put(c, "}", 1);
 		c->nkeys = base;
 		break;
 	case JSON_ARRAY:
-		out_char(c, '[');
+		put(c, "[", 1);
 		JSON_EACH_ELEMENT(d, i, m, e) {
 			if (m)
-				out_char(c, ',');
+				put(c, ",", 1);
 			emit(c, e);
 		}
-		out_char(c, ']');
+		put(c, "]", 1);
 		break;
 	case JSON_STRING:
-		decoded(c, i, &s, &n);
-		put_escaped(c, s, n);
+		s = json_str(d, i, &n);
+		put_string(c, s, n);
 		break;
 	case JSON_NUMBER:
-		/* json_parse let through only -?(0|[1-9][0-9]*): plain decimal
-		 * already, except that -0 is 0. */
-		n = (size_t)(t->end - t->start);
-		if (n == 2 && !memcmp(d->text + t->start, "-0", 2))
-			out_char(c, '0');
-		else
-			out_bytes(c, d->text + t->start, n);
-		break;
 	case JSON_TRUE:
-		out_bytes(c, "true", 4);
-		break;
 	case JSON_FALSE:
-		out_bytes(c, "false", 5);
-		break;
 	case JSON_NULL:
-		out_bytes(c, "null", 4);
+		if (n == 2 && !memcmp(d->text + t->start, "-0", 2))
+			put(c, "0", 1);
+		else
+			put(c, d->text + t->start, n);
 		break;
 	}
 }
@@ -168,32 +110,16 @@ static void emit(struct canon *c, unsigned i)
 int canon_write(const struct json_doc *doc,
                 void (*out)(void *ctx, const void *buf, size_t len), void *ctx)
 {
-	struct canon *c;
-	size_t nkeys = 0;
-	unsigned i;
+	struct canon c = { doc, out, ctx, NULL, 0 };
 
-	if (!(c = malloc(sizeof *c)))
+	/* A key is followed by its value: at most NTOK / 2 keys in all. */
+	if (!(c.keys = malloc((doc->ntok / 2 + 1) * sizeof *c.keys)))
 		return 0;
-	memset(c, 0, offsetof(struct canon, buf));
-	c->doc = doc;
-	c->out = out;
-	c->ctx = ctx;
-	for (i = 0; i < doc->ntok; i++)
-		if (doc->tok[i].type == JSMN_OBJECT)
-			nkeys += (size_t)doc->tok[i].size;
-	if ((nkeys && !(c->keys = malloc(nkeys * sizeof *c->keys))) ||
-	    (memchr(doc->text, '\\', doc->len) && !(c->arena = malloc(doc->len)))) {
-		free(c->keys);
-		free(c);
-		return 0;
-	}
-	emit(c, 0);
-	flush(c);
-	free(c->arena);
-	free(c->keys);
-	free(c);
+	emit(&c, 0);
+	free(c.keys);
 	return 1;
 }
+
 static void sha_out(void *ctx, const void *buf, size_t len)
 {
 	br_sha256_update(ctx, buf, len);
@@ -220,19 +146,16 @@ void hash_format(const unsigned char digest[HASH_LEN], char *out)
 int hash_parse(const char *s, unsigned char digest[HASH_LEN])
 {
 	unsigned char d[HASH_LEN];
-	size_t i;
-	int hi, lo;
 
-	if (strncmp(s, "sha256:", 7))
+	if (strncmp(s, "sha256:", 7) || strlen(s) != HASH_TEXT_LEN)
 		return 0;
-	s += 7;
-	for (i = 0; i < HASH_LEN; i++) {
-		if ((hi = hex_value(s[2 * i])) < 0 || (lo = hex_value(s[2 * i + 1])) < 0)
+	for (size_t i = 0; i < HASH_LEN; i++) {
+		int hi = hex_value(s[7 + 2 * i]), lo = hex_value(s[8 + 2 * i]);
+
+		if (hi < 0 || lo < 0)
 			return 0;
 		d[i] = (unsigned char)(hi << 4 | lo);
 	}
-	if (s[2 * HASH_LEN] != '\0')
-		return 0;
 	memcpy(digest, d, HASH_LEN);
 	return 1;
 }
@@ -240,9 +163,8 @@ int hash_parse(const char *s, unsigned char digest[HASH_LEN])
 int hash_equal(const unsigned char a[HASH_LEN], const unsigned char b[HASH_LEN])
 {
 	unsigned diff = 0;
-	size_t i;
 
-	for (i = 0; i < HASH_LEN; i++)
+	for (size_t i = 0; i < HASH_LEN; i++)
 		diff |= (unsigned)(a[i] ^ b[i]);
 	return (int)(1 & ((diff - 1) >> 8));   /* no branch on the secret */
 }

@@ -1,14 +1,17 @@
-/* Strict JSON reader (DESIGN.md 2.1) on jsmn. jsmn finds the tokens and the
- * tree: which value belongs to which key, array or object, every bracket
- * matched to its kind. It does not check everything JSON requires, so this
- * file checks the rest, once, token by token: the separators between
- * tokens (jsmn skips ',' and ':' wherever they stand), the spelling of
- * numbers and literals (jsmn takes any run of printable bytes), control
- * bytes and lone surrogates in strings, one value per key, duplicate keys;
- * and before jsmn runs, the size, UTF-8, NUL bytes (where jsmn stops
- * reading) and the depth (jsmn climbs from its last token to the open
- * container at each closing bracket: quadratic in the depth, so text nested
- * deeper than the limit never reaches it). Byte offsets count from 0. */
+/* Strict JSON reader (json.h). jsmn, in strict mode, finds the tokens and
+ * the tree: which value belongs to which key, array or object, each bracket
+ * matched to its kind, the letters of every escape. What it lets through,
+ * this file checks once, token by token:
+ *  - separators: jsmn skips ',' and ':' wherever they stand;
+ *  - primitives: it takes any run of printable bytes that starts like a
+ *    number or a literal ("truex", "1.2.3", "-", "1e");
+ *  - strings: raw control bytes, lone surrogate escapes;
+ *  - places: a key without a value, a value after a value ("a":"b":1);
+ *  - duplicate keys, anything after the top-level object.
+ * And before jsmn runs: the size, UTF-8, a BOM, NUL bytes (where jsmn stops
+ * reading), the top level, the depth (at each closing bracket jsmn climbs
+ * from its last token to the open container: quadratic in the depth, so
+ * text nested deeper than the limit never reaches it). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +22,11 @@
 #define JSMN_STATIC
 #include <jsmn.h>
 
+#include "common.h"
 #include "json.h"
 #include "text.h"
 
-static int refuse(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
+PRINTF(3, 4)
 static int refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -45,23 +47,18 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* The byte at P (S holds LEN), for a message: 'x', or byte 0xNN when it
- * is not printable; WHERE, when not empty, says more. */
-static int unexpected(char *err, size_t errlen, const char *s, size_t len, size_t p,
-                      const char *where)
+/* "unexpected 'c' at byte P", or "byte 0xNN" when C is not printable. */
+static int unexpected(char *err, size_t errlen, unsigned char c, size_t p, const char *where)
 {
-	unsigned char c = p < len ? (unsigned char)s[p] : 0;
 	char b[16];
 
-	if (p >= len)
-		return refuse(err, errlen, "unexpected end of input at byte %zu", p);
 	snprintf(b, sizeof b, c > 0x20 && c < 0x7f ? "'%c'" : "byte 0x%02x", c);
 	return refuse(err, errlen, "unexpected %s at byte %zu%s", b, p, where);
 }
 
-/* Before jsmn: the offset of the first value nested deeper than
- * JSON_MAX_DEPTH (the top-level object is level 1), or LEN. Inside 64
- * containers only white space and a closing bracket may stand. */
+/* The offset of the first value nested deeper than JSON_MAX_DEPTH (the
+ * top-level object is level 1), or LEN. Inside 64 containers only white
+ * space and a closing bracket may stand. */
 static size_t too_deep(const char *s, size_t len)
 {
 	unsigned depth = 0;
@@ -80,54 +77,48 @@ static size_t too_deep(const char *s, size_t len)
 	return len;
 }
 
-/* A number: JSON's grammar, then integers only, within ±(2^53-1). Never
- * converts, so a thousand digits cannot overflow anything. */
+/* The end of the run of digits that starts at S[P]. */
+static size_t digits(const char *s, size_t p, size_t n)
+{
+	while (p < n && is_digit(s[p]))
+		p++;
+	return p;
+}
+
+/* Number S (N bytes): JSON's grammar, then integers only, within
+ * ±(2^53-1). Never converts, so a thousand digits overflow nothing. */
 static int check_number(char *err, size_t errlen, const char *s, size_t n, size_t at)
 {
 	static const char max[] = "9007199254740991";
-	size_t d = s[0] == '-', p = d, digits;
-	int integer = 1;
+	size_t i = s[0] == '-';                                    /* first digit */
+	size_t e = i < n && s[i] == '0' ? i + 1 : digits(s, i, n); /* its end */
+	size_t p = e;
+	int ok = e > i;
 
-	if (p < n && s[p] == '0')
-		p++;
-	else
-		while (p < n && is_digit(s[p]))
-			p++;
-	digits = p - d;
 	if (p < n && s[p] == '.') {
-		integer = 0;
-		for (p++; p < n && is_digit(s[p]); p++)
-			;
-		if (!is_digit(s[p - 1]))
-			digits = 0;
+		size_t f = p + 1;
+		ok &= (p = digits(s, f, n)) > f;
 	}
 	if (p < n && (s[p] == 'e' || s[p] == 'E')) {
-		integer = 0;
-		p += p + 1 < n && (s[p + 1] == '+' || s[p + 1] == '-');
-		for (p++; p < n && is_digit(s[p]); p++)
-			;
-		if (!is_digit(s[p - 1]))
-			digits = 0;
+		size_t x = p + 1 + (p + 1 < n && (s[p + 1] == '+' || s[p + 1] == '-'));
+		ok &= (p = digits(s, x, n)) > x;
 	}
-	if (!digits || p != n)
+	if (!ok || p != n)
 		return refuse(err, errlen, "invalid number at byte %zu", at);
-	if (!integer)
+	if (e != n)
 		return refuse(err, errlen, "not an integer at byte %zu", at);
-	if (digits > sizeof max - 1 ||
-	    (digits == sizeof max - 1 && memcmp(s + d, max, digits) > 0))
+	if (n - i > sizeof max - 1 || (n - i == sizeof max - 1 && memcmp(s + i, max, n - i) > 0))
 		return refuse(err, errlen, "integer out of range at byte %zu", at);
 	return 1;
 }
 
 static int check_primitive(char *err, size_t errlen, const char *s, size_t n, size_t at)
 {
-	static const char *const lit[] = { "true", "false", "null" };
-
 	if (s[0] == '-' || is_digit(s[0]))
 		return check_number(err, errlen, s, n, at);
-	for (size_t i = 0; i < 3; i++)
-		if (n == strlen(lit[i]) && !memcmp(s, lit[i], n))
-			return 1;
+	if ((n == 4 && !memcmp(s, "true", 4)) || (n == 5 && !memcmp(s, "false", 5)) ||
+	    (n == 4 && !memcmp(s, "null", 4)))
+		return 1;
 	return refuse(err, errlen, "invalid literal at byte %zu", at);
 }
 
@@ -141,7 +132,6 @@ static unsigned long code_unit(const char *p)
 	return v;
 }
 
-/* jsmn checked the escapes' letters; left: raw control bytes, surrogates. */
 static int check_string(char *err, size_t errlen, const char *s, size_t start, size_t end)
 {
 	for (size_t p = start; p < end; p++) {
@@ -192,7 +182,7 @@ static int check_gap(char *err, size_t errlen, const char *s, size_t from, size_
 		if (is_ws(s[p]) || ((s[p] == ']' || s[p] == '}') && close && !seen))
 			continue;
 		if (s[p] != sep || seen)
-			return unexpected(err, errlen, s, to, p, "");
+			return unexpected(err, errlen, (unsigned char)s[p], p, "");
 		seen = 1;
 	}
 	if (sep && !seen)
@@ -213,72 +203,55 @@ static int check_place(const struct json_doc *d, unsigned i, char *err, size_t e
 	if (p->type == JSMN_PRIMITIVE || (p->type == JSMN_STRING && (!first ||
 	    p->parent < 0 || d->tok[p->parent].type != JSMN_OBJECT)))
 		return check_gap(err, errlen, d->text, from, to, 0, 0) &&
-		       unexpected(err, errlen, d->text, d->len, to, "");
+		       unexpected(err, errlen, (unsigned char)d->text[to], to, "");
 	if (!check_gap(err, errlen, d->text, from, to, sep, sep == ','))
 		return 0;
-	if (p->type == JSMN_OBJECT && (t->type != JSMN_STRING || t->size == 0))
+	if (p->type == JSMN_OBJECT && t->size == 0)   /* jsmn: only strings here */
 		return refuse(err, errlen, "expected ':' at byte %zu", lex_end(t));
 	return 1;
 }
 
-/* Keys of each object, decoded (into ARENA at their own offset when they
- * have escapes): no two alike. */
+/* No two keys of one object alike, once decoded. A key is followed by its
+ * value, so no object has more than NTOK / 2 keys. */
 static int check_duplicates(const struct json_doc *d, char *err, size_t errlen)
 {
-	struct text_item *it = NULL;
-	char *arena = NULL;
+	struct text_item *it = calloc(d->ntok / 2 + 1, sizeof *it);
+	char shown[QUOTED_MAX];
 	int ok = 1;
 
-	if (memchr(d->text, '\\', d->len) && !(arena = malloc(d->len)))
+	if (!it)
 		return refuse(err, errlen, "out of memory");
 	for (unsigned o = 0; ok && o < d->ntok; o++) {
-		size_t n = 0;
-
-		if (d->tok[o].type != JSMN_OBJECT || d->tok[o].size < 2)
+		if (d->tok[o].type != JSMN_OBJECT)
 			continue;
-		free(it);
-		if (!(it = calloc((size_t)d->tok[o].size, sizeof *it))) {
-			ok = refuse(err, errlen, "out of memory");
-			break;
-		}
 		JSON_EACH_MEMBER(d, o, m, k) {
-			const jsmntok_t *t = &d->tok[k];
-			it[n].s = d->text + t->start;
-			it[n].len = (size_t)(t->end - t->start);
-			if (arena && memchr(it[n].s, '\\', it[n].len)) {
-				it[n].s = arena + t->start;
-				it[n].len = json_unescape(d, k, arena + t->start);
-			}
-			it[n++].at = lex_start(t);
-			(void)m;
+			it[m].s = json_str(d, k, &it[m].len);
+			it[m].at = lex_start(&d->tok[k]);
 		}
-		if (text_duplicates(it, n)) {
-			char shown[QUOTED_MAX];
+		if (text_duplicates(it, (size_t)d->tok[o].size))
 			ok = refuse(err, errlen, "duplicate key %s at byte %zu",
 			            quote(shown, it[0].s, it[0].len, QUOTE_ALWAYS), it[0].at);
-		}
 	}
 	free(it);
-	free(arena);
 	return ok;
 }
 
-/* What jsmn refused at P, said as precisely as that allows; TOP is
- * where the top-level object ended, if it did. */
+/* Why jsmn refused (R) at P, as precisely as that allows; TOP is where the
+ * top-level object ended, if it did. */
 static int jsmn_refused(int r, size_t p, int top, const char *s, size_t len,
                         char *err, size_t errlen)
 {
-	if (p >= len || s[p] != '"')
-		return r == JSMN_ERROR_PART ?
-		       refuse(err, errlen, "unexpected end of input at byte %zu", len) :
-		       unexpected(err, errlen, s, len, p, top > 0 && p >= (size_t)top ?
+	if (p >= len || (r == JSMN_ERROR_PART && s[p] != '"'))
+		return refuse(err, errlen, "unexpected end of input at byte %zu", len);
+	if (s[p] != '"')
+		return unexpected(err, errlen, (unsigned char)s[p], p, top > 0 && p >= (size_t)top ?
 		                  " (after the top-level object)" : "");
 	for (size_t e = p + 1; r == JSMN_ERROR_INVAL && e + 1 < len && s[e] != '"'; e++) {
 		if (s[e] != '\\')
 			continue;
 		if (s[e + 1] == 'u')
-			for (int k = 2; k < 6; k++)
-				if (e + (size_t)k >= len || hex_value(s[e + (size_t)k]) < 0)
+			for (size_t k = e + 2; k < e + 6; k++)
+				if (k >= len || hex_value(s[k]) < 0)
 					return refuse(err, errlen, "invalid \\u escape at byte %zu", e);
 		if (!strchr("\"\\/bfnrtu", s[e + 1]))
 			return refuse(err, errlen, "invalid escape at byte %zu", e);
@@ -287,18 +260,17 @@ static int jsmn_refused(int r, size_t p, int top, const char *s, size_t len,
 	return refuse(err, errlen, "unterminated string at byte %zu", p);
 }
 
-/* After jsmn: every token in its place, strings, numbers, literals,
- * nothing after the object, then the duplicates. */
+/* After jsmn: nothing after the object, every token in its place, strings,
+ * numbers, literals, then the duplicates. */
 static int check(const struct json_doc *d, char *err, size_t errlen)
 {
-	const jsmntok_t *t;
-
 	for (size_t p = (size_t)d->tok[0].end; p < d->len; p++)
 		if (!is_ws(d->text[p]))
-			return unexpected(err, errlen, d->text, d->len, p,
+			return unexpected(err, errlen, (unsigned char)d->text[p], p,
 			                  " (after the top-level object)");
 	for (unsigned i = 1; i < d->ntok; i++) {
-		t = &d->tok[i];
+		const jsmntok_t *t = &d->tok[i];
+
 		if (!check_place(d, i, err, errlen))
 			return 0;
 		if (t->type == JSMN_STRING &&
@@ -339,8 +311,11 @@ int json_parse(struct json_doc *doc, const char *text, size_t len,
 	if ((p = too_deep(text, len)) != len)
 		return refuse(err, errlen, "nested deeper than %d at byte %zu", JSON_MAX_DEPTH, p);
 	/* Each token takes two bytes or more, counting what ends it. */
-	if (!(doc->tok = calloc(len / 2 + 2, sizeof *doc->tok)))
+	if (!(doc->tok = calloc(len / 2 + 2, sizeof *doc->tok)) ||
+	    (memchr(text, '\\', len) && !(doc->decoded = malloc(len)))) {
+		json_free(doc);
 		return refuse(err, errlen, "out of memory");
+	}
 	doc->text = text;
 	doc->len = len;
 	jsmn_init(&jp);
@@ -355,6 +330,7 @@ int json_parse(struct json_doc *doc, const char *text, size_t len,
 void json_free(struct json_doc *doc)
 {
 	free(doc->tok);
+	free(doc->decoded);
 	memset(doc, 0, sizeof *doc);
 }
 
@@ -362,15 +338,8 @@ enum json_type json_type(const struct json_doc *doc, unsigned i)
 {
 	const jsmntok_t *t = &doc->tok[i];
 
-	switch (t->type) {
-	case JSMN_OBJECT: return JSON_OBJECT;
-	case JSMN_ARRAY:  return JSON_ARRAY;
-	case JSMN_STRING: return JSON_STRING;
-	case JSMN_UNDEFINED:
-	case JSMN_PRIMITIVE:
-	default:
-		break;
-	}
+	if (t->type != JSMN_PRIMITIVE)
+		return (enum json_type)t->type;
 	switch (doc->text[t->start]) {
 	case 't': return JSON_TRUE;
 	case 'f': return JSON_FALSE;
@@ -395,88 +364,77 @@ unsigned json_next(const struct json_doc *doc, unsigned i)
 	return lo;
 }
 
-/* The escape at P (the string was checked) as UTF-8 into OUT; returns the
- * number of text bytes it took, *N the bytes written. */
-static size_t decode_escape(const char *p, unsigned char out[4], size_t *n)
+/* Bytes S[0..N) of a checked string, escapes resolved, into OUT (decoding
+ * never lengthens); the decoded length. */
+static size_t unescape(const char *s, size_t n, char *out)
 {
 	static const char from[] = "bfnrt", to[] = "\b\f\n\r\t";
-	const char *c = strchr(from, p[1]);
+	unsigned char *o = (unsigned char *)out;
+	const char *e = s + n, *c;
 	unsigned long cp;
 
-	if (p[1] != 'u') {
-		out[0] = c ? (unsigned char)to[c - from] : (unsigned char)p[1];
-		*n = 1;
-		return 2;
+	while (s < e) {
+		if (*s != '\\') {
+			*o++ = (unsigned char)*s++;
+		} else if (s[1] != 'u') {
+			c = strchr(from, s[1]);     /* else one of " \ / as it is */
+			*o++ = (unsigned char)(c ? to[c - from] : s[1]);
+			s += 2;
+		} else {
+			cp = code_unit(s);
+			s += 6;
+			if (cp >= 0xd800 && cp <= 0xdbff) {   /* its low half follows */
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (code_unit(s) - 0xdc00);
+				s += 6;
+			}
+			o += utf8_put(o, cp);
+		}
 	}
-	cp = code_unit(p);
-	if (cp >= 0xd800 && cp <= 0xdbff) {
-		*n = utf8_put(out, 0x10000 + ((cp - 0xd800) << 10) + (code_unit(p + 6) - 0xdc00));
-		return 12;
-	}
-	*n = utf8_put(out, cp);
-	return 6;
+	return (size_t)(o - (unsigned char *)out);
 }
 
-size_t json_unescape(const struct json_doc *doc, unsigned i, char *out)
+const char *json_str(const struct json_doc *doc, unsigned i, size_t *len)
 {
-	const char *p = doc->text + doc->tok[i].start, *e = doc->text + doc->tok[i].end, *bs;
-	char *o = out;
-	unsigned char u[4];
-	size_t n;
+	const jsmntok_t *t = &doc->tok[i];
+	const char *raw = doc->text + t->start;
 
-	while ((bs = memchr(p, '\\', (size_t)(e - p)))) {
-		memcpy(o, p, (size_t)(bs - p));
-		o += bs - p;
-		p = bs + decode_escape(bs, u, &n);
-		memcpy(o, u, n);
-		o += n;
-	}
-	memcpy(o, p, (size_t)(e - p));
-	return (size_t)(o - out) + (size_t)(e - p);
+	*len = (size_t)(t->end - t->start);
+	if (!doc->decoded || !memchr(raw, '\\', *len))
+		return raw;
+	*len = unescape(raw, *len, doc->decoded + t->start);
+	return doc->decoded + t->start;
 }
 
-char *json_string(const struct json_doc *doc, unsigned i, size_t *outlen)
+char *json_string(const struct json_doc *doc, unsigned i, size_t *len)
 {
-	char *s = malloc((size_t)(doc->tok[i].end - doc->tok[i].start) + 1);
 	size_t n;
+	const char *s = json_str(doc, i, &n);
+	char *copy = malloc(n + 1);
 
-	if (!s)
+	if (!copy)
 		return NULL;
-	n = json_unescape(doc, i, s);
-	s[n] = '\0';
-	if (outlen)
-		*outlen = n;
-	return s;
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	*len = n;
+	return copy;
 }
 
 int json_streq(const struct json_doc *doc, unsigned i, const char *s)
 {
-	const jsmntok_t *t = &doc->tok[i];
-	size_t raw = (size_t)(t->end - t->start), n = strlen(s);
-	char buf[64];
+	const char *d;
+	size_t n;
 
-	if (t->type != JSMN_STRING || n > raw)
+	if (doc->tok[i].type != JSMN_STRING)
 		return 0;
-	if (!memchr(doc->text + t->start, '\\', raw))
-		return n == raw && !memcmp(doc->text + t->start, s, n);
-	if (raw > sizeof buf) {         /* decoded, it might still be as short as S */
-		char *d = json_string(doc, i, &raw);
-		int eq = d && raw == n && !memcmp(d, s, n);
-		free(d);
-		return eq;
-	}
-	return json_unescape(doc, i, buf) == n && !memcmp(buf, s, n);
+	d = json_str(doc, i, &n);
+	return n == strlen(s) && !memcmp(d, s, n);
 }
 
 long long json_integer(const struct json_doc *doc, unsigned i)
 {
-	const char *p = doc->text + doc->tok[i].start, *e = doc->text + doc->tok[i].end;
-	long long v = 0;
-	int neg = *p == '-';
-
-	for (p += neg; p < e; p++)
-		v = v * 10 + (*p - '0');
-	return neg ? -v : v;
+	/* At most 16 digits (json_parse), and ended by the delimiter that
+	 * jsmn's strict mode requires after a primitive. */
+	return strtoll(doc->text + doc->tok[i].start, NULL, 10);
 }
 
 unsigned json_get(const struct json_doc *doc, unsigned obj, const char *key)

@@ -1,11 +1,8 @@
-/* Strict JSON reader for sharness-exec: jsmn (JSMN_STRICT, JSMN_PARENT_LINKS)
- * builds the token tree; json.c checks what jsmn does not. The rules are
- * DESIGN.md 2.1: strict UTF-8, no BOM, top level an object, integers only
- * (|n| <= 2^53-1, no floats or exponents), no duplicate keys (compared after
- * unescaping), no lone surrogate escapes, nesting at most 64, at most 1 MiB,
- * nothing after the object.
- *
- * Only the front end links this. */
+/* Strict JSON reader (DESIGN.md 2.1) on jsmn (JSMN_STRICT, JSMN_PARENT_LINKS):
+ * strict UTF-8, no BOM, top level an object, integers only (|n| <= 2^53-1,
+ * no floats or exponents), no duplicate keys (compared after unescaping), no
+ * lone surrogate escapes, nesting at most 64, at most 1 MiB, nothing after
+ * the object. Only the front end links this. */
 #ifndef SHARNESS_JSON_H
 #define SHARNESS_JSON_H
 
@@ -18,8 +15,10 @@
 #define JSON_MAX_DEPTH 64
 #define JSON_MAX_SAFE  9007199254740991LL /* 2^53 - 1 */
 
-enum json_type { JSON_OBJECT = 1, JSON_ARRAY, JSON_STRING, JSON_NUMBER,
-                 JSON_TRUE, JSON_FALSE, JSON_NULL };
+/* A primitive token is split into the last four. */
+enum json_type { JSON_OBJECT = JSMN_OBJECT, JSON_ARRAY = JSMN_ARRAY,
+                 JSON_STRING = JSMN_STRING, JSON_NUMBER, JSON_TRUE, JSON_FALSE,
+                 JSON_NULL };
 
 /* jsmn's tokens in document order: tok[0] is the top-level object; an
  * object's members are a key (a string token, size 1) followed by its
@@ -30,14 +29,14 @@ struct json_doc {
 	size_t len;
 	jsmntok_t *tok;
 	unsigned ntok;
+	char *decoded;   /* json_str decodes a string with escapes here, at its offset */
 };
 
 /* Parse TEXT (LEN bytes, need not be NUL-terminated) strictly. On success
- * returns 1 and DOC owns a heap token array (free with json_free; TEXT must
+ * returns 1 and DOC holds heap memory (free with json_free; TEXT must
  * outlive DOC). On refusal returns 0, leaves DOC empty (json_free is then a
  * no-op) and writes a one-line reason, e.g. "duplicate key \"a\" at byte
- * 17", into ERR; byte offsets count from 0. Memory used is O(LEN): one
- * token array of at most LEN/2 + 2 tokens. */
+ * 17", into ERR; byte offsets count from 0. */
 int json_parse(struct json_doc *doc, const char *text, size_t len,
                char *err, size_t errlen);
 void json_free(struct json_doc *doc);
@@ -47,20 +46,16 @@ void json_free(struct json_doc *doc);
 enum json_type json_type(const struct json_doc *doc, unsigned i);
 unsigned json_next(const struct json_doc *doc, unsigned i);
 
-/* Decode string token I into OUT, which MUST hold tok[I].end - tok[I].start
- * bytes (decoding never lengthens a string); returns the decoded length. No
- * allocation and no NUL added: for callers that decode many strings. */
-size_t json_unescape(const struct json_doc *doc, unsigned i, char *out);
-
-/* Decode string token I (escapes resolved, UTF-8 out) into a fresh heap
- * buffer, NUL-terminated for convenience; *OUTLEN gets the decoded length,
- * which may include embedded NULs from \u0000. Returns NULL only on ENOMEM. */
-char *json_string(const struct json_doc *doc, unsigned i, size_t *outlen);
-
-/* 1 if token I is a string that decodes to exactly the NUL-free C string S. */
+/* String token I decoded (escapes resolved, UTF-8), *LEN bytes long, which
+ * may include NULs from \u0000; not NUL-terminated. The bytes stay valid
+ * until json_free. */
+const char *json_str(const struct json_doc *doc, unsigned i, size_t *len);
+/* The same in a fresh heap buffer with a NUL added; NULL only on ENOMEM. */
+char *json_string(const struct json_doc *doc, unsigned i, size_t *len);
+/* 1 if token I is a string that decodes to exactly the C string S. */
 int json_streq(const struct json_doc *doc, unsigned i, const char *s);
 
-/* Value of number token I (already known to be a safe integer). */
+/* Value of number token I. */
 long long json_integer(const struct json_doc *doc, unsigned i);
 
 /* Object member lookup: index of the value whose key equals KEY, or 0 when

@@ -16,20 +16,28 @@ static char *refuse(char *err, size_t errlen, const char *name, const char *why)
 	return NULL;
 }
 
-char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t errlen)
+/* Why the file ST describes is no policy to read, or NULL. Its size is
+ * read_upto's to bound: a pipe shows none, a file may grow. */
+static const char *unfit(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return strerror(EISDIR);
+	if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode))
+		return "not a regular file or a pipe";
+	return NULL;
+}
+
+static char *read_fd(int fd, const char *name, size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t total;
+	const char *why;
 	ssize_t n;
 	char *buf;
 
 	if (fstat(fd, &st) < 0)
 		return refuse(err, errlen, name, strerror(errno));
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
-		              strerror(EISDIR) : "not a regular file or a pipe");
-	if (S_ISREG(st.st_mode) && st.st_size > (off_t)JSON_MAX_BYTES)
-		return refuse(err, errlen, name, "larger than 1 MiB");
+	if ((why = unfit(&st)))
+		return refuse(err, errlen, name, why);
 	if (!(buf = malloc(JSON_MAX_BYTES + 1)))
 		return refuse(err, errlen, name, strerror(ENOMEM));
 	if ((n = read_upto(fd, buf, JSON_MAX_BYTES)) < 0 || n > (ssize_t)JSON_MAX_BYTES) {
@@ -37,35 +45,32 @@ char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t er
 		free(buf);
 		return refuse(err, errlen, name, n < 0 ? strerror(e) : "larger than 1 MiB");
 	}
-	total = (size_t)n;
-	buf[total] = '\0';
-	*len = total;
+	buf[n] = '\0';
+	*len = (size_t)n;
 	return buf;
 }
 
 char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	const int stdin_ = !strcmp(path, "-");
-	const char *name = stdin_ ? "standard input" : path;
 	struct stat st;
+	const char *why;
 	char *buf;
 	int fd;
 
+	if (!strcmp(path, "-"))
+		return read_fd(0, "standard input", len, err, errlen);
 	/* Look before opening: opening a device can block or act (a tape
 	 * rewinds, a tty waits for carrier), and /dev/zero is endless. */
-	if (!stdin_ && stat(path, &st) < 0)
-		return refuse(err, errlen, name, strerror(errno));
-	if (!stdin_ && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return refuse(err, errlen, name, S_ISDIR(st.st_mode) ?
-		              strerror(EISDIR) : "not a regular file or a pipe");
+	if (stat(path, &st) < 0)
+		return refuse(err, errlen, path, strerror(errno));
+	if ((why = unfit(&st)))
+		return refuse(err, errlen, path, why);
 	/* O_NONBLOCK keeps open() from waiting for a FIFO's writer; the reads
 	 * wait with poll() instead. */
-	fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return refuse(err, errlen, name, strerror(errno));
-	buf = read_policy_fd(fd, name, len, err, errlen);
-	if (!stdin_)
-		close(fd);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		return refuse(err, errlen, path, strerror(errno));
+	buf = read_fd(fd, path, len, err, errlen);
+	close(fd);
 	return buf;
 }
 
@@ -74,7 +79,7 @@ char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
 	char err[QUOTED_MAX + 256], *text;
 
 	if (fd >= 0)
-		text = read_policy_fd(fd, strcmp(path, "-") ? path : "standard input", len, err, sizeof err);
+		text = read_fd(fd, strcmp(path, "-") ? path : "standard input", len, err, sizeof err);
 	else
 		text = read_policy_file(path, len, err, sizeof err);
 	if (!text) {
@@ -89,14 +94,10 @@ char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
 	return text;
 }
 
-static void report_line(void *ctx, const char *line)
+/* policy_check's problems, each on a line of its own: "PROG: PATH: line". */
+static void report_line(void *path, const char *line)
 {
-	fprintf(stderr, "%s: %s: %s\n", progname, qn(ctx), line);
-}
-
-size_t check_policy(const char *path, struct policy *p, const struct json_doc *doc)
-{
-	return policy_check(p, doc, report_line, (void *)path);
+	fprintf(stderr, "%s: %s: %s\n", progname, qn(path), line);
 }
 
 void unload_policy(struct loaded *l)
@@ -123,7 +124,7 @@ int load_policy(int fd, const char *path, struct loaded *l, const unsigned char 
 		unload_policy(l);
 		return 0;
 	}
-	if (check_policy(path, &l->pol, &l->doc)) {
+	if (policy_check(&l->pol, &l->doc, report_line, (void *)path)) {
 		unload_policy(l);
 		return 0;
 	}

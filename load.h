@@ -19,24 +19,20 @@ struct loaded {
 	struct policy pol;
 };
 
-/* Read PATH ("-": stdin), or FD when it is not -1 (left open), and parse
- * it strictly; on failure one fatal line on stderr and NULL. */
-char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc);
-/* policy_check, each problem on a line of its own: "PROG: PATH: line". */
-size_t check_policy(const char *path, struct policy *p, const struct json_doc *doc);
-/* read_json, hash, refuse unless the hash equals WANT (when not NULL),
- * check_policy: 1 when the policy is valid (and pinned, if asked), else 0
- * with every problem said on stderr. */
-int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want);
-/* Free what load_policy kept; L is all zeros afterwards. */
-void unload_policy(struct loaded *l);
-
 /* Read a whole file ("-" is stdin) of at most JSON_MAX_BYTES into a heap
- * buffer. Returns NULL with a one-line reason in ERR when it is not a
- * readable regular file or pipe, is larger than the limit, or on I/O error. */
+ * buffer, NUL added. Returns NULL with a one-line reason in ERR when it is
+ * not a readable regular file or pipe, is larger than the limit, or on I/O
+ * error. */
 char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen);
-/* The same for a descriptor already open (not closed here); NAME is what
- * the messages call it. */
-char *read_policy_fd(int fd, const char *name, size_t *len, char *err, size_t errlen);
+/* The same from FD when it is not -1 (left open), else from PATH, then
+ * json_parse; on failure one fatal line on stderr and NULL. */
+char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc);
+/* read_json, hash, refuse unless the hash equals WANT (when not NULL),
+ * policy_check (each problem on a line of its own: "PROG: PATH: line"):
+ * 1 when the policy is valid (and pinned, if asked), else 0 with every
+ * problem said on stderr. unload_policy frees it all and leaves L all
+ * zeros. */
+int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want);
+void unload_policy(struct loaded *l);
 
 #endif

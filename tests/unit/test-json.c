@@ -423,7 +423,20 @@ static void test_accessors(void)
 	tap_ok(!json_streq(&doc, json_get(&doc, 0, "s"),
 	                   "\xf0\x9f\x98\x80\xe4\xb8\xad\xc3\xa9"), "json_streq: a prefix is not equal");
 	free(s);
+	/* json_str: raw text without escapes, the decoded arena with them;
+	 * both stay valid together (the canonical form sorts such pointers). */
+	{
+		size_t zn, en, an;
+		const char *z = json_str(&doc, json_get(&doc, 0, "z"), &zn);
+		const char *e = json_str(&doc, json_get(&doc, 0, "e"), &en);
+		const char *a = json_str(&doc, 1, &an);
+
+		tap_ok(zn == 3 && !memcmp(z, "a\0b", 3) && en == 8 &&
+		       !memcmp(e, "\"\\/\b\f\n\r\t", 8), "json_str: two decoded strings at once");
+		tap_ok(an == 1 && a == text + 2, "json_str: a string without escapes is the text");
+	}
 	json_free(&doc);
+	tap_ok(doc.decoded == NULL, "json_free frees the decoded strings");
 }
 
 int main(void)
