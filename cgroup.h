@@ -1,15 +1,17 @@
 /* The run's cgroup: made by sharness-exec-supervise beneath the caller's own
  * one, on cgroup v2 or on the v1 memory and pids hierarchies, capped and
  * joined by sharness-exec-limits (cg_caps, cg_enter), and killed, emptied
- * and removed by the supervisor alone. Every function takes the hierarchy's mount point (ROOT) and
- * the text of /proc/self/cgroup rather than reading them itself, so the unit
- * tests run the same code against a fake tree. Nothing here prints: failures
- * come back as -1 with errno set, or as a pointer to the path that failed,
- * and the setup functions also leave a one-line reason in WHY.
+ * and removed by the supervise step's watcher alone (watcher.c), which
+ * outlives a SIGKILLed supervisor. Every function takes the hierarchy's
+ * mount point (ROOT) and the text of /proc/self/cgroup rather than reading
+ * them itself, so the unit tests run the same code against a fake tree.
+ * Nothing here prints: failures come back as -1 with errno set, or as a
+ * pointer to the path that failed, and the setup functions also leave a
+ * one-line reason in WHY.
  *
  * Preconditions: ROOT MUST be a mounted cgroup hierarchy of the right
  * version (the caller checks the file system type); SELF MUST be the pid of
- * the calling process, the supervisor. */
+ * the calling process. */
 #ifndef SHARNESS_CGROUP_H
 #define SHARNESS_CGROUP_H
 

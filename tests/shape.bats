@@ -18,10 +18,11 @@ FILE_BUDGET=600
 FUNCTION_BUDGET=100
 # Issue 15 is open: what is over its budget today is named here with its
 # size today, as a ceiling it may not grow past. Each entry goes when its
-# file comes under the budget; nothing else may join the list.
-LINK_TODAY=4546
-FILES_OVER="supervise.c:836 policy.c:623"
-FUNCTIONS_OVER="landlock.c:main:246 seccomp.c:build:157 supervise.c:main:140"
+# file comes under the budget; nothing else may join the list. Since the
+# fifth stop no file and no function is over; the front end's link is.
+LINK_TODAY=3636
+FILES_OVER=""
+FUNCTIONS_OVER=""
 
 # ceiling LIST KEY BUDGET: KEY's ceiling in LIST ("KEY:N" words), or BUDGET.
 ceiling() {
