@@ -133,24 +133,25 @@ letters() {
 	done
 }
 
-@test "sharness-exec-probe -h: its usage is the SYNOPSIS of its page, word for word" {
-	require_mandoc
+# usage_is_synopsis PROGRAM: PROGRAM -h (several usage lines, the later
+# ones indented) is its page's SYNOPSIS, word for word.
+usage_is_synopsis() {
 	local usage page
-	run -0 --separate-stderr "$HELPERDIR/sharness-exec-probe" -h
+	run -0 --separate-stderr "$HELPERDIR/$1" -h
 	usage=$(sed 's/^       /usage: /' <<<"$output" | normalize)
-	page=$(synopsis sharness-exec-probe.1 | normalize)
+	page=$(synopsis "$1.1" | normalize)
 	echo "usage:"$'\n'"$usage"$'\n'"SYNOPSIS:"$'\n'"$page"
 	[ -n "$usage" ] && [ "$usage" = "$page" ]
 }
 
+@test "sharness-exec-probe -h: its usage is the SYNOPSIS of its page, word for word" {
+	require_mandoc
+	usage_is_synopsis sharness-exec-probe
+}
+
 @test "sharness-exec-sign -h: its usage is the SYNOPSIS of its page, word for word" {
 	require_mandoc
-	local usage page
-	run -0 --separate-stderr "$HELPERDIR/sharness-exec-sign" -h
-	usage=$(sed 's/^       /usage: /' <<<"$output" | normalize)
-	page=$(synopsis sharness-exec-sign.1 | normalize)
-	echo "usage:"$'\n'"$usage"$'\n'"SYNOPSIS:"$'\n'"$page"
-	[ -n "$usage" ] && [ "$usage" = "$page" ]
+	usage_is_synopsis sharness-exec-sign
 }
 
 @test "every program's page spells out 125, 126 and 127, not .Ex -std" {
