@@ -4,18 +4,19 @@
 # key files as sharness-exec keygen and openssl write them (P-256 with its
 # EC PARAMETERS object, PKCS#8, P-384, RSA, compressed, a certificate-like
 # object), OUTDIR/spki their DER, OUTDIR/sig DER signatures. Without
-# openssl, only sharness-exec's own.
+# openssl, only sharness-exec's own. keygen and sign run the build tree's
+# sharness-exec-sign directly: the front end execs the installed one.
 set -eu
 [ $# = 2 ] || { echo "usage: make-sign-corpus.sh BUILDDIR OUTDIR" >&2; exit 2; }
-bin=$1/sharness-exec out=$2
+signer=$1/sharness-exec-sign out=$2
 rm -rf "$out"
 mkdir -p "$out/pem" "$out/spki" "$out/sig"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$bin" keygen -o "$tmp/k" >/dev/null
+"$signer" keygen -o "$tmp/k" >/dev/null
 printf '{"pbp":1,"id":"seed","network":"none","process":{"no_new_privs":true}}' >"$tmp/p.json"
-"$bin" sign -k "$tmp/k.key" "$tmp/p.json" >/dev/null
+"$signer" sign -k "$tmp/k.key" "$tmp/p.json" >/dev/null
 cp "$tmp/k.key" "$tmp/k.pub" "$out/pem/"
 cp "$tmp/p.json.sig" "$out/sig/k.sig"
 cat "$tmp/k.pub" "$tmp/k.key" >"$out/pem/both.pem"
