@@ -69,35 +69,6 @@ void usage_option(const char *usage, int c, const char *word)
 	usage_fail(usage, "unknown option %s", word);
 }
 
-void check_line(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", progname);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (fflush(stdout) == EOF)
-		die(EXIT_CONFINE, "unable to write the check line");
-}
-
-int parse_ulong(const char *s, unsigned long min, unsigned long max,
-                unsigned long *out)
-{
-	unsigned long v;
-	char *end;
-
-	/* strtoul(3) alone would take spaces, a sign and leading zeros. */
-	if (!s || *s < '0' || *s > '9' || (s[0] == '0' && s[1]))
-		return 0;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return 0;
-	*out = v;
-	return 1;
-}
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -1,5 +1,5 @@
 /* The few things every program of sharness-exec shares: one message shape,
- * die-don't-unwind helpers, number parsing, and (text.h) quoting. */
+ * die-don't-unwind helpers, whole reads and writes, and (text.h) quoting. */
 #ifndef SHARNESS_COMMON_H
 #define SHARNESS_COMMON_H
 
@@ -33,15 +33,6 @@ void usage_fail(const char *usage, const char *fmt, ...) NORETURN PRINTF(2, 3);
 /* usage_fail() for a getopt(3) loop's error case C: ':' a missing value,
  * else an unknown option (optopt, or WORD when getopt gives none). */
 void usage_option(const char *usage, int c, const char *word) NORETURN;
-
-/* Check mode (-t) of a helper: "PROG: FMT" on one line of standard
- * output, flushed before the next exec or fork. */
-void check_line(const char *fmt, ...) PRINTF(1, 2);
-
-/* Parse a decimal number in [min, max]; 1 on success, 0 otherwise.
- * Refuses signs, spaces, leading zeros, empty strings and trailing garbage. */
-int parse_ulong(const char *s, unsigned long min, unsigned long max,
-                unsigned long *out);
 
 /* Read FD to its end into BUF, at most CAP bytes, retrying on EINTR and
  * waiting with poll(2) where FD is O_NONBLOCK (a FIFO before its writer).

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,4 +348,34 @@ int open_nofollow(const char *path, int flags)
 	if (fd >= 0 || errno != ENOSYS)
 		return (int)fd;
 	return open_nofollow_walk(path, flags);
+}
+
+void check_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", progname);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (fflush(stdout) == EOF)
+		die(EXIT_CONFINE, "unable to write the check line");
+}
+
+int parse_ulong(const char *s, unsigned long min, unsigned long max,
+                unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	/* strtoul(3) alone would take spaces, a sign and leading zeros. */
+	if (!s || *s < '0' || *s > '9' || (s[0] == '0' && s[1]))
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return 0;
+	*out = v;
+	return 1;
 }

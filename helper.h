@@ -1,6 +1,6 @@
-/* What only the helpers share: the one exec wrapper that maps ENOENT to
- * 127 and every other failure to 126, the sealed environment the front end
- * hands on, symlink-free opens. */
+/* What only the helpers share: the check line, number parsing, the one
+ * exec wrapper that maps ENOENT to 127 and every other failure to 126, the
+ * sealed environment the front end hands on, symlink-free opens. */
 #ifndef SHARNESS_HELPER_H
 #define SHARNESS_HELPER_H
 
@@ -27,5 +27,14 @@ void env_from_fd(int fd);
  * its way: openat2 RESOLVE_NO_SYMLINKS, or where the kernel lacks openat2
  * (ENOSYS) one O_NOFOLLOW component at a time. ELOOP when a symlink is met. */
 int open_nofollow(const char *path, int flags);
+
+/* Check mode (-t) of a helper: "PROG: FMT" on one line of standard
+ * output, flushed before the next exec or fork. */
+void check_line(const char *fmt, ...) PRINTF(1, 2);
+
+/* Parse a decimal number in [min, max]; 1 on success, 0 otherwise.
+ * Refuses signs, spaces, leading zeros, empty strings and trailing garbage. */
+int parse_ulong(const char *s, unsigned long min, unsigned long max,
+                unsigned long *out);
 
 #endif

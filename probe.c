@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "helper.h"
 #include "landlock-abi.h"
 #include "machine.h"
 
