@@ -34,6 +34,15 @@ landlock_abi() {
 	"$TRY" landlock-abi 2>/dev/null || echo 0
 }
 
+# no_view_warning CALL_ERROR: the view step's warning where it can make no
+# mount namespace; from Landlock ABI 9 on it no longer lists pathname UNIX
+# sockets among what Landlock alone does not hold (RESOLVE_UNIX does).
+no_view_warning() {
+	local sockets="pathname UNIX sockets, "
+	[ "$(landlock_abi)" -lt 9 ] || sockets=
+	echo "sharness-exec-view: warning: no mount namespace available ($1): Landlock alone does not hold chmod, utime, xattrs, ${sockets}inotify or noexec outside the policy"
+}
+
 # require_feature FEATURE: the one way a test skips. Skips the test when
 # this machine or build lacks FEATURE, or fails it when
 # SHARNESS_EXEC_MUST_WORK=1 (CI sets it), unless FEATURE is named in
