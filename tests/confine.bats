@@ -309,7 +309,7 @@ t_tiocsti() {
 	require_feature pty
 	policy
 	chmod 755 "$TMP"
-	run script -qec "exec $(printf '%q ' $(prefix "$m") "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- "$TRY" tiocsti)" /dev/null
+	run "${SCRIPT[@]}" -qec "exec $(printf '%q ' $(prefix "$m") "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- "$TRY" tiocsti)" /dev/null
 	[[ "$output" == *"refused: Operation not permitted"* ]]
 	[[ "$output" != *ok* ]]
 }

@@ -465,10 +465,10 @@ tiocsti() {
 	# Control: without the helper the probe does push X into the pty, which
 	# echoes it back.
 	require_feature tiocsti
-	run -0 run_as script -qec "exec $(printf '%q ' "$T" tiocsti)" /dev/null </dev/null
+	run -0 run_as "${SCRIPT[@]}" -qec "exec $(printf '%q ' "$T" tiocsti)" /dev/null </dev/null
 	[[ "$output" == *X* ]]
 	cmd=$(printf '%q ' "$LANDLOCK" "${BASE[@]}" -- "$T" tiocsti)
-	run -1 run_as script -qec "exec $cmd" /dev/null </dev/null
+	run -1 run_as "${SCRIPT[@]}" -qec "exec $cmd" /dev/null </dev/null
 	[ "$output" = $'refused: Operation not permitted\r' ]
 	[[ "$output" != *X* ]]
 }
@@ -484,7 +484,7 @@ ctrl_c() {
 			sleep 0.05
 		done
 		printf '\003'
-	} | run_as script -qec "exec $1" /dev/null
+	} | run_as "${SCRIPT[@]}" -qec "exec $1" /dev/null
 }
 
 interrupt() {

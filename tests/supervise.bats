@@ -525,7 +525,7 @@ tty_case() {
 		printf 'echo "status $?" >%s/status\n' "$W"
 		eventually test -s "$W/status"
 		printf 'exit\n'
-	} | script -qec "$shell" /dev/null >/dev/null || true
+	} | "${SCRIPT[@]}" -qec "$shell" /dev/null >/dev/null || true
 	cat "$W/jobs"
 	grep -q Stopped "$W/jobs"
 	[ -e "$W/resumed" ]

@@ -34,6 +34,12 @@ landlock_abi() {
 	"$TRY" landlock-abi 2>/dev/null || echo 0
 }
 
+# script(1) for the terminal tests, with INT, QUIT and the job-control
+# signals at their defaults: a `make check &` from a script starts the
+# suite with INT and QUIT ignored, a shell may not trap a signal ignored
+# at its start, and a ^C typed into the terminal would then never land.
+SCRIPT=(env --default-signal=INT,QUIT,TSTP,TTIN,TTOU script)
+
 # no_view_warning CALL_ERROR: the view step's warning where it can make no
 # mount namespace; from Landlock ABI 9 on it no longer lists pathname UNIX
 # sockets among what Landlock alone does not hold (RESOLVE_UNIX does).
