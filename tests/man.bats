@@ -187,3 +187,25 @@ usage_is_synopsis() {
 	done
 	[ "$n" -ge 15 ]
 }
+
+# abi_table PAGE: "ABI KERNEL" per row of the page's table of Landlock ABIs.
+abi_table() {
+	sed -n 's/^\.It \([0-9][0-9]*\) Ta \([0-9][0-9.]*\) Ta .*/\1 \2/p' "$MAN/$1"
+}
+
+@test "the two tables of Landlock ABIs, in sharness-exec(1) and sharness-exec-probe(1), agree with each other and with the landlock step's" {
+	local code
+	abi_table sharness-exec.1 >"$TMP/front"
+	abi_table sharness-exec-probe.1 >"$TMP/probe"
+	cat "$TMP/front"
+	[ "$(wc -l <"$TMP/front")" -ge 11 ]
+	diff "$TMP/front" "$TMP/probe"
+	# landlock.c names the ABI and kernel of every right after ABI 1
+	code=$(sed -n 's/^	{ [0-9], LANDLOCK_[A-Z_]*, "[A-Z_]*", \([0-9]*\), "\([0-9.]*\)", [A-Z_]* },$/\1 \2/p' \
+		"$top_srcdir/landlock.c" | sort -un)
+	echo "landlock.c: $code"
+	[ "$(printf '%s\n' "$code" | wc -l)" -ge 7 ]
+	printf '%s\n' "$code" | while read -r abi kernel; do
+		grep -qx "$abi $kernel" "$TMP/front" || { echo "ABI $abi: landlock.c says $kernel"; exit 1; }
+	done
+}
