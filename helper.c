@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/landlock.h>
 #include <linux/openat2.h>
 
 #include "common.h"
@@ -378,4 +379,10 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max,
 		return 0;
 	*out = v;
 	return 1;
+}
+
+long landlock_abi(void)
+{
+	return syscall(SYS_landlock_create_ruleset, NULL, 0,
+	               LANDLOCK_CREATE_RULESET_VERSION);
 }

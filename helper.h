@@ -28,6 +28,10 @@ void env_from_fd(int fd);
  * (ENOSYS) one O_NOFOLLOW component at a time. ELOOP when a symlink is met. */
 int open_nofollow(const char *path, int flags);
 
+/* The running kernel's Landlock ABI (landlock_create_ruleset's VERSION
+ * query), or -1 with errno set: ENOSYS, EOPNOTSUPP, or a seccomp filter's. */
+long landlock_abi(void);
+
 /* Check mode (-t) of a helper: "PROG: FMT" on one line of standard
  * output, flushed before the next exec or fork. */
 void check_line(const char *fmt, ...) PRINTF(1, 2);

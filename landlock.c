@@ -94,8 +94,7 @@ static __u64 word(const struct sharness_ruleset_attr *a, int w)
 
 static int query_abi(void)
 {
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	                   LANDLOCK_CREATE_RULESET_VERSION);
+	long abi = landlock_abi();
 
 	if (abi >= 1)
 		return (int)abi;

@@ -18,6 +18,7 @@
 #include <linux/landlock.h>
 
 #include "common.h"
+#include "helper.h"
 #include "landlock-abi.h"
 #include "machine.h"
 
@@ -109,12 +110,6 @@ static struct child_result in_child(long (*fn)(void))
 		r.err = EIO;
 	}
 	return r;
-}
-
-static long landlock_version(void)
-{
-	return syscall(SYS_landlock_create_ruleset, NULL, 0,
-	               LANDLOCK_CREATE_RULESET_VERSION);
 }
 
 static long landlock_errata(void)
@@ -284,7 +279,7 @@ static int in_list(const char *list, const char *word)
 static void probe_landlock(struct machine *m)
 {
 	const char *cfg = m->config[0];
-	struct child_result r = in_child(landlock_version);
+	struct child_result r = in_child(landlock_abi);
 	int built = (cfg && !strcmp(cfg, "y")) || (m->lsm && in_list(m->lsm, "landlock"));
 
 	m->landlock_err = r.err;
