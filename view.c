@@ -21,7 +21,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
-#include <linux/landlock.h>
 #include <linux/mount.h>
 
 #include "common.h"
@@ -253,24 +252,24 @@ static void refuse_dir_fds(void)
  * which holds connecting to pathname UNIX sockets from ABI 9 on. */
 static void no_view(const char *call, int err, size_t nprot, char **next)
 {
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	                   LANDLOCK_CREATE_RULESET_VERSION);
-	const char *sockets = abi >= 9 ? "" : "pathname UNIX sockets, ";
+	int sockets_held = landlock_abi() >= 9;
+	char why[160];
 
 	if (nprot && !view_best)
 		die_hint(EXIT_CONFINE, err, "-b (--best-effort) runs without "
 		         "them, leaving them writable", "unable to make a mount "
 		         "namespace, which the protected paths (-p) need");
-	if (geteuid() == 0 && !view_best)
-		die_hint(EXIT_CONFINE, err, abi >= 9 ? "for a root caller chmod "
-		         "outside the policy is critical; -b (--best-effort) runs "
-		         "with Landlock alone" : "for a root caller chmod and "
-		         "pathname sockets outside the policy are critical; -b "
-		         "(--best-effort) runs with Landlock alone",
-		         "unable to make a mount namespace");
+	if (geteuid() == 0 && !view_best) {
+		snprintf(why, sizeof why, "for a root caller %s outside the policy "
+		         "%s critical; -b (--best-effort) runs with Landlock alone",
+		         sockets_held ? "chmod" : "chmod and pathname sockets",
+		         sockets_held ? "is" : "are");
+		die_hint(EXIT_CONFINE, err, why, "unable to make a mount namespace");
+	}
 	warnx_("no mount namespace available (%s: %s): Landlock alone does "
 	       "not hold chmod, utime, xattrs, %sinotify or noexec outside the "
-	       "policy%s", call, strerror(err), sockets,
+	       "policy%s", call, strerror(err),
+	       sockets_held ? "" : "pathname UNIX sockets, ",
 	       nprot ? "; protected paths dropped" : "");
 	if (test)
 		check_line("mount=none why=%s: %s", call, strerror(err));

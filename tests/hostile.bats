@@ -393,6 +393,7 @@ t_deny_unshare() {
 		[ "${#stderr_lines[@]}" = 3 ]
 		[ "${stderr_lines[1]}" = "sharness-exec-view: fatal: unable to make a mount namespace: Operation not permitted" ]
 		[[ "${stderr_lines[2]}" == "hint: "*"--best-effort"* ]]
+		[ "${stderr_lines[2]}" = "$(no_view_root_hint)" ]
 		[ ! -e "$TMP/rw/ran" ]
 		best=--best-effort
 	fi

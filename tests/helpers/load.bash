@@ -49,6 +49,15 @@ no_view_warning() {
 	echo "sharness-exec-view: warning: no mount namespace available ($1): Landlock alone does not hold chmod, utime, xattrs, ${sockets}inotify or noexec outside the policy"
 }
 
+# no_view_root_hint: the hint under the view step's refusal of a root
+# caller where it can make no mount namespace; pathname sockets are named
+# below Landlock ABI 9 only, as in no_view_warning.
+no_view_root_hint() {
+	local what="chmod and pathname sockets" verb=are
+	[ "$(landlock_abi)" -lt 9 ] || { what=chmod; verb=is; }
+	echo "hint: for a root caller $what outside the policy $verb critical; -b (--best-effort) runs with Landlock alone"
+}
+
 # require_feature FEATURE: the one way a test skips. Skips the test when
 # this machine or build lacks FEATURE, or fails it when
 # SHARNESS_EXEC_MUST_WORK=1 (CI sets it), unless FEATURE is named in
