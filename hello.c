@@ -362,6 +362,21 @@ static int probe_wrong_hash(int null_in)
 
 #define WALL(name, ...) (printf("  %-12s", name), printf(__VA_ARGS__), putchar('\n'))
 
+/* Each right the run relies on, and the wall of this run that holds it
+ * (rights.h), one a line. */
+static void print_rights(const char *rights)
+{
+	char buf[sizeof walls.rights], *word, *save = NULL, *colon;
+
+	printf("rights, and the wall that holds each here:\n");
+	snprintf(buf, sizeof buf, "%s", rights);
+	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save))
+		if ((colon = strchr(word, ':'))) {
+			*colon = '\0';
+			printf("  %-28s %s\n", word, colon + 1);
+		}
+}
+
 static void print_walls(void)
 {
 	const struct walls *w = &walls;
@@ -386,6 +401,8 @@ static void print_walls(void)
 		     w->scoped, w->seccomp == 2 ? "on" : "OFF", w->caps);
 	else
 		WALL("landlock", "the run did not go through: %s", w->fatal);
+	if (w->ran)
+		print_rights(w->rights);
 }
 
 static void caveats(const struct machine *m)
@@ -396,9 +413,9 @@ static void caveats(const struct machine *m)
 	printf("caveats:\n");
 	for (int i = 0; i < nnotes; i++)
 		n++, printf("  - %s\n", notes[i]);
-	if (w->ran && w->abi < 6)
-		n++, printf("  - Landlock ABI %d < 6: the target can still signal your other "
-		            "processes (no scoping)\n", w->abi);
+	if (w->ran && strstr(w->rights, ":none"))
+		n++, printf("  - nothing in this run holds %s: strict mode refuses a policy "
+		            "that relies on it, --best-effort runs without it\n", w->rights);
 	if (!strcmp(w->network, "seccomp"))
 		n++, printf("  - no network namespace (%s), so the network is cut by the seccomp "
 		            "filter: TCP and UDP sockets alike are refused, so loopback is "

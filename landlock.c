@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -23,11 +24,12 @@
 #include "helper.h"
 #include "landlock-abi.h"
 #include "listenguard.h"
+#include "rights.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-r PATH]... " \
+#define USAGE "sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-W FD] [-r PATH]... " \
 	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
@@ -48,35 +50,6 @@ const char *progname = "sharness-exec-landlock";
 #define NET_UDP (LANDLOCK_ACCESS_NET_BIND_UDP | LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP)
 #define SCOPE_ALL (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL)
 
-/* When a right added after ABI 1 is required: always, in the object form
- * (-H), when UDP ports are listed (-C, -L), or never (handled where the
- * kernel has it, a second wall behind another step). */
-enum need { ALWAYS, OBJECT_FORM, UDP_LISTED, WHERE_AVAILABLE };
-
-/* Every right added after ABI 1, for the refusal and best-effort lines. */
-static const struct right {
-	int word;		/* 0 fs, 1 net, 2 scoped */
-	__u64 bit;
-	const char *name;
-	int abi;
-	const char *kernel;
-	enum need need;
-} later[] = {
-	{ 0, LANDLOCK_ACCESS_FS_REFER, "FS_REFER", 2, "5.19", ALWAYS },
-	{ 0, LANDLOCK_ACCESS_FS_TRUNCATE, "FS_TRUNCATE", 3, "6.2", ALWAYS },
-	{ 1, LANDLOCK_ACCESS_NET_BIND_TCP, "NET_BIND_TCP", 4, "6.7", OBJECT_FORM },
-	{ 1, LANDLOCK_ACCESS_NET_CONNECT_TCP, "NET_CONNECT_TCP", 4, "6.7", OBJECT_FORM },
-	{ 0, LANDLOCK_ACCESS_FS_IOCTL_DEV, "FS_IOCTL_DEV", 5, "6.10", ALWAYS },
-	{ 2, LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET, "SCOPE_ABSTRACT_UNIX_SOCKET", 6, "6.12", ALWAYS },
-	{ 2, LANDLOCK_SCOPE_SIGNAL, "SCOPE_SIGNAL", 6, "6.12", ALWAYS },
-	/* The view step already hides pathname sockets outside the policy;
-	 * where it stands, this is the second wall, where it cannot, the
-	 * only one (DESIGN.md 4.5, 5). */
-	{ 0, LANDLOCK_ACCESS_FS_RESOLVE_UNIX, "FS_RESOLVE_UNIX", 9, "7.1", WHERE_AVAILABLE },
-	{ 1, LANDLOCK_ACCESS_NET_BIND_UDP, "NET_BIND_UDP", 10, "7.2", UDP_LISTED },
-	{ 1, LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP, "NET_CONNECT_SEND_UDP", 10, "7.2", UDP_LISTED },
-};
-
 /* The prefix of struct sharness_ruleset_attr that ABI knows. */
 static size_t attr_size(int abi)
 {
@@ -86,28 +59,25 @@ static size_t attr_size(int abi)
 		offsetof(struct sharness_ruleset_attr, handled_access_net);
 }
 
-static __u64 word(const struct sharness_ruleset_attr *a, int w)
-{
-	return w == 0 ? a->handled_access_fs : w == 1 ? a->handled_access_net :
-		a->scoped;
-}
-
-static int query_abi(void)
+/* The running kernel's ABI, or 0 without Landlock, WHY then saying why:
+ * a "none" policy may still run where the other walls hold every right
+ * (rights.h). */
+static int query_abi(const char **why)
 {
 	long abi = landlock_abi();
 
+	*why = NULL;
 	if (abi >= 1)
 		return (int)abi;
 	if (errno == ENOSYS)
-		die_hint(EXIT_CONFINE, errno, "this kernel lacks Landlock: it "
-		         "needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK=y",
-		         "unable to query the Landlock ABI");
-	if (errno == EOPNOTSUPP)
-		die_hint(EXIT_CONFINE, errno, "Landlock is built in but disabled "
-		         "at boot: add it to the kernel's LSM list, "
-		         "lsm=landlock,... on the command line (or CONFIG_LSM)",
-		         "unable to query the Landlock ABI");
-	die(EXIT_CONFINE, "unable to query the Landlock ABI");
+		*why = "this kernel lacks Landlock: it needs Linux 5.13 or later built "
+		       "with CONFIG_SECURITY_LANDLOCK=y";
+	else if (errno == EOPNOTSUPP)
+		*why = "Landlock is built in but disabled at boot: add it to the "
+		       "kernel's LSM list, lsm=landlock,... on the command line (or CONFIG_LSM)";
+	else
+		die(EXIT_CONFINE, "unable to query the Landlock ABI");
+	return 0;
 }
 
 /* Capabilities survive Landlock: a root target holding CAP_SYS_ADMIN or
@@ -156,23 +126,23 @@ static void drop_caps(void)
  * now answers for this very process (it has no /proc of its own to read
  * where the view left /proc out). */
 static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
-                  const char *guard)
+                  const char *guard, const char *held)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	int held = -1;
+	int caps = -1;
 
 	if (syscall(SYS_capget, &h, d) == 0)
-		held = (d[0].effective | d[0].permitted | d[1].effective | d[1].permitted) != 0;
+		caps = (d[0].effective | d[0].permitted | d[1].effective | d[1].permitted) != 0;
 	check_line("abi=%d fs=%#llx net=%s%s scoped=%s%s restrict_flags=%#x seccomp=%d "
-	           "no_new_privs=%d caps=%s listen_guard=%s", abi,
+	           "no_new_privs=%d caps=%s listen_guard=%s rights=%s", abi,
 	           (unsigned long long)a->handled_access_fs,
 	           a->handled_access_net & NET_TCP ? "tcp" : "none",
 	           a->handled_access_net & NET_UDP ? ",udp" : "",
 	           a->scoped & LANDLOCK_SCOPE_SIGNAL ? "signal" : "none",
 	           a->scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET ? ",abstract_unix" : "",
 	           flags, prctl(PR_GET_SECCOMP, 0, 0, 0, 0), prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0),
-	           held < 0 ? "unknown" : held ? "some" : "none", guard);
+	           caps < 0 ? "unknown" : caps ? "some" : "none", guard, held);
 }
 
 /* What argv asks for: the rules in their order, and the switches; VIEW
@@ -180,9 +150,9 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 static struct {
 	struct rule { int opt; const char *arg; unsigned long port; } *rule;
 	const char **view;
-	int nrules, best, net, udp, userns, test;
+	int nrules, best, net, udp, userns, test, record;
 	unsigned long cap, envfd;
-} o = { .cap = 1000, .envfd = ULONG_MAX };
+} o = { .cap = 1000, .envfd = ULONG_MAX, .record = -1 };
 
 /* The port of -c, -l (TCP), -C or -L (UDP). Landlock's port 0 for UDP
  * bind: any ephemeral port, which a client's first send takes on its own. */
@@ -207,7 +177,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:W:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -224,6 +194,10 @@ static void parse(int argc, char **argv)
 			if (!parse_ulong(optarg, 3, INT_MAX, &o.envfd))
 				usage_fail(USAGE, "unable to parse -e %s: not a descriptor above 2",
 				           qn(optarg));
+			break;
+		case 'W':
+			walls_fd(optarg, USAGE);
+			o.record = walls_record();
 			break;
 		case 'C': case 'L':
 			o.udp = 1;
@@ -282,48 +256,84 @@ static void mask_abi(int abi, struct sharness_ruleset_attr *attr, __u32 *flags)
 	}
 }
 
-/* Refuse (126) when the kernel lacks a right of WANT that ATTR had to
- * drop and the run requires; with -b, say what was dropped. */
-static void refuse_missing(int abi, const struct sharness_ruleset_attr *want,
-                           const struct sharness_ruleset_attr *attr)
+/* The walls of this run: the record's (-W), and this step's own. */
+static void find_walls(int abi, struct run_walls *w)
 {
-	const struct right *need = NULL;
-	char missing[256] = "";
-	int udp_dropped = 0;
+	w->abi = abi;
+	walls_read(o.record, w);
+	if (o.net && !o.udp)
+		w->stand |= WALL_ALLOWLIST;
+	w->object_form = o.net;
+	w->root = geteuid() == 0;
+	w->socket_dirs = 0;
+	for (int i = 0; i < o.nrules; i++)
+		if (strchr("rx", o.rule[i].opt) && socket_dir_beneath(o.rule[i].arg))
+			w->socket_dirs = 1;
+}
 
-	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
-		if ((later[i].need == OBJECT_FORM && !o.net) ||
-		    (later[i].need == UDP_LISTED && !o.udp) ||
-		    later[i].need == WHERE_AVAILABLE)
+/* Strict mode (DESIGN.md 4.7): every right this run relies on is held by
+ * a wall that stands. Refuse (126), naming each right that none holds and
+ * what would hold it; with -b, run and say exactly which. HELD gets the
+ * NAME:WALL words of the check line. The rights that are the view's and
+ * the netns step's to refuse or warn about (ROOT_STRICT, WARN) they have
+ * already; they are only named here. */
+static void weigh(const struct run_walls *w, const char *why_none, char *held, size_t hsize)
+{
+	struct { char would[256], names[256]; } g[16];
+	char missing[512] = "";
+	static char hintbuf[9216];
+	size_t ng = 0, hn = 0, j;
+	int udp = 0;
+
+	*held = '\0';
+	for (size_t i = 0; i < nrights; i++) {
+		const struct right *r = &rights_table[i];
+		const char *by;
+		char would[256];
+
+		if (!right_relied(r, w))
 			continue;
-		if (!(word(want, later[i].word) & ~word(attr, later[i].word) & later[i].bit))
+		by = right_holder(r, w);
+		hn += (size_t)snprintf(held + hn, hn < hsize ? hsize - hn : 0, "%s%s:%s",
+		                       hn ? "," : "", r->name, by ? by : "none");
+		if (by || r->strict != STRICT)
 			continue;
-		if (*missing)
-			strcat(missing, ", ");
-		strcat(missing, later[i].name);
-		if (later[i].need == UDP_LISTED)
-			udp_dropped = 1;
-		need = &later[i];
+		snprintf(missing + strlen(missing), sizeof missing - strlen(missing),
+		         "%s%s", *missing ? ", " : "", r->name);
+		udp |= r->abi == 10;
+		right_would(r, would, sizeof would);
+		for (j = 0; j < ng && strcmp(g[j].would, would); j++)
+			;
+		if (j == ng && ng < sizeof g / sizeof *g) {
+			snprintf(g[ng].would, sizeof g[ng].would, "%s", would);
+			g[ng++].names[0] = '\0';
+		}
+		if (j < ng)
+			snprintf(g[j].names + strlen(g[j].names), sizeof g[j].names -
+			         strlen(g[j].names), "%s%s", *g[j].names ? ", " : "", r->name);
 	}
 	if (!*missing)
 		return;
 	if (o.best) {
-		warnx_("Landlock ABI %d: best effort: dropped %s%s", abi, missing,
-		       udp_dropped ? ": UDP is unrestricted" : "");
+		warnx_("Landlock ABI %d: best effort: dropped %s%s", w->abi, missing,
+		       udp ? ": UDP is unrestricted" : "");
 		return;
 	}
-	fprintf(stderr, "%s: fatal: unable to confine with Landlock ABI %d: it lacks %s\n",
-	        progname, abi, missing);
-	if (udp_dropped)
-		hint("Landlock ABI %d (Linux %s) has them; or leave UDP out "
-		     "(DNS also works over TCP port 53); -b (--best-effort) "
-		     "runs with UDP unrestricted", need->abi, need->kernel);
+	if (w->abi)
+		fprintf(stderr, "%s: fatal: unable to confine with Landlock ABI %d: no "
+		        "wall of this run holds %s\n", progname, w->abi, missing);
 	else
-		hint("Landlock ABI %d (Linux %s) has them; -b (--best-effort) "
-		     "runs without them", need->abi, need->kernel);
+		fprintf(stderr, "%s: fatal: unable to confine without Landlock: no "
+		        "wall of this run holds %s\n", progname, missing);
+	if (why_none)
+		snprintf(hintbuf, sizeof hintbuf, "%s; ", why_none);
+	for (j = 0; j < ng; j++)
+		snprintf(hintbuf + strlen(hintbuf), sizeof hintbuf - strlen(hintbuf),
+		         "%s: %s; ", g[j].names, g[j].would);
+	hint("%s-b (--best-effort) runs %s", hintbuf,
+	     udp ? "with UDP unrestricted" : "without them");
 	exit(EXIT_CONFINE);
 }
-
 /* -c -l -C -L: one port rule, for a right the ruleset handles. */
 static void add_port(int fd, const struct rule *r, __u64 handled)
 {
@@ -390,11 +400,51 @@ static void set_view(void)
 	xexec_view(o.view, n);
 }
 
+/* Without Landlock, /proc/self/fd would reopen a file on 0-2 with any
+ * mode its inode allows, and nothing checks an open there: refuse a
+ * regular file, a directory or an O_PATH descriptor, where /proc is
+ * granted. */
+static void refuse_reopenable_fds(void)
+{
+	struct stat st;
+	int proc = 0, fl;
+
+	for (int i = 0; i < o.nrules; i++)
+		if (strchr("rxw", o.rule[i].opt) && path_beneath("/proc", o.rule[i].arg))
+			proc = 1;
+	for (int fd = 0; proc && fd <= 2; fd++) {
+		if ((fl = fcntl(fd, F_GETFL)) < 0 || fstat(fd, &st) < 0)
+			continue;
+		if ((fl & O_PATH) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+			diex(EXIT_CONFINE, "refused: descriptor %d is a file that /proc/self/fd "
+			     "would reopen, and no Landlock ruleset checks that open", fd);
+	}
+}
+
+/* The ruleset of ATTR with every rule of argv, or -1 without Landlock. */
+static int ruleset(int abi, const struct sharness_ruleset_attr *attr)
+{
+	int fd;
+
+	if (!abi)
+		return -1;
+	fd = (int)syscall(SYS_landlock_create_ruleset, attr, attr_size(abi), 0);
+	if (fd < 0)
+		die(EXIT_CONFINE, "unable to create a Landlock ruleset");
+	for (int i = 0; i < o.nrules; i++) {
+		if (strchr("clCL", o.rule[i].opt))
+			add_port(fd, &o.rule[i], attr->handled_access_net);
+		else
+			add_path(fd, &o.rule[i], attr->handled_access_fs);
+	}
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
 	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL, 0, 0, 0 }, attr;
 	unsigned filter = SECCOMP_TARGET;
-	const char *guard = "none";
+	const char *guard = "none", *why_none;
 	/* Nothing of ours runs between restrict_self and exec that an audit
 	 * record would help with; the kernel asks sandbox launchers to say so.
 	 * Of the later flags, none is used: this step is single-threaded (the
@@ -403,6 +453,8 @@ int main(int argc, char **argv)
 	 * anyway, for the seccomp filters, so NO_NEW_PRIVS (ABI 11) would make
 	 * nothing simpler. */
 	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
+	struct run_walls w;
+	char held[1024];
 	int abi, fd;
 
 	parse(argc, argv);
@@ -410,12 +462,12 @@ int main(int argc, char **argv)
 	if (o.envfd != ULONG_MAX)
 		env_from_fd((int)o.envfd);
 
-	abi = query_abi();
-	if ((unsigned long)abi > o.cap)
+	abi = query_abi(&why_none);
+	if ((unsigned long)abi > o.cap) {
 		abi = (int)o.cap;
-	if (abi < 1)
-		diex(EXIT_CONFINE, "unable to use Landlock: -A %lu leaves no ABI "
-		     "(best effort never drops the whole sandbox)", o.cap);
+		if (!abi)
+			why_none = "-A 0: as without Landlock";
+	}
 	/* TCP and UDP are handled only in the object form (-H, -c, -l, -C,
 	 * -L). With "none" the network namespace is the isolation, and
 	 * everything local in it must work: a test suite's own servers on
@@ -426,17 +478,11 @@ int main(int argc, char **argv)
 	want.handled_access_net = o.net ? NET_TCP | NET_UDP : 0;
 	attr = want;
 	mask_abi(abi, &attr, &flags);
-	refuse_missing(abi, &want, &attr);
-
-	fd = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size(abi), 0);
-	if (fd < 0)
-		die(EXIT_CONFINE, "unable to create a Landlock ruleset");
-	for (int i = 0; i < o.nrules; i++) {
-		if (strchr("clCL", o.rule[i].opt))
-			add_port(fd, &o.rule[i], attr.handled_access_net);
-		else
-			add_path(fd, &o.rule[i], attr.handled_access_fs);
-	}
+	find_walls(abi, &w);
+	weigh(&w, why_none, held, sizeof held);
+	if (!abi)
+		refuse_reopenable_fds();
+	fd = ruleset(abi, &attr);
 
 	/* The guard's server must be forked before the capabilities go (it
 	 * keeps CAP_SYS_PTRACE where it is held) and before restrict_self (it
@@ -458,13 +504,22 @@ int main(int argc, char **argv)
 	 * with -b, they are then unrestricted, as the warning above says. */
 	if (o.net && o.udp)
 		filter |= SECCOMP_ALLOW_UDP;
+	/* Below ABI 6 no scope keeps signals in: the filter keeps them from
+	 * the caller's process group (SCOPE_SIGNAL's other wall, rights.c). */
+	if (abi < 6) {
+		filter |= SECCOMP_DENY_GROUP;
+		seccomp_group(getpgrp());
+	}
 	if (seccomp_install(filter) < 0)
 		die(EXIT_CONFINE, "unable to install the seccomp filter");
-	if (syscall(SYS_landlock_restrict_self, fd, flags) < 0)
+	if (fd >= 0 && syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	if (o.record >= 0)
+		close(o.record);
 	if (o.test)
-		check(abi, &attr, flags, guard);
+		check(abi, &attr, flags, guard, held);
 	if (optind >= argc)
 		return 0;
 	xexecvp(argv[optind], argv + optind);

@@ -96,6 +96,9 @@ struct walls {
 	int abi, seccomp, no_new_privs;
 	unsigned long long fs;
 	char net[16], scoped[32], caps[16], guard[16];
+	/* each right the run relies on and the wall holding it, "none"
+	 * where nothing does (rights.h): "FS:landlock,SCOPE_SIGNAL:pidns+seccomp" */
+	char rights[640];
 };
 
 /* Run `sharness-exec run --check [--best-effort] --policy POLICY` (POLICY

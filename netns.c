@@ -25,11 +25,12 @@
 
 #include "common.h"
 #include "helper.h"
+#include "rights.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-netns";
 
-#define USAGE "sharness-exec-netns [-t] [-H | -S] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-netns [-t] [-H | -S] [-W FD] [--] PROGRAM [ARG...]"
 
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
 			opt = 'h';
 		else if (optind < argc && !strncmp(argv[optind], "--", 2) && argv[optind][2])
 			usage_fail(USAGE, "unknown option %s", argv[optind]);
-		else if ((opt = getopt(argc, argv, "+:hHSt")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hHStW:")) == -1)
 			break;
 		if (opt == 'h') {
 			puts("usage: " USAGE);
@@ -191,6 +192,8 @@ int main(int argc, char **argv)
 			seccomp_only = 1;
 		else if (opt == 't')
 			test = 1;
+		else if (opt == 'W')
+			walls_fd(optarg, USAGE);
 		else
 			usage_option(USAGE, opt, argv[optind - 1]);
 	}
@@ -203,6 +206,7 @@ int main(int argc, char **argv)
 	if (!seccomp_only && !err) {
 		if (!host_net)
 			lo_up();
+		walls_note(host_net ? "ipc=namespace" : "net=namespace\nipc=namespace");
 	} else if (host_net) {
 		warnx_("no IPC namespace available (%s): SysV and POSIX "
 		       "IPC objects are shared with the caller", why);
@@ -213,6 +217,7 @@ int main(int argc, char **argv)
 			die_hint(EXIT_CONFINE, errno, errno == EINVAL ?
 			         "the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : NULL,
 			         "unable to install the seccomp socket filter");
+		walls_note("net=seccomp");
 		if (!seccomp_only)
 			warnx_("no network namespace available (%s): loopback is "
 			       "unavailable, sockets other than AF_UNIX are refused by a "

@@ -164,6 +164,26 @@ static void json_caller(const struct machine *m)
 		printf(",\"errata\":null}");
 }
 
+/* ,"KEY":{"RIGHT":"WALL",...} from a check line's rights= words. */
+static void json_rights_as(const char *key, const char *rights)
+{
+	char buf[sizeof ((struct walls *)0)->rights], *word, *save = NULL, *colon;
+	int n = 0;
+
+	snprintf(buf, sizeof buf, "%s", rights);
+	printf(",\"%s\":{", key);
+	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
+		if (!(colon = strchr(word, ':')))
+			continue;
+		*colon = '\0';
+		printf("%s", n++ ? "," : "");
+		jstr(word);
+		putchar(':');
+		jstr(colon + 1);
+	}
+	putchar('}');
+}
+
 static void json_chain(const struct report *r)
 {
 	const struct walls *w = &r->none;
@@ -193,6 +213,8 @@ static void json_chain(const struct report *r)
 	printf(",\"seccomp\":%d,\"no_new_privs\":%d", w->seccomp, w->no_new_privs);
 	jkey("caps", w->caps);
 	jkey("listen_guard", r->object.guard);
+	json_rights_as("rights", w->rights);
+	json_rights_as("rights_object_form", r->object.rights);
 	putchar('}');
 }
 
@@ -256,6 +278,21 @@ static void print_json(const struct report *r)
 
 #define ROW(key, ...) (printf("%-26s", key), printf(__VA_ARGS__), putchar('\n'))
 
+/* One row: each right and the wall holding it (rights.h), "none" where
+ * nothing does. */
+static void print_rights(const char *key, const char *rights)
+{
+	char buf[sizeof ((struct walls *)0)->rights], *word, *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", rights);
+	printf("%-26s", key);
+	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save))
+		printf(" %s", word);
+	if (!*rights)
+		printf(" unknown: the run did not go through");
+	putchar('\n');
+}
+
 static void print_landlock(const struct machine *m)
 {
 	static const char *const no[][2] = {
@@ -315,6 +352,8 @@ static void print_walls(const struct report *r)
 	else
 		ROW("landlock domain", "none: %s", w->fatal);
 	ROW("listen guard", "%s", o->ran ? o->guard : "unknown: the object form did not run");
+	print_rights("rights (network none)", w->rights);
+	print_rights("rights (object form)", o->rights);
 	ROW("strict run", "%s", *r->strict ? r->strict : "runs");
 }
 
@@ -369,15 +408,15 @@ static void print_text(const struct report *r)
 	if (w->ran)
 		printf("verdict: files: Landlock ABI %d; network none: %s; TCP ports: %s; "
 		       "UDP ports: %s; MPTCP and other sockets closed: %s; listen guard: %s; "
-		       "signal and abstract-socket scoping: %s; pid namespace: %s; "
+		       "signals held: %s; pid namespace: %s; "
 		       "mount namespace: %s; memory: %s; processes: %s%s%s\n",
 		       w->abi, is(w->network, "namespace") ? "network namespace" :
 		       "seccomp socket filter, loopback unavailable",
 		       strstr(o->net, "tcp") ? "yes" : "no (ABI < 4)",
 		       o->abi >= 10 ? "yes" : "no (ABI < 10)",
 		       o->seccomp == 2 ? "yes" : "no (no seccomp filter)",
-		       is(o->guard, "on") ? "yes" : "no", strstr(w->scoped, "signal") ? "yes" :
-		       "no (ABI < 6)", is(w->pid, "namespace") ? "yes" : "no",
+		       is(o->guard, "on") ? "yes" : "no", strstr(w->rights, "SCOPE_SIGNAL:none") ?
+		       "no" : "yes", is(w->pid, "namespace") ? "yes" : "no",
 		       is(w->mount, "namespace") ? "yes" : "no", limit_how(w, w->memory),
 		       limit_how(w, w->pids), *r->strict ? "; without --best-effort run refuses: " : "",
 		       r->strict);

@@ -126,21 +126,28 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
  * uses it, the helpers run with an empty environment (a loader variable
  * cannot reach them), and /proc/PID/cmdline, which every user may read,
  * shows a number, never a secret. */
-static int env_fd = -1;
+static int env_fd = -1, walls_fd = -1;
 
-static void seal_env(const struct vec *env)
+/* A memfd NAME, not on 0-2, which the caller may have left closed: the
+ * target would find it there as its stdin, stdout or stderr. */
+static int memfd_above2(const char *name, unsigned flags, const char *what)
 {
-	int fd = memfd_create("sharness-exec-env", MFD_CLOEXEC | MFD_ALLOW_SEALING), low;
+	int fd = memfd_create(name, MFD_CLOEXEC | flags), low;
 
-	/* Not on 0-2, which the caller may have left closed: the target
-	 * would find it there as its stdin, stdout or stderr. */
 	if (fd >= 0 && fd < 3) {
 		low = fd;
 		fd = fcntl(low, F_DUPFD_CLOEXEC, 3);
 		close(low);
 	}
 	if (fd < 0)
-		die(EXIT_REFUSED, "unable to create a memfd for the environment");
+		die(EXIT_REFUSED, "unable to create a memfd for %s", what);
+	return fd;
+}
+
+static void seal_env(const struct vec *env)
+{
+	int fd = memfd_above2("sharness-exec-env", MFD_ALLOW_SEALING, "the environment");
+
 	for (size_t i = 0; i < env->n; i++)
 		if (write_all(fd, env->v[i], strlen(env->v[i]) + 1) < 0)
 			die(EXIT_REFUSED, "unable to write the environment memfd");
@@ -229,6 +236,22 @@ static void helper(struct vec *chain, const char *name)
 		push(chain, "-t");
 }
 
+/* The test build's knob (tests/walls.bats): SHARNESS_EXEC_TEST_ABI=N
+ * has every step that weighs the Landlock ABI take it as N (-A N), so
+ * that ABI 0 to 6 run through the whole chain on a newer kernel. The
+ * shipped front end has no such knob. */
+static void push_test_abi(struct vec *chain)
+{
+#ifdef SHARNESS_TEST_HOOKS
+	const char *abi = getenv("SHARNESS_EXEC_TEST_ABI");
+
+	if (abi && *abi)
+		push_opt(chain, "-A", "%s", abi);
+#else
+	(void)chain;
+#endif
+}
+
 static void push_paths(struct vec *chain, const char *opt, const struct strlist *l)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -268,11 +291,14 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	 * the object form (-H) the host's network; an IPC namespace and a new
 	 * session keyring either way (DESIGN.md 4.2). */
 	helper(chain, "sharness-exec-netns");
+	push_opt(chain, "-W", "%d", walls_fd);
 	if (!p->net_none)
 		push(chain, "-H");
 	push(chain, "--");
 	/* every chain: the pid namespace, and the cgroup the caps go in */
 	helper(chain, "sharness-exec-supervise");
+	push_opt(chain, "-W", "%d", walls_fd);
+	push_test_abi(chain);
 	if (best_effort)
 		push(chain, "-b");
 	if (p->max_memory_mb)
@@ -292,6 +318,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	 * policy's paths, which it opens following no symlink, and recreates
 	 * the links that led to them. */
 	helper(chain, "sharness-exec-view");
+	push_opt(chain, "-W", "%d", walls_fd);
+	push_test_abi(chain);
 	if (best_effort)
 		push(chain, "-b");
 	push_paths(chain, "-r", &p->read_resolved);
@@ -305,6 +333,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
+	push_opt(chain, "-W", "%d", walls_fd);
+	push_test_abi(chain);
 	if (best_effort)
 		push(chain, "-b");
 	if (!p->net_none)
@@ -367,8 +397,8 @@ static NORETURN void exec_chain(struct vec *chain)
 	env_put(&henv, "UBSAN_OPTIONS", getenv("UBSAN_OPTIONS"));
 	env_put(&henv, "ASAN_OPTIONS", getenv("ASAN_OPTIONS"));
 #endif
-	if (fcntl(env_fd, F_SETFD, 0) < 0)
-		die(EXIT_REFUSED, "unable to pass on the environment memfd");
+	if (fcntl(env_fd, F_SETFD, 0) < 0 || fcntl(walls_fd, F_SETFD, 0) < 0)
+		die(EXIT_REFUSED, "unable to pass on the environment and walls memfds");
 	execve(chain->v[0], chain->v, henv.n ? henv.v : none);
 	die(EXIT_REFUSED, "unable to execute helper %s", qn(chain->v[0]));
 }
@@ -378,7 +408,7 @@ int cmd_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "expect-hash", required_argument, NULL, 'H' },
-		{ "best-effort", no_argument, NULL, 'b' },
+		{ "best-effort", no_argument, NULL, 'b' },	/* -b, the hints' word */
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -404,7 +434,7 @@ int cmd_run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:H:nvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:p:H:bnvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': policy = optarg; break;
 		case 'H': expect = optarg; break;
@@ -445,6 +475,8 @@ int cmd_run(int argc, char **argv)
 	resolve_rules(&l.pol, verbose || dry_run);
 	build_env(&env, &l, key, dry_run);
 	seal_env(&env);
+	/* The walls record (rights.h): each step notes there what it stood. */
+	walls_fd = memfd_above2("sharness-exec-walls", 0, "the walls record");
 	build_chain(&chain, &l.pol, best_effort, argv + optind);
 
 	if (verbose) {

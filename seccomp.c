@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <netinet/in.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -364,7 +365,14 @@ static void socketcall_rules(struct prog *p, unsigned what)
 
 /* SECCOMP_DENY_OUTSIDE: what reaches processes outside the run without
  * naming one of them. */
-static void outside_rules(struct prog *p)
+static pid_t group_pgid;
+
+void seccomp_group(pid_t pgid)
+{
+	group_pgid = pgid;
+}
+
+static void outside_rules(struct prog *p, int group)
 {
 	unsigned s, j, k;
 
@@ -372,7 +380,23 @@ static void outside_rules(struct prog *p)
 	 * run too where no pid namespace or Landlock scope stands. tkill and
 	 * tgkill refuse pid <= 0 themselves (EINVAL); tgkill is named anyway,
 	 * as DESIGN.md 4.6 says. */
-	deny_value(p, SYS_kill, 0, (__u32)-1, ERRNO(EPERM));
+	if (group) {
+		/* Below Landlock ABI 6 nothing scopes signals: kill(0) and
+		 * kill(-PGID) reach the caller's process group, which the
+		 * target shares (its shell, a sibling). killpg(3) is
+		 * kill(-PGID); where a pid namespace hides the group, its
+		 * number there is 0 and only kill(0) names it. */
+		s = begin(p, SYS_kill);
+		load(p, ARG_LO(0));
+		if_eq(p, (__u32)-1, ERRNO(EPERM));
+		if_eq(p, 0, ERRNO(EPERM));
+		if (group_pgid > 0)
+			if_eq(p, (__u32)-group_pgid, ERRNO(EPERM));
+		ret(p, ALLOW);
+		end(p, s);
+	} else {
+		deny_value(p, SYS_kill, 0, (__u32)-1, ERRNO(EPERM));
+	}
 	deny_value(p, SYS_tgkill, 0, (__u32)-1, ERRNO(EPERM));
 	/* prlimit64 setting another process's limits: Landlock does not scope
 	 * it, and a limit set on the supervisor or on any process of the same
@@ -474,7 +498,7 @@ static int build(struct prog *p, unsigned what)
 		deny_bits(p, SYS_unshare, 0, CLONE_NEWUSER, ERRNO(EPERM));
 	}
 	if (what & SECCOMP_DENY_OUTSIDE)
-		outside_rules(p);
+		outside_rules(p, !!(what & SECCOMP_DENY_GROUP));
 	if (what & SECCOMP_DENY_SETID) {
 		/* The other ways to put S_ISUID or S_ISGID into a mode: a
 		 * target owning a file (root: every file it creates) could

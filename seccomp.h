@@ -5,6 +5,8 @@
 #ifndef SHARNESS_SECCOMP_H
 #define SHARNESS_SECCOMP_H
 
+#include <sys/types.h>
+
 /* socket(2) and socketpair(2) for every family but AF_UNIX fail with
  * EAFNOSUPPORT; io_uring_setup(2), which could go around that, with ENOSYS.
  * (sharness-exec-netns, where no network namespace can be made.) */
@@ -47,6 +49,11 @@
  * or IPPROTO_UDP) is allowed too, for a policy that lists UDP ports. */
 #define SECCOMP_ALLOW_UDP      0x400
 
+/* With SECCOMP_DENY_OUTSIDE: kill(2) with pid 0, or minus the process
+ * group given to seccomp_group, fails with EPERM too: the caller's group,
+ * which the target shares, where no Landlock scope holds signals. */
+#define SECCOMP_DENY_GROUP     0x800
+
 /* Everything the landlock step always refuses; it adds SECCOMP_DENY_USERNS
  * unless -U, and SECCOMP_NET_ALLOWLIST in the object form. */
 #define SECCOMP_TARGET (SECCOMP_DENY_TIOCSTI | SECCOMP_DENY_SETID | \
@@ -59,5 +66,7 @@
  * architecture this file does not know, E2BIG if the program would not
  * fit, which is a bug). */
 int seccomp_install(unsigned what);
+/* The process group SECCOMP_DENY_GROUP names besides 0 (0: none). */
+void seccomp_group(pid_t pgid);
 
 #endif

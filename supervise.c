@@ -28,12 +28,13 @@
 
 #include "common.h"
 #include "helper.h"
+#include "rights.h"
 #include "landlock-abi.h"
 #include "supervise.h"
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-W FD] [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -447,10 +448,10 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:ht", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:A:bc:htW:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
-			if (!parse_ulong(optarg, 1, 1000, abi_cap))
+			if (!parse_ulong(optarg, 0, 1000, abi_cap))
 				usage_fail(USAGE, "invalid Landlock ABI: %s", optarg);
 			break;
 		case 'b':
@@ -472,10 +473,14 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -c CONTROLLER  make the run's cgroup with memory or pids, and\n"
 			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
 			       "  -t             check mode: also print one line of what this\n"
-			       "                 step uses; without PROGRAM, exit 0 after it\n", USAGE);
+			       "                 step uses; without PROGRAM, exit 0 after it\n"
+			       "  -W FD          note the pid namespace in the walls record FD\n", USAGE);
 			exit(0);
 		case 't':
 			run.test = 1;
+			break;
+		case 'W':
+			walls_fd(optarg, USAGE);
 			break;
 		default:
 			usage_option(USAGE, c, argv[optind - 1]);
@@ -512,12 +517,13 @@ static void pid_namespace(unsigned long abi_cap)
 
 	if (unshare(CLONE_NEWPID) == 0) {
 		run.pidns = 1;
+		walls_note("pid=namespace");
 		return;
 	}
 	err = errno;
 	if (err != EPERM && err != EINVAL && err != ENOSPC && err != EUSERS && err != ENOSYS)
 		die(EXIT_CONFINE, "unable to unshare the pid namespace");
-	abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	abi = landlock_abi();
 	if (abi > 0 && (unsigned long)abi > abi_cap)
 		abi = (long)abi_cap;
 	/* Without Landlock at all, the landlock step refuses, best effort or

@@ -19,12 +19,14 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/mount.h>
 
 #include "common.h"
 #include "helper.h"
+#include "rights.h"
 #include "text.h"
 #include "view.h"
 
@@ -42,6 +44,8 @@ static size_t nents;
 static struct { char *link, *target; } *links;
 static size_t nlinks;
 static int test;	/* check mode (-t) */
+static unsigned long abi_cap = ~0UL;	/* -A */
+static int named_devices;	/* a device node of its own in a read or exec path */
 
 /* Absolute, no "." or ".." component; repeated and trailing slashes go. */
 static char *norm(const char *opt, const char *s)
@@ -252,7 +256,8 @@ static void refuse_dir_fds(void)
  * which holds connecting to pathname UNIX sockets from ABI 9 on. */
 static void no_view(const char *call, int err, size_t nprot, char **next)
 {
-	int sockets_held = landlock_abi() >= 9;
+	long abi = landlock_abi();
+	int sockets_held = abi >= 9 && (unsigned long)abi_cap >= 9;
 	char why[160];
 
 	if (nprot && !view_best)
@@ -288,7 +293,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:t")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:W:")) == -1)
 			break;
 		switch (opt) {
 		case 'h':
@@ -296,6 +301,11 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 			exit(0);
 		case 'b': view_best = 1; break;
 		case 't': test = 1; break;
+		case 'A':
+			if (!parse_ulong(optarg, 0, 1000, &abi_cap))
+				usage_fail(VIEW_USAGE, "unable to parse -A %s: not an ABI number", optarg);
+			break;
+		case 'W': walls_fd(optarg, VIEW_USAGE); break;
 		case 'r': add(norm("r", optarg), R); break;
 		case 'x': add(norm("x", optarg), X); break;
 		case 'w': add(norm("w", optarg), W); break;
@@ -384,6 +394,17 @@ static void new_root(void)
 	close(root);
 }
 
+/* /dev's usual nodes (null, zero, full, random, urandom, tty), whose
+ * ioctls reach no hardware: the ones a minimal /dev has too. */
+static int usual_device(dev_t rdev)
+{
+	unsigned mi = minor(rdev);
+
+	if (major(rdev) == 5)
+		return mi == 0;
+	return major(rdev) == 1 && (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9);
+}
+
 /* Bind ents[I] from the host (or from a fresh /proc above it), opened
  * following no symlink; a missing path is left out (the landlock step
  * says so). A path its nearest bound ancestor already shows the same way
@@ -409,8 +430,11 @@ static void bind_one(size_t i)
 		return;
 	/* A device is written through a read-only mount all the same;
 	 * read-write would only let a root target chmod the host's. */
-	if (fstat(m, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+	if (fstat(m, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
 		e->attr |= MOUNT_ATTR_RDONLY;
+		if (!(e->eff & W) && !usual_device(st.st_rdev))
+			named_devices = 1;
+	}
 	set_attr(m, e->attr, e->path);
 	attach(m, e->path, dir);
 	close(m);
@@ -493,6 +517,7 @@ int main(int argc, char **argv)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_ADMIN, 0, 0) < 0 &&
 	    errno != EINVAL)
 		die(EXIT_CONFINE, "unable to drop CAP_SYS_ADMIN from the ambient set");
+	walls_note(named_devices ? "view=namespace\ndevices=named" : "view=namespace");
 	if (test) {
 		const struct ent *proc = find("/proc");
 		check_line("mount=namespace root=%s proc=%s", our_dev[0] ? "tmpfs" : "host",

@@ -194,6 +194,7 @@ static void parse_line(const char *line, struct walls *w)
 		field(line, "scoped", w->scoped, sizeof w->scoped);
 		field(line, "caps", w->caps, sizeof w->caps);
 		field(line, "listen_guard", w->guard, sizeof w->guard);
+		field(line, "rights", w->rights, sizeof w->rights);
 		w->ran = 1;
 	}
 }

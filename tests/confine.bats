@@ -20,12 +20,11 @@ setup() {
 		chmod 666 "$TMP/$d/file"
 	done
 	pids=()
-	# Below Landlock ABI 6 the strict chain refuses every policy (the
-	# scopes are missing): there, as a user of that kernel must, the
-	# battery runs with --best-effort, and a test that needs a dropped
-	# right says so (the kernel matrix, tests/kernels, boots such kernels).
+	# Strict at every Landlock ABI: below 6 the namespaces hold what the
+	# scopes would (rights.c), and a test that needs a right only Landlock
+	# holds says which ABI (the kernel matrix, tests/kernels, boots older
+	# kernels; tests/walls.bats runs this battery at each simulated ABI).
 	be=()
-	[ "$(landlock_abi)" -ge 6 ] || be=(--best-effort)
 }
 
 teardown() {
@@ -71,6 +70,15 @@ confined() { # MODE CMD...
 	# all but the one line that says what best effort dropped
 	grep -v '^sharness-exec-landlock: warning: Landlock ABI [0-9]*: best effort: dropped ' "$TMP/be.err" >&2 || true
 	return "$st"
+}
+
+# gone PID: wait (bounded) until PID has exited, a zombie counting as gone.
+gone() {
+	for _ in $(seq 400); do
+		[ -e "/proc/$1" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ] || return 0
+		sleep 0.05
+	done
+	return 1
 }
 
 files_unchanged() {
@@ -120,7 +128,6 @@ t_files() {
 t_truncate() {
 	local m=$1
 	need "$m"
-	require_feature landlock-abi:3
 	policy
 	run -1 confined "$m" "$TRY" truncate "$TMP/out/file"
 	# the view step hides it (ENOENT); Landlock alone refuses it (EACCES)
@@ -205,7 +212,9 @@ t_tcp_none() {
 t_tcp_ports() {
 	local m=$1
 	need "$m"
-	require_feature landlock-abi:4
+	# The object form keeps the host's network, whose abstract sockets
+	# only Landlock's scope (ABI 6) holds.
+	require_feature landlock-abi:6
 	listener tcp
 	listen_port=$port
 	log_allowed=$log
@@ -262,7 +271,6 @@ t_abstract() {
 t_signals() {
 	local m=$1
 	need "$m"
-	require_feature landlock-abi:6
 	policy
 	victim "$m"
 	run -1 confined "$m" "$TRY" kill "$victim"
@@ -273,6 +281,51 @@ t_signals() {
 
 @test "kill and ptrace of a process outside are refused (root)" { t_signals root; }
 @test "kill and ptrace of a process outside are refused (nobody)" { t_signals nobody; }
+
+# The target stays in the caller's process group (job control), which the
+# pid namespace cannot hide: kill(0, SIGKILL) from inside must not reach a
+# sibling there, nor the caller's shell. A group of the test's own
+# (setsid) stands for the caller's.
+t_group_kill() {
+	local m=$1 pid
+	need "$m"
+	policy
+	mkdir -m 777 "$TMP/g"
+	# Bare, it takes the whole group down: the shell and its sibling.
+	setsid $(prefix "$m") bash -c 'sleep 300 & echo $! >"$1"; "$2" kill9 0; echo alive >"$3"' \
+		_ "$TMP/g/bare.pid" "$TRY" "$TMP/g/bare.out" || true
+	pid=$(cat "$TMP/g/bare.pid")
+	pids+=("$pid")
+	gone "$pid"
+	[ ! -e "$TMP/g/bare.out" ]
+	# Confined, kill(0) and kill(-PGID) (killpg) at the group are
+	# refused, and the shell and its sibling both live on.
+	cat >"$TMP/g/group.sh" <<-'EOF'
+		sleep 300 & echo $! >"$1"
+		pgid=$(ps -o pgid= $$ | tr -d ' ')
+		"$2" run -p "$3" -- "$4" kill9 0 >"$5" 2>&1; echo "status $?" >>"$5"
+		"$2" run -p "$3" -- "$4" kill9 "-$pgid" >>"$5" 2>&1; echo "status $?" >>"$5"
+		echo alive >>"$5"
+	EOF
+	setsid $(prefix "$m") bash "$TMP/g/group.sh" "$TMP/g/conf.pid" "$SHARNESS_EXEC" \
+		"$TMP/p.json" "$TRY" "$TMP/g/conf.out"
+	pid=$(cat "$TMP/g/conf.pid")
+	pids+=("$pid")
+	kill -0 "$pid"
+	# Below ABI 6 the filter refuses kill(0) (EPERM); from 6 on the
+	# scope lets it reach only the target's own domain: itself. The
+	# group's number names nothing in the pid namespace (ESRCH).
+	if [ "$(landlock_abi)" -lt 6 ]; then
+		[ "$(sed -n 1p "$TMP/g/conf.out")" = "refused: Operation not permitted" ]
+		[ "$(grep -c '^status 1$' "$TMP/g/conf.out")" = 2 ]
+	else
+		[ "$(grep '^status' "$TMP/g/conf.out" | tr '\n' ' ')" = "status 137 status 1 " ]
+	fi
+	[ "$(tail -1 "$TMP/g/conf.out")" = alive ]
+}
+
+@test "kill(0, SIGKILL) from inside spares the caller's process group (root)" { t_group_kill root; }
+@test "kill(0, SIGKILL) from inside spares the caller's process group (nobody)" { t_group_kill nobody; }
 
 t_environ() {
 	local m=$1

@@ -20,7 +20,7 @@
  *   try-syscall udp-send PORT         UDP datagram to 127.0.0.1:PORT
  *   try-syscall socket inet|inet6|unix|netlink|packet
  *   try-syscall abstract NAME         connect to the abstract UNIX socket @NAME
- *   try-syscall kill PID | ptrace PID
+ *   try-syscall kill PID | kill9 PID | ptrace PID
  *   try-syscall tiocsti               push "X" into the terminal on fd 0
  *   try-syscall fd N                  is fd N open?
  *   try-syscall ioctl FILE            TCGETS on FILE opened read-only
@@ -547,6 +547,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(op, "kill"))
 		return result(kill(atoi(a), SIGTERM));
+	if (!strcmp(op, "kill9"))
+		return result(kill(atoi(a), SIGKILL));
 	if (!strcmp(op, "ptrace"))
 		return result((int)ptrace(PTRACE_ATTACH, atoi(a), NULL, NULL));
 	if (!strcmp(op, "ioctl")) {

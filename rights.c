@@ -1,0 +1,199 @@
+/* The table of rights and walls (rights.h), each right worked out against
+ * what the kernel's documentation says each wall does and does not cover:
+ *
+ * - Landlock restricts only what its ABI handles, and only for what is
+ *   opened inside the domain: descriptors inherited on 0-2 act on the host
+ *   file whatever the ABI (and whatever the view), so no wall holds those;
+ *   the view step refuses directories on them.
+ * - The view's read-only binds refuse writes, truncate, chmod, chown,
+ *   utime and xattrs by path (EROFS), for a root target too, and hide what
+ *   the policy does not name; they do not refuse connect(2) to a socket
+ *   beneath a read path (a socket inode is not written), nor ioctls on the
+ *   device nodes the view binds on purpose.
+ * - Abstract UNIX sockets live in the network namespace; signals and
+ *   ptrace reach only what the pid namespace shows, which includes the
+ *   caller's process group (the target stays in it, for job control): the
+ *   landlock step's filter then refuses kill() at that group.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "helper.h"
+#include "rights.h"
+
+const struct right rights_table[] = {
+	{ "FS", "read, write, create, remove and exec only beneath the "
+	  "policy's paths", 1, "5.13", WALL_VIEW, ALWAYS, STRICT },
+	/* At ABI 1 the kernel refuses every rename and link across
+	 * directories (EXDEV), inside write paths too: held, by refusal. */
+	{ "FS_REFER", "no rename or link that moves a file to where it "
+	  "gains rights", 1, "5.13", WALL_VIEW, ALWAYS, STRICT },
+	{ "FS_TRUNCATE", "truncate(2) and O_TRUNC only beneath write paths",
+	  3, "6.2", WALL_VIEW, ALWAYS, STRICT },
+	/* Landlock handles none of these at any ABI. */
+	{ "FS_METADATA", "chmod, chown, utime, xattrs and executable mappings "
+	  "only beneath the paths that allow them", 0, NULL, WALL_VIEW,
+	  ALWAYS, ROOT_STRICT },
+	{ "FS_IOCTL_DEV", "ioctl(2) on a device node only beneath write paths",
+	  5, "6.10", WALL_VIEW_NODEV, ALWAYS, STRICT },
+	{ "FS_RESOLVE_UNIX", "no connect(2) to a pathname UNIX socket outside "
+	  "the policy", 9, "7.1", WALL_VIEW, ALWAYS, ROOT_STRICT },
+	{ "FS_RESOLVE_UNIX_READ", "no connect(2) to a daemon's socket beneath a "
+	  "read or exec path (/run, /var/lib/docker, /tmp/.X11-unix)", 9, "7.1",
+	  0, SOCKET_DIRS, STRICT },
+	{ "SCOPE_ABSTRACT_UNIX_SOCKET", "no abstract UNIX socket outside the "
+	  "run", 6, "6.12", WALL_NETNS, ALWAYS, STRICT },
+	{ "SCOPE_SIGNAL", "no signal to a process outside the run", 6, "6.12",
+	  WALL_PIDNS, ALWAYS, STRICT },
+	{ "PTRACE", "no ptrace(2) or /proc/PID access to a process outside the "
+	  "run", 1, "5.13", WALL_PIDNS, ALWAYS, STRICT },
+	{ "IPC", "no SysV or POSIX IPC object outside the run", 0, NULL,
+	  WALL_IPCNS, ALWAYS, WARN },
+	/* The netns step runs with one of these or not at all. */
+	{ "NETWORK", "no network but the run's own loopback", 0, NULL,
+	  WALL_NETNS | WALL_SOCKETS, NONE_FORM, WARN },
+	{ "NET_BIND_TCP", "TCP bind(2) only to the listed ports", 4, "6.7", 0,
+	  OBJECT_FORM, STRICT },
+	{ "NET_CONNECT_TCP", "TCP connect(2) only to the listed ports", 4,
+	  "6.7", 0, OBJECT_FORM, STRICT },
+	{ "NET_BIND_UDP", "UDP bind(2) only to the listed ports", 10, "7.2",
+	  WALL_ALLOWLIST, OBJECT_FORM, STRICT },
+	{ "NET_CONNECT_SEND_UDP", "UDP connect(2) and sends only to the listed "
+	  "ports", 10, "7.2", WALL_ALLOWLIST, OBJECT_FORM, STRICT },
+};
+const size_t nrights = sizeof rights_table / sizeof rights_table[0];
+
+static const struct {
+	unsigned wall;
+	const char *name, *would;
+} walls[] = {
+	{ WALL_VIEW, "view", "the view step's mount namespace" },
+	{ WALL_VIEW_NODEV, "view", "the view step's mount namespace with no "
+	  "device node named in a read or exec path" },
+	{ WALL_NETNS, "netns", "a network namespace (\"network\": \"none\")" },
+	{ WALL_SOCKETS, "seccomp", "the netns step's socket filter" },
+	{ WALL_PIDNS, "pidns+seccomp", "a pid namespace" },
+	{ WALL_IPCNS, "ipcns", "an IPC namespace" },
+	{ WALL_ALLOWLIST, "seccomp", "listing no UDP port (the socket "
+	  "allowlist then refuses UDP)" },
+};
+
+/* Directories where daemons keep the sockets that act for their callers. */
+static const char *const socket_dirs[] = {
+	"/run", "/var/run", "/tmp/.X11-unix", "/var/lib/docker",
+};
+
+int socket_dir_beneath(const char *path)
+{
+	for (size_t i = 0; i < sizeof socket_dirs / sizeof *socket_dirs; i++)
+		if (path_beneath(socket_dirs[i], path))
+			return 1;
+	return 0;
+}
+
+int right_relied(const struct right *r, const struct run_walls *w)
+{
+	switch (r->relied) {
+	case NONE_FORM: return !w->object_form;
+	case OBJECT_FORM: return w->object_form;
+	case SOCKET_DIRS: return w->socket_dirs;
+	case ALWAYS: return 1;
+	}
+	return 1;
+}
+
+const char *right_holder(const struct right *r, const struct run_walls *w)
+{
+	/* ABI 1 holds FS_REFER by refusing every rename and link across
+	 * directories (EXDEV), inside write paths too: said where the
+	 * walls are listed (probe, hello, run --check) rather than on
+	 * every run. */
+	if (r->abi == 1 && w->abi == 1 && !strcmp(r->name, "FS_REFER"))
+		return "landlock-exdev";
+	if (r->abi && w->abi >= r->abi)
+		return "landlock";
+	for (size_t i = 0; i < sizeof walls / sizeof *walls; i++)
+		if (r->walls & w->stand & walls[i].wall)
+			return walls[i].name;
+	return NULL;
+}
+
+void right_would(const struct right *r, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	*buf = '\0';
+	if (r->abi)
+		n = (size_t)snprintf(buf, size, "Landlock ABI %d (Linux %s)", r->abi,
+		                     r->kernel);
+	for (size_t i = 0; i < sizeof walls / sizeof *walls && n < size; i++)
+		if (r->walls & walls[i].wall)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? " or " : "",
+			                      walls[i].would);
+}
+
+/* --- the record --- */
+
+static int record = -1;
+
+void walls_fd(const char *arg, const char *usage)
+{
+	unsigned long fd;
+
+	if (!parse_ulong(arg, 3, 1 << 20, &fd))
+		usage_fail(usage, "unable to parse -W %s: not a descriptor above 2", qn(arg));
+	record = (int)fd;
+}
+
+int walls_record(void)
+{
+	return record;
+}
+
+void walls_note(const char *line)
+{
+	if (record >= 0 && (write_all(record, line, strlen(line)) < 0 ||
+	                    write_all(record, "\n", 1) < 0))
+		die(EXIT_CONFINE, "unable to write the walls record (fd %d)", record);
+}
+
+static const struct {
+	const char *line;
+	unsigned wall;
+} notes[] = {
+	{ "view=namespace", WALL_VIEW | WALL_VIEW_NODEV },
+	{ "net=namespace", WALL_NETNS },
+	{ "net=seccomp", WALL_SOCKETS },
+	{ "pid=namespace", WALL_PIDNS },
+	{ "ipc=namespace", WALL_IPCNS },
+};
+
+void walls_read(int fd, struct run_walls *w)
+{
+	char buf[512], *line, *save = NULL;
+	ssize_t n;
+	int devices = 0;
+
+	w->stand = 0;
+	if (fd < 0)
+		return;
+	n = pread(fd, buf, sizeof buf - 1, 0);
+	if (n < 0)
+		die(EXIT_CONFINE, "unable to read the walls record (fd %d)", fd);
+	if ((size_t)n == sizeof buf - 1)
+		diex(EXIT_CONFINE, "unable to read the walls record (fd %d): too long", fd);
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
+			if (!strcmp(line, notes[i].line))
+				w->stand |= notes[i].wall;
+		if (!strcmp(line, "devices=named"))
+			devices = 1;
+	}
+	if (devices)
+		w->stand &= ~(unsigned)WALL_VIEW_NODEV;
+}
