@@ -450,8 +450,8 @@ static void landlock_missing(const struct machine *m)
 		[LANDLOCK_UNKNOWN] = "ENOSYS: the kernel lacks it, or a seccomp filter hides it",
 	};
 
-	printf("Landlock is NOT available here (%s): sharness-exec cannot confine files "
-	       "on this machine, and the probes below cannot hold.\n", why[m->landlock]);
+	printf("Landlock is NOT available here (%s): only the view and the namespaces "
+	       "can hold the files; the probes below say whether they do.\n", why[m->landlock]);
 }
 
 /* The policy's hash as `sharness-exec hash` prints it; `run` checks it

@@ -166,10 +166,30 @@ static unsigned long parse_port(int c, const char *arg)
 	return port;
 }
 
+/* --rights: the table of rights and walls (rights.c), a right a line:
+ * NAME, the Landlock ABI and Linux release that hold it (or "-"), the
+ * other walls, and what nothing holding it means. sharness-exec-landlock(1)
+ * is held to it (tests/man.bats). */
+static void print_rights(void)
+{
+	static const char *const strict[] = { "refused", "refused-for-root", "warned" };
+	char would[256];
+
+	for (size_t i = 0; i < nrights; i++) {
+		const struct right *r = &rights_table[i];
+		right_would(r, would, sizeof would);
+		printf("%s\t%d\t%s\t%s\t%s\n", r->name, r->abi, r->abi ? r->kernel : "-",
+		       strict[r->strict], would);
+	}
+	if (fflush(stdout))
+		exit(EXIT_REFUSED);
+}
+
 static void parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+		{ "help", no_argument, NULL, 'h' }, { "rights", no_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 } };
 	int c;
 
 	o.rule = calloc((size_t)argc, sizeof *o.rule);
@@ -181,6 +201,9 @@ static void parse(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
+			exit(0);
+		case 'R':
+			print_rights();
 			exit(0);
 		case 'b': o.best = 1; break;
 		case 'H': o.net = 1; break;
@@ -314,6 +337,11 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 	}
 	if (!*missing)
 		return;
+	/* Best effort never drops the whole sandbox. */
+	if (o.best && !strncmp(missing, "FS,", 3))
+		diex(EXIT_CONFINE, "unable to confine %s: no wall of this run holds FS, "
+		     "and best effort never drops the whole sandbox", w->abi ?
+		     "with Landlock" : "without Landlock");
 	if (o.best) {
 		warnx_("Landlock ABI %d: best effort: dropped %s%s", w->abi, missing,
 		       udp ? ": UDP is unrestricted" : "");
@@ -415,9 +443,15 @@ static void refuse_reopenable_fds(void)
 	for (int fd = 0; proc && fd <= 2; fd++) {
 		if ((fl = fcntl(fd, F_GETFL)) < 0 || fstat(fd, &st) < 0)
 			continue;
-		if ((fl & O_PATH) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-			diex(EXIT_CONFINE, "refused: descriptor %d is a file that /proc/self/fd "
-			     "would reopen, and no Landlock ruleset checks that open", fd);
+		if (!(fl & O_PATH) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			continue;
+		if (!o.best)
+			die_hint(EXIT_CONFINE, 0, "give it a pipe or a device, or leave /proc "
+			         "out of the policy; -b (--best-effort) runs with it reopenable",
+			         "refused: descriptor %d is a file that /proc/self/fd would "
+			         "reopen, and no Landlock ruleset checks that open", fd);
+		warnx_("best effort: descriptor %d is a file that /proc/self/fd would "
+		       "reopen with any mode its inode allows", fd);
 	}
 }
 

@@ -100,6 +100,10 @@ static int unshare_ns(int flags, char *why, size_t size)
 		 * grants no write beneath /proc) may forbid: find out before
 		 * making one, while "none" can still fall back. */
 		fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+		/* Out of descriptors says nothing about namespaces here:
+		 * falling back would weaken the run for a transient reason. */
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM))
+			die(EXIT_CONFINE, "unable to open /proc/self/uid_map");
 		if (fd < 0) {
 			snprintf(why, size, "unable to write /proc/self/uid_map: %s",
 			         strerror(errno));

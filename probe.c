@@ -287,9 +287,9 @@ static void print_rights(const char *key, const char *rights)
 	snprintf(buf, sizeof buf, "%s", rights);
 	printf("%-26s", key);
 	for (word = strtok_r(buf, ",", &save); word; word = strtok_r(NULL, ",", &save))
-		printf(" %s", word);
+		printf("%s%s", word == buf ? "" : " ", word);
 	if (!*rights)
-		printf(" unknown: the run did not go through");
+		printf("unknown: the run did not go through");
 	putchar('\n');
 }
 

@@ -282,6 +282,17 @@ static void push_ports(struct vec *chain, const char *opt, const unsigned *ports
 		push_opt(chain, opt, "%u", ports[i]);
 }
 
+/* A step that stands a wall: its walls record (-W), the test build's ABI
+ * knob, and -b under --best-effort. */
+static void walled_step(struct vec *chain, const char *name, int best_effort)
+{
+	helper(chain, name);
+	push_opt(chain, "-W", "%d", walls_fd);
+	push_test_abi(chain);
+	if (best_effort)
+		push(chain, "-b");
+}
+
 /* Each step's words end with "--", which none of its option arguments can
  * be (paths are absolute, the rest are numbers); the target's words follow. */
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
@@ -296,11 +307,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push(chain, "-H");
 	push(chain, "--");
 	/* every chain: the pid namespace, and the cgroup the caps go in */
-	helper(chain, "sharness-exec-supervise");
-	push_opt(chain, "-W", "%d", walls_fd);
-	push_test_abi(chain);
-	if (best_effort)
-		push(chain, "-b");
+	walled_step(chain, "sharness-exec-supervise", best_effort);
 	if (p->max_memory_mb)
 		push_opt(chain, "-c", "memory");
 	if (p->max_pids)
@@ -317,11 +324,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	/* The view (DESIGN.md 4.5): a mount namespace holding only the
 	 * policy's paths, which it opens following no symlink, and recreates
 	 * the links that led to them. */
-	helper(chain, "sharness-exec-view");
-	push_opt(chain, "-W", "%d", walls_fd);
-	push_test_abi(chain);
-	if (best_effort)
-		push(chain, "-b");
+	walled_step(chain, "sharness-exec-view", best_effort);
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);

@@ -479,9 +479,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 		case 't':
 			run.test = 1;
 			break;
-		case 'W':
-			walls_fd(optarg, USAGE);
-			break;
+		case 'W': walls_fd(optarg, USAGE); break;
 		default:
 			usage_option(USAGE, c, argv[optind - 1]);
 		}

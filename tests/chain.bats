@@ -40,11 +40,11 @@ golden() {
 @test "--best-effort reaches the supervise, view and landlock steps and nothing else" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
-	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns --" ]
-	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -b -c memory --" ]
+	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns -W 4 --" ]
+	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory --" ]
 	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
-	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -b --" ]
-	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -b --" ]
+	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -W 4 -b --" ]
+	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b --" ]
 	[ "${lines[5]}" = "true" ]
 	[ "${#lines[@]}" = 6 ]
 }
@@ -60,10 +60,12 @@ golden() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"exec":["/usr","/bin","/lib","/lib64"]},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- /bin/echo a 'b c'
 	chain=$(printf '%s\n' "${lines[@]}" | head -n -1 | tr '\n' ' ')
-	# -e 3 is the sealed memfd of the target's environment, which only
-	# the front end makes: by hand the target keeps the shell's.
-	[[ "$chain" == *"/sharness-exec-landlock -e 3 "* ]]
+	# -e 3 is the sealed memfd of the target's environment, and -W 4 the
+	# walls record (rights.h), which only the front end makes: by hand the
+	# target keeps the shell's environment, and each step stands alone.
+	[[ "$chain" == *"/sharness-exec-landlock -e 3 -W 4 "* ]]
 	chain=${chain/" -e 3 "/" "}
+	chain=${chain//" -W 4 "/" "}
 	# Run the printed chain by hand, as an auditor would.
 	run -0 --separate-stderr sh -c "$chain /bin/echo a 'b c'"
 	[ "$output" = "a b c" ]
@@ -74,5 +76,5 @@ golden() {
 	hash=$("$SHARNESS_EXEC" hash "$TMP/p.json")
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -v -n -p "$TMP/p.json" -- true
 	[[ "$stderr" == *"policy \"verbose\" $hash (not pinned)"* ]]
-	[[ "$stderr" == *"sharness-exec-landlock -e 3 --"* ]]
+	[[ "$stderr" == *"sharness-exec-landlock -e 3 -W 4 --"* ]]
 }

@@ -168,15 +168,28 @@ print("abi", w["landlock_abi"]); print("memory", d["cgroup"]["memory"])' "$outpu
 	! grep -q SHARNESS_EXEC_HELLO_POLICY "$top_builddir/sharness-exec"
 }
 
-@test "hello without Landlock says so plainly and exits 126" {
+@test "hello without Landlock says so plainly, and the view and the namespaces hold its probes" {
 	cd "$TMP/cwd"
-	run -126 --separate-stderr env TMPDIR="$TMP/t" "$DENY_LANDLOCK" 38 "$SHARNESS_EXEC" hello
-	printf '%s\n' "$output" | grep -q '^Landlock is NOT available here (blocked by a seccomp filter): sharness-exec cannot confine files'
-	printf '%s\n' "$output" | grep -qx '0/6 held'
-	[ "$(printf '%s\n' "$output" | grep -cE ' NOT held +did not run: sharness-exec exit 126: ')" = 6 ]
+	run -0 --separate-stderr env TMPDIR="$TMP/t" "$DENY_LANDLOCK" 38 "$SHARNESS_EXEC" hello
+	printf '%s\n' "$output" | grep -q '^Landlock is NOT available here (blocked by a seccomp filter): only the view and the namespaces can hold the files'
+	printf '%s\n' "$output" | grep -qx '6/6 held'
+	printf '%s\n' "$output" | grep -qE '^  FS +view$'
+	printf '%s\n' "$output" | grep -qE '^  SCOPE_SIGNAL +pidns\+seccomp$'
 	printf '%s\n' "$output" | grep -qE '^wrong --expect-hash +refused +held '
-	[ "${lines[-1]}" = "hello: 6 expectations did NOT hold" ]
+	[ "${lines[-1]}" = "hello: every expectation held" ]
 	[ -z "$(find "$TMP/t" "$TMP/cwd" -mindepth 1)" ]
+}
+
+@test "hello at a simulated Landlock ABI 2 (Debian 12's kernel): strict, every probe held, each right's wall named" {
+	cd "$TMP/cwd"
+	run -0 --separate-stderr env TMPDIR="$TMP/t" SHARNESS_EXEC_TEST_ABI=2 "$SHARNESS_EXEC" hello
+	printf '%s\n' "$output" | grep -qx '6/6 held'
+	printf '%s\n' "$output" | grep -qE '^  landlock    ABI 2,'
+	printf '%s\n' "$output" | grep -qE '^  FS_TRUNCATE +view$'
+	printf '%s\n' "$output" | grep -qE '^  SCOPE_ABSTRACT_UNIX_SOCKET +netns$'
+	printf '%s\n' "$output" | grep -qE '^  SCOPE_SIGNAL +pidns\+seccomp$'
+	! printf '%s\n' "$output" | grep -qE ':none|  none$'
+	[ "${lines[-1]}" = "hello: every expectation held" ]
 }
 
 @test "hello prints the policy it publishes, and it hashes to the published hash" {

@@ -161,7 +161,7 @@ free_port() {
 
 @test "-h and --help print the usage on stdout and exit 0" {
 	run -0 --separate-stderr "$LANDLOCK" -h
-	[ "$output" = "usage: sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-r PATH]... [-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
+	[ "$output" = "usage: sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr "$LANDLOCK" --help
 	[[ "$output" == "usage: sharness-exec-landlock "* ]]
@@ -509,8 +509,10 @@ interrupt() {
 	run -126 --separate-stderr ll -A 3 -w "$TMP/rw" -- "$T" create "$TMP/rw/ran"
 	[ "$output" = "" ]
 	[ "${#stderr_lines[@]}" = 2 ]
-	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 3: it lacks FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
-	[ "${stderr_lines[1]}" = "hint: Landlock ABI 6 (Linux 6.12) has them; -b (--best-effort) runs without them" ]
+	# On its own the step has no other wall: each right names the walls
+	# that would hold it (rights.c).
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 3: no wall of this run holds FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
+	[ "${stderr_lines[1]}" = "hint: FS_IOCTL_DEV: Landlock ABI 5 (Linux 6.10) or the view step's mount namespace with no device node named in a read or exec path; SCOPE_ABSTRACT_UNIX_SOCKET: Landlock ABI 6 (Linux 6.12) or a network namespace (\"network\": \"none\"); SCOPE_SIGNAL: Landlock ABI 6 (Linux 6.12) or a pid namespace; -b (--best-effort) runs without them" ]
 	[ ! -e "$TMP/rw/ran" ]
 }
 
@@ -532,30 +534,33 @@ interrupt() {
 @test "-A 3 with -H or -c: TCP needs ABI 4, refused unless -b" {
 	require_feature landlock
 	run -126 --separate-stderr ll -A 3 -c 80 -- "$T" create "$TMP/rw/ran"
-	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 3: it lacks NET_BIND_TCP, NET_CONNECT_TCP, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 3: no wall of this run holds FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL, NET_BIND_TCP, NET_CONNECT_TCP" ]
 	run -126 --separate-stderr ll -A 3 -H -- "$T" create "$TMP/rw/ran"
 	[ ! -e "$TMP/rw/ran" ]
 	run -0 --separate-stderr ll -A 3 -b -H -w "$TMP/rw" -- "$T" create "$TMP/rw/ran"
-	[ "$stderr" = "sharness-exec-landlock: warning: Landlock ABI 3: best effort: dropped NET_BIND_TCP, NET_CONNECT_TCP, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
+	[ "$stderr" = "sharness-exec-landlock: warning: Landlock ABI 3: best effort: dropped FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL, NET_BIND_TCP, NET_CONNECT_TCP" ]
 }
 
-@test "-A 1, -A 2, -A 5, -A 6: each names its own missing rights" {
+@test "-A 1, -A 2, -A 5, -A 6: each names its own missing rights (FS_REFER is held at 1, by refusal)" {
 	require_feature landlock
 	run -126 --separate-stderr ll -A 1 -- true
-	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 1: it lacks FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 1: no wall of this run holds FS_TRUNCATE, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
 	run -126 --separate-stderr ll -A 2 -- true
-	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 2: it lacks FS_TRUNCATE, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 2: no wall of this run holds FS_TRUNCATE, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
 	run -126 --separate-stderr ll -A 5 -H -- true
-	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 5: it lacks SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 5: no wall of this run holds SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
 	run -0 --separate-stderr ll -A 6 -H -- true
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr ll -A 99 -H -- true
 	[ "$stderr" = "" ]
 }
 
-@test "-A 0: no Landlock at all is 126, even with -b" {
+@test "-A 0 on its own: nothing else holds the files, 126 even with -b" {
 	require_feature landlock
+	run -126 --separate-stderr ll -A 0 -w "$TMP/rw" -- "$T" create "$TMP/rw/ran"
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine without Landlock: no wall of this run holds FS, FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV, SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL, PTRACE" ]
+	[[ "${stderr_lines[1]}" == "hint: -A 0: as without Landlock; FS, FS_REFER: Landlock ABI 1 (Linux 5.13) or the view step's mount namespace; "* ]]
 	run -126 --separate-stderr ll -A 0 -b -w "$TMP/rw" -- "$T" create "$TMP/rw/ran"
-	[ "$stderr" = "sharness-exec-landlock: fatal: unable to use Landlock: -A 0 leaves no ABI (best effort never drops the whole sandbox)" ]
+	[ "$stderr" = "sharness-exec-landlock: fatal: unable to confine without Landlock: no wall of this run holds FS, and best effort never drops the whole sandbox" ]
 	[ ! -e "$TMP/rw/ran" ]
 }

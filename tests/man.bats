@@ -200,12 +200,40 @@ abi_table() {
 	cat "$TMP/front"
 	[ "$(wc -l <"$TMP/front")" -ge 11 ]
 	diff "$TMP/front" "$TMP/probe"
-	# landlock.c names the ABI and kernel of every right after ABI 1
-	code=$(sed -n 's/^	{ [0-9], LANDLOCK_[A-Z_]*, "[A-Z_]*", \([0-9]*\), "\([0-9.]*\)", [A-Z_]* },$/\1 \2/p' \
-		"$top_srcdir/landlock.c" | sort -un)
-	echo "landlock.c: $code"
+	# the table of rights and walls (rights.c) names the ABI and kernel
+	# of every right Landlock holds
+	code=$("$LANDLOCK" --rights | awk -F '\t' '$2 > 0 { print $2, $3 }' | sort -un)
+	echo "rights.c: $code"
 	[ "$(printf '%s\n' "$code" | wc -l)" -ge 7 ]
 	printf '%s\n' "$code" | while read -r abi kernel; do
 		grep -qx "$abi $kernel" "$TMP/front" || { echo "ABI $abi: landlock.c says $kernel"; exit 1; }
 	done
+}
+
+@test "sharness-exec-landlock(1)'s RIGHTS AND WALLS is the table --rights prints, right by right" {
+	run -0 --separate-stderr "$LANDLOCK" --rights
+	[ "${#lines[@]}" -ge 12 ]
+	printf '%s\n' "${lines[@]}" >"$TMP/rights"
+	run -0 python3 - "$MAN/sharness-exec-landlock.1" "$TMP/rights" <<-'EOF'
+		import sys
+		page = open(sys.argv[1]).read()
+		sec = page.split(".Sh RIGHTS AND WALLS\n", 1)[1].split("\n.Sh ", 1)[0]
+		entries, name = {}, None
+		order = []
+		for line in sec.split("\n"):
+		    if line.startswith(".It Dv "):
+		        name = line[7:]
+		        order.append(name)
+		        entries[name] = []
+		    elif name and not line.startswith("."):
+		        entries[name].append(line)
+		rows = [l.split("\t") for l in open(sys.argv[2]).read().splitlines()]
+		assert order == [r[0] for r in rows], (order, [r[0] for r in rows])
+		words = {"refused": "refused (126) unless -b", "refused-for-root":
+		         "refused for a root caller", "warned": "it runs"}
+		for name, abi, kernel, strict, would in rows:
+		    text = " ".join(entries[name])
+		    assert "Held by: " + would + "." in text, (name, would, text)
+		    assert words[strict] in text, (name, strict, text)
+	EOF
 }

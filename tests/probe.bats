@@ -301,7 +301,7 @@ walls_vs_run() {
 	[[ "${lines[1]}" == "sharness-exec-supervise: pid=namespace cgroup="* ]]
 	[[ "${lines[2]}" == "sharness-exec-limits: memory="*" memory_mib=64 pids=none pids_max=0" ]]
 	[[ "${lines[3]}" == "sharness-exec-view: mount=namespace root=tmpfs proc=none" ]]
-	[[ "${lines[4]}" == "sharness-exec-landlock: abi=$("$TRY" landlock-abi) "*" seccomp=2 no_new_privs=1 caps=none listen_guard=none" ]]
+	[[ "${lines[4]}" == "sharness-exec-landlock: abi=$("$TRY" landlock-abi) "*" seccomp=2 no_new_privs=1 caps=none listen_guard=none rights=FS:landlock,"* ]]
 	# the dry run of the same shows every step with -t
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --check --dry-run --policy "$TMP/p.json"
 	[ "$(grep -c ' -t' <<<"$output")" = 5 ]

@@ -20,7 +20,7 @@
  *   try-syscall udp-send PORT         UDP datagram to 127.0.0.1:PORT
  *   try-syscall socket inet|inet6|unix|netlink|packet
  *   try-syscall abstract NAME         connect to the abstract UNIX socket @NAME
- *   try-syscall kill PID | kill9 PID | ptrace PID
+ *   try-syscall kill PID | kill9 PID | ptrace PID | vmread PID
  *   try-syscall tiocsti               push "X" into the terminal on fd 0
  *   try-syscall fd N                  is fd N open?
  *   try-syscall ioctl FILE            TCGETS on FILE opened read-only
@@ -551,6 +551,12 @@ int main(int argc, char **argv)
 		return result(kill(atoi(a), SIGKILL));
 	if (!strcmp(op, "ptrace"))
 		return result((int)ptrace(PTRACE_ATTACH, atoi(a), NULL, NULL));
+	if (!strcmp(op, "vmread")) {
+		/* EPERM before the address is looked at; EFAULT: allowed. */
+		char c;
+		struct iovec l = { &c, 1 }, r = { (void *)0x10000, 1 };
+		return result((int)process_vm_readv(atoi(a), &l, 1, &r, 1, 0));
+	}
 	if (!strcmp(op, "ioctl")) {
 		/* Landlock's IOCTL_DEV answers EACCES before the driver can
 		 * say ENOTTY; room enough for any struct termios. */
