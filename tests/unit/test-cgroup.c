@@ -281,10 +281,10 @@ static void test_self_path(void)
 static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
                       unsigned long mib, unsigned long pids)
 {
-	int done = 0;
+	int done = 0, want = (mib ? CG_MEMORY : 0) | (pids ? CG_PIDS : 0);
 
-	if ((v == 2 ? cg2_setup(cg, r, text, self, 0, mib != 0, pids != 0, why, sizeof why) :
-	     cg1_setup(cg, r, text, self, mib != 0, pids != 0, why, sizeof why)) < 0)
+	if ((v == 2 ? cg2_setup(cg, r, text, self, 0, want, why, sizeof why) :
+	     cg1_setup(cg, r, text, self, want, why, sizeof why)) < 0)
 		return -1;
 	for (int i = 0; i < cg->n; i++)
 		if (cg_caps(cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
@@ -319,7 +319,7 @@ static void test_v2(const char *base)
 		       shared[i].mib, shared[i].pids);
 	}
 	/* a tracking cgroup (no controller) is fine beside them */
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2 beside other processes: a tracking cgroup enables nothing");
 	cg_remove(&cg, self);
@@ -330,7 +330,7 @@ static void test_v2(const char *base)
 	tree_v2("memory pids\n", "pids\n", 1);
 	mkfile("user.slice/job.scope/cgroup.type", "domain threaded\n");
 	fake_kernel = 3;
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
 	tap_ok(r == -1 && strstr(why, "\"domain invalid\"") &&
 	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
 	       "v2 beneath a thread root: a tracking cgroup is refused and removed: %s", why);
@@ -410,13 +410,13 @@ static void test_v2(const char *base)
 
 		snprintf(procs, sizeof procs, "%d\n%d\n", (int)parent, (int)self);
 		mkfile("user.slice/job.scope/cgroup.procs", procs);
-		r = cg2_setup(&cg, root, V2_TEXT, parent, self, 1, 1, why, sizeof why);
+		r = cg2_setup(&cg, root, V2_TEXT, parent, self, CG_MEMORY | CG_PIDS, why, sizeof why);
 		snprintf(sv, sizeof sv, "user.slice/job.scope/sharness-exec.%d.sv/cgroup.procs",
 		         (int)parent);
 		tap_ok(r == 0 && cg.moved && is("user.slice/job.scope/cgroup.subtree_control",
 		                                 "+memory +pids") && is(sv, "0"),
 		       "v2: the watcher counts as the supervisor's, and moves into the leaf after it");
-		r = cg2_setup(&cg, root, V2_TEXT, parent, 0, 1, 1, why, sizeof why);
+		r = cg2_setup(&cg, root, V2_TEXT, parent, 0, CG_MEMORY | CG_PIDS, why, sizeof why);
 		tap_ok(r == -1 && strstr(why, "holds other processes"),
 		       "v2: without ALSO the same process is another's: %s", why);
 		/* a supervisor that is not our parent (it died, and its pid
@@ -425,7 +425,7 @@ static void test_v2(const char *base)
 		tree_v2("memory pids\n", "", 0);
 		snprintf(procs, sizeof procs, "4000009\n%d\n", (int)self);
 		mkfile("user.slice/job.scope/cgroup.procs", procs);
-		r = cg2_setup(&cg, root, V2_TEXT, 4000009, self, 1, 1, why, sizeof why);
+		r = cg2_setup(&cg, root, V2_TEXT, 4000009, self, CG_MEMORY | CG_PIDS, why, sizeof why);
 		tap_ok(r == -1 && strstr(why, "No such process") &&
 		       !exists("user.slice/job.scope/sharness-exec.4000009.sv") &&
 		       is("user.slice/job.scope/cgroup.subtree_control", ""),
@@ -436,7 +436,7 @@ static void test_v2(const char *base)
 	fresh(base, "v2-enabled");
 	tree_v2("memory pids\n", "memory pids\n", 0);
 	r = setup_caps(2, &cg, root, V2_TEXT, 0, 7);
-	tap_ok(r == 0 && !cg.moved && !cg.enabled_memory && !cg.enabled_pids &&
+	tap_ok(r == 0 && !cg.moved && !cg.enabled &&
 	       is("user.slice/job.scope/cgroup.subtree_control", "memory pids\n"),
 	       "v2: controllers already enabled are left as they are");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "7") &&
@@ -536,7 +536,7 @@ static void test_v2(const char *base)
 	/* a tracking cgroup: no controller, subtree_control untouched */
 	fresh(base, "v2-track");
 	tree_v2("", "", 0);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2: a cgroup without controllers needs no move and enables nothing");
 	cg_remove(&cg, self);
@@ -686,14 +686,14 @@ static void test_v1(const char *base)
 	mkfile("memory/cgroup.procs", procs_with(1));
 	mkd("pids"); /* without cgroup.procs: refused after memory is made */
 	fake_kernel = 0;
-	r = cg1_setup(&cg, root, "4:memory:/\n12:pids:/\n", self, 1, 1, why, sizeof why);
+	r = cg1_setup(&cg, root, "4:memory:/\n12:pids:/\n", self, CG_MEMORY | CG_PIDS, why, sizeof why);
 	fake_kernel = 1;
 	tap_ok(r == -1 && strstr(why, "pids") && !exists(named("memory/sharness-exec.%d")),
 	       "v1: the memory cgroup made first is removed when the pids one fails: %s", why);
 
 	fresh(base, "v1-track");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 0, 1, why, sizeof why);
+	r = cg1_setup(&cg, root, V1_TEXT, self, CG_PIDS, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && is(named("pids/sharness-exec.%d/pids.max"), "max"),
 	       "v1: a tracking cgroup in the pids hierarchy, uncapped");
 	cg_remove(&cg, self);
