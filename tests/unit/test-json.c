@@ -173,7 +173,8 @@ static void test_numbers(void)
 	/* where the number stands, named as the policy checker names keys */
 	refuse("{\"process\":{\"max_cpu_percent\":50.5}}",
 	       "process.max_cpu_percent: not an integer at byte 30");
-	refuse("{\"a b\":[{\"c\":[0,{\"d-e_1\":1e2}]}]}", "\"a b\"[0].c[1].d-e_1: not an integer at byte 25");
+	refuse("{\"a b\":[{\"c\":[0,{\"d-e_1\":1e2}]}]}",
+	       "\"a b\"[0].c[1].d-e_1: not an integer at byte 25");
 	refuse("{\"\\u0001\":1.5}", "\"\\001\": not an integer at byte 10");
 	refuse("{\"a\":01}", "invalid number at byte 5");
 	refuse("{\"a\":-01}", "invalid number at byte 5");
