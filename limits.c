@@ -56,9 +56,9 @@ static long cpus(void)
 	return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-/* The CPU cap PERCENT into the first of the N cgroups DIR that has cpu
- * files: else refused, or under -b run uncapped; a line either way when it
- * is clamped or cannot hold. */
+/* The CPU cap PERCENT into the first of the N (at least 1) cgroups DIR
+ * that has cpu files: else refused, or under -b run uncapped; a line when
+ * it is clamped, uncapped, or above what the CPUs here can use. */
 static void cpu_cap(char *const *dir, int n, unsigned long percent)
 {
 	char why[PATH_MAX + 256];
@@ -70,13 +70,12 @@ static void cpu_cap(char *const *dir, int n, unsigned long percent)
 			diex(EXIT_CONFINE, "%s", why);
 	if (r == 0 && !best_effort)
 		diex(EXIT_CONFINE, "unable to cap CPU (process.max_cpu_percent %lu): no cpu "
-		     "controller in %s%s", percent, n ? dir[0] : "any cgroup",
-		     n > 1 ? " or the other cgroups of the run" : "");
+		     "controller in %s%s", percent, dir[0], n > 1 ? " or the run's other cgroups" : "");
 	if (r == 0) {
 		cpu_quota = 0;
 		warnx_("best effort: no cpu controller in %s%s: CPU is uncapped "
-		       "(process.max_cpu_percent %lu)", n ? dir[0] : "any cgroup",
-		       n > 1 ? " or the other cgroups of the run" : "", percent);
+		       "(process.max_cpu_percent %lu)", dir[0],
+		       n > 1 ? " or the run's other cgroups" : "", percent);
 		return;
 	}
 	if (r == 2)

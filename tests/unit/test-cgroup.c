@@ -115,11 +115,14 @@ static int fake_kernel = 1;
 static void made(const char *dir)
 {
 	static const char *const v2[] = { "cgroup.procs", "memory.max", "memory.swap.max",
-	                                  "pids.max", NULL };
+	                                  "pids.max", "cpu.max", NULL };
 	static const char *const mem[] = { "cgroup.procs", "memory.limit_in_bytes",
 	                                   "memory.memsw.limit_in_bytes", NULL };
 	static const char *const pids[] = { "cgroup.procs", "pids.max", NULL };
-	const char *const *files = strstr(dir, "/memory/") ? mem : strstr(dir, "/pids/") ? pids : v2;
+	static const char *const cpu[] = { "cgroup.procs", "cpu.cfs_period_us", "cpu.cfs_quota_us",
+	                                   NULL };
+	const char *const *files = strstr(dir, "/memory/") ? mem : strstr(dir, "/pids/") ? pids :
+	                           strstr(dir, "/cpu/") ? cpu : v2;
 
 	if (fake_kernel && files == v2) {
 		char p[2 * PATH_MAX];
@@ -699,6 +702,83 @@ static void test_v1(const char *base)
 	cg_remove(&cg, self);
 }
 
+/* --- the CPU cap (cgroupcpu.c) --- */
+
+/* cgroup v2, in a delegated tree laid out as systemd makes one: the cpu
+ * controller enabled with the others, cpu.max written, all undone. */
+static void test_cpu_v2(const char *base)
+{
+	struct cgroup cg;
+	unsigned long q;
+	int r;
+
+	fresh(base, "cpu-v2");
+	tree_v2("cpu memory pids\n", "", 0);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, CG_MEMORY | CG_CPU, why, sizeof why);
+	tap_ok(r == 0 && cg.moved && is("user.slice/job.scope/cgroup.subtree_control",
+	                                "+memory +cpu"),
+	       "cpu v2: the cpu controller is enabled for the run's cgroup with memory");
+	r = cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why);
+	tap_ok(r == 1 && q == 50000 && is(named("user.slice/job.scope/sharness-exec.%d/cpu.max"),
+	                                  "50000 100000"),
+	       "cpu v2: 50 %% of one CPU is cpu.max \"50000 100000\"");
+	r = cg_cpu(cg.dir[0], 409600, 0, &q, why, sizeof why);
+	tap_ok(r == 1 && is(named("user.slice/job.scope/sharness-exec.%d/cpu.max"),
+	                    "409600000 100000"),
+	       "cpu v2: 409600 %% (4096 CPUs) is cpu.max \"409600000 100000\"");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d.sv/cpu.max"), "max"),
+	       "cpu v2: the supervisor's leaf is not capped");
+	mkfile("user.slice/job.scope/cgroup.procs", "");
+	cg_remove(&cg, self);
+	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "-memory -cpu") &&
+	       is("user.slice/job.scope/cgroup.procs", named("%d")) &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
+	       "cpu v2: removing disables memory and cpu, moves back, removes the cgroup");
+
+	/* not delegated: cgroup.controllers does not list cpu */
+	fresh(base, "cpu-v2-none");
+	tree_v2("memory pids\n", "", 0);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, CG_MEMORY | CG_CPU, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "the cpu controller is not available there") &&
+	       is("user.slice/job.scope/cgroup.subtree_control", "") &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d.sv")),
+	       "cpu v2: no cpu in cgroup.controllers: refused before touching anything: %s", why);
+	/* and the search again without it (watcher.c) gets memory its cgroup,
+	 * where the limits step finds no cpu file */
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, CG_MEMORY, why, sizeof why);
+	tap_ok(r == 0, "cpu v2: without cpu, memory still gets its cgroup");
+	unlink(at(named("user.slice/job.scope/sharness-exec.%d/cpu.max")));
+	r = cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why);
+	tap_ok(r == 0, "cpu v2: a cgroup without cpu files: nothing written (0)");
+	mkfile("user.slice/job.scope/cgroup.procs", "");
+	cg_remove(&cg, self);
+}
+
+/* cgroup v1: the cpu hierarchy, beneath the caller's own cgroup there */
+static void test_cpu_v1(const char *base)
+{
+	struct cgroup cg;
+	unsigned long q;
+	int r;
+
+	fresh(base, "cpu-v1");
+	tree_v1("1\n");
+	mkd("cpu");
+	mkfile("cpu/cgroup.procs", procs_with(1));
+	r = cg1_setup(&cg, root, V1_TEXT, self, CG_PIDS | CG_CPU, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 2 && !strcmp(cg.dir[0], at(named("pids/sharness-exec.%d"))) &&
+	       !strcmp(cg.dir[1], at(named("cpu/sharness-exec.%d"))),
+	       "cpu v1: a cgroup in the cpu hierarchy (\"cpu,cpuacct\" in /proc/self/cgroup)");
+	tap_ok(cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why) == 0,
+	       "cpu v1: the pids cgroup has no cpu files (0)");
+	r = cg_cpu(cg.dir[1], 50, 0, &q, why, sizeof why);
+	tap_ok(r == 1 && q == 50000 && is(named("cpu/sharness-exec.%d/cpu.cfs_period_us"), "100000") &&
+	       is(named("cpu/sharness-exec.%d/cpu.cfs_quota_us"), "50000"),
+	       "cpu v1: cfs_period_us 100000, cfs_quota_us 50000");
+	cg_remove(&cg, self);
+	tap_ok(!exists(named("cpu/sharness-exec.%d")), "cpu v1: removed");
+}
+
 int main(void)
 {
 	char base[] = "/tmp/test-cgroup.XXXXXX";
@@ -715,6 +795,8 @@ int main(void)
 	test_v2(base);
 	test_siblings(base);
 	test_v1(base);
+	test_cpu_v2(base);
+	test_cpu_v1(base);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		tap_diag("could not remove %s", base);
