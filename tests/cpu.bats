@@ -76,22 +76,23 @@ need_v1_cpu() {
 }
 
 @test "check: 1 and 409600 are valid; 0, 409601, a string and a float are refused, naming the key" {
-	local v
+	local v want
 	for v in 1 409600; do
 		policy ',"max_cpu_percent":'"$v"
 		run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/p.json"
 		[ "$output" = "$TMP/p.json: valid pbp 1 policy \"cpu\"" ]
 		[ -z "$stderr" ]
 	done
-	for v in 0 409601; do
+	while IFS='|' read -r v want; do
 		policy ',"max_cpu_percent":'"$v"
 		run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/p.json"
-		[ "$stderr" = "sharness-exec: $TMP/p.json: process.max_cpu_percent: must be 1-409600, not $v" ]
+		[ "$stderr" = "sharness-exec: $TMP/p.json: process.max_cpu_percent: $want" ]
 		[ -z "$output" ]
-	done
-	policy ',"max_cpu_percent":"50"'
-	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/p.json"
-	[ "$stderr" = "sharness-exec: $TMP/p.json: process.max_cpu_percent: must be an integer" ]
+	done <<-'EOF'
+	0|must be 1-409600, not 0
+	409601|must be 1-409600, not 409601
+	"50"|must be an integer
+	EOF
 	# pbp 1 has no floats at all: the JSON reader refuses it, and says where
 	policy ',"max_cpu_percent":50.5'
 	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/p.json"
@@ -111,11 +112,6 @@ need_v1_cpu() {
 
 @test "root, cgroup v1: max_cpu_percent 50 holds a busy loop of 2 s to at most 60 % of one CPU" {
 	need_v1_cpu
-	# bare, through the same chain: the loops take more than the cap allows
-	policy
-	busy "$SHARNESS_EXEC" run --policy "$TMP/p.json" -- "${BUSY8[@]}"
-	[ "$rc" = 0 ]
-	[ "$ratio" -gt 60 ]
 	policy ',"max_cpu_percent":50'
 	busy "$SHARNESS_EXEC" run --policy "$TMP/p.json" -- "${BUSY[@]}"
 	[ "$rc" = 0 ]
@@ -127,6 +123,16 @@ need_v1_cpu() {
 	[ "$rc" = 0 ]
 	[ ! -s "$TMP/err" ]
 	[ "$ratio" -le 60 ]
+	# Bare, through the same chain, the loops take more than the cap
+	# allows, or this test could not fail. The other suites on this
+	# machine may leave them less than that: three tries, then say so.
+	policy
+	for _ in 1 2 3; do
+		busy "$SHARNESS_EXEC" run --policy "$TMP/p.json" -- "${BUSY8[@]}"
+		[ "$rc" = 0 ]
+		[ "$ratio" -le 60 ] || return 0
+	done
+	not_here idle-cpu "the machine is too busy to show the cap: eight bare loops got $ratio % of one CPU"
 }
 
 @test "root, cgroup v1: the cap sits on a cgroup beneath the caller's, which the run removes" {
