@@ -22,6 +22,8 @@
 
 #define PREFIX_LEN (sizeof CG_PREFIX - 1)
 
+const char *const cg_ctl[CG_NCTL] = { "memory", "pids", "cpu" };
+
 static int fail(char *why, size_t whysz, const char *fmt, ...) PRINTF(3, 4);
 static int fail(char *why, size_t whysz, const char *fmt, ...)
 {
@@ -88,6 +90,16 @@ static int has_word(const char *list, const char *word)
 		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
 			return 1;
 	return 0;
+}
+
+/* The controllers of MASK as cgroup.subtree_control words: "+memory +cpu". */
+static void ctl_words(char *out, size_t n, int mask, char sign)
+{
+	out[0] = '\0';
+	for (int i = 0; i < CG_NCTL; i++)
+		if (mask & 1 << i)
+			snprintf(out + strlen(out), n - strlen(out), "%s%c%s", out[0] ? " " : "",
+			         sign, cg_ctl[i]);
 }
 
 /* Write VAL to DIR/FILE: 1 done, -1 failed; 0 when an OPTIONAL file is
@@ -289,10 +301,10 @@ static int make_child(char *out, const char *parent, pid_t self, const char *suf
 }
 
 int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
-              pid_t also, int mib, int pids, char *why, size_t whysz)
+              pid_t also, int want, char *why, size_t whysz)
 {
 	char path[PATH_MAX], buf[512], val[32], type[32];
-	int has_self, others, memory, pidsctl;
+	int has_self, others, enable = 0;
 
 	memset(cg, 0, sizeof *cg);
 	if (cg_self_path(text, NULL, path, sizeof path) < 0)
@@ -300,9 +312,10 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 	if (mkpath(cg->home, root, path, NULL) < 0 ||
 	    read_small(cg->home, "cgroup.controllers", buf, sizeof buf) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
-	if ((mib && !has_word(buf, "memory")) || (pids && !has_word(buf, "pids")))
-		return fail(why, whysz, "cgroup v2 %s: the %s controller is not available there",
-		            cg->home, mib && !has_word(buf, "memory") ? "memory" : "pids");
+	for (int i = 0; i < CG_NCTL; i++)
+		if ((want & 1 << i) && !has_word(buf, cg_ctl[i]))
+			return fail(why, whysz, "cgroup v2 %s: the %s controller is not available "
+			            "there", cg->home, cg_ctl[i]);
 	if (procs_scan(cg->home, self, &has_self, &others) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 	if (!has_self)
@@ -328,9 +341,10 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 			return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 		type[0] = '\0';
 	}
-	memory = mib && !has_word(buf, "memory");
-	pidsctl = pids && !has_word(buf, "pids");
-	if (memory || pidsctl) {
+	for (int i = 0; i < CG_NCTL; i++)
+		if ((want & 1 << i) && !has_word(buf, cg_ctl[i]))
+			enable |= 1 << i;
+	if (enable) {
 		/* The "no internal processes" rule: a cgroup other than the
 		 * root may enable domain controllers (memory) for its children
 		 * only while no process is in it (else EBUSY), and enabling a
@@ -357,8 +371,7 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 			}
 			cg->moved = 1;
 		}
-		snprintf(val, sizeof val, "%s%s%s", memory ? "+memory" : "",
-		         memory && pidsctl ? " " : "", pidsctl ? "+pids" : "");
+		ctl_words(val, sizeof val, enable, '+');
 		if (put_why(cg->home, "cgroup.subtree_control", val, 0, why, whysz) < 0) {
 			/* EBUSY: a process came in meanwhile (or a kernel
 			 * before 4.14); EOPNOTSUPP: the cgroup is in a
@@ -372,8 +385,7 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 				     type[0] ? (type[strcspn(type, "\n")] = '\0', type) : "?", val);
 			goto undo;
 		}
-		cg->enabled_memory = memory;
-		cg->enabled_pids = pidsctl;
+		cg->enabled = enable;
 	}
 	if (make_child(cg->dir[0], cg->home, self, "", why, whysz) < 0)
 		goto undo;
@@ -386,17 +398,17 @@ undo:
 }
 
 int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
-              int mib, int pids, char *why, size_t whysz)
+              int want, char *why, size_t whysz)
 {
-	static const char *const ctl[2] = { "memory", "pids" };
+	const char *const *ctl = cg_ctl;
 	char hier[PATH_MAX], home[PATH_MAX], path[PATH_MAX], val[32];
 	int has_self, others;
 
 	memset(cg, 0, sizeof *cg);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < CG_NCTL; i++) {
 		char *dir = cg->dir[cg->n];
 
-		if (!(i == 0 ? mib : pids))
+		if (!(want & 1 << i))
 			continue;
 		if (cg_self_path(text, ctl[i], path, sizeof path) < 0) {
 			fail(why, whysz, "cgroup v1 %s: %s", ctl[i], self_path_why());
@@ -548,10 +560,8 @@ static const char *remove_all(struct cgroup *cg, pid_t self, pid_t also)
 	 * controller enabled for children before we may move back into it. */
 	for (int i = 0; i < cg->n; i++)
 		note(remove_tree(cg->dir[i], 0) < 0, cg->dir[i], &bad, &err);
-	if (cg->enabled_memory || cg->enabled_pids) {
-		snprintf(val, sizeof val, "%s%s%s", cg->enabled_memory ? "-memory" : "",
-		         cg->enabled_memory && cg->enabled_pids ? " " : "",
-		         cg->enabled_pids ? "-pids" : "");
+	if (cg->enabled) {
+		ctl_words(val, sizeof val, cg->enabled, '-');
 		note(put(cg->home, "cgroup.subtree_control", val, 0) < 0, cg->home, &bad, &err);
 	}
 	if (cg->moved)
@@ -561,4 +571,14 @@ static const char *remove_all(struct cgroup *cg, pid_t self, pid_t also)
 		note(remove_tree(cg->sv, 0) < 0, cg->sv, &bad, &err);
 	errno = err;
 	return bad;
+}
+
+int cg_put(const char *dir, const char *file, const char *val, int optional)
+{
+	return put(dir, file, val, optional);
+}
+
+int cg_read(const char *dir, const char *file, char *buf, size_t n)
+{
+	return read_small(dir, file, buf, n);
 }

@@ -1,5 +1,5 @@
 /* The run's cgroup: made by sharness-exec-supervise beneath the caller's own
- * one, on cgroup v2 or on the v1 memory and pids hierarchies, capped and
+ * one, on cgroup v2 or on the v1 memory, pids and cpu hierarchies, capped and
  * joined by sharness-exec-limits (cg_caps, cg_enter), and killed, emptied
  * and removed by the supervise step's watcher alone (watcher.c), which
  * outlives a SIGKILLed supervisor. Every function takes the hierarchy's
@@ -26,17 +26,25 @@
 #define CG_PREFIX "sharness-exec."
 #define CG_SV_SUFFIX ".sv"
 
+/* The controllers, as a mask: cg2_setup and cg1_setup take the ones the
+ * caps need, and cg_caps says which caps it wrote. */
+#define CG_MEMORY 1
+#define CG_PIDS 2
+#define CG_CPU 4
+#define CG_NCTL 3
+extern const char *const cg_ctl[CG_NCTL]; /* "memory", "pids", "cpu" */
+
 struct cgroup {
 	int version;             /* 1 or 2; 0: no cgroup is used */
-	int n;                   /* cgroups made: one on v2, one or two on v1 */
-	char dir[2][PATH_MAX];   /* the cgroup(s) the child joins */
+	int n;                   /* cgroups made: one on v2, one to three on v1 */
+	char dir[CG_NCTL][PATH_MAX]; /* the cgroup(s) the child joins */
 	/* v2 only: the caller's own cgroup, the controllers we enabled in its
 	 * cgroup.subtree_control, and whether the supervisor moved out of it
 	 * into the leaf SV to be allowed to (the "no internal processes"
 	 * rule); cg_remove undoes all three. */
 	char home[PATH_MAX];
 	char sv[PATH_MAX];
-	int enabled_memory, enabled_pids, moved;
+	int enabled, moved;      /* enabled: a mask of CG_* */
 };
 
 /* Find the caller's cgroup path in the text of /proc/self/cgroup: the
@@ -49,8 +57,8 @@ int cg_self_path(const char *proc_cgroup, const char *controller,
                  char *out, size_t outsz);
 
 /* Make the v2 cgroup ROOT/<caller's path>/sharness-exec.SELF, with the
- * memory controller (when MEMORY) and the pids controller (when PIDS)
- * enabled for it; with neither, a plain cgroup that only tracks the run.
+ * controllers of WANT (CG_MEMORY, CG_PIDS, CG_CPU) enabled for it; with
+ * none, a plain cgroup that only tracks the run.
  * ALSO, when not 0, is the calling process, a helper of SELF's in the same
  * cgroup (the supervisor's watcher): it counts as SELF's, not as another
  * process, and moves along into the leaf. Never enables a controller in a
@@ -59,22 +67,37 @@ int cg_self_path(const char *proc_cgroup, const char *controller,
  * success; -1 with WHY filled and everything undone (but SELF, moved back
  * only by cg_remove's caller: see there). */
 int cg2_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
-              pid_t self, pid_t also, int memory, int pids, char *why, size_t whysz);
+              pid_t self, pid_t also, int want, char *why, size_t whysz);
 
-/* The same on v1: ROOT/memory/<path>/sharness-exec.SELF when MEMORY, and
- * ROOT/pids/<path>/sharness-exec.SELF when PIDS. */
+/* The same on v1: ROOT/CONTROLLER/<path>/sharness-exec.SELF for each
+ * controller of WANT, in the order of cg_ctl. */
 int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
-              pid_t self, int memory, int pids, char *why, size_t whysz);
+              pid_t self, int want, char *why, size_t whysz);
 
 /* For sharness-exec-limits: write the caps that DIR has files for: memory
  * (MIB, when not 0) as v2 memory.max and memory.swap.max 0, or as v1
  * memory.limit_in_bytes and memory.memsw.limit_in_bytes; processes (PIDS,
  * when not 0) as pids.max. Adds CG_MEMORY and CG_PIDS to *DONE for what was
  * written. 0 on success; -1 with WHY filled. */
-#define CG_MEMORY 1
-#define CG_PIDS 2
 int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
             char *why, size_t whysz);
+
+/* cgroupcpu.c, for sharness-exec-limits: cap the CPU time of DIR at
+ * PERCENT % of one CPU, as v2 cpu.max "PERCENT*1000 100000", or as v1
+ * cpu.cfs_period_us 100000 and cpu.cfs_quota_us PERCENT*1000. v1 refuses a
+ * quota above the nearest ancestor's: then, when CLAMP, the ancestor's is
+ * written instead, and WHY says so. *QUOTA is what was written, in
+ * microseconds per 100000. 1 written, 2 written but clamped, 0 when DIR
+ * has no cpu files; -1 with WHY filled. */
+#define CG_CPU_PERIOD 100000
+int cg_cpu(const char *dir, unsigned long percent, int clamp, unsigned long *quota,
+           char *why, size_t whysz);
+
+/* DIR/FILE, as the kernel's interface files are written and read:
+ * cg_put writes VAL (1 done, -1 failed, 0 when OPTIONAL and missing),
+ * cg_read reads at most N - 1 bytes (0, or -1 with errno set). */
+int cg_put(const char *dir, const char *file, const char *val, int optional);
+int cg_read(const char *dir, const char *file, char *buf, size_t n);
 
 /* Called, when set, with each cgroup directory just made: the unit tests
  * put in the interface files that cgroupfs would have made. */

@@ -86,7 +86,8 @@ static size_t digits(const char *s, size_t p, size_t n)
 }
 
 /* Number S (N bytes): JSON's grammar, then integers only, within
- * ±(2^53-1). Never converts, so a thousand digits overflow nothing. */
+ * ±(2^53-1). Never converts, so a thousand digits overflow nothing. 1, or
+ * 0 refused; -1 refused as a JSON number that pbp does not allow. */
 static int check_number(char *err, size_t errlen, const char *s, size_t n, size_t at)
 {
 	static const char max[] = "9007199254740991";
@@ -106,9 +107,9 @@ static int check_number(char *err, size_t errlen, const char *s, size_t n, size_
 	if (!ok || p != n)
 		return refuse(err, errlen, "invalid number at byte %zu", at);
 	if (e != n)
-		return refuse(err, errlen, "not an integer at byte %zu", at);
+		return refuse(err, errlen, "not an integer at byte %zu", at) - 1;
 	if (n - i > sizeof max - 1 || (n - i == sizeof max - 1 && memcmp(s + i, max, n - i) > 0))
-		return refuse(err, errlen, "integer out of range at byte %zu", at);
+		return refuse(err, errlen, "integer out of range at byte %zu", at) - 1;
 	return 1;
 }
 
@@ -260,10 +261,51 @@ static int jsmn_refused(int r, size_t p, int top, const char *s, size_t len,
 	return refuse(err, errlen, "unterminated string at byte %zu", p);
 }
 
+/* Where token I stands, appended to OUT (N bytes) as the policy checker
+ * names places: ".process.max_pids", ".files.read[2]"; a key bare when it
+ * is a plain word, else quoted. */
+static void path_of(const struct json_doc *d, unsigned i, char *out, size_t n)
+{
+	char q[QUOTED_MAX];
+	int up = d->tok[i].parent, index = 0;
+	size_t len;
+	char *key;
+
+	if (up <= 0)
+		return;
+	if (d->tok[up].type == JSMN_ARRAY) {
+		path_of(d, (unsigned)up, out, n);
+		for (unsigned k = (unsigned)up + 1; k < i; k++)
+			index += d->tok[k].parent == up;
+		snprintf(out + strlen(out), n - strlen(out), "[%d]", index);
+	} else if ((key = json_string(d, (unsigned)up, &len))) {
+		path_of(d, (unsigned)d->tok[up].parent, out, n);  /* the key's object */
+		snprintf(out + strlen(out), n - strlen(out), ".%s", len && len <= QUOTE_MAX &&
+		         strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+		         == len ? key : quote(q, key, len, QUOTE_ALWAYS));
+		free(key);
+	}
+}
+
+/* ERR, about the number at token I that pbp refuses, led by where it
+ * stands: "process.max_pids: not an integer at byte 77"; left as it is
+ * when that does not fit. */
+static void at_keypath(const struct json_doc *d, unsigned i, char *err, size_t errlen)
+{
+	char path[512] = "", was[256];
+
+	path_of(d, i, path, sizeof path);
+	snprintf(was, sizeof was, "%s", err);
+	if (path[0] && strlen(path) + 1 + strlen(was) < errlen && strlen(path) + 1 < sizeof path)
+		snprintf(err, errlen, "%s: %s", path + 1, was);
+}
+
 /* After jsmn: nothing after the object, every token in its place, strings,
  * numbers, literals, then the duplicates. */
 static int check(const struct json_doc *d, char *err, size_t errlen)
 {
+	int r;
+
 	for (size_t p = (size_t)d->tok[0].end; p < d->len; p++)
 		if (!is_ws(d->text[p]))
 			return unexpected(err, errlen, (unsigned char)d->text[p], p,
@@ -276,9 +318,12 @@ static int check(const struct json_doc *d, char *err, size_t errlen)
 		if (t->type == JSMN_STRING &&
 		    !check_string(err, errlen, d->text, (size_t)t->start, (size_t)t->end))
 			return 0;
-		if (t->type == JSMN_PRIMITIVE && !check_primitive(err, errlen, d->text + t->start,
-		    (size_t)(t->end - t->start), (size_t)t->start))
+		if (t->type == JSMN_PRIMITIVE && (r = check_primitive(err, errlen, d->text + t->start,
+		    (size_t)(t->end - t->start), (size_t)t->start)) <= 0) {
+			if (r < 0)
+				at_keypath(d, i, err, errlen);
 			return 0;
+		}
 	}
 	return check_gap(err, errlen, d->text, lex_end(&d->tok[d->ntok - 1]),
 	                 (size_t)d->tok[0].end, 0, 1) &&

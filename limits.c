@@ -1,5 +1,5 @@
-/* sharness-exec-limits: cap the memory and the number of processes of
- * PROGRAM and of everything it starts (DESIGN.md 4.4), then exec it. The
+/* sharness-exec-limits: cap the memory, the number of processes and the CPU
+ * time of PROGRAM and of everything it starts (DESIGN.md 4.4), then exec it. The
  * caps go into the cgroup(s) named with -g, which sharness-exec-supervise
  * made for this run, and this process joins them; without -g they go on
  * rlimits, with one warning line saying what those miss. No fork: the
@@ -8,6 +8,7 @@
  * 127 not found; else PROGRAM's own status. */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -19,8 +20,8 @@
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-t] [-g CGROUP]... [-m MIB] [-p N] [-r WHY] [--] PROGRAM [ARG...]"
-#define MAX_CGROUPS 2
+#define USAGE "sharness-exec-limits [-bt] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+#define MAX_CGROUPS CG_NCTL
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
 static void cap(int resource, rlim_t v, const char *name)
@@ -39,8 +40,56 @@ static void cap(int resource, rlim_t v, const char *name)
 /* Where each cap went, for check mode (-t). */
 static const char *memory_in = "none", *pids_in = "none";
 
+/* The CPU cap (-u), which no rlimit can hold: where it went (for -t), by
+ * which file, at how many microseconds per 100000; -b: best effort. */
+static const char *cpu_in = "none", *cpu_by = "none";
+static unsigned long cpu_quota;
+static int best_effort;
+
+/* How many CPUs this process may run on, as nproc(1) counts them. */
+static long cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return CPU_COUNT(&set);
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* The CPU cap PERCENT into the first of the N (at least 1) cgroups DIR
+ * that has cpu files: else refused, or under -b run uncapped; a line when
+ * it is clamped, uncapped, or above what the CPUs here can use. */
+static void cpu_cap(char *const *dir, int n, unsigned long percent)
+{
+	char why[PATH_MAX + 256];
+	long have = cpus();
+	int r = 0, i;
+
+	for (i = 0; i < n && r == 0; i++)
+		if ((r = cg_cpu(dir[i], percent, best_effort, &cpu_quota, why, sizeof why)) < 0)
+			diex(EXIT_CONFINE, "%s", why);
+	if (r == 0 && !best_effort)
+		diex(EXIT_CONFINE, "unable to cap CPU (process.max_cpu_percent %lu): no cpu "
+		     "controller in %s%s", percent, dir[0], n > 1 ? " or the run's other cgroups" : "");
+	if (r == 0) {
+		cpu_quota = 0;
+		warnx_("best effort: no cpu controller in %s%s: CPU is uncapped "
+		       "(process.max_cpu_percent %lu)", dir[0],
+		       n > 1 ? " or the run's other cgroups" : "", percent);
+		return;
+	}
+	if (r == 2)
+		warnx_("best effort: %s", why);
+	cpu_in = dir[i - 1];
+	cpu_by = cg_read(cpu_in, "cpu.max", why, sizeof why) == 0 ? "cpu.max" : "cpu.cfs_quota_us";
+	if (have > 0 && cpu_quota / 1000 > (unsigned long)have * 100)
+		warnx_("process.max_cpu_percent %lu is above the %ld CPUs this process may "
+		       "use (%ld%%): it caps nothing", percent, have, have * 100);
+}
+
 /* Caps in the cgroups, then join them: every one of them, or nothing runs. */
-static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pids)
+static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pids,
+                    unsigned long percent)
 {
 	char why[PATH_MAX + 256];
 	int done = 0, before;
@@ -60,9 +109,27 @@ static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pi
 	if (pids && !(done & CG_PIDS))
 		diex(EXIT_CONFINE, "unable to cap processes: no pids controller in %s%s%s",
 		     dir[0], n > 1 ? " or " : "", n > 1 ? dir[1] : "");
+	if (percent)
+		cpu_cap(dir, n, percent);
 	for (int i = 0; i < n; i++)
 		if (cg_enter(dir[i]) < 0)
 			die(EXIT_CONFINE, "unable to join cgroup %s", dir[i]);
+}
+
+/* Check mode (-t): where each cap went, in one line; the CPU cap's words
+ * only when there is one: its cgroup, the file that holds it (none: it is
+ * uncapped) and the percent held. */
+static void check(unsigned long mib, unsigned long pids, unsigned long percent)
+{
+	char cpu[PATH_MAX + 96] = "", frac[8] = "";
+
+	if (cpu_quota % 1000)
+		snprintf(frac, sizeof frac, ".%03lu", cpu_quota % 1000);
+	if (percent)
+		snprintf(cpu, sizeof cpu, " cpu=%s cpu_by=%s cpu_percent=%lu%s", cpu_in, cpu_by,
+		         cpu_quota / 1000, frac);
+	check_line("memory=%s memory_mib=%lu pids=%s pids_max=%lu%s", memory_in, mib, pids_in,
+	           pids, cpu);
 }
 
 int main(int argc, char **argv)
@@ -70,14 +137,17 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
-	unsigned long mib = 0, pids = 0;
+	unsigned long mib = 0, pids = 0, percent = 0;
 	const char *why = NULL;
 	char *dir[MAX_CGROUPS];
 	int ndir = 0, c, test = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:g:hm:p:r:t", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bg:hm:p:r:tu:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'b':
+			best_effort = 1;
+			break;
 		case 'g':
 			if (ndir == MAX_CGROUPS)
 				usage_fail(USAGE, "too many cgroups: -g at most %d times", MAX_CGROUPS);
@@ -87,9 +157,12 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			printf("usage: %s\n"
-			       "  -g CGROUP  cap and join this cgroup directory (at most twice)\n"
+			       "  -b         best effort: a CPU cap that cannot hold is clamped\n"
+			       "             or dropped, with a warning, instead of refused\n"
+			       "  -g CGROUP  cap and join this cgroup directory (at most 3 times)\n"
 			       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
 			       "  -p N       cap processes and threads at N (1-4194304)\n"
+			       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
 			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
 			       "  -t         check mode: also print one line of where the caps\n"
 			       "             went; without PROGRAM, exit 0 after it\n", USAGE);
@@ -108,20 +181,33 @@ int main(int argc, char **argv)
 		case 'r':
 			why = optarg;
 			break;
+		case 'u':
+			if (!parse_ulong(optarg, 1, 409600, &percent))
+				usage_fail(USAGE, "invalid CPU cap: %s (percent of one CPU, 1-409600)",
+				           optarg);
+			break;
 		default:
 			usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && !test)
 		usage_fail(USAGE, "no program given");
-	if (!mib && !pids)
-		usage_fail(USAGE, "nothing to cap: give -m, -p or both");
+	if (!mib && !pids && !percent)
+		usage_fail(USAGE, "nothing to cap: give -m, -p, -u or more");
 	if (ndir && why)
 		usage_fail(USAGE, "-g and -r exclude each other");
 
 	if (ndir) {
-		cgroups(dir, ndir, mib, pids);
+		cgroups(dir, ndir, mib, pids, percent);
 	} else {
+		if (percent && !best_effort)
+			diex(EXIT_CONFINE, "unable to cap CPU (process.max_cpu_percent %lu): no "
+			     "cgroup (%s), and no rlimit can hold it", percent, why ? why : "none given");
+		if (percent)
+			warnx_("best effort: no cgroup (%s): CPU is uncapped (process.max_cpu_percent "
+			       "%lu), no rlimit can hold it", why ? why : "none given", percent);
+	}
+	if (!ndir && (mib || pids)) {
 		warnx_("no cgroup (%s); rlimits cover less:%s%s%s", why ? why : "none given",
 		       mib ? " RLIMIT_AS caps each process's address space, not the memory all"
 		             " of them use, and does not count shared memory (memfd, tmpfs,"
@@ -135,8 +221,7 @@ int main(int argc, char **argv)
 			cap(RLIMIT_NPROC, (rlim_t)pids, pids_in = "RLIMIT_NPROC");
 	}
 	if (test)
-		check_line("memory=%s memory_mib=%lu pids=%s pids_max=%lu", memory_in, mib,
-		           pids_in, pids);
+		check(mib, pids, percent);
 	if (optind >= argc)
 		return 0;
 	xexecvp(argv[optind], argv + optind);

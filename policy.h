@@ -10,6 +10,7 @@
 #define POLICY_ID_MAX        128     /* Unicode code points */
 #define POLICY_MAX_MEMORY_MB 1048576
 #define POLICY_MAX_PIDS      4194304
+#define POLICY_MAX_CPU_PERCENT 409600  /* 4096 CPUs */
 #define POLICY_MAX_PORT      65535
 
 struct strlist {
@@ -34,6 +35,7 @@ struct policy {
 	int no_new_privs;                   /* always 1 in a valid policy */
 	unsigned long max_memory_mb;        /* 0: not set */
 	unsigned long max_pids;             /* 0: not set */
+	unsigned long max_cpu_percent;      /* 0: not set; 100: one CPU */
 	int user_namespaces;                /* 1: "process.user_namespaces": true */
 	struct strlist env_inherit;
 	struct strlist env_set_names, env_set_values; /* same length, in file order */

@@ -312,13 +312,19 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push_opt(chain, "-c", "memory");
 	if (p->max_pids)
 		push_opt(chain, "-c", "pids");
+	if (p->max_cpu_percent)
+		push_opt(chain, "-c", "cpu");
 	push(chain, "--");
-	if (p->max_memory_mb || p->max_pids) {
+	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
 		helper(chain, "sharness-exec-limits");
 		if (p->max_memory_mb)
 			push_opt(chain, "-m", "%lu", p->max_memory_mb);
 		if (p->max_pids)
 			push_opt(chain, "-p", "%lu", p->max_pids);
+		if (p->max_cpu_percent && best_effort)
+			push(chain, "-b"); /* clamps the CPU cap, or runs uncapped */
+		if (p->max_cpu_percent)
+			push_opt(chain, "-u", "%lu", p->max_cpu_percent);
 		push(chain, "--");
 	}
 	/* The view (DESIGN.md 4.5): a mount namespace holding only the

@@ -247,7 +247,7 @@ static void chain(char **argv)
 		_exit(EXIT_CONFINE);
 	/* A tracking cgroup is joined here; one made for caps is joined by
 	 * the limits step, which writes the caps first. */
-	if (run.cg.version && !run.want_memory && !run.want_pids)
+	if (run.cg.version && !run.want)
 		for (int i = 0; i < run.cg.n; i++)
 			if (cg_enter(run.cg.dir[i]) < 0)
 				die(EXIT_CONFINE, "unable to join cgroup %s", run.cg.dir[i]);
@@ -400,13 +400,13 @@ static int supervise(void)
 static char **next_argv(char **argv, int argc, const char *why)
 {
 	static char opt_g[] = "-g", opt_r[] = "-r";
-	char **v = calloc((size_t)argc + 6, sizeof *v);
+	char **v = calloc((size_t)argc + 2 + 2 * CG_NCTL, sizeof *v);
 	int n = 0;
 
 	if (!v)
 		diex(EXIT_CONFINE, "out of memory");
 	v[n++] = argv[0];
-	if (run.want_memory || run.want_pids) {
+	if (run.want) {
 		for (int i = 0; i < run.cg.n; i++) {
 			v[n++] = opt_g;
 			v[n++] = run.cg.dir[i];
@@ -426,7 +426,7 @@ static char **next_argv(char **argv, int argc, const char *why)
  * the step ends here. */
 static void check(const char *why, int last)
 {
-	char dirs[2 * PATH_MAX + 16] = "";
+	char dirs[CG_NCTL * (PATH_MAX + 8)] = "";
 
 	for (int i = 0; i < run.cg.n; i++)
 		snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), " dir=%s", run.cg.dir[i]);
@@ -458,19 +458,15 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			run.best_effort = 1;
 			break;
 		case 'c':
-			if (!strcmp(optarg, "memory"))
-				run.want_memory = 1;
-			else if (!strcmp(optarg, "pids"))
-				run.want_pids = 1;
-			else
-				usage_fail(USAGE, "unknown controller: %s (memory or pids)", optarg);
+			if (!want_controller(optarg))
+				usage_fail(USAGE, "unknown controller: %s (memory, pids or cpu)", optarg);
 			break;
 		case 'h':
 			printf("usage: %s\n"
 			       "  -A ABI         take the Landlock ABI to be at most ABI\n"
 			       "  -b             best effort: run without a pid namespace even\n"
 			       "                 where Landlock cannot scope signals\n"
-			       "  -c CONTROLLER  make the run's cgroup with memory or pids, and\n"
+			       "  -c CONTROLLER  make the run's cgroup with memory, pids or cpu, and\n"
 			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
@@ -580,10 +576,10 @@ int main(int argc, char **argv)
 	/* With caps the run needs its cgroup whatever happens: the watcher
 	 * makes it, forked before the pid namespace is made. Without a pid
 	 * namespace, a cgroup that only tracks the run. */
-	if (run.want_memory || run.want_pids)
+	if (run.want)
 		start_watcher(why);
 	pid_namespace(abi_cap);
-	if (!run.want_memory && !run.want_pids && !run.pidns)
+	if (!run.want && !run.pidns)
 		start_watcher(why);
 	if (run.test)
 		check(why, optind >= argc);

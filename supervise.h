@@ -22,7 +22,7 @@ extern struct run {
 	int pidns;               /* init is pid 1 of a new pid namespace */
 	int best_effort;
 	int test;                /* check mode (-t) */
-	int want_memory, want_pids;
+	int want;                /* the controllers of -c, CG_* */
 	struct cgroup cg;        /* version 0: none */
 	int status[2];           /* init -> supervisor: the raw wait status */
 	pid_t supervisor, init;  /* as the supervisor sees them */
@@ -47,6 +47,8 @@ void keep_only(int *keep, int n);
  * there is none (WHY, WHY_MAX bytes). Before the pid namespace is made,
  * whose init the watcher would otherwise be. */
 void start_watcher(char *why);
+/* -c NAME: add the controller NAME to run.want; 0 when there is none. */
+int want_controller(const char *name);
 /* The run is over: have the watcher clean up, and wait for it. */
 void end_watcher(void);
 /* Kill what is left in CG, reaping our own children as we go, until it is

@@ -28,13 +28,36 @@ static int is_fs(const char *path, long magic)
 	return statfs(path, &st) == 0 && (long)st.f_type == magic;
 }
 
+/* The run's cgroup with the controllers of WANT, on cgroup v2 at V2 if
+ * given, else on v1; with none, without a pid namespace, a plain one that
+ * only finds the run's processes again. 0, or -1 with WHY. */
+static int try_cgroup(const char *text, const char *v2, int want, char *why)
+{
+	char hier[64];
+
+	if (v2 && cg2_setup(&run.cg, v2, text, run.supervisor, getpid(), want, why, WHY_MAX) == 0)
+		return 0;
+	if (!want) {
+		/* tracking only: any one v1 hierarchy of ours will do */
+		want = is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC) ? CG_PIDS :
+		       is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC) ? CG_MEMORY : 0;
+		if (!want)
+			return -1;
+	}
+	/* The v1 hierarchies are found by name, and only if mounted. */
+	for (int i = 0; i < CG_NCTL; i++) {
+		snprintf(hier, sizeof hier, "/sys/fs/cgroup/%s", cg_ctl[i]);
+		if ((want & 1 << i) && !is_fs(hier, CGROUP_SUPER_MAGIC))
+			return -1;
+	}
+	return cg1_setup(&run.cg, "/sys/fs/cgroup", text, run.supervisor, want, why, WHY_MAX);
+}
+
 /* The run's cgroup: with the controllers asked for (for the limits step),
- * else, without a pid namespace, a plain one that only finds the run's
- * processes again. cgroup v2 first, then v1. WHY says why there is none. */
+ * cgroup v2 first, then v1. WHY says why there is none. */
 static void make_cgroup(char *why)
 {
 	static char text[16384];
-	int mem = run.want_memory, pids = run.want_pids;
 	const char *v2 = NULL;
 	FILE *f = fopen("/proc/self/cgroup", "re");
 	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
@@ -45,24 +68,24 @@ static void make_cgroup(char *why)
 	snprintf(why, WHY_MAX, "no cgroup hierarchy is mounted");
 	/* cgroup2 sits at /sys/fs/cgroup on a unified host, and at
 	 * /sys/fs/cgroup/unified, usually without controllers, on a hybrid
-	 * one. The v1 hierarchies are found by name, and only if mounted. */
+	 * one. */
 	if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
 		v2 = "/sys/fs/cgroup";
 	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
 		v2 = "/sys/fs/cgroup/unified";
-	if (v2 && cg2_setup(&run.cg, v2, text, run.supervisor, getpid(), mem, pids,
-	                    why, WHY_MAX) == 0)
-		return;
-	if (!mem && !pids) {
-		/* tracking only: any one v1 hierarchy of ours will do */
-		pids = is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC);
-		mem = !pids && is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC);
-		if (!mem && !pids)
-			return;
-	}
-	if ((!mem || is_fs("/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC)) &&
-	    (!pids || is_fs("/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC)))
-		cg1_setup(&run.cg, "/sys/fs/cgroup", text, run.supervisor, mem, pids, why, WHY_MAX);
+	/* Where the cpu controller is not to be had (a v2 tree that does
+	 * not delegate it), memory and pids still get their cgroup: the
+	 * limits step then refuses, or under -b says that CPU is uncapped. */
+	if (try_cgroup(text, v2, run.want, why) < 0 && (run.want & CG_CPU) && run.want != CG_CPU)
+		try_cgroup(text, v2, run.want & ~CG_CPU, why);
+}
+
+int want_controller(const char *name)
+{
+	for (int i = 0; i < CG_NCTL; i++)
+		if (!strcmp(name, cg_ctl[i]))
+			return run.want |= 1 << i;
+	return 0;
 }
 
 int empty_cgroup(const struct cgroup *cg)

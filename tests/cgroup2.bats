@@ -17,6 +17,11 @@
 # A SIGKILLed wrapper (and init with it) leaves nothing either: the
 # supervisor's watcher cleans up (t_killed).
 #
+# The CPU cap (max_cpu_percent) is measured as a ratio of the run itself,
+# user and system CPU seconds from rusage over its wall seconds; where cpu
+# is not delegated (cgroup.controllers does not list it) the run is refused,
+# or runs uncapped under --best-effort.
+#
 # not tested: memory.swap.max with real swap (no swap in the guests).
 load helpers/load
 
@@ -369,3 +374,78 @@ t_killed() {
 @test "nobody, delegated: after the wrapper is SIGKILLed, nothing of the run is left" { t_killed nobody wrapper; }
 @test "root: after SIGKILL to the wrapper and init at once, nothing of the run is left" { t_killed root both; }
 @test "nobody, delegated: after SIGKILL to the wrapper and init at once, nothing of the run is left" { t_killed nobody both; }
+
+# A busy loop that ends by itself after 2 s of wall time, eight of them at
+# once; each is waited for, so all their CPU time reaches rusage.
+SPIN8='spin() { local end=$(( ${EPOCHREALTIME/./} + 2000000 )); while (( ${EPOCHREALTIME/./} < end )); do :; done; }; for i in 1 2 3 4 5 6 7 8; do spin & done; wait'
+
+# cpu_ratio CMD...: CMD's CPU use in percent of one CPU, 100 * (user + sys
+# CPU seconds) / wall seconds, all of its own run's (rusage, through bash's
+# `time`); its status in $TMP/rc.
+cpu_ratio() {
+	local TIMEFORMAT='%3R %3U %3S' t
+	t=$({ time "$@" >"$TMP/out" 2>"$TMP/err"; echo $? >"$TMP/rc"; } 2>&1)
+	echo "wall, user, sys: $t; status $(cat "$TMP/rc")" >&2
+	echo "$t" | awk '{ printf "%d\n", ($2 + $3) * 100 / $1 }'
+}
+
+# t_cpu MODE: max_cpu_percent 50 holds eight busy loops of 2 s to at most
+# 60 % of one CPU: cpu.max on the run's cgroup, beneath the caller's,
+# which gets +cpu in its cgroup.subtree_control only for the run.
+t_cpu() {
+	local m=$1 ratio
+	need "$m"
+	need_cgroup2
+	grep -qw cpu "$CG/cgroup.controllers" || not_here cgroup2-cpu "the cgroup v2 hierarchy has no cpu controller"
+	echo +cpu >"$CG/cgroup.subtree_control"
+	policy ',"max_cpu_percent":50'
+	make_base "$m"
+	grep -qw cpu "$base/cgroup.controllers"
+	ratio=$(cpu_ratio in_cgroup "$base" "$m" "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- bash -c "$SPIN8")
+	[ "$(cat "$TMP/rc")" = 0 ]
+	quiet "$(cat "$TMP/err")"
+	[ "$ratio" -le 60 ]
+	nothing_left "$base"
+	# bare, the same loops take more than the cap
+	ratio=$(cpu_ratio as "$m" bash -c "$SPIN8")
+	[ "$ratio" -gt 60 ]
+}
+
+@test "root: max_cpu_percent 50 holds busy loops to at most 60 % of one CPU, nothing left" { t_cpu root; }
+@test "nobody, delegated: max_cpu_percent 50 holds busy loops to at most 60 % of one CPU" { t_cpu nobody; }
+
+# t_cpu_undelegated MODE: a delegated cgroup whose parent gives it memory and
+# pids but not cpu (its cgroup.controllers does not list it): strict, the
+# run is refused (126) naming the key; under --best-effort memory still gets
+# its cgroup and CPU is uncapped, with a line.
+t_cpu_undelegated() {
+	local m=$1 job
+	need "$m"
+	need_cgroup2
+	base=$CG/sx-test.$$.$BATS_TEST_NUMBER
+	mkdir "$base"
+	echo "+memory +pids" >"$base/cgroup.subtree_control"
+	job=$base/job
+	mkdir "$job"
+	if [ "$m" = nobody ]; then
+		chown "$NOBODY_UID:$NOBODY_GID" "$job" "$job/cgroup.procs" \
+			"$job/cgroup.subtree_control" "$job/cgroup.threads"
+	fi
+	if grep -qw cpu "$job/cgroup.controllers"; then return 1; fi
+	policy ',"max_memory_mb":64,"max_cpu_percent":50'
+	run --separate-stderr in_cgroup "$job" "$m" "$SHARNESS_EXEC" run "${be[@]}" -p "$TMP/p.json" -- touch "$TMP/rw/ran"
+	echo "status $status, stdout: $output, stderr: $stderr"
+	[ "$status" = 126 ]
+	[[ "$stderr" == *"sharness-exec-limits: fatal: unable to cap CPU (process.max_cpu_percent 50): no cpu controller in $job/sharness-exec."* ]]
+	[ ! -e "$TMP/rw/ran" ]
+	nothing_left "$job"
+	run -0 --separate-stderr in_cgroup "$job" "$m" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- cat /proc/self/cgroup
+	echo "stdout: $output, stderr: $stderr"
+	[[ "$output" == "0::${job#"$CG"}/sharness-exec."* ]]
+	[[ "$stderr" == *"sharness-exec-limits: warning: best effort: no cpu controller in $job/sharness-exec."*": CPU is uncapped (process.max_cpu_percent 50)"* ]]
+	[[ "$stderr" != *"rlimits cover less"* ]]
+	nothing_left "$job"
+}
+
+@test "root, cpu not delegated: refused naming max_cpu_percent; --best-effort runs uncapped with a line" { t_cpu_undelegated root; }
+@test "nobody, cpu not delegated: refused naming max_cpu_percent; --best-effort runs uncapped with a line" { t_cpu_undelegated nobody; }

@@ -10,7 +10,7 @@
 # real swap (no swap here).
 load helpers/load
 
-USAGE="usage: sharness-exec-limits [-t] [-g CGROUP]... [-m MIB] [-p N] [-r WHY] [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-limits [-bt] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
 AS_WARN="RLIMIT_AS caps each process's address space, not the memory all of them use, and does not count shared memory (memfd, tmpfs, /dev/shm)"
 NPROC_WARN="RLIMIT_NPROC counts every process of the user, not only this command's, and does not apply to root"
 TRY_SUPER="$top_builddir/tests/try/try-super"
@@ -35,8 +35,8 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 
 @test "usage errors: one line and the usage on stderr, 125, nothing run" {
 	for args in "" "-m 64" "-Z -- true" "--nope true" "-m" "-m 0 true" "-m 1048577 true" \
-	    "-m 64k true" "-m -1 true" "-p 0 true" "-p 4194305 true" "-p 010 true" "true" "-r true" \
-	    "-g rel -m 1 true" "-g /a -r why -m 1 true" "-g /a -g /b -g /c -m 1 true" "-m 1 -g"; do
+	    "-m 64k true" "-m -1 true" "-p 0 true" "-p 4194305 true" "-p 010 true" "-u 0 true" "-u 409601 true" "-u 2.5 true" "true" "-r true" \
+	    "-g rel -m 1 true" "-g /a -r why -m 1 true" "-g /a -g /b -g /c -g /d -m 1 true" "-m 1 -g"; do
 		# shellcheck disable=SC2086
 		run -125 --separate-stderr "$LIMITS" $args
 		[ -z "$output" ]

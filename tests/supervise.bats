@@ -142,7 +142,7 @@ each() {
 	[ -z "$stderr" ]
 	run -0 --separate-stderr "$SUPERVISE" --help
 	[ "${lines[0]}" = "$USAGE" ]
-	for args in "" "-Z -- true" "--nope true" "-c" "-c cpu true" "-A x true" "-A" "-b"; do
+	for args in "" "-Z -- true" "--nope true" "-c" "-c io true" "-A x true" "-A" "-b"; do
 		# shellcheck disable=SC2086
 		run -125 --separate-stderr "$SUPERVISE" $args
 		[ -z "$output" ]

@@ -115,11 +115,14 @@ static int fake_kernel = 1;
 static void made(const char *dir)
 {
 	static const char *const v2[] = { "cgroup.procs", "memory.max", "memory.swap.max",
-	                                  "pids.max", NULL };
+	                                  "pids.max", "cpu.max", NULL };
 	static const char *const mem[] = { "cgroup.procs", "memory.limit_in_bytes",
 	                                   "memory.memsw.limit_in_bytes", NULL };
 	static const char *const pids[] = { "cgroup.procs", "pids.max", NULL };
-	const char *const *files = strstr(dir, "/memory/") ? mem : strstr(dir, "/pids/") ? pids : v2;
+	static const char *const cpu[] = { "cgroup.procs", "cpu.cfs_period_us", "cpu.cfs_quota_us",
+	                                   NULL };
+	const char *const *files = strstr(dir, "/memory/") ? mem : strstr(dir, "/pids/") ? pids :
+	                           strstr(dir, "/cpu/") ? cpu : v2;
 
 	if (fake_kernel && files == v2) {
 		char p[2 * PATH_MAX];
@@ -281,10 +284,10 @@ static void test_self_path(void)
 static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
                       unsigned long mib, unsigned long pids)
 {
-	int done = 0;
+	int done = 0, want = (mib ? CG_MEMORY : 0) | (pids ? CG_PIDS : 0);
 
-	if ((v == 2 ? cg2_setup(cg, r, text, self, 0, mib != 0, pids != 0, why, sizeof why) :
-	     cg1_setup(cg, r, text, self, mib != 0, pids != 0, why, sizeof why)) < 0)
+	if ((v == 2 ? cg2_setup(cg, r, text, self, 0, want, why, sizeof why) :
+	     cg1_setup(cg, r, text, self, want, why, sizeof why)) < 0)
 		return -1;
 	for (int i = 0; i < cg->n; i++)
 		if (cg_caps(cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
@@ -319,7 +322,7 @@ static void test_v2(const char *base)
 		       shared[i].mib, shared[i].pids);
 	}
 	/* a tracking cgroup (no controller) is fine beside them */
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2 beside other processes: a tracking cgroup enables nothing");
 	cg_remove(&cg, self);
@@ -330,7 +333,7 @@ static void test_v2(const char *base)
 	tree_v2("memory pids\n", "pids\n", 1);
 	mkfile("user.slice/job.scope/cgroup.type", "domain threaded\n");
 	fake_kernel = 3;
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
 	tap_ok(r == -1 && strstr(why, "\"domain invalid\"") &&
 	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
 	       "v2 beneath a thread root: a tracking cgroup is refused and removed: %s", why);
@@ -410,13 +413,13 @@ static void test_v2(const char *base)
 
 		snprintf(procs, sizeof procs, "%d\n%d\n", (int)parent, (int)self);
 		mkfile("user.slice/job.scope/cgroup.procs", procs);
-		r = cg2_setup(&cg, root, V2_TEXT, parent, self, 1, 1, why, sizeof why);
+		r = cg2_setup(&cg, root, V2_TEXT, parent, self, CG_MEMORY | CG_PIDS, why, sizeof why);
 		snprintf(sv, sizeof sv, "user.slice/job.scope/sharness-exec.%d.sv/cgroup.procs",
 		         (int)parent);
 		tap_ok(r == 0 && cg.moved && is("user.slice/job.scope/cgroup.subtree_control",
 		                                 "+memory +pids") && is(sv, "0"),
 		       "v2: the watcher counts as the supervisor's, and moves into the leaf after it");
-		r = cg2_setup(&cg, root, V2_TEXT, parent, 0, 1, 1, why, sizeof why);
+		r = cg2_setup(&cg, root, V2_TEXT, parent, 0, CG_MEMORY | CG_PIDS, why, sizeof why);
 		tap_ok(r == -1 && strstr(why, "holds other processes"),
 		       "v2: without ALSO the same process is another's: %s", why);
 		/* a supervisor that is not our parent (it died, and its pid
@@ -425,7 +428,7 @@ static void test_v2(const char *base)
 		tree_v2("memory pids\n", "", 0);
 		snprintf(procs, sizeof procs, "4000009\n%d\n", (int)self);
 		mkfile("user.slice/job.scope/cgroup.procs", procs);
-		r = cg2_setup(&cg, root, V2_TEXT, 4000009, self, 1, 1, why, sizeof why);
+		r = cg2_setup(&cg, root, V2_TEXT, 4000009, self, CG_MEMORY | CG_PIDS, why, sizeof why);
 		tap_ok(r == -1 && strstr(why, "No such process") &&
 		       !exists("user.slice/job.scope/sharness-exec.4000009.sv") &&
 		       is("user.slice/job.scope/cgroup.subtree_control", ""),
@@ -436,7 +439,7 @@ static void test_v2(const char *base)
 	fresh(base, "v2-enabled");
 	tree_v2("memory pids\n", "memory pids\n", 0);
 	r = setup_caps(2, &cg, root, V2_TEXT, 0, 7);
-	tap_ok(r == 0 && !cg.moved && !cg.enabled_memory && !cg.enabled_pids &&
+	tap_ok(r == 0 && !cg.moved && !cg.enabled &&
 	       is("user.slice/job.scope/cgroup.subtree_control", "memory pids\n"),
 	       "v2: controllers already enabled are left as they are");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "7") &&
@@ -536,7 +539,7 @@ static void test_v2(const char *base)
 	/* a tracking cgroup: no controller, subtree_control untouched */
 	fresh(base, "v2-track");
 	tree_v2("", "", 0);
-	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, 0, why, sizeof why);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, 0, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && !cg.moved && is("user.slice/job.scope/cgroup.subtree_control", ""),
 	       "v2: a cgroup without controllers needs no move and enables nothing");
 	cg_remove(&cg, self);
@@ -686,17 +689,94 @@ static void test_v1(const char *base)
 	mkfile("memory/cgroup.procs", procs_with(1));
 	mkd("pids"); /* without cgroup.procs: refused after memory is made */
 	fake_kernel = 0;
-	r = cg1_setup(&cg, root, "4:memory:/\n12:pids:/\n", self, 1, 1, why, sizeof why);
+	r = cg1_setup(&cg, root, "4:memory:/\n12:pids:/\n", self, CG_MEMORY | CG_PIDS, why, sizeof why);
 	fake_kernel = 1;
 	tap_ok(r == -1 && strstr(why, "pids") && !exists(named("memory/sharness-exec.%d")),
 	       "v1: the memory cgroup made first is removed when the pids one fails: %s", why);
 
 	fresh(base, "v1-track");
 	tree_v1("1\n");
-	r = cg1_setup(&cg, root, V1_TEXT, self, 0, 1, why, sizeof why);
+	r = cg1_setup(&cg, root, V1_TEXT, self, CG_PIDS, why, sizeof why);
 	tap_ok(r == 0 && cg.n == 1 && is(named("pids/sharness-exec.%d/pids.max"), "max"),
 	       "v1: a tracking cgroup in the pids hierarchy, uncapped");
 	cg_remove(&cg, self);
+}
+
+/* --- the CPU cap (cgroupcpu.c) --- */
+
+/* cgroup v2, in a delegated tree laid out as systemd makes one: the cpu
+ * controller enabled with the others, cpu.max written, all undone. */
+static void test_cpu_v2(const char *base)
+{
+	struct cgroup cg;
+	unsigned long q;
+	int r;
+
+	fresh(base, "cpu-v2");
+	tree_v2("cpu memory pids\n", "", 0);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, CG_MEMORY | CG_CPU, why, sizeof why);
+	tap_ok(r == 0 && cg.moved && is("user.slice/job.scope/cgroup.subtree_control",
+	                                "+memory +cpu"),
+	       "cpu v2: the cpu controller is enabled for the run's cgroup with memory");
+	r = cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why);
+	tap_ok(r == 1 && q == 50000 && is(named("user.slice/job.scope/sharness-exec.%d/cpu.max"),
+	                                  "50000 100000"),
+	       "cpu v2: 50 %% of one CPU is cpu.max \"50000 100000\"");
+	r = cg_cpu(cg.dir[0], 409600, 0, &q, why, sizeof why);
+	tap_ok(r == 1 && is(named("user.slice/job.scope/sharness-exec.%d/cpu.max"),
+	                    "409600000 100000"),
+	       "cpu v2: 409600 %% (4096 CPUs) is cpu.max \"409600000 100000\"");
+	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d.sv/cpu.max"), "max"),
+	       "cpu v2: the supervisor's leaf is not capped");
+	mkfile("user.slice/job.scope/cgroup.procs", "");
+	cg_remove(&cg, self);
+	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "-memory -cpu") &&
+	       is("user.slice/job.scope/cgroup.procs", named("%d")) &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d")),
+	       "cpu v2: removing disables memory and cpu, moves back, removes the cgroup");
+
+	/* not delegated: cgroup.controllers does not list cpu */
+	fresh(base, "cpu-v2-none");
+	tree_v2("memory pids\n", "", 0);
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, CG_MEMORY | CG_CPU, why, sizeof why);
+	tap_ok(r == -1 && strstr(why, "the cpu controller is not available there") &&
+	       is("user.slice/job.scope/cgroup.subtree_control", "") &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d.sv")),
+	       "cpu v2: no cpu in cgroup.controllers: refused before touching anything: %s", why);
+	/* and the search again without it (watcher.c) gets memory its cgroup,
+	 * where the limits step finds no cpu file */
+	r = cg2_setup(&cg, root, V2_TEXT, self, 0, CG_MEMORY, why, sizeof why);
+	tap_ok(r == 0, "cpu v2: without cpu, memory still gets its cgroup");
+	unlink(at(named("user.slice/job.scope/sharness-exec.%d/cpu.max")));
+	r = cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why);
+	tap_ok(r == 0, "cpu v2: a cgroup without cpu files: nothing written (0)");
+	mkfile("user.slice/job.scope/cgroup.procs", "");
+	cg_remove(&cg, self);
+}
+
+/* cgroup v1: the cpu hierarchy, beneath the caller's own cgroup there */
+static void test_cpu_v1(const char *base)
+{
+	struct cgroup cg;
+	unsigned long q;
+	int r;
+
+	fresh(base, "cpu-v1");
+	tree_v1("1\n");
+	mkd("cpu");
+	mkfile("cpu/cgroup.procs", procs_with(1));
+	r = cg1_setup(&cg, root, V1_TEXT, self, CG_PIDS | CG_CPU, why, sizeof why);
+	tap_ok(r == 0 && cg.n == 2 && !strcmp(cg.dir[0], at(named("pids/sharness-exec.%d"))) &&
+	       !strcmp(cg.dir[1], at(named("cpu/sharness-exec.%d"))),
+	       "cpu v1: a cgroup in the cpu hierarchy (\"cpu,cpuacct\" in /proc/self/cgroup)");
+	tap_ok(cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why) == 0,
+	       "cpu v1: the pids cgroup has no cpu files (0)");
+	r = cg_cpu(cg.dir[1], 50, 0, &q, why, sizeof why);
+	tap_ok(r == 1 && q == 50000 && is(named("cpu/sharness-exec.%d/cpu.cfs_period_us"), "100000") &&
+	       is(named("cpu/sharness-exec.%d/cpu.cfs_quota_us"), "50000"),
+	       "cpu v1: cfs_period_us 100000, cfs_quota_us 50000");
+	cg_remove(&cg, self);
+	tap_ok(!exists(named("cpu/sharness-exec.%d")), "cpu v1: removed");
 }
 
 int main(void)
@@ -715,6 +795,8 @@ int main(void)
 	test_v2(base);
 	test_siblings(base);
 	test_v1(base);
+	test_cpu_v2(base);
+	test_cpu_v1(base);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		tap_diag("could not remove %s", base);

@@ -160,16 +160,22 @@ static void test_numbers(void)
 	accept("{\"a\":0,\"b\":-0,\"c\":10,\"d\":-10,\"e\":123456789}");
 	accept("{\"a\":9007199254740991}");
 	accept("{\"a\":-9007199254740991}");
-	refuse("{\"a\":9007199254740992}", "integer out of range at byte 5");
-	refuse("{\"a\":-9007199254740992}", "integer out of range at byte 5");
-	refuse("{\"a\":10000000000000000}", "integer out of range at byte 5");
-	refuse("{\"a\":1.0}", "not an integer at byte 5");
-	refuse("{\"a\":1e3}", "not an integer at byte 5");
-	refuse("{\"a\":1E3}", "not an integer at byte 5");
-	refuse("{\"a\":1e+3}", "not an integer at byte 5");
-	refuse("{\"a\":-0.0}", "not an integer at byte 5");
-	refuse("{\"a\":0e0}", "not an integer at byte 5");
-	refuse("{\"pbp\":1,\"n\":[1,2,3.5]}", "not an integer at byte 18");
+	refuse("{\"a\":9007199254740992}", "a: integer out of range at byte 5");
+	refuse("{\"a\":-9007199254740992}", "a: integer out of range at byte 5");
+	refuse("{\"a\":10000000000000000}", "a: integer out of range at byte 5");
+	refuse("{\"a\":1.0}", "a: not an integer at byte 5");
+	refuse("{\"a\":1e3}", "a: not an integer at byte 5");
+	refuse("{\"a\":1E3}", "a: not an integer at byte 5");
+	refuse("{\"a\":1e+3}", "a: not an integer at byte 5");
+	refuse("{\"a\":-0.0}", "a: not an integer at byte 5");
+	refuse("{\"a\":0e0}", "a: not an integer at byte 5");
+	refuse("{\"pbp\":1,\"n\":[1,2,3.5]}", "n[2]: not an integer at byte 18");
+	/* where the number stands, named as the policy checker names keys */
+	refuse("{\"process\":{\"max_cpu_percent\":50.5}}",
+	       "process.max_cpu_percent: not an integer at byte 30");
+	refuse("{\"a b\":[{\"c\":[0,{\"d-e_1\":1e2}]}]}",
+	       "\"a b\"[0].c[1].d-e_1: not an integer at byte 25");
+	refuse("{\"\\u0001\":1.5}", "\"\\001\": not an integer at byte 10");
 	refuse("{\"a\":01}", "invalid number at byte 5");
 	refuse("{\"a\":-01}", "invalid number at byte 5");
 	refuse("{\"a\":00}", "invalid number at byte 5");
@@ -189,9 +195,9 @@ static void test_numbers(void)
 	memcpy(big, "{\"a\":", 5);
 	memset(big + 5, '9', 1000);
 	memcpy(big + 1005, "}", 2);
-	refuse(big, "integer out of range at byte 5");
+	refuse(big, "a: integer out of range at byte 5");
 	big[5] = '-';
-	refuse(big, "integer out of range at byte 5");
+	refuse(big, "a: integer out of range at byte 5");
 }
 
 static void test_strings(void)
