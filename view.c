@@ -241,11 +241,17 @@ static void host_links(void)
 static void refuse_dir_fds(void)
 {
 	struct stat st;
+	int fl;
 
-	for (int fd = 0; fd <= 2; fd++)
+	for (int fd = 0; fd <= 2; fd++) {
 		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 			diex(EXIT_CONFINE, "refused: descriptor %d is an open "
 			     "directory, a way out of the view", fd);
+		/* /proc/self/fd/N reopens what it names, anywhere. */
+		if ((fl = fcntl(fd, F_GETFL)) >= 0 && (fl & O_PATH))
+			diex(EXIT_CONFINE, "refused: descriptor %d is an O_PATH "
+			     "descriptor, a way out of the view", fd);
+	}
 }
 
 /* No mount namespace here: the rest of the chain runs with Landlock alone,
