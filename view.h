@@ -2,7 +2,8 @@
  * rights of each path, the order of the build, pivot_root), viewfs.c (the
  * mount primitives: detached mounts, clones of host paths opened without
  * following a symlink, mount points on our own tmpfs), viewdev.c (what is
- * made rather than bound: /proc and a minimal /dev). */
+ * made rather than bound: /proc and a minimal /dev), viewguard.c (what
+ * holds a weak spot: the masked parts of /proc). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -44,5 +45,8 @@ void bind_program(const char *prog);
 /* viewdev.c */
 int mount_proc(struct ent *e);
 void mount_dev(struct ent *e);
+
+/* viewguard.c */
+void mask_proc(int proc);
 
 #endif

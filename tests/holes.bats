@@ -43,6 +43,37 @@ hneed() {
 	require_feature userns
 }
 
+t_proc() {
+	local m=$1 desc=sharness-exec-holes-$$-$1
+	hneed "$m"
+	policy "" ',"/proc"'
+	# Bare: the caller's key is listed, init is there and readable.
+	run -0 as "$m" "$TRY" key-add "$desc"
+	run -0 as "$m" grep -c "$desc" /proc/keys
+	[ "$output" = 1 ]
+	run -0 as "$m" sh -c 'test -r /proc/1/status && ls /proc'
+	[[ " $(echo $output) " == *" 1 "* ]]
+	run -0 confined "$m" sh -c 'wc -c </proc/keys; ls /proc | grep -x 1 || echo none; cat /proc/1/status || echo unreadable'
+	as "$m" "$TRY" key-drop "$desc"
+	[ "${lines[0]}" = 0 ]
+	[ "${lines[1]}" = none ]
+	[[ "$output" == *"/proc/1/status: No such file or directory"* ]] && [ "${lines[-1]}" = unreadable ]
+	# The target's own processes, and the masks: each reads empty,
+	# where bare timer_list does not.
+	[ ! -r /proc/timer_list ] || [ "$(head -c 1 /proc/timer_list | wc -c)" = 1 ]
+	run -0 confined "$m" sh -c 'grep -c "^Name:" /proc/self/status
+		for f in keys kcore timer_list sched_debug latency_stats; do
+			[ ! -e /proc/$f ] || [ "$(head -c 1 /proc/$f | wc -c)" = 0 ] || echo $f
+		done
+		[ ! -e /proc/acpi ] || ls -A /proc/acpi'
+	[ "$output" = 1 ]
+	run -0 confined "$m" sh -c 'grep " /proc " /proc/self/mountinfo'
+	[[ "$output" == *"hidepid=invisible"* ]]
+}
+
+@test "/proc granted: hidepid=invisible hides init, /proc/keys and the kernel-wide files read empty (root)" { t_proc root; }
+@test "/proc granted: hidepid=invisible hides init, /proc/keys and the kernel-wide files read empty (nobody)" { t_proc nobody; }
+
 # python3 -c "$OPATH" SRC CMD...: CMD with stdin an O_PATH descriptor of SRC.
 OPATH='import os, sys
 fd = os.open(sys.argv[1], os.O_PATH)
