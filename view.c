@@ -4,7 +4,9 @@
  * ancestors' rights (-r read-only,noexec; -x read-only; -w read-write; all
  * nosuid,nodev; -p read-only beneath a write path); /proc a fresh procfs,
  * /sys read-only, /dev a minimal one; the links of -s; then pivot_root, the
- * old root detached, and the same working directory. Trusts only argv: the
+ * old root detached, and the same working directory; set-id files beneath
+ * the write paths read-only, the directories above a protected path bound
+ * onto themselves (viewguard.c). Trusts only argv: the
  * paths are resolved ones (the front end follows trusted symlinks and says
  * so with -s), opened here following none. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
@@ -272,6 +274,7 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 		         sockets_held ? "is" : "are");
 		die_hint(EXIT_CONFINE, err, why, "unable to make a mount namespace");
 	}
+	guard_no_view(ents, nents);
 	warnx_("no mount namespace available (%s: %s): Landlock alone does "
 	       "not hold chmod, utime, xattrs, %sinotify or noexec outside the "
 	       "policy%s", call, strerror(err),
@@ -493,6 +496,7 @@ int main(int argc, char **argv)
 	plan();
 	new_root();
 	bind_all();
+	guard_writes(ents, nents);
 	finish(cwd, argv[next]);
 	/* Only this step needs it: the ambient set (raised by the netns step
 	 * in a user namespace) would carry it on. */

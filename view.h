@@ -3,7 +3,8 @@
  * mount primitives: detached mounts, clones of host paths opened without
  * following a symlink, mount points on our own tmpfs), viewdev.c (what is
  * made rather than bound: /proc and a minimal /dev), viewguard.c (what
- * holds a weak spot: the masked parts of /proc). */
+ * holds a write path's weak spots: protected trees that could be moved
+ * aside, set-id files; the masked parts of /proc). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -47,6 +48,8 @@ int mount_proc(struct ent *e);
 void mount_dev(struct ent *e);
 
 /* viewguard.c */
+void guard_writes(const struct ent *ents, size_t nents);
+void guard_no_view(const struct ent *ents, size_t nents);
 void mask_proc(int proc);
 
 #endif

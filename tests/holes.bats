@@ -43,6 +43,117 @@ hneed() {
 	require_feature userns
 }
 
+# The attack of issue 24.1: move the protected tree aside with its parent
+# and make a new one, with a hook in it, in its place.
+ATTACK='mv "$1/repo/.git" "$1/repo/.git.old" && mkdir -p "$1/repo/.git/hooks" &&
+	echo evil >"$1/repo/.git/hooks/pre-commit"'
+
+t_moved() {
+	local m=$1
+	hneed "$m"
+	own "$m"
+	policy ',"protected":["'"$TMP"'/w/repo/.git/hooks"]'
+	run -1 --separate-stderr confined "$m" sh -c "$ATTACK" sh "$TMP/w"
+	[ "$stderr" = "mv: cannot move '$TMP/w/repo/.git' to '$TMP/w/repo/.git.old': Device or resource busy" ]
+	# Each directory between it and the write path, and itself.
+	for d in repo repo/.git repo/.git/hooks; do
+		run -1 --separate-stderr confined "$m" "$TRY" rename "$TMP/w/$d" "$TMP/w/$d.old"
+		[ "$output" = "refused: Device or resource busy" ]
+	done
+	[ "$(ls -A "$TMP/w")" = repo ] && [ "$(ls -A "$TMP/w/repo")" = .git ]
+	[ "$(ls -A "$TMP/w/repo/.git/hooks")" = pre-commit ]
+	[ "$(cat "$TMP/w/repo/.git/hooks/pre-commit")" = orig ]
+	# Beside it the write path is as writable as ever.
+	run -0 confined "$m" sh -c 'echo new >"$1/repo/file" && mv "$1/repo/file" "$1/repo/moved"' sh "$TMP/w"
+	[ "$(cat "$TMP/w/repo/moved")" = new ]
+	# Bare, the same user moves it and plants the hook.
+	run -0 as "$m" sh -c "$ATTACK" sh "$TMP/w"
+	[ "$(cat "$TMP/w/repo/.git/hooks/pre-commit")" = evil ]
+	[ "$(cat "$TMP/w/repo/.git.old/hooks/pre-commit")" = orig ]
+}
+
+@test "files.protected: the tree cannot be moved aside with its parent and replaced (root)" { t_moved root; }
+@test "files.protected: the tree cannot be moved aside with its parent and replaced (nobody)" { t_moved nobody; }
+
+t_linked() {
+	local m=$1 hook=$TMP/w/repo/.git/hooks/pre-commit
+	hneed "$m"
+	ln "$hook" "$TMP/w/other-name"
+	own "$m"
+	policy ',"protected":["'"$TMP"'/w/repo/.git"]'
+	# Strict: refused, one line naming it, nothing ran.
+	run -126 --separate-stderr confined "$m" sh -c 'echo ran >"$1/ran"' sh "$TMP/w"
+	[ "$stderr" = "sharness-exec-view: fatal: refused: the protected file $hook has 2 links: another of them may lie beneath a write path, writable there; -b (--best-effort) runs anyway" ]
+	[ ! -e "$TMP/w/ran" ] && [ "$(cat "$hook")" = orig ]
+	# Best effort says so, and shows why: through the other name the
+	# protected file is written.
+	run -0 --separate-stderr as "$m" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- \
+		sh -c 'echo evil >"$1/other-name"' sh "$TMP/w"
+	[ "$stderr" = "sharness-exec-view: warning: best effort: the protected file $hook has 2 links: another of them may lie beneath a write path, writable there" ]
+	[ "$(cat "$hook")" = evil ]
+	# A file of one link runs as before.
+	rm "$TMP/w/other-name"
+	run -0 --separate-stderr confined "$m" true
+	[ -z "$stderr" ]
+}
+
+@test "files.protected: a protected file with a second name is refused (126), or warned of under --best-effort (root)" { t_linked root; }
+@test "files.protected: a protected file with a second name is refused (126), or warned of under --best-effort (nobody)" { t_linked nobody; }
+
+# Set-id files in a write path: a 04755 and a 02755 file, one with file
+# capabilities (root only: setcap), and a 02644 one (set-group-id without
+# group execute: no set-id at all), each a copy of try-view.
+t_setid() {
+	local m=$1 f
+	hneed "$m"
+	mkdir "$TMP/w/bin"
+	for f in suid sgid caps plain lock; do
+		cp "$TRYV" "$TMP/w/bin/$f"
+	done
+	own "$m"
+	chmod 4755 "$TMP/w/bin/suid"
+	chmod 2755 "$TMP/w/bin/sgid"
+	chmod 2644 "$TMP/w/bin/lock"
+	local held="suid sgid"
+	if command -v setcap >/dev/null && setcap cap_net_raw+ep "$TMP/w/bin/caps"; then
+		held="$held caps"
+	fi
+	policy
+	for f in $held; do
+		run -1 confined "$m" "$TRYV" mmap-write "$TMP/w/bin/$f"
+		[ "$output" = "refused: Read-only file system" ]
+		[ "$(head -c 3 "$TMP/w/bin/$f" | tail -c 2)" = EL ]
+	done
+	[ "$(stat -c %a "$TMP/w/bin/suid")" = 4755 ]
+	# The rest of the write path, writable.
+	for f in plain lock; do
+		run -0 confined "$m" "$TRYV" mmap-write "$TMP/w/bin/$f"
+		[ "$(head -c 4 "$TMP/w/bin/$f")" = evil ]
+	done
+	# Bare, the mapping rewrites the set-id file and its bits stay.
+	run -0 as "$m" "$TRYV" mmap-write "$TMP/w/bin/suid"
+	[ "$(head -c 4 "$TMP/w/bin/suid")" = evil ]
+	[ "$(stat -c %a "$TMP/w/bin/suid")" = 4755 ]
+}
+
+@test "a set-id file in a write path cannot be rewritten through a shared writable mapping (root)" { t_setid root; }
+@test "a set-id file in a write path cannot be rewritten through a shared writable mapping (nobody)" { t_setid nobody; }
+
+@test "a set-id file in a write path, and no mount namespace: refused (126), or warned of under --best-effort (nobody)" {
+	need nobody
+	cp "$TRYV" "$TMP/w/suid"
+	own nobody
+	chmod 4755 "$TMP/w/suid"
+	policy
+	run -126 --separate-stderr as_nobody "$DENY_UNSHARE" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRYV" mmap-write "$TMP/w/suid"
+	[ "${stderr_lines[-2]}" = "sharness-exec-view: fatal: refused: $TMP/w/suid (and 0 more) is set-id or has file capabilities, beneath a write path, and without a mount namespace nothing holds it read-only" ]
+	[ "${stderr_lines[-1]}" = "hint: -b (--best-effort) runs with them writable" ]
+	[ "$(head -c 4 "$TMP/w/suid" | tail -c 3)" = ELF ]
+	run -0 --separate-stderr as_nobody "$DENY_UNSHARE" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- "$TRYV" mmap-write "$TMP/w/suid"
+	[[ "$stderr" == *"sharness-exec-view: warning: best effort: $TMP/w/suid (and 0 more) is set-id or has file capabilities, beneath a write path, and stays writable"* ]]
+	[ "$(head -c 4 "$TMP/w/suid")" = evil ]
+}
+
 t_proc() {
 	local m=$1 desc=sharness-exec-holes-$$-$1
 	hneed "$m"
