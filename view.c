@@ -498,6 +498,8 @@ int main(int argc, char **argv)
 	bind_all();
 	guard_writes(ents, nents);
 	finish(cwd, argv[next]);
+	if (!granted(cwd))
+		warn_cwd(cwd);
 	/* Only this step needs it: the ambient set (raised by the netns step
 	 * in a user namespace) would carry it on. */
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_ADMIN, 0, 0) < 0 &&

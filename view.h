@@ -4,7 +4,7 @@
  * following a symlink, mount points on our own tmpfs), viewdev.c (what is
  * made rather than bound: /proc and a minimal /dev), viewguard.c (what
  * holds a write path's weak spots: protected trees that could be moved
- * aside, set-id files; the masked parts of /proc). */
+ * aside, set-id files; the masked parts of /proc; the cwd's warning). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -51,5 +51,6 @@ void mount_dev(struct ent *e);
 void guard_writes(const struct ent *ents, size_t nents);
 void guard_no_view(const struct ent *ents, size_t nents);
 void mask_proc(int proc);
+void warn_cwd(const char *cwd);
 
 #endif

@@ -6,7 +6,8 @@
  * start are bound read-only: write(2) clears the set-id bits, but a shared
  * writable mapping keeps them, and no target can make a new one, so a walk
  * at the start finds them all. The kernel-wide files of /proc that
- * container runtimes mask are masked. */
+ * container runtimes mask are masked. A working directory that the view
+ * shows empty draws one line. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -321,4 +322,22 @@ void mask_proc(int proc)
 			die(EXIT_CONFINE, "unable to mask /proc/%s", masked[i]);
 		close(m);
 	}
+}
+
+/* The working directory CWD, outside every policy path: empty here
+ * (not on the way to a policy path) draws one line. */
+void warn_cwd(const char *cwd)
+{
+	struct dirent *de;
+	DIR *d = opendir(".");
+	int empty = d != NULL;
+
+	while (d && empty && (de = readdir(d)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	if (empty && strcmp(cwd, "/"))
+		warnx_("the working directory %s lies outside the policy: it is an "
+		       "empty directory here; add it to files.read (or files.write) "
+		       "to see it", qn(cwd));
 }

@@ -213,3 +213,29 @@ t_opath() {
 
 @test "an O_PATH descriptor on fd 0 is refused (126) and nothing runs (root)" { t_opath root; }
 @test "an O_PATH descriptor on fd 0 is refused (126) and nothing runs (nobody)" { t_opath nobody; }
+
+t_cwd() {
+	local m=$1
+	hneed "$m"
+	own "$m"
+	policy
+	# Bare, the directory holds its file; confined it is empty, and one
+	# line says why.
+	cd "$TMP/out"
+	run -0 as "$m" ls
+	[ "$output" = secret ]
+	run -0 --separate-stderr confined "$m" pwd
+	[ "$output" = "$TMP/out" ]
+	[ "$stderr" = "sharness-exec-view: warning: the working directory $TMP/out lies outside the policy: it is an empty directory here; add it to files.read (or files.write) to see it" ]
+	# Inside the policy, or on the way to a policy path: no line.
+	cd "$TMP/w"
+	run -0 --separate-stderr confined "$m" ls
+	[ "$output" = repo ] && [ -z "$stderr" ]
+	cd "$TMP"
+	run -0 --separate-stderr confined "$m" "$TRY" read w/repo/.git/hooks/pre-commit
+	[ -z "$stderr" ]
+	cd /
+}
+
+@test "a working directory outside the policy draws one line naming it and the list (root)" { t_cwd root; }
+@test "a working directory outside the policy draws one line naming it and the list (nobody)" { t_cwd nobody; }
