@@ -50,7 +50,7 @@ void mount_dev(struct ent *e);
 /* viewguard.c */
 void guard_writes(const struct ent *ents, size_t nents);
 void guard_no_view(const struct ent *ents, size_t nents);
-void mask_proc(int proc);
+void mask_proc(void);
 void warn_cwd(const char *cwd);
 
 #endif

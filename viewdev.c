@@ -58,8 +58,8 @@ int mount_proc(struct ent *e)
 			die(EXIT_CONFINE, "unable to mount /proc/%s read-only", ro[i]);
 		close(c);
 	}
-	mask_proc(m);
 	close(m);
+	mask_proc();
 	return 1;
 }
 

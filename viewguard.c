@@ -200,10 +200,11 @@ static void walk_writes(struct walk *w, unsigned (*rights)(const struct ent *))
 		strcpy(w->path, e->path);
 		if (S_ISREG(st.st_mode))
 			regular(w, fd, "", &st, is_prot(w));
-		if (S_ISDIR(st.st_mode) &&
-		    (d = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
-			walk_dir(w, d, is_prot(w));
+		d = S_ISDIR(st.st_mode) ? openat(fd, ".", O_RDONLY | O_DIRECTORY |
+		                                 O_CLOEXEC) : -1;
 		close(fd);
+		if (d >= 0)
+			walk_dir(w, d, is_prot(w));
 	}
 }
 
@@ -296,30 +297,35 @@ void guard_no_view(const struct ent *ents, size_t nents)
 
 /* /proc's kernel-wide files and directories that container runtimes mask,
  * where they exist: /dev/null over a file, an empty read-only tmpfs over
- * a directory. PROC is the fresh procfs. */
-void mask_proc(int proc)
+ * a directory. Two descriptors at a time, as the rest of the step: a
+ * low RLIMIT_NOFILE leaves no more. */
+void mask_proc(void)
 {
 	static const char *const masked[] = { "keys", "kcore", "timer_list",
 		"timer_stats", "sched_debug", "latency_stats", "acpi", "asound", "scsi" };
 	static const char *const empty[] = { "mode", "0555", "size", "4k",
 		"nr_inodes", "1", NULL };
+	char path[32];
 	struct stat st;
-	int m, dir;
+	int fd, m, dir;
 
 	for (size_t i = 0; i < sizeof masked / sizeof *masked; i++) {
-		if (fstatat(proc, masked[i], &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno == ENOENT)
-				continue;
-			die(EXIT_CONFINE, "unable to stat /proc/%s", masked[i]);
-		}
-		if (S_ISDIR(st.st_mode))
+		snprintf(path, sizeof path, "/proc/%s", masked[i]);
+		if ((fd = at_root(path, 0, 0)) < 0 && errno == ENOENT)
+			continue;
+		if (fd < 0 || fstat(fd, &st) < 0)
+			die(EXIT_CONFINE, "unable to open %s", path);
+		close(fd);
+		dir = S_ISDIR(st.st_mode);
+		if (dir)
 			m = new_fs("tmpfs", empty, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 			           MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
 		else if ((m = clone_host("/dev/null", &dir)) >= 0)
 			set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 			         MOUNT_ATTR_NOEXEC, "/dev/null");
-		if (m < 0 || sys_move_mount(m, "", proc, masked[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
-			die(EXIT_CONFINE, "unable to mask /proc/%s", masked[i]);
+		if (m < 0)
+			die(EXIT_CONFINE, "unable to mask %s", path);
+		attach(m, path, dir);
 		close(m);
 	}
 }
