@@ -280,19 +280,22 @@ void guard_writes(const struct ent *ents, size_t nents)
 void guard_no_view(const struct ent *ents, size_t nents)
 {
 	static struct walk w;
+	char more[40] = "";
 
 	w.ents = ents;
 	w.nents = nents;
 	walk_writes(&w, own_of);
 	if (!w.found)
 		return;
+	if (w.found > 1)
+		snprintf(more, sizeof more, " (and %zu more)", w.found - 1);
 	if (!view_best)
 		die_hint(EXIT_CONFINE, 0, "-b (--best-effort) runs with them writable",
-		         "refused: %s (and %zu more) is set-id or has file capabilities, "
-		         "beneath a write path, and without a mount namespace nothing "
-		         "holds it read-only", qn(w.first), w.found - 1);
-	warnx_("best effort: %s (and %zu more) is set-id or has file capabilities, "
-	       "beneath a write path, and stays writable", qn(w.first), w.found - 1);
+		         "refused: %s%s is set-id or has file capabilities, beneath a "
+		         "write path, and without a mount namespace nothing holds it "
+		         "read-only", qn(w.first), more);
+	warnx_("best effort: %s%s is set-id or has file capabilities, beneath a "
+	       "write path, and stays writable", qn(w.first), more);
 }
 
 /* /proc's kernel-wide files and directories that container runtimes mask,
