@@ -167,7 +167,7 @@ static void walk_dir(struct walk *w, int fd, int prot)
 		if (snprintf(w->path + len, sizeof w->path - len, "%s%s",
 		             len > 1 ? "/" : "", de->d_name) >= (int)(sizeof w->path - len))
 			diex(EXIT_CONFINE, "unable to walk %s: a path longer than %d bytes "
-			     "beneath it", qn(w->path[0] ? w->path : "/"), PATH_MAX);
+			     "beneath it", qn(w->path), PATH_MAX);
 		visit(w, dirfd(d), de->d_name, de->d_type, prot);
 		w->path[len] = '\0';
 	}
