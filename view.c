@@ -4,7 +4,9 @@
  * ancestors' rights (-r read-only,noexec; -x read-only; -w read-write; all
  * nosuid,nodev; -p read-only beneath a write path); /proc a fresh procfs,
  * /sys read-only, /dev a minimal one; the links of -s; then pivot_root, the
- * old root detached, and the same working directory. Trusts only argv: the
+ * old root detached, and the same working directory; set-id files beneath
+ * the write paths read-only, the directories above a protected path bound
+ * onto themselves (viewguard.c). Trusts only argv: the
  * paths are resolved ones (the front end follows trusted symlinks and says
  * so with -s), opened here following none. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
@@ -245,11 +247,17 @@ static void host_links(void)
 static void refuse_dir_fds(void)
 {
 	struct stat st;
+	int fl;
 
-	for (int fd = 0; fd <= 2; fd++)
+	for (int fd = 0; fd <= 2; fd++) {
 		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 			diex(EXIT_CONFINE, "refused: descriptor %d is an open "
 			     "directory, a way out of the view", fd);
+		/* /proc/self/fd/N reopens what it names, anywhere. */
+		if ((fl = fcntl(fd, F_GETFL)) >= 0 && (fl & O_PATH))
+			diex(EXIT_CONFINE, "refused: descriptor %d is an O_PATH "
+			     "descriptor, a way out of the view", fd);
+	}
 }
 
 /* No mount namespace here: the rest of the chain runs with Landlock alone,
@@ -271,6 +279,7 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 		         sockets_held ? "is" : "are");
 		die_hint(EXIT_CONFINE, err, why, "unable to make a mount namespace");
 	}
+	guard_no_view(ents, nents);
 	warnx_("no mount namespace available (%s: %s): Landlock alone does "
 	       "not hold chmod, utime, xattrs, %sinotify or noexec outside the "
 	       "policy%s", call, strerror(err),
@@ -511,7 +520,10 @@ int main(int argc, char **argv)
 	plan();
 	new_root();
 	bind_all();
+	guard_writes(ents, nents);
 	finish(cwd, argv[next]);
+	if (!granted(cwd))
+		warn_cwd(cwd);
 	/* Only this step needs it: the ambient set (raised by the netns step
 	 * in a user namespace) would carry it on. */
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_ADMIN, 0, 0) < 0 &&

@@ -2,7 +2,9 @@
  * rights of each path, the order of the build, pivot_root), viewfs.c (the
  * mount primitives: detached mounts, clones of host paths opened without
  * following a symlink, mount points on our own tmpfs), viewdev.c (what is
- * made rather than bound: /proc and a minimal /dev). */
+ * made rather than bound: /proc and a minimal /dev), viewguard.c (what
+ * holds a write path's weak spots: protected trees that could be moved
+ * aside, set-id files; the masked parts of /proc; the cwd's warning). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -44,5 +46,11 @@ void bind_program(const char *prog);
 /* viewdev.c */
 int mount_proc(struct ent *e);
 void mount_dev(struct ent *e);
+
+/* viewguard.c */
+void guard_writes(const struct ent *ents, size_t nents);
+void guard_no_view(const struct ent *ents, size_t nents);
+void mask_proc(void);
+void warn_cwd(const char *cwd);
 
 #endif

@@ -18,15 +18,20 @@
 
 /* /proc: a fresh procfs of this pid namespace, mounted while the old root
  * (a fully visible /proc) is still here, as the kernel asks of a user
- * namespace; its sysctls and the like read-only. */
+ * namespace, hidepid=invisible; its sysctls and the like read-only, the
+ * kernel-wide files that container runtimes mask masked. */
 int mount_proc(struct ent *e)
 {
 	static const char *const ro[] = { "sys", "sysrq-trigger", "irq", "bus" };
+	/* What the target cannot ptrace (init, the listen guard) is not there;
+	 * the gid that sees all is (gid_t)-1, which no process holds (by
+	 * default it is 0, a root target's). */
+	static const char *const opts[] = { "hidepid", "invisible", "gid", "4294967295", NULL };
 	int m;
 
 	e->attr |= MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
 	mount_point("/proc", 1);
-	m = new_fs("proc", NULL, e->attr);
+	m = new_fs("proc", opts, e->attr);
 
 	if (m < 0) {
 		if (errno != EPERM && errno != EACCES && errno != EBUSY)
@@ -54,6 +59,7 @@ int mount_proc(struct ent *e)
 		close(c);
 	}
 	close(m);
+	mask_proc();
 	return 1;
 }
 

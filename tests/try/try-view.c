@@ -10,6 +10,8 @@
  *   try-view inotify PATH             inotify_add_watch(2), IN_ALL_EVENTS
  *   try-view stat PATH                stat(2)
  *   try-view mmap-exec FILE           map FILE's first page PROT_EXEC, as ld.so does
+ *   try-view mmap-write FILE          write "evil" at FILE's start through a shared
+ *                                     writable mapping (its set-id bits stay)
  *   try-view memfd-exec FILE          copy FILE (this program) into a memfd made
  *                                     without MFD_NOEXEC_SEAL and fexecve it
  *                                     with "stat /" (the copy prints "ok")
@@ -70,6 +72,17 @@ int main(int argc, char **argv)
 		return result(mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) ==
 		              MAP_FAILED ? -1 : 0);
 	}
+	if (!strcmp(op, "mmap-write")) {
+		char *p;
+		fd = open(a, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return result(-1);
+		p = mmap(NULL, 4, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return result(-1);
+		memcpy(p, "evil", 4);
+		return result(msync(p, 4, MS_SYNC));
+	}
 	if (!strcmp(op, "memfd-exec")) {
 		char buf[65536], *args[] = { (char *)"try-view", (char *)"stat", (char *)"/", NULL };
 		int in = open(a, O_RDONLY | O_CLOEXEC);
@@ -89,6 +102,6 @@ int main(int argc, char **argv)
 		return result(mknod(a, (argv[3][0] == 'b' ? S_IFBLK : S_IFCHR) | 0666,
 		                    makedev(strtoul(argv[4], NULL, 10), strtoul(argv[5], NULL, 10))));
 	fprintf(stderr, "usage: try-view chmod|utime|setxattr|unix-connect|inotify|"
-	        "stat|mmap-exec|memfd-exec|mknod PATH [ARGS]\n");
+	        "stat|mmap-exec|mmap-write|memfd-exec|mknod PATH [ARGS]\n");
 	return 2;
 }

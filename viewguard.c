@@ -1,0 +1,352 @@
+/* sharness-exec-view: what holds a write path's weak spots (view.h). The
+ * directories between a protected path and the write path above it are
+ * bound onto themselves, since a mount point cannot be renamed (EBUSY):
+ * the protected tree cannot be moved aside and a new one made in its
+ * place. Set-id and file-capability files beneath the write paths at the
+ * start are bound read-only: write(2) clears the set-id bits, but a shared
+ * writable mapping keeps them, and no target can make a new one, so a walk
+ * at the start finds them all. The kernel-wide files of /proc that
+ * container runtimes mask are masked. A working directory that the view
+ * shows empty draws one line. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <linux/mount.h>
+
+#include "common.h"
+#include "helper.h"
+#include "text.h"
+#include "view.h"
+
+#ifndef SYS_getxattrat
+#define SYS_getxattrat 464	/* Linux 6.13, one number on every architecture */
+#endif
+
+/* The walk of the write paths: the path being looked at (absolute; in
+ * the view, relative to the new root, the working directory meanwhile). */
+struct walk {
+	const struct ent *ents;
+	size_t nents, found;
+	int view;		/* in the view: bind, and the protected paths */
+	char path[PATH_MAX], first[PATH_MAX];
+};
+
+static const char *rel(const struct walk *w)
+{
+	return !w->view ? w->path : w->path[1] ? w->path + 1 : ".";
+}
+
+/* 1 when NAME in DFD ("" for DFD itself) may hold file capabilities: any
+ * answer but "no such attribute" counts, as in a user namespace the kernel
+ * refuses to show a root id it cannot map. */
+static int has_caps(const struct walk *w, int dfd, const char *name)
+{
+	struct { __u64 value; __u32 size, flags; } args = { 0, 0, 0 };
+	long r = syscall(SYS_getxattrat, dfd, name, AT_SYMLINK_NOFOLLOW |
+	                 (*name ? 0 : AT_EMPTY_PATH), "security.capability",
+	                 &args, sizeof args);
+
+	/* Before 6.13, by path: the tree does not change under a walk that
+	 * runs before the target. */
+	if (r < 0 && errno == ENOSYS)
+		r = lgetxattr(rel(w), "security.capability", NULL, 0);
+	return r >= 0 || (errno != ENODATA && errno != ENOTSUP);
+}
+
+static int is_prot(const struct walk *w)
+{
+	for (size_t i = 0; w->view && i < w->nents; i++)
+		if ((w->ents[i].rights & PROT) && !strcmp(w->ents[i].path, w->path))
+			return 1;
+	return 0;
+}
+
+/* NAME in DFD, read-only (and nosuid) on top of itself. */
+static void bind_ro(int dfd, const char *name, const char *path)
+{
+	int m = sys_open_tree(dfd, name, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	                      AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH));
+
+	if (m < 0)
+		die(EXIT_CONFINE, "unable to clone the set-id file %s", qn(path));
+	set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, qn(path));
+	if (sys_move_mount(m, "", dfd, name, MOVE_MOUNT_F_EMPTY_PATH |
+	                   (*name ? 0 : MOVE_MOUNT_T_EMPTY_PATH)) < 0)
+		die(EXIT_CONFINE, "unable to bind the set-id file %s read-only", qn(path));
+	close(m);
+}
+
+/* A regular file: in a protected tree, a second name for it might lie
+ * in a write path, writable there; elsewhere, set-id or capabilities. */
+static void regular(struct walk *w, int dfd, const char *name,
+                    const struct stat *st, int prot)
+{
+	if (prot) {
+		if (st->st_nlink <= 1)
+			return;
+		if (!view_best)
+			diex(EXIT_CONFINE, "refused: the protected file %s has %lu links: "
+			     "another of them may lie beneath a write path, writable "
+			     "there; -b (--best-effort) runs anyway", qn(w->path),
+			     (unsigned long)st->st_nlink);
+		warnx_("best effort: the protected file %s has %lu links: another "
+		       "of them may lie beneath a write path, writable there",
+		       qn(w->path), (unsigned long)st->st_nlink);
+		return;
+	}
+	if (!(st->st_mode & S_ISUID) &&
+	    (st->st_mode & (S_ISGID | S_IXGRP)) != (S_ISGID | S_IXGRP) &&
+	    !has_caps(w, dfd, name))
+		return;
+	if (!w->found++)
+		strcpy(w->first, w->path);
+	if (w->view)
+		bind_ro(dfd, name, w->path);
+}
+
+static void walk_dir(struct walk *w, int fd, int prot);
+
+/* NAME in DFD, of type TYPE (readdir's, or DT_UNKNOWN), following no
+ * symlink; w->path already names it. */
+static void visit(struct walk *w, int dfd, const char *name, unsigned char type,
+                  int prot)
+{
+	struct stat st;
+	int fd;
+
+	prot = prot || is_prot(w);
+	if (type != DT_DIR && type != DT_REG && type != DT_UNKNOWN)
+		return;
+	if (type != DT_DIR) {
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return;		/* gone meanwhile */
+		if (S_ISREG(st.st_mode))
+			regular(w, dfd, name, &st, prot);
+		if (!S_ISDIR(st.st_mode))
+			return;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		walk_dir(w, fd, prot);
+	/* EACCES: the target, the same uid without capabilities, cannot
+	 * list it either; ENOENT, ELOOP, ENOTDIR: gone or swapped since. */
+	else if (errno != EACCES && errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
+		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
+}
+
+/* The tree at FD (a directory opened for reading), across its mounts but
+ * for procfs, sysfs and the tmpfs mounts the view made (nothing set-id
+ * there); FD is closed. */
+static void walk_dir(struct walk *w, int fd, int prot)
+{
+	size_t len = strlen(w->path);
+	struct dirent *de;
+	struct statfs sf;
+	DIR *d;
+
+	if ((fstatfs(fd, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC ||
+	                               sf.f_type == SYSFS_MAGIC)) ||
+	    (w->view && ours(fd))) {
+		close(fd);
+		return;
+	}
+	if (!(d = fdopendir(fd)))
+		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
+	while ((errno = 0, de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (snprintf(w->path + len, sizeof w->path - len, "%s%s",
+		             len > 1 ? "/" : "", de->d_name) >= (int)(sizeof w->path - len))
+			diex(EXIT_CONFINE, "unable to walk %s: a path longer than %d bytes "
+			     "beneath it", qn(w->path), PATH_MAX);
+		visit(w, dirfd(d), de->d_name, de->d_type, prot);
+		w->path[len] = '\0';
+	}
+	if (errno)
+		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
+	closedir(d);
+}
+
+/* Each write path not beneath another one (its rights RIGHTS: the
+ * effective ones in the view, the given ones where none stands). */
+static void walk_writes(struct walk *w, unsigned (*rights)(const struct ent *))
+{
+	struct stat st;
+	int fd, d;
+
+	for (size_t i = 0; i < w->nents; i++) {
+		const struct ent *e = &w->ents[i];
+		int top = (rights(e) & W) != 0;
+		for (size_t j = 0; j < w->nents && top; j++)
+			top = j == i || !(rights(&w->ents[j]) & W) ||
+				!path_beneath(e->path, w->ents[j].path) ||
+				!strcmp(e->path, w->ents[j].path);
+		if (!top)
+			continue;
+		fd = w->view ? at_root(e->path, 0, 1) : open_nofollow(e->path, O_PATH);
+		if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+			continue;	/* left out, as the binds leave it */
+		if (fd < 0 || fstat(fd, &st) < 0)
+			die(EXIT_CONFINE, "unable to open the write path %s", e->path);
+		strcpy(w->path, e->path);
+		if (S_ISREG(st.st_mode))
+			regular(w, fd, "", &st, is_prot(w));
+		d = S_ISDIR(st.st_mode) ? openat(fd, ".", O_RDONLY | O_DIRECTORY |
+		                                 O_CLOEXEC) : -1;
+		close(fd);
+		if (d >= 0)
+			walk_dir(w, d, is_prot(w));
+	}
+}
+
+static unsigned eff_of(const struct ent *e) { return e->eff; }
+static unsigned own_of(const struct ent *e) { return e->rights; }
+
+/* A directory onto itself, with what is mounted beneath it. */
+static void pin(const char *dir)
+{
+	int fd = at_root(dir, 0, 1), m;
+
+	if (fd < 0 && errno == ENOENT)
+		return;
+	if (fd < 0)
+		die(EXIT_CONFINE, "unable to open %s in the new root", dir);
+	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	                  AT_RECURSIVE | AT_EMPTY_PATH);
+	if (m < 0 || sys_move_mount(m, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH |
+	                            MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die(EXIT_CONFINE, "unable to bind %s onto itself", dir);
+	close(m);
+	close(fd);
+}
+
+/* Each directory strictly between a protected path and the outermost
+ * write path above it, once (ENTS sorted, parents first). */
+static void pin_protected(const struct ent *ents, size_t nents)
+{
+	char dir[PATH_MAX];
+
+	for (size_t i = 0; i < nents; i++) {
+		const char *p = ents[i].path, *top = NULL;
+		int under_prot = 0;
+		if (!(ents[i].rights & PROT))
+			continue;
+		for (size_t j = 0; j < nents; j++) {
+			if (j == i || !path_beneath(p, ents[j].path) || !strcmp(p, ents[j].path))
+				continue;
+			under_prot |= (ents[j].rights & PROT) != 0;
+			if ((ents[j].rights & W) && (!top || strlen(ents[j].path) < strlen(top)))
+				top = ents[j].path;
+		}
+		if (!top || under_prot)
+			continue;	/* read-only above it already */
+		for (size_t k = strlen(top) + 1; p[k]; k++) {
+			int done = 0;
+			if (p[k] != '/')
+				continue;
+			memcpy(dir, p, k);
+			dir[k] = '\0';
+			for (size_t j = 0; j < i && !done; j++)
+				done = (ents[j].rights & PROT) && path_beneath(ents[j].path, dir) &&
+					strcmp(ents[j].path, dir);
+			if (!done)
+				pin(dir);
+		}
+	}
+}
+
+/* In the view, once every path is bound. */
+void guard_writes(const struct ent *ents, size_t nents)
+{
+	static struct walk w;
+
+	w.ents = ents;
+	w.nents = nents;
+	w.view = 1;
+	walk_writes(&w, eff_of);
+	pin_protected(ents, nents);
+}
+
+/* Where no view stands: nothing can hold a set-id file read-only. */
+void guard_no_view(const struct ent *ents, size_t nents)
+{
+	static struct walk w;
+	char more[40] = "";
+
+	w.ents = ents;
+	w.nents = nents;
+	walk_writes(&w, own_of);
+	if (!w.found)
+		return;
+	if (w.found > 1)
+		snprintf(more, sizeof more, " (and %zu more)", w.found - 1);
+	if (!view_best)
+		die_hint(EXIT_CONFINE, 0, "-b (--best-effort) runs with them writable",
+		         "refused: %s%s is set-id or has file capabilities, beneath a "
+		         "write path, and without a mount namespace nothing holds it "
+		         "read-only", qn(w.first), more);
+	warnx_("best effort: %s%s is set-id or has file capabilities, beneath a "
+	       "write path, and stays writable", qn(w.first), more);
+}
+
+/* /proc's kernel-wide files and directories that container runtimes mask,
+ * where they exist: /dev/null over a file, an empty read-only tmpfs over
+ * a directory. Two descriptors at a time, as the rest of the step: a
+ * low RLIMIT_NOFILE leaves no more. */
+void mask_proc(void)
+{
+	static const char *const masked[] = { "keys", "kcore", "timer_list",
+		"timer_stats", "sched_debug", "latency_stats", "acpi", "asound", "scsi" };
+	static const char *const empty[] = { "mode", "0555", "size", "4k",
+		"nr_inodes", "1", NULL };
+	char path[32];
+	struct stat st;
+	int fd, m, dir;
+
+	for (size_t i = 0; i < sizeof masked / sizeof *masked; i++) {
+		snprintf(path, sizeof path, "/proc/%s", masked[i]);
+		if ((fd = at_root(path, 0, 0)) < 0 && errno == ENOENT)
+			continue;
+		if (fd < 0 || fstat(fd, &st) < 0)
+			die(EXIT_CONFINE, "unable to open %s", path);
+		close(fd);
+		dir = S_ISDIR(st.st_mode);
+		if (dir)
+			m = new_fs("tmpfs", empty, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			           MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+		else if ((m = clone_host("/dev/null", &dir)) >= 0)
+			set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			         MOUNT_ATTR_NOEXEC, "/dev/null");
+		if (m < 0)
+			die(EXIT_CONFINE, "unable to mask %s", path);
+		attach(m, path, dir);
+		close(m);
+	}
+}
+
+/* The working directory CWD, outside every policy path: empty here
+ * (not on the way to a policy path) draws one line. */
+void warn_cwd(const char *cwd)
+{
+	struct dirent *de;
+	DIR *d = opendir(".");
+	int empty = d != NULL;
+
+	while (d && empty && (de = readdir(d)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	if (empty && strcmp(cwd, "/"))
+		warnx_("the working directory %s lies outside the policy: it is an "
+		       "empty directory here; add it to files.read (or files.write) "
+		       "to see it", qn(cwd));
+}
