@@ -69,6 +69,19 @@ letters() {
 @test "mandoc -Tlint: sharness-exec-sign.1" { lint sharness-exec-sign.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
 
+@test "every page's footer names sharness-exec and its version, not BSD (.Os)" {
+	require_mandoc
+	local p foot version
+	version=$("$SHARNESS_EXEC" --version | head -n 1)
+	[[ $version == "sharness-exec "[0-9]* ]]
+	for p in "${PAGES[@]}"; do
+		foot=$("$MANDOC" -Tascii "$MAN/$p" | sed 's/.\x08//g' | tail -n 1)
+		echo "$p: $foot"
+		[[ $foot == "$version "*" $version" ]]
+		[[ $foot != *BSD* ]]
+	done
+}
+
 @test "every page in man/ is tested and installed" {
 	local have want
 	have=$(cd "$MAN" && ls | LC_ALL=C sort)
