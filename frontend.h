@@ -21,5 +21,7 @@
 #define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
 
 int cmd_run(int argc, char **argv);
+/* SUBCOMMAND --help: its usage, then a line for each option; 0. */
+int cmd_help(const char *name);
 
 #endif

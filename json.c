@@ -330,8 +330,30 @@ static int check(const struct json_doc *d, char *err, size_t errlen)
 	       check_duplicates(d, err, errlen);
 }
 
-int json_parse(struct json_doc *doc, const char *text, size_t len,
-               char *err, size_t errlen)
+/* Each check above writes where it stopped as "at byte P"; the reader of
+ * ERR gets "at line L, column C" instead, both from 1, the column counted
+ * in characters (TEXT before P is valid UTF-8: utf8_check stops at the
+ * first byte that is not). */
+static void locate(char *err, size_t errlen, const char *text, size_t len)
+{
+	char *at = strstr(err, " at byte "), *end, rest[128];
+	size_t p, line = 1, col = 1;
+
+	if (!at)
+		return;
+	p = strtoul(at + 9, &end, 10);
+	for (size_t i = 0; i < p && i < len; i++) {
+		if (text[i] == '\n')
+			line++, col = 1;
+		else
+			col += ((unsigned char)text[i] & 0xc0) != 0x80;
+	}
+	snprintf(rest, sizeof rest, "%s", end);
+	snprintf(at, errlen - (size_t)(at - err), " at line %zu, column %zu%s", line, col, rest);
+}
+
+static int parse(struct json_doc *doc, const char *text, size_t len,
+                 char *err, size_t errlen)
 {
 	jsmn_parser jp;
 	const char *nul;
@@ -369,6 +391,15 @@ int json_parse(struct json_doc *doc, const char *text, size_t len,
 	if (r > 0 ? check(doc, err, errlen) : jsmn_refused(r, jp.pos, doc->tok[0].end, text, len, err, errlen))
 		return 1;
 	json_free(doc);
+	return 0;
+}
+
+int json_parse(struct json_doc *doc, const char *text, size_t len,
+               char *err, size_t errlen)
+{
+	if (parse(doc, text, len, err, errlen))
+		return 1;
+	locate(err, errlen, text, len);
 	return 0;
 }
 

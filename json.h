@@ -35,8 +35,8 @@ struct json_doc {
 /* Parse TEXT (LEN bytes, need not be NUL-terminated) strictly. On success
  * returns 1 and DOC holds heap memory (free with json_free; TEXT must
  * outlive DOC). On refusal returns 0, leaves DOC empty (json_free is then a
- * no-op) and writes a one-line reason, e.g. "duplicate key \"a\" at byte
- * 17", into ERR; byte offsets count from 0. */
+ * no-op) and writes a one-line reason, e.g. "duplicate key \"a\" at line
+ * 2, column 3", into ERR (both from 1, the column counted in characters). */
 int json_parse(struct json_doc *doc, const char *text, size_t len,
                char *err, size_t errlen);
 void json_free(struct json_doc *doc);

@@ -450,7 +450,7 @@ int cmd_run(int argc, char **argv)
 		case 'b': best_effort = 1; break;
 		case 'n': dry_run = 1; break;
 		case 'v': verbose = 1; break;
-		case 'h': printf("usage: %s\n", RUN_USAGE); return 0;
+		case 'h': return cmd_help("run");
 		case 'K':
 			if (!(trust = reallocarray(trust, ntrust + 1, sizeof *trust)))
 				diex(EXIT_REFUSED, "out of memory");

@@ -18,52 +18,12 @@
 
 const char *progname = "sharness-exec";
 
+#define HELLO_USAGE "sharness-exec hello"
+#define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
 #define USAGE RUN_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
 	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n" \
-	"       sharness-exec hello\n" \
-	"       sharness-exec probe [--json] [--trust-key FILE]...\n" \
+	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n" \
 	"       sharness-exec --help | --version"
-
-static void help(void)
-{
-	printf("usage: %s\n\n", USAGE);
-	fputs(
-	"Confine COMMAND, and everything it starts, to what a pbp 1 JSON policy\n"
-	"allows: paths it may read, write and execute, TCP ports, network,\n"
-	"memory, processes and environment. The policy must hash to the pinned\n"
-	"sha256 (see `sharness-exec hash`), or be signed by a trusted key.\n"
-	"\n"
-	"commands:\n"
-	"  run     check and hash the policy, then run COMMAND confined\n"
-	"  hash    print the canonical hash of a JSON object (FILE - is stdin),\n"
-	"          or with --canonical write its canonical bytes, no newline\n"
-	"  check   report every problem of a policy, one line each\n"
-	"  keygen  make an ECDSA P-256 key pair NAME.key and NAME.pub (runs\n"
-	"          sharness-exec-sign, which alone reads private keys)\n"
-	"  sign    check a policy and write its signature to POLICY.sig (the same)\n"
-	"  verify  check a policy's signature, print its hash, id and key\n"
-	"  hello   self-test: show what this machine holds\n"
-	"  probe   report what this machine can enforce (--json for a machine),\n"
-	"          listing each --trust-key FILE\n"
-	"\n"
-	"run options:\n"
-	"  -p, --policy FILE            the policy (required)\n"
-	"  -H, --expect-hash sha256:HEX refuse unless the policy has this hash\n"
-	"      --best-effort            go on when the kernel lacks a right, and say\n"
-	"                               exactly what was dropped\n"
-	"      --check                  each step also prints one line of what it uses;\n"
-	"                               without COMMAND the run ends inside Landlock\n"
-	"  -n, --dry-run                print the chain, one step a line, and exit\n"
-	"  -v, --verbose                say what is done on stderr\n"
-	"      --trust-key FILE         accept the policy when its signature verifies\n"
-	"                               under this public key (repeatable)\n"
-	"      --signature FILE         the signature (default: the policy's path .sig)\n"
-	"      --expect-id ID           refuse unless the policy's id is ID\n"
-	"\n"
-	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"
-	"helper); 126 could not confine or could not execute; 127 not found.\n",
-	stdout);
-}
 
 static int cmd_hash(int argc, char **argv)
 {
@@ -169,13 +129,85 @@ static int beside(int argc, char **argv)
 	         "unable to execute %s", v[0]);
 }
 
+/* Each command: its usage, what it does, and for its --help a line for
+ * each option and operand, "OPTION\tdescription\n" (two columns). */
+static const struct cmd {
+	const char *name, *usage, *what;
+	int (*run)(int, char **);
+	const char *opts;
+} cmds[] = {
+	{ "run", RUN_USAGE, "check and hash the policy, then run COMMAND confined", cmd_run,
+	  "-p, --policy FILE\tthe policy (required)\n"
+	  "-H, --expect-hash sha256:HEX\trefuse unless the policy has this hash\n"
+	  "    --best-effort\tgo on when the kernel lacks a right; say which\n"
+	  "    --check\teach step prints what it uses; COMMAND optional\n"
+	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
+	  "-v, --verbose\tsay what is done on stderr\n"
+	  "    --trust-key FILE\taccept a policy signed by this key (repeatable)\n"
+	  "    --signature FILE\tthe signature (default: the policy's path .sig)\n"
+	  "    --expect-id ID\trefuse unless the policy's id is ID\n" },
+	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object", cmd_hash,
+	  "    --canonical\twrite the canonical bytes instead, no newline\n"
+	  "FILE\tthe JSON object; - is standard input\n" },
+	{ "check", CHECK_USAGE, "report every problem of a policy, one line each", cmd_check,
+	  "FILE\tthe policy; - is standard input\n" },
+	{ "keygen", KEYGEN_USAGE, "make an ECDSA P-256 key pair NAME.key and NAME.pub", cmd_signer,
+	  "-o NAME\twrite NAME.key (mode 0600, by sharness-exec-sign) and NAME.pub\n" },
+	{ "sign", SIGN_USAGE, "check a policy and write its signature to POLICY.sig", cmd_signer,
+	  "-k NAME.key\tthe private key (only sharness-exec-sign reads it)\n"
+	  "POLICY\tthe policy; the signature goes to POLICY.sig\n" },
+	{ "verify", VERIFY_USAGE, "check a policy's signature, print its hash, id and key", cmd_verify,
+	  "-K NAME.pub\tthe public key\n"
+	  "POLICY\tthe policy; - is standard input\n"
+	  "SIG\tthe signature (default: POLICY.sig)\n" },
+	{ "hello", HELLO_USAGE, "self-test: show what this machine holds", beside, "" },
+	{ "probe", PROBE_USAGE, "report what this machine can enforce", beside,
+	  "    --json\tone JSON object, for a program to read\n"
+	  "    --trust-key FILE\tsay whether run would take this key (repeatable)\n" },
+};
+
+static void print_opts(const char *s)
+{
+	for (int n; *s; s += strcspn(s, "\n") + 1) {
+		n = (int)strcspn(s, "\t");
+		printf("  %-30.*s%.*s\n", n, s, (int)strcspn(s + n + 1, "\n"), s + n + 1);
+	}
+}
+
+int cmd_help(const char *name)
+{
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+		if (!strcmp(name, cmds[i].name)) {
+			printf("usage: %s\n\n%s\n\noptions:\n", cmds[i].usage, cmds[i].what);
+			print_opts(cmds[i].opts);
+			print_opts("-h, --help\tprint this help and exit\n");
+		}
+	return fflush(stdout) ? EXIT_REFUSED : 0;
+}
+
+static void help(void)
+{
+	printf("usage: %s\n\n", USAGE);
+	fputs(
+	"Confine COMMAND, and everything it starts, to what a pbp 1 JSON policy\n"
+	"allows: paths it may read, write and execute, TCP ports, network,\n"
+	"memory, processes and environment. The policy must hash to the pinned\n"
+	"sha256 (see `sharness-exec hash`), or be signed by a trusted key.\n"
+	"\n"
+	"commands:\n", stdout);
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+		printf("  %-7s %s\n", cmds[i].name, cmds[i].what);
+	fputs("\nrun options:\n", stdout);
+	print_opts(cmds[0].opts);
+	fputs(
+	"\n"
+	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"
+	"helper); 126 could not confine or could not execute; 127 not found.\n",
+	stdout);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct { const char *name; int (*run)(int, char **); } cmds[] = {
-		{ "run", cmd_run }, { "hash", cmd_hash }, { "check", cmd_check },
-		{ "keygen", cmd_signer }, { "sign", cmd_signer }, { "verify", cmd_verify },
-		{ "hello", beside }, { "probe", beside },
-	};
 	const char *cmd;
 
 	if (argc < 2)
@@ -189,8 +221,12 @@ int main(int argc, char **argv)
 		printf("sharness-exec %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-		if (!strcmp(cmd, cmds[i].name))
-			return cmds[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		if (strcmp(cmd, cmds[i].name))
+			continue;
+		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+			return cmd_help(cmd);
+		return cmds[i].run(argc - 1, argv + 1);
+	}
 	usage_fail(USAGE, "unknown command %s", qn(cmd));
 }

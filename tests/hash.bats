@@ -117,9 +117,9 @@ refused() {
 
 @test "refused: 100,000 nested brackets, inside the object and at the top" {
 	{ printf '{"a":'; head -c 100000 /dev/zero | tr '\0' '['; head -c 100000 /dev/zero | tr '\0' ']'; printf '}'; } >"$TMP/deep.json"
-	refused "$TMP/deep.json" "sharness-exec: fatal: $TMP/deep.json: nested deeper than 64 at byte 68"
+	refused "$TMP/deep.json" "sharness-exec: fatal: $TMP/deep.json: nested deeper than 64 at line 1, column 69"
 	head -c 100000 /dev/zero | tr '\0' '[' >"$TMP/top.json"
-	refused "$TMP/top.json" "sharness-exec: fatal: $TMP/top.json: top level is not an object at byte 0"
+	refused "$TMP/top.json" "sharness-exec: fatal: $TMP/top.json: top level is not an object at line 1, column 1"
 }
 
 @test "refused: a directory, /dev/zero (at once, without reading it), a missing file" {
@@ -144,20 +144,20 @@ refused() {
 	run -0 --separate-stderr as_nobody "$SHARNESS_EXEC" hash "$TMP/secret.json"
 }
 
-@test "refused: invalid UTF-8, a truncated file, an empty file, trailing data" {
+@test "refused: invalid UTF-8, a truncated file, an empty file, trailing data; each where, by line and column" {
 	printf '{"a":"caf\xc3"}' >"$TMP/utf8.json"
-	refused "$TMP/utf8.json" "sharness-exec: fatal: $TMP/utf8.json: invalid UTF-8 at byte 9"
+	refused "$TMP/utf8.json" "sharness-exec: fatal: $TMP/utf8.json: invalid UTF-8 at line 1, column 10"
 	head -c 60 "$VECTORS/policy-full.json" >"$TMP/trunc.json"
-	refused "$TMP/trunc.json" "sharness-exec: fatal: $TMP/trunc.json: unexpected end of input at byte 60"
+	refused "$TMP/trunc.json" "sharness-exec: fatal: $TMP/trunc.json: unexpected end of input at line 5, column 12"
 	: >"$TMP/empty.json"
 	refused "$TMP/empty.json" "sharness-exec: fatal: $TMP/empty.json: empty document"
 	printf '{"a":1}\n{"b":2}\n' >"$TMP/two.json"
-	refused "$TMP/two.json" "sharness-exec: fatal: $TMP/two.json: unexpected '{' at byte 8 (after the top-level object)"
+	refused "$TMP/two.json" "sharness-exec: fatal: $TMP/two.json: unexpected '{' at line 2, column 1 (after the top-level object)"
 }
 
 @test "refused: messages stay on one line even when the key holds a newline" {
 	printf '{"a\\nb":1,"a\\u000ab":2}' >"$TMP/dup.json"
-	refused "$TMP/dup.json" "sharness-exec: fatal: $TMP/dup.json: duplicate key \"a\\nb\" at byte 10"
+	refused "$TMP/dup.json" "sharness-exec: fatal: $TMP/dup.json: duplicate key \"a\\nb\" at line 1, column 11"
 }
 
 # A 1 MiB document that is as costly as a valid one can be: the most tokens
@@ -179,5 +179,5 @@ refused() {
 	[ "$output" = sha256:32deb23f40180acbd11213fdf31d192de1bad1ece7523e7c5edad7ef66836a00 ]
 	{ printf '{"a":'; head -c $((1024 * 1024 - 5)) /dev/zero | tr '\0' '['; } >"$TMP/open.json"
 	run -125 --separate-stderr prlimit --as=$((32 << 20)) "$SHARNESS_EXEC" hash "$TMP/open.json"
-	[ "$stderr" = "sharness-exec: fatal: $TMP/open.json: nested deeper than 64 at byte 68" ]
+	[ "$stderr" = "sharness-exec: fatal: $TMP/open.json: nested deeper than 64 at line 1, column 69" ]
 }

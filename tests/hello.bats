@@ -50,7 +50,7 @@ assert_all_held() {
 usage: sharness-exec hello" ]
 	[ -z "$output" ]
 	run -0 --separate-stderr "$SHARNESS_EXEC" hello --help
-	[ "$output" = "usage: sharness-exec hello" ]
+	[ "${lines[0]}" = "usage: sharness-exec hello" ]
 }
 
 @test "hello as root: 6/6 held, the published hash, nothing left behind" {

@@ -346,6 +346,24 @@ fs_ioctl() {
 	[ "${stderr_lines[2]}" = "sharness-exec-landlock: warning: skipping missing path $TMP/rw/data/x" ]
 }
 
+@test "a missing path in -r, -x and -w is one warning line, not one a list" {
+	require_feature landlock
+	run -0 --separate-stderr ll -r "$TMP/nope" -x "$TMP/nope" -w "$TMP/nope" -r "$TMP/nope2" -w "$TMP/rw" -- "$T" create "$TMP/rw/ran"
+	[ "$output" = ok ]
+	[ "$stderr" = "sharness-exec-landlock: warning: skipping missing path $TMP/nope"$'\n'"sharness-exec-landlock: warning: skipping missing path $TMP/nope2" ]
+}
+
+@test "run: a missing path in every list of the policy is said once, by the landlock step; the view step says nothing of it" {
+	require_feature landlock
+	chain_policy missing '"none"' '"/etc","'"$TMP/nope"'"' '"'"$TMP/nope"'","'"$TMP/rw"'"' '"'"$TMP/nope"'"'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
+	[ "$output" = ok ]
+	[ -f "$TMP/rw/ran" ]
+	# (Where it can make no mount namespace the view step says that, and only that.)
+	[ "$(grep -v '^sharness-exec-view: warning: no mount namespace available ' <<<"$stderr")" = \
+		"sharness-exec-landlock: warning: skipping missing path $TMP/nope" ]
+}
+
 @test "a path that exists but cannot be opened: 126, nothing runs (nobody)" {
 	require_feature landlock
 	require_feature nobody

@@ -69,6 +69,19 @@ letters() {
 @test "mandoc -Tlint: sharness-exec-sign.1" { lint sharness-exec-sign.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
 
+@test "every page's footer names sharness-exec and its version, not BSD (.Os)" {
+	require_mandoc
+	local p foot version
+	version=$("$SHARNESS_EXEC" --version | head -n 1)
+	[[ $version == "sharness-exec "[0-9]* ]]
+	for p in "${PAGES[@]}"; do
+		foot=$("$MANDOC" -Tascii "$MAN/$p" | sed 's/.\x08//g' | tail -n 1)
+		echo "$p: $foot"
+		[[ $foot == "$version "*" $version" ]]
+		[[ $foot != *BSD* ]]
+	done
+}
+
 @test "every page in man/ is tested and installed" {
 	local have want
 	have=$(cd "$MAN" && ls | LC_ALL=C sort)
@@ -95,10 +108,46 @@ letters() {
 	require_mandoc
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --help
 	local usage page
-	usage=$(normalize <<<"$output")
+	usage=$(head -n 1 <<<"$output" | normalize)
 	page=$(synopsis sharness-exec.1 | normalize | grep '^sharness-exec run ')
 	echo "usage: $usage"$'\n'"SYNOPSIS: $page"
 	[ "$usage" = "$page" ]
+}
+
+# The usage lines of sharness-exec --help, one a line, "usage: " gone.
+usage_lines() {
+	"$SHARNESS_EXEC" --help | sed '/^$/q' | sed -e '/^$/d' -e 's/^usage: //' -e 's/^ *//'
+}
+
+@test "every command's --help exits 0: its usage line, then a described line for each option" {
+	local line cmd opts o n=0
+	while read -r line; do
+		cmd=$(awk '{ print $2 }' <<<"$line")
+		[[ $cmd == -* ]] && continue
+		run -0 --separate-stderr "$SHARNESS_EXEC" "$cmd" --help
+		echo "$output"
+		[ -z "$stderr" ]
+		[ "$(head -n 1 <<<"$output")" = "usage: $line" ]
+		# the options of the usage line, then -h, --help
+		opts=$(grep -oE -- '(^|[[ ])--?[a-zA-Z][a-z-]*' <<<"$line" | sed 's/^[[ ]//')
+		for o in $opts -h --help; do
+			# at the start of an option line, "-x, " or spaces before a long one, and a description after it
+			grep -qE -- "^  (-[a-zA-Z], |    )?$o(, --[a-z-]+)?( [^ ]+)?  +[^ ]" <<<"$output" ||
+				{ echo "$cmd --help does not describe $o"; return 1; }
+			n=$((n + 1))
+		done
+		# and -h works as --help does
+		[ "$("$SHARNESS_EXEC" "$cmd" -h)" = "$output" ]
+	done < <(usage_lines)
+	# 8 commands with 2 each for -h and --help, and run's 9 options
+	[ "$n" -ge 30 ]
+}
+
+@test "run's -h and --help after other options are the same help" {
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --help
+	local help=$output
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p /nonexistent -n --help
+	[ "$output" = "$help" ]
 }
 
 @test "sharness-exec(1) OPTIONS describes every option of --help" {

@@ -42,7 +42,7 @@ $usage" ]
 $usage" ]
 	[ -z "$output" ]
 	run -0 --separate-stderr "$SHARNESS_EXEC" probe --help
-	[ "$output" = "$usage" ]
+	[ "${lines[0]}" = "$usage" ]
 }
 
 @test "the front end links neither hello nor probe: it execs sharness-exec-probe" {

@@ -102,53 +102,61 @@ static void test_grammar(void)
 	accept("{\"\":0}");
 
 	/* jsmn alone takes all of these. */
-	refuse("{\"a\":[1 2]}", "expected ',' at byte 8");
-	refuse("{\"a\" 1}", "unexpected '1' at byte 5");
-	refuse("{\"a\":[1,]}", "unexpected ',' at byte 7");
-	refuse("{,}", "unexpected ',' at byte 1");
-	refuse("{\"a\":1,}", "unexpected ',' at byte 6");
-	refuse("{\"a\":1,,\"b\":2}", "unexpected ',' at byte 7");
-	refuse("{\"a\"::1}", "unexpected ':' at byte 5");
-	refuse("{\"a\":1 \"b\":2}", "unexpected '\"' at byte 7");
-	refuse("{\"a\":1\"b\"}", "invalid number at byte 5");    /* jsmn: one primitive */
-	refuse("{\"a\":[1}]}", "unexpected '}' at byte 7");
-	refuse("{\"a\":[1]]}", "unexpected ']' at byte 8");
-	refuse("{\"a\":1:2}", "invalid number at byte 5");
-	refuse("{\"a\":{\"b\"}}", "expected ':' at byte 9");
-	refuse("{1:2}", "unexpected '1' at byte 1");
-	refuse("{\"a\":'x'}", "unexpected ''' at byte 5");
-	refuse("{\"a\":x}", "unexpected 'x' at byte 5");
-	refuse("{\"a\":tru}", "invalid literal at byte 5");
-	refuse("{\"a\":truex}", "invalid literal at byte 5");
-	refuse("{\"a\":True}", "unexpected 'T' at byte 5");
-	refuse("{\"a\":nulll}", "invalid literal at byte 5");
-	refuse("{\"a\":NaN}", "unexpected 'N' at byte 5");
-	refuse("{\"a\":Infinity}", "unexpected 'I' at byte 5");
-	refuse("{\"a\":-Infinity}", "invalid number at byte 5");
-	refuse("{\"a\":1", "unexpected end of input at byte 6");
-	refuse("{\"a\":", "unexpected end of input at byte 5");
-	refuse("{\"a\"", "unexpected end of input at byte 4");
-	refuse("{", "unexpected end of input at byte 1");
-	refuse("{\"a", "unterminated string at byte 1");
-	refuse("{\"a\":\"b\\", "unterminated string at byte 5");
+	refuse("{\"a\":[1 2]}", "expected ',' at line 1, column 9");
+	refuse("{\"a\" 1}", "unexpected '1' at line 1, column 6");
+	refuse("{\"a\":[1,]}", "unexpected ',' at line 1, column 8");
+	refuse("{,}", "unexpected ',' at line 1, column 2");
+	refuse("{\"a\":1,}", "unexpected ',' at line 1, column 7");
+	refuse("{\"a\":1,,\"b\":2}", "unexpected ',' at line 1, column 8");
+	refuse("{\"a\"::1}", "unexpected ':' at line 1, column 6");
+	refuse("{\"a\":1 \"b\":2}", "unexpected '\"' at line 1, column 8");
+	refuse("{\"a\":1\"b\"}", "invalid number at line 1, column 6");    /* jsmn: one primitive */
+	refuse("{\"a\":[1}]}", "unexpected '}' at line 1, column 8");
+	refuse("{\"a\":[1]]}", "unexpected ']' at line 1, column 9");
+	refuse("{\"a\":1:2}", "invalid number at line 1, column 6");
+	refuse("{\"a\":{\"b\"}}", "expected ':' at line 1, column 10");
+	refuse("{1:2}", "unexpected '1' at line 1, column 2");
+	refuse("{\"a\":'x'}", "unexpected ''' at line 1, column 6");
+	refuse("{\"a\":x}", "unexpected 'x' at line 1, column 6");
+	refuse("{\"a\":tru}", "invalid literal at line 1, column 6");
+	refuse("{\"a\":truex}", "invalid literal at line 1, column 6");
+	refuse("{\"a\":True}", "unexpected 'T' at line 1, column 6");
+	refuse("{\"a\":nulll}", "invalid literal at line 1, column 6");
+	refuse("{\"a\":NaN}", "unexpected 'N' at line 1, column 6");
+	refuse("{\"a\":Infinity}", "unexpected 'I' at line 1, column 6");
+	refuse("{\"a\":-Infinity}", "invalid number at line 1, column 6");
+	refuse("{\"a\":1", "unexpected end of input at line 1, column 7");
+	refuse("{\"a\":", "unexpected end of input at line 1, column 6");
+	refuse("{\"a\"", "unexpected end of input at line 1, column 5");
+	refuse("{", "unexpected end of input at line 1, column 2");
+	refuse("{\"a", "unterminated string at line 1, column 2");
+	refuse("{\"a\":\"b\\", "unterminated string at line 1, column 6");
 
 	/* Only one object, nothing after it but whitespace. */
-	refuse("{}{}", "unexpected '{' at byte 2 (after the top-level object)");
-	refuse("{} x", "unexpected 'x' at byte 3 (after the top-level object)");
-	refuse("{}\f", "unexpected byte 0x0c at byte 2 (after the top-level object)");
+	refuse("{}{}", "unexpected '{' at line 1, column 3 (after the top-level object)");
+	refuse("{} x", "unexpected 'x' at line 1, column 4 (after the top-level object)");
+	refuse("{}\f", "unexpected byte 0x0c at line 1, column 3 (after the top-level object)");
 	/* jsmn stops reading at a NUL: none gets to it. */
-	refuse_n("{\"a\":1}\0", 8, "{\"a\":1}NUL", "NUL byte at byte 7");
-	refuse_n("{\"a\":\0}", 7, "NUL as a value", "NUL byte at byte 5");
-	refuse("\v{}", "top level is not an object at byte 0");
-	refuse("{\"a\":\xc2\xa0" "1}", "unexpected byte 0xc2 at byte 5");
+	refuse_n("{\"a\":1}\0", 8, "{\"a\":1}NUL", "NUL byte at line 1, column 8");
+	refuse_n("{\"a\":\0}", 7, "NUL as a value", "NUL byte at line 1, column 6");
+	refuse("\v{}", "top level is not an object at line 1, column 1");
+	refuse("{\"a\":\xc2\xa0" "1}", "unexpected byte 0xc2 at line 1, column 6");
+
+	/* Where: a line and a column, both from 1, the column in characters. */
+	refuse("{\n  \"a\": 1,\n  \"a\": 2\n}", "duplicate key \"a\" at line 3, column 3");
+	refuse("{\r\n\"a\":1,\r\n}", "unexpected ',' at line 2, column 6");
+	refuse("{\"\xc3\xa9\": x}", "unexpected 'x' at line 1, column 7");
+	refuse("{\"\xc3\xa9\xff\":1}", "invalid UTF-8 at line 1, column 4");
+	refuse("{\n", "unexpected end of input at line 2, column 1");
+	refuse("{\n\t\"a\":1}\n\n{}", "unexpected '{' at line 4, column 1 (after the top-level object)");
 
 	/* The top level. */
 	refuse("", "empty document");
 	refuse(" \n\t\r ", "empty document");
-	refuse("[]", "top level is not an object at byte 0");
-	refuse("  \"a\"", "top level is not an object at byte 2");
-	refuse("1", "top level is not an object at byte 0");
-	refuse("null", "top level is not an object at byte 0");
+	refuse("[]", "top level is not an object at line 1, column 1");
+	refuse("  \"a\"", "top level is not an object at line 1, column 3");
+	refuse("1", "top level is not an object at line 1, column 1");
+	refuse("null", "top level is not an object at line 1, column 1");
 	refuse("\xef\xbb\xbf{}", "starts with a byte-order mark");
 	accept("{\"a\":\"\xef\xbb\xbf\"}");   /* U+FEFF inside a string is text */
 }
@@ -160,44 +168,44 @@ static void test_numbers(void)
 	accept("{\"a\":0,\"b\":-0,\"c\":10,\"d\":-10,\"e\":123456789}");
 	accept("{\"a\":9007199254740991}");
 	accept("{\"a\":-9007199254740991}");
-	refuse("{\"a\":9007199254740992}", "a: integer out of range at byte 5");
-	refuse("{\"a\":-9007199254740992}", "a: integer out of range at byte 5");
-	refuse("{\"a\":10000000000000000}", "a: integer out of range at byte 5");
-	refuse("{\"a\":1.0}", "a: not an integer at byte 5");
-	refuse("{\"a\":1e3}", "a: not an integer at byte 5");
-	refuse("{\"a\":1E3}", "a: not an integer at byte 5");
-	refuse("{\"a\":1e+3}", "a: not an integer at byte 5");
-	refuse("{\"a\":-0.0}", "a: not an integer at byte 5");
-	refuse("{\"a\":0e0}", "a: not an integer at byte 5");
-	refuse("{\"pbp\":1,\"n\":[1,2,3.5]}", "n[2]: not an integer at byte 18");
+	refuse("{\"a\":9007199254740992}", "a: integer out of range at line 1, column 6");
+	refuse("{\"a\":-9007199254740992}", "a: integer out of range at line 1, column 6");
+	refuse("{\"a\":10000000000000000}", "a: integer out of range at line 1, column 6");
+	refuse("{\"a\":1.0}", "a: not an integer at line 1, column 6");
+	refuse("{\"a\":1e3}", "a: not an integer at line 1, column 6");
+	refuse("{\"a\":1E3}", "a: not an integer at line 1, column 6");
+	refuse("{\"a\":1e+3}", "a: not an integer at line 1, column 6");
+	refuse("{\"a\":-0.0}", "a: not an integer at line 1, column 6");
+	refuse("{\"a\":0e0}", "a: not an integer at line 1, column 6");
+	refuse("{\"pbp\":1,\"n\":[1,2,3.5]}", "n[2]: not an integer at line 1, column 19");
 	/* where the number stands, named as the policy checker names keys */
 	refuse("{\"process\":{\"max_cpu_percent\":50.5}}",
-	       "process.max_cpu_percent: not an integer at byte 30");
+	       "process.max_cpu_percent: not an integer at line 1, column 31");
 	refuse("{\"a b\":[{\"c\":[0,{\"d-e_1\":1e2}]}]}",
-	       "\"a b\"[0].c[1].d-e_1: not an integer at byte 25");
-	refuse("{\"\\u0001\":1.5}", "\"\\001\": not an integer at byte 10");
-	refuse("{\"a\":01}", "invalid number at byte 5");
-	refuse("{\"a\":-01}", "invalid number at byte 5");
-	refuse("{\"a\":00}", "invalid number at byte 5");
-	refuse("{\"a\":1.}", "invalid number at byte 5");
-	refuse("{\"a\":.5}", "unexpected '.' at byte 5");
-	refuse("{\"a\":1.e3}", "invalid number at byte 5");
-	refuse("{\"a\":1e}", "invalid number at byte 5");
-	refuse("{\"a\":1e+}", "invalid number at byte 5");
-	refuse("{\"a\":+1}", "unexpected '+' at byte 5");
-	refuse("{\"a\":-}", "invalid number at byte 5");
-	refuse("{\"a\":--1}", "invalid number at byte 5");
-	refuse("{\"a\":1x}", "invalid number at byte 5");
-	refuse("{\"a\":0x10}", "invalid number at byte 5");
-	refuse("{\"a\":1.2.3}", "invalid number at byte 5");
+	       "\"a b\"[0].c[1].d-e_1: not an integer at line 1, column 26");
+	refuse("{\"\\u0001\":1.5}", "\"\\001\": not an integer at line 1, column 11");
+	refuse("{\"a\":01}", "invalid number at line 1, column 6");
+	refuse("{\"a\":-01}", "invalid number at line 1, column 6");
+	refuse("{\"a\":00}", "invalid number at line 1, column 6");
+	refuse("{\"a\":1.}", "invalid number at line 1, column 6");
+	refuse("{\"a\":.5}", "unexpected '.' at line 1, column 6");
+	refuse("{\"a\":1.e3}", "invalid number at line 1, column 6");
+	refuse("{\"a\":1e}", "invalid number at line 1, column 6");
+	refuse("{\"a\":1e+}", "invalid number at line 1, column 6");
+	refuse("{\"a\":+1}", "unexpected '+' at line 1, column 6");
+	refuse("{\"a\":-}", "invalid number at line 1, column 6");
+	refuse("{\"a\":--1}", "invalid number at line 1, column 6");
+	refuse("{\"a\":1x}", "invalid number at line 1, column 6");
+	refuse("{\"a\":0x10}", "invalid number at line 1, column 6");
+	refuse("{\"a\":1.2.3}", "invalid number at line 1, column 6");
 
 	/* A thousand digits: refused without converting anything. */
 	memcpy(big, "{\"a\":", 5);
 	memset(big + 5, '9', 1000);
 	memcpy(big + 1005, "}", 2);
-	refuse(big, "a: integer out of range at byte 5");
+	refuse(big, "a: integer out of range at line 1, column 6");
 	big[5] = '-';
-	refuse(big, "a: integer out of range at byte 5");
+	refuse(big, "a: integer out of range at line 1, column 6");
 }
 
 static void test_strings(void)
@@ -207,46 +215,46 @@ static void test_strings(void)
 	accept("{\"a\":\"\\ud83d\\ude00\\uD83D\\uDE00\\udbff\\udfff\"}");
 	accept("{\"a\":\"\x7f\"}");                  /* DEL is not a control here */
 	accept("{\"a\":\"\xe2\x80\xa8\"}");          /* U+2028 raw */
-	refuse("{\"a\":\"\\x41\"}", "invalid escape at byte 6");
-	refuse("{\"a\":\"\\U0041\"}", "invalid escape at byte 6");
-	refuse("{\"a\":\"\\'\"}", "invalid escape at byte 6");
-	refuse("{\"a\":\"\\u12\"}", "invalid \\u escape at byte 6");
-	refuse("{\"a\":\"\\u12G4\"}", "invalid \\u escape at byte 6");
-	refuse("{\"a\":\"\\ud800\"}", "lone surrogate \\ud800 at byte 6");
-	refuse("{\"a\":\"\\udc00\"}", "lone surrogate \\udc00 at byte 6");
-	refuse("{\"a\":\"\\ud800\\u0041\"}", "lone surrogate \\ud800 at byte 6");
-	refuse("{\"a\":\"\\ud800\\ud800\"}", "lone surrogate \\ud800 at byte 6");
-	refuse("{\"a\":\"\\ud800x\"}", "lone surrogate \\ud800 at byte 6");
-	refuse("{\"a\":\"\\udc00\\ud800\"}", "lone surrogate \\udc00 at byte 6");
-	refuse("{\"\\ud800\":1}", "lone surrogate \\ud800 at byte 2");
-	refuse("{\"a\":\"x\ty\"}", "control character 0x09 in a string at byte 7");
-	refuse("{\"a\":\"\n\"}", "control character 0x0a in a string at byte 6");
-	refuse("{\"a\":\"\x1f\"}", "control character 0x1f in a string at byte 6");
-	refuse_n("{\"a\":\"\0\"}", 9, "a raw NUL in a string", "NUL byte at byte 6");
+	refuse("{\"a\":\"\\x41\"}", "invalid escape at line 1, column 7");
+	refuse("{\"a\":\"\\U0041\"}", "invalid escape at line 1, column 7");
+	refuse("{\"a\":\"\\'\"}", "invalid escape at line 1, column 7");
+	refuse("{\"a\":\"\\u12\"}", "invalid \\u escape at line 1, column 7");
+	refuse("{\"a\":\"\\u12G4\"}", "invalid \\u escape at line 1, column 7");
+	refuse("{\"a\":\"\\ud800\"}", "lone surrogate \\ud800 at line 1, column 7");
+	refuse("{\"a\":\"\\udc00\"}", "lone surrogate \\udc00 at line 1, column 7");
+	refuse("{\"a\":\"\\ud800\\u0041\"}", "lone surrogate \\ud800 at line 1, column 7");
+	refuse("{\"a\":\"\\ud800\\ud800\"}", "lone surrogate \\ud800 at line 1, column 7");
+	refuse("{\"a\":\"\\ud800x\"}", "lone surrogate \\ud800 at line 1, column 7");
+	refuse("{\"a\":\"\\udc00\\ud800\"}", "lone surrogate \\udc00 at line 1, column 7");
+	refuse("{\"\\ud800\":1}", "lone surrogate \\ud800 at line 1, column 3");
+	refuse("{\"a\":\"x\ty\"}", "control character 0x09 in a string at line 1, column 8");
+	refuse("{\"a\":\"\n\"}", "control character 0x0a in a string at line 1, column 7");
+	refuse("{\"a\":\"\x1f\"}", "control character 0x1f in a string at line 1, column 7");
+	refuse_n("{\"a\":\"\0\"}", 9, "a raw NUL in a string", "NUL byte at line 1, column 7");
 	refuse("{\"a\":\"0123456789abcdefghijklmnopqrstuvwxyz\x01\"}",
-	       "control character 0x01 in a string at byte 42");
-	refuse("{\"a\":\"0123456789abcdef", "unterminated string at byte 5");
+	       "control character 0x01 in a string at line 1, column 43");
+	refuse("{\"a\":\"0123456789abcdef", "unterminated string at line 1, column 6");
 }
 
 static void test_utf8(void)
 {
 	accept("{\"\xc3\xa9\":\"\xe4\xb8\xad\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xef\xbf\xbf\"}");
-	refuse("{\"a\xff\":1}", "invalid UTF-8 at byte 3");
-	refuse("{\"\x80\":1}", "invalid UTF-8 at byte 2");              /* lone continuation */
-	refuse("{\"\xc0\x80\":1}", "invalid UTF-8 at byte 2");          /* overlong NUL */
-	refuse("{\"\xc1\xbf\":1}", "invalid UTF-8 at byte 2");          /* overlong */
-	refuse("{\"\xe0\x80\xaf\":1}", "invalid UTF-8 at byte 2");      /* overlong '/' */
-	refuse("{\"\xf0\x8f\xbf\xbf\":1}", "invalid UTF-8 at byte 2");  /* overlong */
-	refuse("{\"\xed\xa0\x80\":1}", "invalid UTF-8 at byte 2");      /* U+D800 */
-	refuse("{\"\xed\xbf\xbf\":1}", "invalid UTF-8 at byte 2");      /* U+DFFF */
-	refuse("{\"\xf4\x90\x80\x80\":1}", "invalid UTF-8 at byte 2");  /* U+110000 */
-	refuse("{\"\xf5\x80\x80\x80\":1}", "invalid UTF-8 at byte 2");
-	refuse("{\"\xe4\xb8\":1}", "invalid UTF-8 at byte 2");          /* truncated */
-	refuse("{\"\xc3\":1}", "invalid UTF-8 at byte 2");
-	refuse("{\"a\":1}\xe4\xb8", "invalid UTF-8 at byte 7");         /* at the very end */
-	refuse("{\"a\":1}\xf0\x9f\x98", "invalid UTF-8 at byte 7");
-	refuse("{\"abcdefghijklmnop\xc3\x28\":1}", "invalid UTF-8 at byte 18");
-	refuse("{}\xc3\xa9", "unexpected byte 0xc3 at byte 2 (after the top-level object)");
+	refuse("{\"a\xff\":1}", "invalid UTF-8 at line 1, column 4");
+	refuse("{\"\x80\":1}", "invalid UTF-8 at line 1, column 3");              /* lone continuation */
+	refuse("{\"\xc0\x80\":1}", "invalid UTF-8 at line 1, column 3");          /* overlong NUL */
+	refuse("{\"\xc1\xbf\":1}", "invalid UTF-8 at line 1, column 3");          /* overlong */
+	refuse("{\"\xe0\x80\xaf\":1}", "invalid UTF-8 at line 1, column 3");      /* overlong '/' */
+	refuse("{\"\xf0\x8f\xbf\xbf\":1}", "invalid UTF-8 at line 1, column 3");  /* overlong */
+	refuse("{\"\xed\xa0\x80\":1}", "invalid UTF-8 at line 1, column 3");      /* U+D800 */
+	refuse("{\"\xed\xbf\xbf\":1}", "invalid UTF-8 at line 1, column 3");      /* U+DFFF */
+	refuse("{\"\xf4\x90\x80\x80\":1}", "invalid UTF-8 at line 1, column 3");  /* U+110000 */
+	refuse("{\"\xf5\x80\x80\x80\":1}", "invalid UTF-8 at line 1, column 3");
+	refuse("{\"\xe4\xb8\":1}", "invalid UTF-8 at line 1, column 3");          /* truncated */
+	refuse("{\"\xc3\":1}", "invalid UTF-8 at line 1, column 3");
+	refuse("{\"a\":1}\xe4\xb8", "invalid UTF-8 at line 1, column 8");         /* at the very end */
+	refuse("{\"a\":1}\xf0\x9f\x98", "invalid UTF-8 at line 1, column 8");
+	refuse("{\"abcdefghijklmnop\xc3\x28\":1}", "invalid UTF-8 at line 1, column 19");
+	refuse("{}\xc3\xa9", "unexpected byte 0xc3 at line 1, column 3 (after the top-level object)");
 }
 
 static void test_duplicates(void)
@@ -257,19 +265,19 @@ static void test_duplicates(void)
 
 	accept("{\"a\":1,\"b\":{\"a\":2},\"c\":[{\"a\":3},{\"a\":4}]}");
 	accept("{\"a\":1,\"A\":2,\"a \":3,\"\":4,\"\\u0000\":5,\"\\u0000\\u0000\":6}");
-	refuse("{\"a\":1,\"a\":2}", "duplicate key \"a\" at byte 7");
-	refuse("{\"a\":1,\"\\u0061\":2}", "duplicate key \"a\" at byte 7");
-	refuse("{\"\\u0061\":1,\"a\":2}", "duplicate key \"a\" at byte 12");
-	refuse("{\"\\/\":1,\"/\":2}", "duplicate key \"/\" at byte 8");
+	refuse("{\"a\":1,\"a\":2}", "duplicate key \"a\" at line 1, column 8");
+	refuse("{\"a\":1,\"\\u0061\":2}", "duplicate key \"a\" at line 1, column 8");
+	refuse("{\"\\u0061\":1,\"a\":2}", "duplicate key \"a\" at line 1, column 13");
+	refuse("{\"\\/\":1,\"/\":2}", "duplicate key \"/\" at line 1, column 9");
 	refuse("{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}",
-	       "duplicate key \"\xf0\x9f\x98\x80\" at byte 18");
-	refuse("{\"x\":{\"b\":1,\"c\":2,\"b\":3}}", "duplicate key \"b\" at byte 18");
+	       "duplicate key \"\xf0\x9f\x98\x80\" at line 1, column 19");
+	refuse("{\"x\":{\"b\":1,\"c\":2,\"b\":3}}", "duplicate key \"b\" at line 1, column 19");
 	refuse("{\"pbp\":1,\"id\":\"x\",\"files\":{},\"id\":\"y\"}",
-	       "duplicate key \"id\" at byte 29");
-	refuse("{\"b\":1,\"a\":1,\"b\":1,\"a\":1}", "duplicate key \"b\" at byte 13");
+	       "duplicate key \"id\" at line 1, column 30");
+	refuse("{\"b\":1,\"a\":1,\"b\":1,\"a\":1}", "duplicate key \"b\" at line 1, column 14");
 	refuse("{\"0123456789012345678901234567890123456789xyz\":1,"
 	       "\"0123456789012345678901234567890123456789xyz\":1}",
-	       "duplicate key \"0123456789012345678901234567890123456789xyz\" at byte 49");
+	       "duplicate key \"0123456789012345678901234567890123456789xyz\" at line 1, column 50");
 
 	/* 100,000 keys in one object: sorted, not compared pairwise. */
 	n = 100000;
@@ -300,10 +308,10 @@ static void test_depth(void)
 	accept_n(s, strlen(s), "an empty object at level 64");
 	free(s);
 	s = nested(65, "1");
-	refuse_n(s, strlen(s), "a scalar at level 65", "nested deeper than 64 at byte 68");
+	refuse_n(s, strlen(s), "a scalar at level 65", "nested deeper than 64 at line 1, column 69");
 	free(s);
 	s = nested(65, "[]");
-	refuse_n(s, strlen(s), "an empty array at level 65", "nested deeper than 64 at byte 68");
+	refuse_n(s, strlen(s), "an empty array at level 65", "nested deeper than 64 at line 1, column 69");
 	free(s);
 
 	/* 100,000 open brackets: refused at level 65, no deep recursion. */
@@ -312,11 +320,11 @@ static void test_depth(void)
 	memset(s + 5, '[', n);
 	memset(s + 5 + n, ']', n);
 	memcpy(s + 5 + 2 * n, "}", 2);
-	refuse_n(s, strlen(s), "100,000 nested arrays", "nested deeper than 64 at byte 68");
+	refuse_n(s, strlen(s), "100,000 nested arrays", "nested deeper than 64 at line 1, column 69");
 	s[5 + n] = '\0';
-	refuse_n(s, strlen(s), "100,000 unclosed arrays", "nested deeper than 64 at byte 68");
+	refuse_n(s, strlen(s), "100,000 unclosed arrays", "nested deeper than 64 at line 1, column 69");
 	memset(s, '[', n);
-	refuse_n(s, n, "100,000 brackets at the top", "top level is not an object at byte 0");
+	refuse_n(s, n, "100,000 brackets at the top", "top level is not an object at line 1, column 1");
 
 	/* Brackets inside strings are text, after an escaped quote too. */
 	memcpy(s, "{\"a\":\"\\\"", 8);
@@ -328,7 +336,7 @@ static void test_depth(void)
 	memcpy(s, "{\"a\":01,\"b\":", 12);
 	memset(s + 12, '[', n);
 	refuse_n(s, 12 + n, "an invalid number before 100,000 brackets",
-	         "nested deeper than 64 at byte 75");
+	         "nested deeper than 64 at line 1, column 76");
 	free(s);
 }
 
