@@ -96,17 +96,17 @@ need_v1_cpu() {
 	# pbp 1 has no floats at all: the JSON reader refuses it, and says where
 	policy ',"max_cpu_percent":50.5'
 	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/p.json"
-	[[ "$stderr" == "sharness-exec: fatal: $TMP/p.json: process.max_cpu_percent: not an integer at byte "* ]]
+	[[ "$stderr" == "sharness-exec: fatal: $TMP/p.json: process.max_cpu_percent: not an integer at line "*", column "* ]]
 	[ "${#stderr_lines[@]}" = 1 ]
 }
 
 @test "the chain: supervise gets -c cpu and limits -u PERCENT, and -b under --best-effort" {
 	policy ',"max_cpu_percent":150'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --policy "$TMP/p.json" -- true
-	[[ "$output" == *"/sharness-exec-supervise -c cpu --"* ]]
+	[[ "$output" == *"/sharness-exec-supervise -W 4 -c cpu --"* ]]
 	[[ "$output" == *"/sharness-exec-limits -u 150 --"* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --best-effort --policy "$TMP/p.json" -- true
-	[[ "$output" == *"/sharness-exec-supervise -b -c cpu --"* ]]
+	[[ "$output" == *"/sharness-exec-supervise -W 4 -b -c cpu --"* ]]
 	[[ "$output" == *"/sharness-exec-limits -b -u 150 --"* ]]
 }
 
