@@ -41,6 +41,13 @@ extern struct run {
 /* supervise.c: close every descriptor but the N in KEEP (-1 entries are
  * skipped), which it sorts. */
 void keep_only(int *keep, int n);
+/* supervise.c, in init: kill everything of the run that is left. */
+void init_kill_all(void);
+
+/* descendants.c, without a pid namespace: kill and reap every descendant
+ * (but the watcher), until none is left; send SIG to each, reaping none. */
+void kill_descendants(void);
+void signal_descendants(int sig);
 
 /* watcher.c */
 /* Start the watcher and take the run's cgroup from it (run.cg), or why
