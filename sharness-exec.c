@@ -59,9 +59,13 @@ static void help(void)
 	"                               under this public key (repeatable)\n"
 	"      --signature FILE         the signature (default: the policy's path .sig)\n"
 	"      --expect-id ID           refuse unless the policy's id is ID\n"
+	"      --timeout DURATION       after DURATION (seconds, or with s, m or h),\n"
+	"                               SIGTERM to the whole run, then exit 124\n"
+	"      --kill-after DURATION    then kill what is left DURATION later (5 s)\n"
 	"\n"
-	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"
-	"helper); 126 could not confine or could not execute; 127 not found.\n",
+	"exit status: the command's own; 124 timed out; 125 refused (usage, policy,\n"
+	"hash, missing helper); 126 could not confine or could not execute; 127 not\n"
+	"found.\n",
 	stdout);
 }
 
