@@ -5,8 +5,8 @@
  * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
  * over a pipe. The run's cgroup is the watcher's, a third process, in a
  * file of its own (watcher.c; supervise.h says why). Trusts nothing but
- * argv. Exit: PROGRAM's own status or signal; 125 usage; 126 could not
- * confine or exec; 127 not found. */
+ * argv. Exit: PROGRAM's own status or signal; 124 -T expired (timeout.c);
+ * 125 usage; 126 could not confine or exec; 127 not found. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

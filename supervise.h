@@ -4,7 +4,10 @@
  * subreaper) and watcher.c (the watcher, which makes the run's cgroup and
  * removes it, after a SIGKILLed supervisor too). The watcher is a process
  * of its own with a protocol of its own over two pipes; cgroup.c, shared
- * with the limits step, stays the mechanism and knows nothing of it. */
+ * with the limits step, stays the mechanism and knows nothing of it.
+ * Beside them: descendants.c, the subreaper's walk of /proc, and the
+ * end of a run (ending.h): the timeout, timeout.c, and the caps that
+ * were hit, caphits.c. */
 #ifndef SHARNESS_SUPERVISE_H
 #define SHARNESS_SUPERVISE_H
 
