@@ -293,6 +293,34 @@ static void walled_step(struct vec *chain, const char *name, int best_effort)
 		push(chain, "-b");
 }
 
+/* --timeout and --kill-after: a whole number of seconds, or of minutes
+ * or hours with m or h (s for seconds), from 1 s to 2^31-1 s. */
+static unsigned long duration(const char *opt, const char *s)
+{
+	unsigned long v, unit = 1;
+	char *end;
+
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+	if (v && *end && !end[1])
+		unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 0;
+	if (!v || errno || (*end && end[1]) || !unit || v > 2147483647UL / unit)
+		diex(EXIT_REFUSED, "%s must be a whole number of seconds, or of minutes or hours "
+		     "with m or h, from 1 s to 2147483647 s, not %s", opt, q(s));
+	return v * unit;
+}
+
+/* -T and -K for the supervise step, from --timeout and --kill-after. */
+static unsigned long timeout_s, kill_after_s;
+
+static void push_timeout(struct vec *chain)
+{
+	if (!timeout_s)
+		return;
+	push_opt(chain, "-T", "%lu", timeout_s);
+	push_opt(chain, "-K", "%lu", kill_after_s ? kill_after_s : 5);
+}
+
 /* Each step's words end with "--", which none of its option arguments can
  * be (paths are absolute, the rest are numbers); the target's words follow. */
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
@@ -314,6 +342,11 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push_opt(chain, "-c", "pids");
 	if (p->max_cpu_percent)
 		push_opt(chain, "-c", "cpu");
+	if (p->max_memory_mb)
+		push_opt(chain, "-m", "%lu", p->max_memory_mb);
+	if (p->max_pids)
+		push_opt(chain, "-p", "%lu", p->max_pids);
+	push_timeout(chain);
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
 		helper(chain, "sharness-exec-limits");
@@ -425,6 +458,8 @@ int cmd_run(int argc, char **argv)
 		{ "signature", required_argument, NULL, 'S' },
 		{ "expect-id", required_argument, NULL, 'I' },
 		{ "check", no_argument, NULL, 'C' },
+		{ "timeout", required_argument, NULL, 't' },  /* long only */
+		{ "kill-after", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy = NULL, *expect = NULL, *signature = NULL, *expect_id = NULL, *key;
@@ -459,6 +494,8 @@ int cmd_run(int argc, char **argv)
 		case 'S': signature = optarg; break;
 		case 'I': expect_id = optarg; break;
 		case 'C': check_mode = 1; break;
+		case 't': timeout_s = duration("--timeout", optarg); break;
+		case 'k': kill_after_s = duration("--kill-after", optarg); break;
 		case ':':
 			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
 		default:
@@ -471,6 +508,8 @@ int cmd_run(int argc, char **argv)
 		usage_fail(RUN_USAGE, "run needs a COMMAND after the options");
 	if (signature && !ntrust)
 		usage_fail(RUN_USAGE, "--signature needs --trust-key");
+	if (kill_after_s && !timeout_s)
+		usage_fail(RUN_USAGE, "--kill-after needs --timeout");
 	if (expect && !hash_parse(expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
 		     q(expect));

@@ -139,13 +139,15 @@ static const struct cmd {
 	{ "run", RUN_USAGE, "check and hash the policy, then run COMMAND confined", cmd_run,
 	  "-p, --policy FILE\tthe policy (required)\n"
 	  "-H, --expect-hash sha256:HEX\trefuse unless the policy has this hash\n"
-	  "    --best-effort\tgo on when the kernel lacks a right; say which\n"
+	  "-b, --best-effort\tgo on where no wall holds a right; say which\n"
 	  "    --check\teach step prints what it uses; COMMAND optional\n"
 	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
 	  "-v, --verbose\tsay what is done on stderr\n"
 	  "    --trust-key FILE\taccept a policy signed by this key (repeatable)\n"
 	  "    --signature FILE\tthe signature (default: the policy's path .sig)\n"
-	  "    --expect-id ID\trefuse unless the policy's id is ID\n" },
+	  "    --expect-id ID\trefuse unless the policy's id is ID\n"
+	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
+	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n" },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object", cmd_hash,
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"
 	  "FILE\tthe JSON object; - is standard input\n" },

@@ -5,8 +5,8 @@
  * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
  * over a pipe. The run's cgroup is the watcher's, a third process, in a
  * file of its own (watcher.c; supervise.h says why). Trusts nothing but
- * argv. Exit: PROGRAM's own status or signal; 125 usage; 126 could not
- * confine or exec; 127 not found. */
+ * argv. Exit: PROGRAM's own status or signal; 124 -T expired (timeout.c);
+ * 125 usage; 126 could not confine or exec; 127 not found. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "ending.h"
 #include "helper.h"
 #include "rights.h"
 #include "landlock-abi.h"
@@ -34,107 +35,14 @@
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-K SECONDS] [-m MIB] " \
+	"[-p N] [-T SECONDS] [-W FD] [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
 #define PDEATH_SIG SIGHUP
 
 struct run run = { .children = -1, .up = -1, .down = -1 };
-
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	int fd, ppid = 0;
-	ssize_t n;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	/* "pid (comm) state ppid ...", and comm may hold anything */
-	if ((p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %d", &ppid) != 1)
-		ppid = 0;
-	return (pid_t)ppid;
-}
-
-/* Our children, from /proc/thread-self/children, opened once beforehand
- * (run.children) so that the target lowering our RLIMIT_NOFILE cannot keep
- * us from finding them; else by a scan of /proc. Up to N pids into PIDS;
- * the count, or -1. */
-static int children(pid_t *pids, int n)
-{
-	char buf[4096], *p, *end;
-	int count = 0;
-	ssize_t len;
-
-	if (run.children >= 0 && (len = pread(run.children, buf, sizeof buf - 1, 0)) >= 0) {
-		buf[len] = '\0';
-		for (p = buf; count < n; p = end) {
-			long pid = strtol(p, &end, 10);
-			if (end == p || pid <= 0)
-				break;
-			pids[count++] = (pid_t)pid;
-		}
-		return count;
-	}
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t self = getpid();
-
-	if (!d)
-		return -1;
-	while (count < n && (e = readdir(d))) {
-		pid_t pid = atoi(e->d_name);
-
-		if (pid > 0 && parent_of(pid) == self)
-			pids[count++] = pid;
-	}
-	closedir(d);
-	return count;
-}
-
-/* Without a pid namespace: kill every process whose parent we are (orphans
- * come to us, a subreaper), reap it, and repeat until we have no child: a
- * killed process's own children are then ours in turn. A pid read here
- * cannot be reused before kill(2): only our wait could free it. The usual
- * case, nothing left, costs one waitpid and no read of /proc. */
-static void kill_descendants(void)
-{
-	struct timespec ms = { 0, 1000000L };
-
-	for (;;) {
-		pid_t r = waitpid(-1, NULL, WNOHANG | __WALL), pids[512];
-		int killed = 0, n;
-
-		if (r > 0 || (r < 0 && errno == EINTR))
-			continue;
-		if (r < 0)
-			return; /* ECHILD: none left */
-		if ((n = children(pids, 512)) < 0) {
-			warnx_("unable to list /proc: processes may be left behind");
-			return;
-		}
-		if (n == 1 && run.watcher && pids[0] == run.watcher)
-			return; /* the watcher, who is not the run's: end_watcher */
-		for (int i = 0; i < n; i++) {
-			if (run.watcher && pids[i] == run.watcher)
-				continue;
-			if (kill(pids[i], SIGKILL) == 0) {
-				killed++;
-			} else if (errno == EPERM) {
-				warnx_("unable to kill process %d: %s", (int)pids[i], strerror(errno));
-				return;
-			}
-		}
-		if (killed)
-			waitpid(-1, NULL, __WALL);
-		else
-			nanosleep(&ms, NULL);
-	}
-}
 
 /* --- descriptors --- */
 
@@ -203,7 +111,7 @@ static int supervisor_gone(void)
 }
 
 /* Kill everything of the run that is left, and what holds it. */
-static void init_kill_all(void)
+void init_kill_all(void)
 {
 	if (run.pidns) {
 		kill(-1, SIGKILL); /* from a namespace's init: all of it but us */
@@ -291,6 +199,7 @@ static void init(char **argv)
 
 		keep_only(keep, 3);
 	}
+	timeout_start();
 
 	for (;;) {
 		siginfo_t si;
@@ -305,6 +214,8 @@ static void init(char **argv)
 				init_kill_all();
 				_exit(0);
 			}
+			if (sig == SIGALRM && si.si_code == SI_KERNEL)
+				timeout_fired(); /* our alarm(2), -T */
 			/* From the supervisor, or a kill(1) at us; the
 			 * terminal's own signals reached the target already. */
 			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
@@ -323,6 +234,7 @@ static void init(char **argv)
 			}
 			if (pid != child)
 				continue;
+			st |= ending.timed_out;
 			if (write_all(run.status[1], &st, sizeof st) < 0)
 				init_kill_all();
 			/* With a pid namespace, the kernel kills the rest as
@@ -448,7 +360,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:htW:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:A:bc:hK:m:p:tT:W:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, abi_cap))
@@ -461,6 +373,12 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			if (!want_controller(optarg))
 				usage_fail(USAGE, "unknown controller: %s (memory, pids or cpu)", optarg);
 			break;
+		case 'K':
+		case 'm':
+		case 'p':
+		case 'T':
+			ending_option(c, optarg, USAGE);
+			break;
 		case 'h':
 			printf("usage: %s\n"
 			       "  -A ABI         take the Landlock ABI to be at most ABI\n"
@@ -468,6 +386,10 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "                 where Landlock cannot scope signals\n"
 			       "  -c CONTROLLER  make the run's cgroup with memory, pids or cpu, and\n"
 			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
+			       "  -K SECONDS     after -T, end the run SECONDS later (default 5)\n"
+			       "  -m MIB         the memory cap, named if the cgroup killed for it\n"
+			       "  -p N           the process cap, named if it refused forks\n"
+			       "  -T SECONDS     after SECONDS, SIGTERM to the whole run; exit 124\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
 			       "  -W FD          note the pid namespace in the walls record FD\n", USAGE);
@@ -482,6 +404,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	}
 	if (optind >= argc && !run.test)
 		usage_fail(USAGE, "no program given");
+	ending_check(USAGE);
 }
 
 /* Every signal waits for sigwaitinfo, in the supervisor and in init, from
@@ -594,5 +517,7 @@ int main(int argc, char **argv)
 	if (!run.pidns)
 		kill_descendants(); /* init's orphans, had it died first */
 	end_watcher();
+	caps_say(status);
+	timeout_exit(status);
 	exit_like(status);
 }

@@ -4,7 +4,10 @@
  * subreaper) and watcher.c (the watcher, which makes the run's cgroup and
  * removes it, after a SIGKILLed supervisor too). The watcher is a process
  * of its own with a protocol of its own over two pipes; cgroup.c, shared
- * with the limits step, stays the mechanism and knows nothing of it. */
+ * with the limits step, stays the mechanism and knows nothing of it.
+ * Beside them: descendants.c, the subreaper's walk of /proc, and the
+ * end of a run (ending.h): the timeout, timeout.c, and the caps that
+ * were hit, caphits.c. */
 #ifndef SHARNESS_SUPERVISE_H
 #define SHARNESS_SUPERVISE_H
 
@@ -41,6 +44,13 @@ extern struct run {
 /* supervise.c: close every descriptor but the N in KEEP (-1 entries are
  * skipped), which it sorts. */
 void keep_only(int *keep, int n);
+/* supervise.c, in init: kill everything of the run that is left. */
+void init_kill_all(void);
+
+/* descendants.c, without a pid namespace: kill and reap every descendant
+ * (but the watcher), until none is left; send SIG to each, reaping none. */
+void kill_descendants(void);
+void signal_descendants(int sig);
 
 /* watcher.c */
 /* Start the watcher and take the run's cgroup from it (run.cg), or why

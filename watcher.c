@@ -19,6 +19,7 @@
 #include <linux/magic.h>
 
 #include "common.h"
+#include "ending.h"
 #include "supervise.h"
 
 static int is_fs(const char *path, long magic)
@@ -131,6 +132,7 @@ static void clean_cgroups(void)
 	if (!cg.version)
 		return;
 	empty_cgroup(&run.cg);
+	caps_read(&run.cg);
 	cg.sv[0] = '\0';
 	if ((bad = cg_remove(&cg, 0)))
 		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
@@ -174,7 +176,8 @@ static void watcher(int up, int down)
 	while ((r = read(down, &c, 1)) < 0 && errno == EINTR)
 		;
 	clean_cgroups();
-	if (r == 1 && c == 'E' && write_all(up, "R", 1) == 0)
+	if (r == 1 && c == 'E' && write_all(up, "R", 1) == 0 &&
+	    write_all(up, &ending.hits, sizeof ending.hits) == 0)
 		while ((r = read(down, &c, 1)) > 0 || (r < 0 && errno == EINTR))
 			;
 	/* reparented: the supervisor is dead */
@@ -223,6 +226,8 @@ void end_watcher(void)
 	if (write_all(run.down, "E", 1) == 0)
 		while (read(run.up, &c, 1) < 0 && errno == EINTR)
 			;
+	if (c == 'R' && read_full(run.up, &ending.hits, sizeof ending.hits) < 0)
+		ending.hits.oom_kills = ending.hits.refused_forks = -1;
 	if (c != 'R') {
 		clean_cgroups();
 		clean_leaf(0);

@@ -41,7 +41,7 @@ golden() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
 	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns -W 4 --" ]
-	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory --" ]
+	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory -m 64 --" ]
 	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -W 4 -b --" ]
 	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b --" ]

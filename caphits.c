@@ -1,0 +1,81 @@
+/* sharness-exec-supervise: which cap of the run was hit, from the run's
+ * cgroup's counters (ending.h). The watcher reads them once the cgroup
+ * is empty and before it removes it; the supervisor says, one line a cap,
+ * after the target has ended: v2 memory.events oom_kill and pids.events
+ * max, v1 memory.oom_control oom_kill and pids.events max. Under rlimits
+ * (no cgroup) nothing counts: a target dead of SIGKILL may have met the
+ * memory cap, and the line says no more than that. */
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "ending.h"
+
+/* The number after the word KEY at the start of a line of DIR/FILE, or
+ * -1. */
+static long counter(const char *dir, const char *file, const char *key)
+{
+	char path[PATH_MAX + 32], buf[1024], *p;
+	size_t klen = strlen(key);
+	ssize_t n;
+	int fd;
+
+	if (snprintf(path, sizeof path, "%s/%s", dir, file) >= (int)sizeof path ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	for (p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ' ')
+			return strtol(p + klen + 1, NULL, 10);
+	return -1;
+}
+
+static void add(long *sum, long v)
+{
+	if (v >= 0)
+		*sum = *sum < 0 ? v : *sum + v;
+}
+
+void caps_read(const struct cgroup *cg)
+{
+	for (int i = 0; i < cg->n; i++) {
+		const char *d = cg->dir[i];
+
+		add(&ending.hits.oom_kills, counter(d, cg->version == 2 ? "memory.events" :
+		                                    "memory.oom_control", "oom_kill"));
+		add(&ending.hits.refused_forks, counter(d, "pids.events", "max"));
+	}
+}
+
+void caps_say(int status)
+{
+	/* a SIGKILL of the timeout's is not the cap's */
+	int killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+	             !(status & ENDED_KILLED);
+	long oom = ending.hits.oom_kills, forks = ending.hits.refused_forks;
+
+	if (oom < 0 && forks < 0) {
+		if (killed && ending.memory_mib)
+			fprintf(stderr, "%s: the target died of SIGKILL; the memory cap "
+			        "(max_memory_mb %lu) may have been reached: an rlimit has no "
+			        "counter to tell\n", progname, ending.memory_mib);
+		return;
+	}
+	if (ending.memory_mib && oom > 0 && killed)
+		fprintf(stderr, "%s: the target was killed by the memory cap (max_memory_mb %lu)\n",
+		        progname, ending.memory_mib);
+	else if (ending.memory_mib && oom > 0)
+		fprintf(stderr, "%s: the memory cap (max_memory_mb %lu) killed %ld process%s of "
+		        "the run\n", progname, ending.memory_mib, oom, oom == 1 ? "" : "es");
+	if (ending.pids && forks > 0)
+		fprintf(stderr, "%s: the process cap (max_pids %lu) refused %ld fork%s\n",
+		        progname, ending.pids, forks, forks == 1 ? "" : "s");
+}

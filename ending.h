@@ -1,0 +1,50 @@
+/* How sharness-exec-supervise ends a run and what it says then, beside
+ * supervise.h: the timeout (-T, -K), which init keeps (timeout.c), and
+ * the caps that were hit (-m, -p), whose counters the watcher reads from
+ * the run's cgroup before removing it (caphits.c). The supervisor says
+ * it, one line each, after the target has ended. */
+#ifndef SHARNESS_ENDING_H
+#define SHARNESS_ENDING_H
+
+#include "cgroup.h"
+
+/* Or'ed into the raw wait status init sends the supervisor: a wait
+ * status fits in 16 bits. */
+#define ENDED_TIMEOUT 0x10000   /* the SIGTERM of -T was sent */
+#define ENDED_KILLED 0x20000    /* and -K later, init ended the run */
+
+/* What the run's cgroup counted, as the watcher found it. */
+struct caphits {
+	long oom_kills;          /* -1: no counter */
+	long refused_forks;
+};
+
+extern struct ending {
+	unsigned int timeout, kill_after;  /* seconds; timeout 0: none */
+	int kill_after_set;
+	unsigned long memory_mib, pids;    /* the caps, to name them; 0: none */
+	int timed_out;                     /* in init: ENDED_TIMEOUT once sent */
+	struct caphits hits;
+} ending;
+
+/* -T, -K, -m, -p: C and its OPTARG, refused with USAGE when bad. */
+void ending_option(int c, const char *optarg, const char *usage);
+/* After the options: what they need of each other. */
+void ending_check(const char *usage);
+
+/* timeout.c, in init: start the timer once the program is started; on
+ * its SIGALRM, the first time SIGTERM and SIGCONT to the whole run, the
+ * second time (after -K) the status to the supervisor and the end. */
+void timeout_start(void);
+void timeout_fired(void);
+/* In the supervisor: the line, and exit 124, if STATUS says so. */
+void timeout_exit(int status);
+
+/* caphits.c: read CG's counters into ending.hits (the watcher, before
+ * removing it); say which cap was hit, given the target's STATUS (the
+ * supervisor): from the counters, or, where none was read (no cgroup),
+ * that the memory cap may have been met by a target dead of SIGKILL. */
+void caps_read(const struct cgroup *cg);
+void caps_say(int status);
+
+#endif
