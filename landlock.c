@@ -22,13 +22,14 @@
 #include "common.h"
 #include "helper.h"
 #include "landlock-abi.h"
+#include "landlockview.h"
 #include "listenguard.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-r PATH]... " \
-	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
+#define USAGE "sharness-exec-landlock [-bHRtU] [-A ABI] [-e FD] [-r PATH]... " \
+	"[-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -207,7 +208,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -216,6 +217,8 @@ static void parse(int argc, char **argv)
 		case 'H': o.net = 1; break;
 		case 'U': o.userns = 1; break;
 		case 't': o.test = 1; break;
+		case 'R': view_opt_root(); break;
+		case 'T': view_opt_tmpfs(optarg); break;
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, &o.cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
@@ -437,6 +440,7 @@ int main(int argc, char **argv)
 		else
 			add_path(fd, &o.rule[i], attr.handled_access_fs);
 	}
+	view_rules(fd, attr.handled_access_fs);
 
 	/* The guard's server must be forked before the capabilities go (it
 	 * keeps CAP_SYS_PTRACE where it is held) and before restrict_self (it

@@ -10,7 +10,7 @@
 #include <linux/types.h>
 
 #define VIEW_USAGE "sharness-exec-view [-bt] [-r PATH]... [-x PATH]... [-w PATH]... " \
-	"[-p PATH]... [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
+	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
 
 /* Rights, as the landlock step grants them: write implies read and exec. */
 enum { R = 1, X = 2, W = 4, PROT = 8 };
@@ -40,6 +40,14 @@ int sys_move_mount(int from, const char *fpath, int to, const char *tpath,
                    unsigned flags);
 int sys_setattr(int dfd, const char *path, unsigned flags, __u64 set);
 void bind_program(const char *prog);
+
+/* viewtmp.c */
+void tmpfs_add(char *path);
+void tmpfs_size(const char *arg);
+void tmpfs_refuse_beneath(const char *path);
+void tmpfs_no_view(int err);
+void mark_ours(void);
+void mount_tmpfs(const char *cwd);
 
 /* viewdev.c */
 int mount_proc(struct ent *e);

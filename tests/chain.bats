@@ -44,7 +44,7 @@ golden() {
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -b -c memory --" ]
 	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -b --" ]
-	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -b --" ]
+	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -b -R --" ]
 	[ "${lines[5]}" = "true" ]
 	[ "${#lines[@]}" = 6 ]
 }
@@ -74,5 +74,5 @@ golden() {
 	hash=$("$SHARNESS_EXEC" hash "$TMP/p.json")
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -v -n -p "$TMP/p.json" -- true
 	[[ "$stderr" == *"policy \"verbose\" $hash (not pinned)"* ]]
-	[[ "$stderr" == *"sharness-exec-landlock -e 3 --"* ]]
+	[[ "$stderr" == *"sharness-exec-landlock -e 3 -R --"* ]]
 }
