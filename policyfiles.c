@@ -34,20 +34,21 @@ const char *policy_path_refused(const char *path, int tmpfs)
 	return NULL;
 }
 
-/* Report at files.tmpfs[I]: OTHER (at key path KP) equals or lies
- * beneath it. */
-static void overlap(const struct policy *p, size_t i, const char *kp, const char *other,
+/* Report at files.tmpfs[I] when OTHER (at key path KP) equals or lies
+ * beneath it; 1 when reported. */
+static int overlap(const struct policy *p, size_t i, const char *kp, const char *other,
                     void (*report)(void *ctx, const char *kp, const char *msg), void *ctx)
 {
 	char at[64], msg[128 + 2 * QUOTED_MAX], q[QUOTED_MAX];
 	const char *t = p->tmpfs.v[i];
 
-	if (!other || !t || !path_beneath(other, t))
-		return;
+	if (!other || !path_beneath(other, t))
+		return 0;
 	snprintf(at, sizeof at, "files.tmpfs[%zu]", i);
 	snprintf(msg, sizeof msg, "%s %s: %s", strcmp(other, t) ? "would hide" : "also in",
 	         kp, quote(q, other, strlen(other), QUOTE_ALWAYS));
 	report(ctx, at, msg);
+	return 1;
 }
 
 /* L's entry I equals an earlier one. */
@@ -69,20 +70,24 @@ void policy_tmpfs_overlaps(const struct policy *p,
 		{ "files.tmpfs", &p->tmpfs },
 	};
 	char kp[64];
+	int said;
 
+	/* Each value gets at most one message: the first path it would hide. */
 	for (size_t i = 0; i < p->tmpfs.n; i++) {
 		/* one refused or a duplicate is reported as such already */
 		if (!p->tmpfs.v[i] || policy_path_refused(p->tmpfs.v[i], 1) ||
 		    earlier(&p->tmpfs, i))
 			continue;
-		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
-			for (size_t j = 0; j < lists[k].l->n; j++) {
-				if (lists[k].l == &p->tmpfs && (j == i || (p->tmpfs.v[j] &&
-				    !strcmp(p->tmpfs.v[j], p->tmpfs.v[i]))))
+		said = 0;
+		for (size_t k = 0; k < sizeof lists / sizeof *lists && !said; k++)
+			for (size_t j = 0; j < lists[k].l->n && !said; j++) {
+				if (lists[k].l == &p->tmpfs && p->tmpfs.v[j] &&
+				    !strcmp(p->tmpfs.v[j], p->tmpfs.v[i]))
 					continue;
 				snprintf(kp, sizeof kp, "%s[%zu]", lists[k].key, j);
-				overlap(p, i, kp, lists[k].l->v[j], report, ctx);
+				said = overlap(p, i, kp, lists[k].l->v[j], report, ctx);
 			}
-		overlap(p, i, "env.private", p->env_private, report, ctx);
+		if (!said)
+			overlap(p, i, "env.private", p->env_private, report, ctx);
 	}
 }
