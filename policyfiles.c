@@ -10,10 +10,6 @@
 #include "policy.h"
 #include "text.h"
 
-/* Made by the view itself, never a tmpfs: /proc (a fresh procfs) and /sys
- * (read-only); and / is the view's root. */
-static const char *const view_made[] = { "/proc", "/sys" };
-
 const char *policy_path_refused(const char *path, int tmpfs)
 {
 	/* /dev/ptmx bound alone gives ENOENT (it leads into the host's
@@ -25,12 +21,14 @@ const char *policy_path_refused(const char *path, int tmpfs)
 		       "makes it a private devpts)";
 	if (!tmpfs)
 		return NULL;
+	/* / holds every path; /proc (a fresh procfs) and /sys (read-only)
+	 * are made by the view itself. */
 	if (!strcmp(path, "/"))
 		return "cannot be a tmpfs, it holds every path";
-	for (size_t i = 0; i < sizeof view_made / sizeof *view_made; i++)
-		if (path_beneath(path, view_made[i]))
-			return strcmp(view_made[i], "/proc") ? "beneath /sys, which the "
-				"view makes itself" : "beneath /proc, which the view makes itself";
+	if (path_beneath(path, "/proc"))
+		return "beneath /proc, which the view makes itself";
+	if (path_beneath(path, "/sys"))
+		return "beneath /sys, which the view makes itself";
 	return NULL;
 }
 

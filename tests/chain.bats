@@ -37,6 +37,10 @@ golden() {
 	golden protected
 }
 
+@test "files.tmpfs reaches the view (-m, -M half of max_memory_mb) and the landlock step (-T), which always gets -R" {
+	golden tmpfs
+}
+
 @test "--best-effort reaches the supervise, view and landlock steps and nothing else" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
