@@ -332,3 +332,38 @@ go_os() {
 
 @test "Go's os tests with /dev read and a private /tmp: as bare, TestChdirAndGetwd included (root)" { go_os root; }
 @test "Go's os tests with /dev read and a private /tmp: as bare, TestChdirAndGetwd included (nobody)" { go_os nobody; }
+
+# --- the mark: where the landlock step trusts it ------------------------------
+
+# A forger's best mark (tests/try/mark-exec names the very process that
+# checks it) counts only on the root of a tmpfs mount that the checking
+# uid owns: not on a directory in a tmpfs (as in a host's /tmp), not on a
+# tmpfs of another uid's, and nowhere without it.
+t_mark() {
+	local m=$1 uid=0 mark="$top_builddir/tests/try/mark-exec"
+	need "$m"
+	[ "$m" = root ] || uid=$NOBODY_UID
+	mkdir -p "$TMP/own" "$TMP/other" "$TMP/bare"
+	run -0 --separate-stderr unshare -m sh -c '
+		uid=$1 m=$2 mark=$3 landlock=$4 d=$5
+		mount -t tmpfs -o mode=0755,uid=$uid tmpfs "$d/own" &&
+		mount -t tmpfs -o mode=0777,uid=1000 tmpfs "$d/other" &&
+		mount -t tmpfs -o mode=0755,uid=$uid tmpfs "$d/bare" || exit 99
+		mkdir "$d/own/sub" && chown "$uid" "$d/own/sub"
+		as() { if [ "$m" = nobody ]; then setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; else "$@"; fi; }
+		verdict() {
+			if [ -e "$d/$1/f" ]; then echo "$1: written"
+			elif grep -q "warning: no private tmpfs at $d/$1 (-T)" "$d/err"; then echo "$1: no rule"
+			else echo "$1: ?"; cat "$d/err"; fi
+		}
+		for t in own own/sub other; do
+			as "$mark" "$d/$t" "$landlock" -x /usr -T "$d/$t" -- /usr/bin/sh -c "echo x >\"$d/$t/f\"" 2>"$d/err"
+			verdict "$t"
+		done
+		as "$landlock" -x /usr -T "$d/bare" -- /usr/bin/sh -c "echo x >\"$d/bare/f\"" 2>"$d/err"
+		verdict bare' _ "$uid" "$m" "$mark" "$LANDLOCK" "$TMP"
+	[ "$output" = $'own: written\nown/sub: no rule\nother: no rule\nbare: no rule' ]
+}
+
+@test "the view's mark counts only on a tmpfs mount root that the uid owns, even when it names the process (root)" { t_mark root; }
+@test "the view's mark counts only on a tmpfs mount root that the uid owns, even when it names the process (nobody)" { t_mark nobody; }
