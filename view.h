@@ -1,8 +1,10 @@
-/* sharness-exec-view, one step in three files: view.c (the arguments, the
+/* sharness-exec-view, one step in four files: view.c (the arguments, the
  * rights of each path, the order of the build, pivot_root), viewfs.c (the
  * mount primitives: detached mounts, clones of host paths opened without
  * following a symlink, mount points on our own tmpfs), viewdev.c (what is
- * made rather than bound: /proc and a minimal /dev). */
+ * made rather than bound: /proc and a minimal /dev), viewtmp.c (the private
+ * tmpfs paths of -m, and the marks that tell the landlock step which tmpfs
+ * mounts this view made). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
