@@ -23,14 +23,15 @@
 #include "common.h"
 #include "helper.h"
 #include "landlock-abi.h"
+#include "landlockview.h"
 #include "listenguard.h"
 #include "rights.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bHtU] [-A ABI] [-e FD] [-W FD] [-r PATH]... " \
-	"[-x PATH]... [-w PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
+#define USAGE "sharness-exec-landlock [-bHRtU] [-A ABI] [-e FD] [-W FD] [-r PATH]... " \
+	"[-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -188,7 +189,7 @@ static void print_rights(void)
 static void parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' }, { "rights", no_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' }, { "rights", no_argument, NULL, 'r' << 8 },
 		{ NULL, 0, NULL, 0 } };
 	int c;
 
@@ -197,18 +198,20 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:W:r:x:w:c:l:C:L:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:W:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
 			exit(0);
-		case 'R':
+		case 'r' << 8:
 			print_rights();
 			exit(0);
 		case 'b': o.best = 1; break;
 		case 'H': o.net = 1; break;
 		case 'U': o.userns = 1; break;
 		case 't': o.test = 1; break;
+		case 'R': view_opt_root(); break;
+		case 'T': view_opt_tmpfs(optarg); break;
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, &o.cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
@@ -523,6 +526,8 @@ int main(int argc, char **argv)
 	if (!abi)
 		refuse_reopenable_fds();
 	fd = ruleset(abi, &attr);
+	if (fd >= 0)
+		view_rules(fd, attr.handled_access_fs);
 
 	/* The guard's server must be forked before the capabilities go (it
 	 * keeps CAP_SYS_PTRACE where it is held) and before restrict_self (it

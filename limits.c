@@ -211,7 +211,8 @@ int main(int argc, char **argv)
 		warnx_("no cgroup (%s); rlimits cover less:%s%s%s", why ? why : "none given",
 		       mib ? " RLIMIT_AS caps each process's address space, not the memory all"
 		             " of them use, and does not count shared memory (memfd, tmpfs,"
-		             " /dev/shm)" : "",
+		             " /dev/shm), and AddressSanitizer, which reserves terabytes"
+		             " of it, fails under it" : "",
 		       mib && pids ? ";" : "",
 		       pids ? " RLIMIT_NPROC counts every process of the user, not only"
 		              " this command's, and does not apply to root" : "");

@@ -276,10 +276,38 @@ static char *path_value(struct ck *c, const char *kp, unsigned v)
 	return NULL;
 }
 
-static char *write_path(struct ck *c, const char *kp, unsigned v)
+/* A files.* path, never the host's ptys; in files.tmpfs (TMPFS) never /,
+ * /proc or /sys either (policyfiles.c). */
+static char *checked_path(struct ck *c, const char *kp, unsigned v, int tmpfs)
 {
 	char q[QUOTED_MAX];
 	char *s = path_value(c, kp, v);
+	const char *why = s ? policy_path_refused(s, tmpfs) : NULL;
+
+	if (why)
+		problem(c, kp, "%s: %s", why, quote(q, s, strlen(s), QUOTE_ALWAYS));
+	return s;
+}
+
+static char *file_path(struct ck *c, const char *kp, unsigned v)
+{
+	return checked_path(c, kp, v, 0);
+}
+
+static char *tmpfs_path(struct ck *c, const char *kp, unsigned v)
+{
+	return checked_path(c, kp, v, 1);
+}
+
+static void tmpfs_problem(void *c, const char *kp, const char *msg)
+{
+	problem(c, kp, "%s", msg);
+}
+
+static char *write_path(struct ck *c, const char *kp, unsigned v)
+{
+	char q[QUOTED_MAX];
+	char *s = file_path(c, kp, v);
 
 	for (size_t k = 0; s && k < COUNT(never_written); k++)
 		if (path_beneath(s, never_written[k])) {
@@ -488,10 +516,11 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 		{ "", "pbp", 1, check_int, .out = &pbp, .lo = 1, .hi = 1 },
 		{ "", "id", 1, check_id, .out = &p->id },
 		{ "", "files", 0, .check = check_object },
-		{ "files", "read", 0, check_list, .out = &p->read, .item = path_value },
+		{ "files", "read", 0, check_list, .out = &p->read, .item = file_path },
 		{ "files", "write", 0, check_list, .out = &p->write, .item = write_path },
-		{ "files", "exec", 0, check_list, .out = &p->exec, .item = path_value },
-		{ "files", "protected", 0, check_list, .out = &p->protected, .item = path_value },
+		{ "files", "exec", 0, check_list, .out = &p->exec, .item = file_path },
+		{ "files", "protected", 0, check_list, .out = &p->protected, .item = file_path },
+		{ "files", "tmpfs", 0, check_list, .out = &p->tmpfs, .item = tmpfs_path },
 		{ "", "network", 1, .check = check_network },
 		{ "network", "connect_tcp_ports", 0, check_ports, .out = &p->connect_ports,
 		  .n = &p->nconnect, .lo = 1, .hi = POLICY_MAX_PORT },
@@ -533,6 +562,7 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 		snprintf(kp, sizeof kp, "files.protected[%zu]", i);
 		beneath_write(&c, kp, p->protected.v[i]);
 	}
+	policy_tmpfs_overlaps(p, tmpfs_problem, &c);
 	if (c.n)
 		policy_free(p);
 	return c.n;
@@ -541,7 +571,7 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 void policy_free(struct policy *p)
 {
 	struct strlist *lists[] = {
-		&p->read, &p->write, &p->exec, &p->protected,
+		&p->read, &p->write, &p->exec, &p->protected, &p->tmpfs,
 		&p->env_inherit, &p->env_set_names, &p->env_set_values,
 		&p->read_resolved, &p->write_resolved, &p->exec_resolved, &p->protected_resolved,
 	};

@@ -26,6 +26,7 @@ struct policy {
 	char *id;
 	struct strlist read, write, exec;
 	struct strlist protected;           /* read-only beneath write paths */
+	struct strlist tmpfs;               /* a fresh tmpfs each (policyfiles.c) */
 	int net_none;                       /* 1: "network": "none" */
 	unsigned *connect_ports, *bind_ports;  /* TCP */
 	size_t nconnect, nbind;
@@ -72,6 +73,15 @@ enum policy_path_status {
  * write its normalised form, NUL-terminated, into OUT, which MUST hold
  * LEN + 1 bytes (OUT may be S itself). */
 enum policy_path_status policy_path(const char *s, size_t len, char *out);
+
+/* policyfiles.c: why PATH (normalised) may not be in a files.* list, or
+ * in files.tmpfs when TMPFS, or NULL. */
+const char *policy_path_refused(const char *path, int tmpfs);
+/* Each files.tmpfs path that equals or holds another files.* path or
+ * env.private, passed to REPORT(CTX, key path, message). */
+void policy_tmpfs_overlaps(const struct policy *p,
+                           void (*report)(void *ctx, const char *kp, const char *msg),
+                           void *ctx);
 
 /* 1 when S (LEN bytes, NUL-terminated) is an environment variable name:
  * [A-Za-z_][A-Za-z0-9_]* */

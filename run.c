@@ -368,6 +368,9 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
 	push_paths(chain, "-p", &p->protected_resolved);
+	push_paths(chain, "-m", &p->tmpfs);
+	if (p->tmpfs.n && p->max_memory_mb)
+		push_opt(chain, "-M", "%lu", p->max_memory_mb > 1 ? p->max_memory_mb / 2 : 1);
 	push_links(chain, "files.read", &p->read, &p->read_resolved);
 	push_links(chain, "files.exec", &p->exec, &p->exec_resolved);
 	push_links(chain, "files.write", &p->write, &p->write_resolved);
@@ -390,6 +393,10 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_ports(chain, "-l", p->bind_ports, p->nbind);
 	push_ports(chain, "-C", p->connect_udp_ports, p->nconnect_udp);
 	push_ports(chain, "-L", p->bind_udp_ports, p->nbind_udp);
+	/* What only this run's view can make safe: the landlock step looks
+	 * for its mark (DESIGN.md 4.5). */
+	push(chain, "-R");
+	push_paths(chain, "-T", &p->tmpfs);
 	push(chain, "--");
 	for (; *target; target++)
 		push(chain, "%s", *target);

@@ -268,6 +268,7 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 	int sockets_held = abi >= 9 && (unsigned long)abi_cap >= 9;
 	char why[160];
 
+	tmpfs_no_view(err);
 	if (nprot && !view_best)
 		die_hint(EXIT_CONFINE, err, "-b (--best-effort) runs without "
 		         "them, leaving them writable", "unable to make a mount "
@@ -302,7 +303,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:W:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:W:m:M:")) == -1)
 			break;
 		switch (opt) {
 		case 'h':
@@ -319,6 +320,8 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 		case 'x': add(norm("x", optarg), X); break;
 		case 'w': add(norm("w", optarg), W); break;
 		case 'p': add(norm("p", optarg), PROT); (*nprot)++; break;
+		case 'm': tmpfs_add(norm("m", optarg)); break;
+		case 'M': tmpfs_size(optarg); break;
 		case 's':
 			eq = strchr(optarg, '=');
 			if (!eq || !eq[1])
@@ -336,6 +339,8 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 		if ((ents[i].rights & PROT) && !(effective(ents[i].path) & (R | X)))
 			usage_fail(VIEW_USAGE, "unable to protect %s: it lies beneath no "
 			           "-w path", ents[i].path);
+	for (size_t i = 0; i < nents; i++)
+		tmpfs_refuse_beneath(ents[i].path);
 	return optind;
 }
 
@@ -521,6 +526,8 @@ int main(int argc, char **argv)
 	new_root();
 	bind_all();
 	guard_writes(ents, nents);
+	mount_tmpfs(cwd);
+	mark_ours();
 	finish(cwd, argv[next]);
 	if (!granted(cwd))
 		warn_cwd(cwd);

@@ -1,10 +1,12 @@
-/* sharness-exec-view, one step in three files: view.c (the arguments, the
+/* sharness-exec-view, one step in four files: view.c (the arguments, the
  * rights of each path, the order of the build, pivot_root), viewfs.c (the
  * mount primitives: detached mounts, clones of host paths opened without
  * following a symlink, mount points on our own tmpfs), viewdev.c (what is
  * made rather than bound: /proc and a minimal /dev), viewguard.c (what
  * holds a write path's weak spots: protected trees that could be moved
- * aside, set-id files; the masked parts of /proc; the cwd's warning). */
+ * aside, set-id files; the masked parts of /proc; the cwd's warning),
+ * viewtmp.c (the private tmpfs paths of -m, and the marks that tell the
+ * landlock step which tmpfs mounts this view made). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -12,7 +14,7 @@
 #include <linux/types.h>
 
 #define VIEW_USAGE "sharness-exec-view [-bt] [-A ABI] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
-	"[-p PATH]... [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
+	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
 
 /* Rights, as the landlock step grants them: write implies read and exec. */
 enum { R = 1, X = 2, W = 4, PROT = 8 };
@@ -42,6 +44,14 @@ int sys_move_mount(int from, const char *fpath, int to, const char *tpath,
                    unsigned flags);
 int sys_setattr(int dfd, const char *path, unsigned flags, __u64 set);
 void bind_program(const char *prog);
+
+/* viewtmp.c */
+void tmpfs_add(char *path);
+void tmpfs_size(const char *arg);
+void tmpfs_refuse_beneath(const char *path);
+void tmpfs_no_view(int err);
+void mark_ours(void);
+void mount_tmpfs(const char *cwd);
 
 /* viewdev.c */
 int mount_proc(struct ent *e);

@@ -37,6 +37,10 @@ golden() {
 	golden protected
 }
 
+@test "files.tmpfs reaches the view (-m, -M half of max_memory_mb) and the landlock step (-T), which always gets -R" {
+	golden tmpfs
+}
+
 @test "--best-effort reaches the supervise, view and landlock steps and nothing else" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
@@ -44,7 +48,7 @@ golden() {
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory -m 64 --" ]
 	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -W 4 -b --" ]
-	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b --" ]
+	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b -R --" ]
 	[ "${lines[5]}" = "true" ]
 	[ "${#lines[@]}" = 6 ]
 }
@@ -76,5 +80,5 @@ golden() {
 	hash=$("$SHARNESS_EXEC" hash "$TMP/p.json")
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -v -n -p "$TMP/p.json" -- true
 	[[ "$stderr" == *"policy \"verbose\" $hash (not pinned)"* ]]
-	[[ "$stderr" == *"sharness-exec-landlock -e 3 -W 4 --"* ]]
+	[[ "$stderr" == *"sharness-exec-landlock -e 3 -W 4 -R --"* ]]
 }

@@ -2,15 +2,21 @@
 # Real test suites this project did not write, from Debian packages, each
 # run bare and then confined the way examples/ shows (go test -exec, a
 # command prefix), under tests/clients/policy.json ("network": "none",
-# writes beneath /tmp only): the confined run must give the same verdict as
-# the bare one, test by test. What each suite exercises, and the one test
-# left out, are in tests/clients/README.
+# writes beneath /tmp only), or policy-pty-tmpfs.json (/dev read, /tmp a
+# private tmpfs) for a suite that needs a pty and one that writes /tmp: the
+# confined run must give the same verdict as the bare one, test by test.
+# What each suite exercises, and the tests left out, are in
+# tests/clients/README.
 # not tested: the suites as nobody (the time is better spent on
 #   tests/loopback.bats and tests/ipc.bats, which run as both).
 load helpers/load
 
 POLICY="$top_srcdir/tests/clients/policy.json"
 PIN=sha256:927e453c137196516ac453f46a153c07f0c10680ec7018a822d7f9578a94be26
+# /dev read and /tmp a private tmpfs: the suites that need a pty, or
+# write the host's /tmp where every other job's files are.
+PTY_POLICY="$top_srcdir/tests/clients/policy-pty-tmpfs.json"
+PTY_PIN=sha256:a11866814057206ca3af9f766cd53fe7073fa7b02c56df74c9c8f3bc233f4afa
 PYTHON=/usr/bin/python3
 
 setup_file() {
@@ -25,6 +31,21 @@ setup() {
 	setup_tmp
 	unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 	CONFINED=("$SHARNESS_EXEC" run --policy "$POLICY" --expect-hash "$PIN" --)
+}
+
+teardown() {
+	[ -z "${GOTMPDIR:-}" ] || rm -rf "$GOTMPDIR"
+	teardown_tmp
+}
+
+# pty_tmpfs: the suites run under PTY_POLICY; go test -exec builds its
+# test binaries beneath /var/tmp, which that policy may run, since its
+# /tmp inside is not the host's.
+pty_tmpfs() {
+	require_feature file:/var/tmp
+	CONFINED=("$SHARNESS_EXEC" run --policy "$PTY_POLICY" --expect-hash "$PTY_PIN" --)
+	GOTMPDIR=$(mktemp -d /var/tmp/sharness-exec-clients.XXXXXX)
+	export GOTMPDIR
 }
 
 # bare CMD...: CMD as a user's shell would run it, with no descriptor
@@ -88,6 +109,9 @@ for case in ET.parse(sys.argv[1]).iter("testcase"):
 	run -0 "$SHARNESS_EXEC" check "$POLICY"
 	run -0 "$SHARNESS_EXEC" hash "$POLICY"
 	[ "$output" = "$PIN" ]
+	run -0 "$SHARNESS_EXEC" check "$PTY_POLICY"
+	run -0 "$SHARNESS_EXEC" hash "$PTY_POLICY"
+	[ "$output" = "$PTY_PIN" ]
 }
 
 @test "Go's net/http/httptest: local HTTP servers, bare and through go test -exec alike" {
@@ -96,6 +120,19 @@ for case in ET.parse(sys.argv[1]).iter("testcase"):
 
 @test "Go's os/exec and os/signal: subprocesses and signals, bare and through go test -exec alike" {
 	go_suite TestTerminalSignal os/exec os/signal
+}
+
+@test "Go's os/signal TestTerminalSignal: a shell on a pty, with /dev read, bare and through go test -exec alike" {
+	pty_tmpfs
+	go_suite '' os/signal
+	grep -qx 'os/signal TestTerminalSignal pass' "$TMP/confined"
+}
+
+@test "Go's os: files in /tmp, a private tmpfs, bare and through go test -exec alike" {
+	pty_tmpfs
+	go_suite TestMkdirAllAtSlash os
+	grep -qx 'os TestMkdirTemp pass' "$TMP/confined"
+	grep -qx 'os TestChdirAndGetwd pass' "$TMP/confined"
 }
 
 @test "CPython's test_socketserver and test_signal: UNIX sockets in its temp dir, bare and prefixed alike" {

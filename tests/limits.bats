@@ -11,7 +11,7 @@
 load helpers/load
 
 USAGE="usage: sharness-exec-limits [-bt] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
-AS_WARN="RLIMIT_AS caps each process's address space, not the memory all of them use, and does not count shared memory (memfd, tmpfs, /dev/shm)"
+AS_WARN="RLIMIT_AS caps each process's address space, not the memory all of them use, and does not count shared memory (memfd, tmpfs, /dev/shm), and AddressSanitizer, which reserves terabytes of it, fails under it"
 NPROC_WARN="RLIMIT_NPROC counts every process of the user, not only this command's, and does not apply to root"
 TRY_SUPER="$top_builddir/tests/try/try-super"
 
@@ -220,4 +220,23 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	# killed by the OOM killer (137), or the write refused
 	[ "$status" = 137 ] || { [ "$status" = 1 ] && [[ "$output" == refused:* ]]; }
 	[ "$output" != ok ]
+}
+
+@test "the rlimit gap the warning names: an AddressSanitizer build fails under RLIMIT_AS, runs in a cgroup" {
+	require_feature tool:cc
+	printf 'int main(void) { return 0; }\n' >"$TMP/asan.c"
+	cc -fsanitize=address -o "$TMP/asan" "$TMP/asan.c" 2>/dev/null ||
+		feature_missing asan "cc cannot build with -fsanitize=address (no libasan)" ||
+		return
+	run -0 "$TMP/asan"
+	# ASan aborts (SIGABRT) when it cannot map its shadow memory.
+	run -134 --separate-stderr "$LIMITS" -r "a test" -m 2048 -- "$TMP/asan"
+	[[ "$stderr" == *"Perhaps you're using ulimit -v"* ]]
+	[[ "$stderr" == *"and AddressSanitizer, which reserves terabytes of it, fails under it"* ]]
+	require_feature nobody
+	run -0 as_nobody "$TMP/asan"
+	run -134 --separate-stderr as_nobody "$LIMITS" -r "a test" -m 2048 -- "$TMP/asan"
+	[[ "$stderr" == *"Perhaps you're using ulimit -v"* ]]
+	require_feature cgroup1
+	run -0 --separate-stderr SL -m 2048 -- "$TMP/asan"
 }

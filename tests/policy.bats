@@ -142,7 +142,7 @@ $p: process: missing required key" ]
 	f="$TMP/paths-normalised.json"
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --policy "$f" -- true
 	landlock=$(printf '%s\n' "${lines[@]}" | grep -- '-landlock ')
-	[[ "$landlock" == *" -r /usr/lib -r / -r /etc -x /opt/tool/bin -w /tmp --" ]]
+	[[ "$landlock" == *" -r /usr/lib -r / -r /etc -x /opt/tool/bin -w /tmp -R --" ]]
 	[[ "$landlock" != *//* ]]
 }
 

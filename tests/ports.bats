@@ -237,7 +237,7 @@ t_udp_keys_old_abi() {
 @test "run emits -C and -L for the UDP keys" {
 	policy '{"connect_tcp_ports":[53],"connect_udp_ports":[53,123],"bind_udp_ports":[0]}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true
-	[[ "$output" == *"sharness-exec-landlock -e 3 -W 4 -H "*"-c 53 -C 53 -C 123 -L 0 --"* ]]
+	[[ "$output" == *"sharness-exec-landlock -e 3 -W 4 -H "*"-c 53 -C 53 -C 123 -L 0 -R --"* ]]
 }
 
 # --- the ABI fall-through, with -A ------------------------------------------

@@ -228,7 +228,7 @@ t_rule_symlink() {
 	as_uid "$me" ln -s "$mine" "$TMP/shared/cache"
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
 	[[ "$stderr" == *"sharness-exec: files.write[1]: \"$TMP/shared/cache\" resolves to \"$mine\""* ]]
-	[[ "${lines[-2]}" == *" -w $TMP/out -w $mine --" ]]
+	[[ "${lines[-2]}" == *" -w $TMP/out -w $mine -R --" ]]
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -v -p "$p" -- "$TRY" create "$mine/made"
 	[[ "$stderr" == *"\"$TMP/shared/cache\" resolves to \"$mine\""* ]]
 	[ -e "$mine/made" ]

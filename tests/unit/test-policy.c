@@ -453,6 +453,30 @@ static void test_beneath(void)
 		       t[i].want ? "is beneath" : "is not beneath", t[i].dir);
 }
 
+/* files.tmpfs: normalised and kept in file order; a path beneath a read
+ * path is fine (it hides that part), one that holds or equals another
+ * list's path is not; the host's ptys in no list, /dev/ptsx is no pty. */
+static void test_tmpfs(void)
+{
+	static const char *const tmpfs[] = { "/tmp", "/var/tmp" };
+	struct policy p;
+
+	tap_ok(load(&p, "{" BASE ",'files':{'read':['/','/dev','/dev/ptsx'],"
+	            "'tmpfs':['/tmp/','//var//tmp']}}") == 0, "files.tmpfs beneath read / is valid");
+	tap_ok(list_is(&p.tmpfs, tmpfs, 2), "files.tmpfs normalised, in file order");
+	policy_free(&p);
+	tap_ok(!p.tmpfs.v, "policy_free frees files.tmpfs");
+	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/tmp'],'exec':['/tmp/bin']}}") == 1 &&
+	       !strcmp(got, "files.tmpfs[0]: would hide files.exec[0]: \"/tmp/bin\"\n"),
+	       "a tmpfs that holds an exec path: %s", got);
+	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/sysx','/procfs','/dev/shm']}}") == 0,
+	       "/sysx, /procfs and /dev/shm are not /sys, /proc or a pty");
+	policy_free(&p);
+	tap_ok(load(&p, "{" BASE ",'files':{'protected':['/dev/pts/ptmx']}}") == 2 &&
+	       strstr(got, "files.protected[0]: the host's ptys: name /dev whole"),
+	       "a pty path in files.protected: %s", got);
+}
+
 int main(void)
 {
 	test_path();
@@ -460,6 +484,7 @@ int main(void)
 	test_beneath();
 	test_cases();
 	test_fill();
+	test_tmpfs();
 	test_long();
 	return tap_done();
 }

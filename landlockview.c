@@ -1,0 +1,102 @@
+/* sharness-exec-landlock: the rules that hold only where this run's view
+ * stands (-R, -T), each written only on a tmpfs that bears the view step's
+ * mark (viewmark.h), which the target cannot forge: it does not exist yet.
+ *
+ * -R, READ_DIR on /: a Landlock rule covers its directory's whole subtree,
+ * so listing cannot be granted on one directory alone. Where the view's
+ * root is its own tmpfs, everything beneath it is a policy path or a
+ * directory made on the way to one (and the working directory and this
+ * helper, bound there), so READ_DIR on it adds only the names of what the
+ * policy grants. Where the view cannot stand, / is the host's, and the
+ * same rule would list every directory of the machine: there is no mark,
+ * and no rule. Nor where the root is not marked by this process: an outer
+ * run's view, when a confined target runs sharness-exec again and the
+ * inner view cannot stand, is a tmpfs too, but its mark names another
+ * process. Where / is itself a policy path, its rule already grants this.
+ *
+ * -R, the pty: /dev named whole is a tmpfs of the view with a private
+ * devpts (newinstance) at /dev/pts, /dev/ptmx a symlink into it, so read,
+ * write and ioctl on /dev/pts reach the run's own ptys and no others. A
+ * rule on /dev/ptmx itself is not needed (nor possible: it is a symlink,
+ * and Landlock checks the file it leads to, /dev/pts/ptmx).
+ *
+ * -T PATH, files.tmpfs: a write rule on PATH where it is the run's private
+ * tmpfs; elsewhere (no view, -b) PATH keeps only what the other rules
+ * grant, and one line says so. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#include "common.h"
+#include "helper.h"
+#include "landlock-abi.h"
+#include "landlockview.h"
+#include "viewmark.h"
+
+#define FS_PTY (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
+static int root_opt;
+static const char **tmps;
+static size_t ntmps;
+
+void view_opt_root(void)
+{
+	root_opt = 1;
+}
+
+void view_opt_tmpfs(const char *path)
+{
+	if (!(tmps = reallocarray(tmps, ntmps + 1, sizeof *tmps)))
+		die(EXIT_REFUSED, "unable to allocate the rule list");
+	tmps[ntmps++] = path;
+}
+
+/* The view's root is its own tmpfs, made by this process (the view step
+ * before its exec). One function, so that another record of the walls
+ * that stand can take its place. */
+int view_stands(void)
+{
+	return view_marked("/");
+}
+
+/* /dev is the view's own, with its private devpts. */
+static int view_pty(void)
+{
+	struct statfs sf;
+
+	return view_marked("/dev") && statfs("/dev/pts", &sf) == 0 &&
+		sf.f_type == DEVPTS_SUPER_MAGIC;
+}
+
+static void rule(int fd, const char *path, __u64 access)
+{
+	struct landlock_path_beneath_attr pb = { access, -1 };
+
+	if (!access)
+		return;
+	if ((pb.parent_fd = open_nofollow(path, O_PATH | O_DIRECTORY)) < 0)
+		die(EXIT_CONFINE, "unable to open %s", qn(path));
+	if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+		die(EXIT_CONFINE, "unable to add a Landlock rule for %s", qn(path));
+	close(pb.parent_fd);
+}
+
+void view_rules(int fd, __u64 handled)
+{
+	if (root_opt && view_stands())
+		rule(fd, "/", LANDLOCK_ACCESS_FS_READ_DIR & handled);
+	if (root_opt && view_pty())
+		rule(fd, "/dev/pts", FS_PTY & handled);
+	for (size_t i = 0; i < ntmps; i++) {
+		if (view_marked(tmps[i]))
+			rule(fd, tmps[i], handled);
+		else
+			warnx_("no private tmpfs at %s (-T): it keeps only what the "
+			       "other rules grant", qn(tmps[i]));
+	}
+}
