@@ -144,7 +144,7 @@ t_pty_python() {
 	# /dev/ptmx gives EACCES; -R is what makes it a pty.
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
 	run -1 --separate-stderr as "$m" sh -c "$(printf '%s ' "${lines[@]:0:${#lines[@]}-1}" |
-		sed -e 's/ -e 3 / /' -e 's/ -R / /') \"\$@\"" _ "$PYTHON" -c \
+		sed -e 's/ -e 3 / /' -e 's/ -W 4 / /g' -e 's/ -R / /') \"\$@\"" _ "$PYTHON" -c \
 		'import os; os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)'
 	[[ "$stderr" == *"PermissionError: [Errno 13] Permission denied: '/dev/ptmx'"* ]]
 }
@@ -277,18 +277,18 @@ t_tmpfs_no_view() {
 @test "files.tmpfs without a mount namespace: 126, or with --best-effort /tmp keeps only what the lists grant (root)" { t_tmpfs_no_view root; }
 @test "files.tmpfs without a mount namespace: 126, or with --best-effort /tmp keeps only what the lists grant (nobody)" { t_tmpfs_no_view nobody; }
 
-@test "files.tmpfs beneath a read path hides that part of it: read / and a private /tmp" {
+# (Not / whole: below Landlock ABI 9 a read path above /run is refused,
+# since a read-only bind does not keep connect(2) from its sockets.)
+@test "files.tmpfs beneath a read path hides that part of it: read /usr and a private /usr/local" {
 	need root
 	local name=sharness-exec-realsuites-$$-$RANDOM
-	echo host >"/tmp/$name"
-	policy '"read":["/"],"exec":['"$SYSTEM"'],"tmpfs":["/tmp"]'
+	[ -n "$(ls -A /usr/local)" ]
+	policy '"read":["/etc","/usr"],"exec":['"$SYSTEM"'],"tmpfs":["/usr/local"]'
 	cd /
 	run -0 --separate-stderr confined root /usr/bin/sh -c \
-		'test -r /etc/hostname && ls -A /tmp && echo x >"$1" && cat "$1"' _ "/tmp/$name.new"
+		'test -r /usr/share && ls -A /usr/local && echo x >"$1" && cat "$1"' _ "/usr/local/$name.new"
 	[ "$output" = x ]
-	[ ! -e "/tmp/$name.new" ]
-	[ "$(cat "/tmp/$name")" = host ]
-	rm -f "/tmp/$name"
+	[ ! -e "/usr/local/$name.new" ]
 }
 
 # --- Go's os tests ------------------------------------------------------------
