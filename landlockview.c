@@ -1,6 +1,8 @@
 /* sharness-exec-landlock: the rules that hold only where this run's view
- * stands (-R, -T), each written only on a tmpfs that bears the view step's
- * mark (viewmark.h), which the target cannot forge: it does not exist yet.
+ * stands (-R, -T), each written only on a tmpfs that the view step noted
+ * in the walls record (rights.h) as its own: the record is the chain's,
+ * which the target cannot reach (it does not exist yet, and the landlock
+ * step closes the record before exec).
  *
  * -R, READ_DIR on /: a Landlock rule covers its directory's whole subtree,
  * so listing cannot be granted on one directory alone. Where the view's
@@ -8,11 +10,10 @@
  * directory made on the way to one (and the working directory and this
  * helper, bound there), so READ_DIR on it adds only the names of what the
  * policy grants. Where the view cannot stand, / is the host's, and the
- * same rule would list every directory of the machine: there is no mark,
- * and no rule. Nor where the root is not marked by this process: an outer
- * run's view, when a confined target runs sharness-exec again and the
- * inner view cannot stand, is a tmpfs too, but its mark names another
- * process. Where / is itself a policy path, its rule already grants this.
+ * same rule would list every directory of the machine: nothing is noted,
+ * and no rule. Nor in a nested run whose own view cannot stand: its / is
+ * the outer run's tmpfs, which the inner record does not note. Where / is
+ * itself a policy path, its rule already grants this.
  *
  * -R, the pty: /dev named whole is a tmpfs of the view with a private
  * devpts (newinstance) at /dev/pts, /dev/ptmx a symlink into it, so read,
@@ -35,7 +36,7 @@
 #include "helper.h"
 #include "landlock-abi.h"
 #include "landlockview.h"
-#include "viewmark.h"
+#include "rights.h"
 
 #define FS_PTY (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
 	LANDLOCK_ACCESS_FS_IOCTL_DEV)
@@ -56,12 +57,10 @@ void view_opt_tmpfs(const char *path)
 	tmps[ntmps++] = path;
 }
 
-/* The view's root is its own tmpfs, made by this process (the view step
- * before its exec). One function, so that another record of the walls
- * that stand can take its place. */
+/* The view's root is its own tmpfs, as the view step noted. */
 int view_stands(void)
 {
-	return view_marked("/");
+	return walls_noted("root", "tmpfs");
 }
 
 /* /dev is the view's own, with its private devpts. */
@@ -69,7 +68,7 @@ static int view_pty(void)
 {
 	struct statfs sf;
 
-	return view_marked("/dev") && statfs("/dev/pts", &sf) == 0 &&
+	return walls_noted("dev", "built") && statfs("/dev/pts", &sf) == 0 &&
 		sf.f_type == DEVPTS_SUPER_MAGIC;
 }
 
@@ -93,7 +92,7 @@ void view_rules(int fd, __u64 handled)
 	if (root_opt && view_pty())
 		rule(fd, "/dev/pts", FS_PTY & handled);
 	for (size_t i = 0; i < ntmps; i++) {
-		if (view_marked(tmps[i]))
+		if (walls_noted("tmpfs", tmps[i]))
 			rule(fd, tmps[i], handled);
 		else
 			warnx_("no private tmpfs at %s (-T): it keeps only what the "

@@ -210,7 +210,9 @@ int main(int argc, char **argv)
 	if (!seccomp_only && !err) {
 		if (!host_net)
 			lo_up();
-		walls_note(host_net ? "ipc=namespace" : "net=namespace\nipc=namespace");
+		if (!host_net)
+			walls_note("net", "namespace");
+		walls_note("ipc", "namespace");
 	} else if (host_net) {
 		warnx_("no IPC namespace available (%s): SysV and POSIX "
 		       "IPC objects are shared with the caller", why);
@@ -221,7 +223,7 @@ int main(int argc, char **argv)
 			die_hint(EXIT_CONFINE, errno, errno == EINVAL ?
 			         "the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : NULL,
 			         "unable to install the seccomp socket filter");
-		walls_note("net=seccomp");
+		walls_note("net", "seccomp");
 		if (!seccomp_only)
 			warnx_("no network namespace available (%s): loopback is "
 			       "unavailable, sockets other than AF_UNIX are refused by a "

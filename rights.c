@@ -154,46 +154,62 @@ int walls_record(void)
 	return record;
 }
 
-void walls_note(const char *line)
+void walls_note(const char *key, const char *value)
 {
-	if (record >= 0 && (write_all(record, line, strlen(line)) < 0 ||
+	/* One note a line: a value with a newline could forge another. */
+	if (strchr(value, '\n'))
+		diex(EXIT_CONFINE, "unable to note %s=%s in the walls record: it holds "
+		     "a newline", key, qn(value));
+	if (record >= 0 && (write_all(record, key, strlen(key)) < 0 ||
+	                    write_all(record, "=", 1) < 0 ||
+	                    write_all(record, value, strlen(value)) < 0 ||
 	                    write_all(record, "\n", 1) < 0))
 		die(EXIT_CONFINE, "unable to write the walls record (fd %d)", record);
 }
 
+int walls_noted(const char *key, const char *value)
+{
+	static char *text;
+	size_t klen = strlen(key), vlen = strlen(value);
+	const char *p;
+	ssize_t n;
+
+	if (record < 0)
+		return 0;
+	if (!text) {
+		off_t size = lseek(record, 0, SEEK_END);
+		if (size < 0 || !(text = calloc(1, (size_t)size + 2)))
+			die(EXIT_CONFINE, "unable to read the walls record (fd %d)", record);
+		text[0] = '\n';
+		if ((n = pread(record, text + 1, (size_t)size, 0)) != size)
+			die(EXIT_CONFINE, "unable to read the walls record (fd %d)", record);
+	}
+	for (p = text; (p = strchr(p, '\n')); p++)
+		if (!strncmp(p + 1, key, klen) && p[1 + klen] == '=' &&
+		    !strncmp(p + 2 + klen, value, vlen) && p[2 + klen + vlen] == '\n')
+			return 1;
+	return 0;
+}
+
 static const struct {
-	const char *line;
+	const char *key, *value;
 	unsigned wall;
 } notes[] = {
-	{ "view=namespace", WALL_VIEW | WALL_VIEW_NODEV },
-	{ "net=namespace", WALL_NETNS },
-	{ "net=seccomp", WALL_SOCKETS },
-	{ "pid=namespace", WALL_PIDNS },
-	{ "ipc=namespace", WALL_IPCNS },
+	{ "view", "namespace", WALL_VIEW | WALL_VIEW_NODEV },
+	{ "net", "namespace", WALL_NETNS },
+	{ "net", "seccomp", WALL_SOCKETS },
+	{ "pid", "namespace", WALL_PIDNS },
+	{ "ipc", "namespace", WALL_IPCNS },
 };
 
 void walls_read(int fd, struct run_walls *w)
 {
-	char buf[512], *line, *save = NULL;
-	ssize_t n;
-	int devices = 0;
-
 	w->stand = 0;
 	if (fd < 0)
 		return;
-	n = pread(fd, buf, sizeof buf - 1, 0);
-	if (n < 0)
-		die(EXIT_CONFINE, "unable to read the walls record (fd %d)", fd);
-	if ((size_t)n == sizeof buf - 1)
-		diex(EXIT_CONFINE, "unable to read the walls record (fd %d): too long", fd);
-	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
-			if (!strcmp(line, notes[i].line))
-				w->stand |= notes[i].wall;
-		if (!strcmp(line, "devices=named"))
-			devices = 1;
-	}
-	if (devices)
+	for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
+		if (walls_noted(notes[i].key, notes[i].value))
+			w->stand |= notes[i].wall;
+	if (walls_noted("devices", "named"))
 		w->stand &= ~(unsigned)WALL_VIEW_NODEV;
 }

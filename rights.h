@@ -56,7 +56,8 @@ struct run_walls {
 	int object_form, root, socket_dirs;
 };
 
-/* Read the walls record FD into W->stand (fd -1: nothing stands). */
+/* Read the walls record (walls_fd's; FD -1: nothing stands) into
+ * W->stand. */
 void walls_read(int fd, struct run_walls *w);
 /* Does this run rely on R? */
 int right_relied(const struct right *r, const struct run_walls *w);
@@ -71,9 +72,12 @@ void right_would(const struct right *r, char *buf, size_t size);
 int socket_dir_beneath(const char *path);
 
 /* The walls record, for the steps that stand a wall: -W FD's descriptor
- * (parsed from ARG, refusing with USAGE), then one line per note. */
+ * (parsed from ARG, refusing with USAGE), then one line per note,
+ * KEY=VALUE ("view=namespace", "tmpfs=/tmp"); and whether a step before
+ * noted that line. */
 void walls_fd(const char *arg, const char *usage);
-void walls_note(const char *line);
+void walls_note(const char *key, const char *value);
+int walls_noted(const char *key, const char *value);
 /* -W's descriptor, or -1. */
 int walls_record(void);
 

@@ -434,7 +434,7 @@ static void pid_namespace(unsigned long abi_cap)
 
 	if (unshare(CLONE_NEWPID) == 0) {
 		run.pidns = 1;
-		walls_note("pid=namespace");
+		walls_note("pid", "namespace");
 		return;
 	}
 	err = errno;

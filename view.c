@@ -527,7 +527,7 @@ int main(int argc, char **argv)
 	bind_all();
 	guard_writes(ents, nents);
 	mount_tmpfs(cwd);
-	mark_ours();
+	note_ours();
 	finish(cwd, argv[next]);
 	if (!granted(cwd))
 		warn_cwd(cwd);
@@ -536,7 +536,9 @@ int main(int argc, char **argv)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_ADMIN, 0, 0) < 0 &&
 	    errno != EINVAL)
 		die(EXIT_CONFINE, "unable to drop CAP_SYS_ADMIN from the ambient set");
-	walls_note(named_devices ? "view=namespace\ndevices=named" : "view=namespace");
+	walls_note("view", "namespace");
+	if (named_devices)
+		walls_note("devices", "named");
 	if (test) {
 		const struct ent *proc = find("/proc");
 		check_line("mount=namespace root=%s proc=%s", our_dev[0] ? "tmpfs" : "host",

@@ -5,7 +5,7 @@
  * made rather than bound: /proc and a minimal /dev), viewguard.c (what
  * holds a write path's weak spots: protected trees that could be moved
  * aside, set-id files; the masked parts of /proc; the cwd's warning),
- * viewtmp.c (the private tmpfs paths of -m, and the marks that tell the
+ * viewtmp.c (the private tmpfs paths of -m, and the notes that tell the
  * landlock step which tmpfs mounts this view made). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
@@ -50,7 +50,7 @@ void tmpfs_add(char *path);
 void tmpfs_size(const char *arg);
 void tmpfs_refuse_beneath(const char *path);
 void tmpfs_no_view(int err);
-void mark_ours(void);
+void note_ours(void);
 void mount_tmpfs(const char *cwd);
 
 /* viewdev.c */

@@ -1,9 +1,10 @@
 /* sharness-exec-view: files.tmpfs (-m PATH, -M MIB), a fresh, empty tmpfs
- * at each path, private to the run; and the marks (viewmark.h) by which the
- * landlock step knows the tmpfs mounts of this run's view: the new root,
- * where it may then grant READ_DIR (only policy paths and the directories
- * on the way to them lie beneath it), /dev, whose devpts is then the run's
- * own, and each -m path, which is then writable. */
+ * at each path, private to the run; and the notes in the walls record
+ * (rights.h) by which the landlock step knows the tmpfs mounts of this
+ * run's view: the new root, where it may then grant READ_DIR (only policy
+ * paths and the directories on the way to them lie beneath it), /dev,
+ * whose devpts is then the run's own, and each -m path, which is then
+ * writable. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,7 +21,7 @@
 #include "helper.h"
 #include "text.h"
 #include "view.h"
-#include "viewmark.h"
+#include "rights.h"
 
 #define TMPFS_DEFAULT_MIB 1024
 /* One inode per page of the size: a file with data takes at least one,
@@ -68,8 +69,8 @@ void tmpfs_refuse_beneath(const char *path)
 
 /* Without a mount namespace there is no private tmpfs: refused (126), or
  * with -b each path keeps what the other options grant, and no more: the
- * landlock step finds no mark there, writes no rule, and says so in one
- * line for each path (it also does where a kernel could not mark one). */
+ * walls record notes none, so the landlock step writes no rule there, and
+ * says so in one line for each path. */
 void tmpfs_no_view(int err)
 {
 	if (ntmps && !view_best)
@@ -79,35 +80,15 @@ void tmpfs_no_view(int err)
 		         "tmpfs paths (-m) need");
 }
 
-/* The directory DFD, the root of a tmpfs the view made, marked; where the
- * kernel cannot (viewmark.h), or a filter of an outer sandbox refuses
- * pidfd_open, nothing: the mark only ever grants, and the landlock step
- * says so for each -m path it then leaves without a rule. */
-static void mark_fd(int dfd)
+/* What the landlock step may grant only on what this view made (the
+ * walls record, rights.h): its root a tmpfs of its own, /dev built with a
+ * private devpts; each -m path is noted as it is mounted. */
+void note_ours(void)
 {
-	(void)view_mark(dfd);
-}
-
-static void mark_at(const char *rel, dev_t dev)
-{
-	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
-	struct stat st;
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, rel, &how, sizeof how);
-
-	if (fd < 0)
-		return;
-	if (dev && fstat(fd, &st) == 0 && st.st_dev == dev)
-		mark_fd(fd);
-	close(fd);
-}
-
-/* The new root (the working directory while it is built) and a built
- * /dev, before they are made read-only. */
-void mark_ours(void)
-{
-	mark_at(".", our_dev[0]);
-	mark_at("dev", our_dev[1]);
+	if (our_dev[0])
+		walls_note("root", "tmpfs");
+	if (our_dev[1])
+		walls_note("dev", "built");
 }
 
 /* CWD's directories beneath the tmpfs at PATH, made in it (open on MNT),
@@ -133,7 +114,8 @@ static void make_cwd(int mnt, const char *path, const char *cwd)
 
 /* Each -m path: a fresh tmpfs, nosuid, nodev, mode 1777 (the run's uid
  * and, under run --user, the uid it drops to both write it), size and
- * inodes bounded, marked, then mounted over whatever the binds put there. */
+ * inodes bounded, then mounted over whatever the binds put there, and
+ * noted in the walls record. */
 void mount_tmpfs(const char *cwd)
 {
 	char size[32], inodes[32];
@@ -148,10 +130,10 @@ void mount_tmpfs(const char *cwd)
 			die(EXIT_CONFINE, "unable to mount a tmpfs for %s", tmps[i]);
 		if ((d = openat(m, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 			die(EXIT_CONFINE, "unable to open the tmpfs for %s", tmps[i]);
-		mark_fd(d);
 		make_cwd(d, tmps[i], cwd);
 		close(d);
 		attach(m, tmps[i], 1);
 		close(m);
+		walls_note("tmpfs", tmps[i]);
 	}
 }
