@@ -19,7 +19,7 @@
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-t] [-g CGROUP]... [-m MIB] [-p N] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-tu] [-g CGROUP]... [-m MIB] [-p N] [-r WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS 2
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -65,6 +65,17 @@ static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pi
 			die(EXIT_CONFINE, "unable to join cgroup %s", dir[i]);
 }
 
+/* Under run --user RLIMIT_NPROC would count every process of that uid
+ * across the host, a runner's other jobs too, and RLIMIT_AS no process
+ * group: the caps must be a cgroup's. */
+static NORETURN void refuse_rlimits(const char *why, unsigned long mib, unsigned long pids)
+{
+	diex(EXIT_CONFINE, "refused: no cgroup (%s) to hold %s%s%s under --user: %s",
+	     why ? why : "none given", pids ? "max_pids" : "", mib && pids ? " and " : "",
+	     mib ? "max_memory_mb" : "", pids ? "RLIMIT_NPROC counts every process of "
+	     "the uid across the host" : "RLIMIT_AS caps each process, not the run");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -73,10 +84,10 @@ int main(int argc, char **argv)
 	unsigned long mib = 0, pids = 0;
 	const char *why = NULL;
 	char *dir[MAX_CGROUPS];
-	int ndir = 0, c, test = 0;
+	int ndir = 0, c, test = 0, other_user = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:g:hm:p:r:t", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:g:hm:p:r:tu", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if (ndir == MAX_CGROUPS)
@@ -92,10 +103,15 @@ int main(int argc, char **argv)
 			       "  -p N       cap processes and threads at N (1-4194304)\n"
 			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
 			       "  -t         check mode: also print one line of where the caps\n"
-			       "             went; without PROGRAM, exit 0 after it\n", USAGE);
+			       "             went; without PROGRAM, exit 0 after it\n"
+			       "  -u         PROGRAM will run as another user (run --user):\n"
+			       "             caps on rlimits are refused\n", USAGE);
 			return 0;
 		case 't':
 			test = 1;
+			break;
+		case 'u':
+			other_user = 1;
 			break;
 		case 'm':
 			if (!parse_ulong(optarg, 1, 1048576, &mib))
@@ -121,6 +137,8 @@ int main(int argc, char **argv)
 
 	if (ndir) {
 		cgroups(dir, ndir, mib, pids);
+	} else if (other_user) {
+		refuse_rlimits(why, mib, pids);
 	} else {
 		warnx_("no cgroup (%s); rlimits cover less:%s%s%s", why ? why : "none given",
 		       mib ? " RLIMIT_AS caps each process's address space, not the memory all"
