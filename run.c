@@ -16,6 +16,7 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "runuser.h"
 #include "sign.h"
 #include "trust.h"
 
@@ -95,6 +96,7 @@ static void env_put(struct vec *env, const char *name, const char *value)
 static void build_env(struct vec *env, const struct loaded *l, const char *key, int dry_run)
 {
 	const struct policy *p = &l->pol;
+	const struct run_user *u = run_user();
 
 	for (size_t i = 0; i < sizeof default_env / sizeof *default_env; i++)
 		env_put(env, default_env[i], getenv(default_env[i]));
@@ -110,6 +112,10 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
 			env_put(env, policy_private_vars[i], dir);
 			free(dir);
 		}
+	} else if (u) {
+		env_put(env, "HOME", u->home);
+		env_put(env, "USER", u->name);
+		env_put(env, "LOGNAME", u->name);
 	} else {
 		env_put(env, "HOME", getenv("HOME"));
 		env_put(env, "USER", getenv("USER"));
@@ -282,6 +288,17 @@ static void push_ports(struct vec *chain, const char *opt, const unsigned *ports
 		push_opt(chain, opt, "%u", ports[i]);
 }
 
+/* run --user: the landlock step drops to these numbers. */
+static void push_user(struct vec *chain)
+{
+	const struct run_user *u = run_user();
+
+	if (u)
+		push_opt(chain, "-u", "%s", u->ids);
+	if (u && u->groups)
+		push_opt(chain, "-G", "%s", u->groups);
+}
+
 /* A step that stands a wall: its walls record (-W), the test build's ABI
  * knob, and -b under --best-effort. */
 static void walled_step(struct vec *chain, const char *name, int best_effort)
@@ -315,6 +332,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids) {
 		helper(chain, "sharness-exec-limits");
+		if (run_user())
+			push(chain, "-u");
 		if (p->max_memory_mb)
 			push_opt(chain, "-m", "%lu", p->max_memory_mb);
 		if (p->max_pids)
@@ -337,6 +356,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);
+	push_user(chain);
 	push_test_abi(chain);
 	if (best_effort)
 		push(chain, "-b");
@@ -419,12 +439,15 @@ int cmd_run(int argc, char **argv)
 		{ "signature", required_argument, NULL, 'S' },
 		{ "expect-id", required_argument, NULL, 'I' },
 		{ "check", no_argument, NULL, 'C' },
+		{ "user", required_argument, NULL, 'u' },	/* long only */
+		{ "user-groups", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy = NULL, *expect = NULL, *signature = NULL, *expect_id = NULL, *key;
+	const char *user = NULL;
 	char **trust = NULL;
 	size_t ntrust = 0;
-	int best_effort = 0, dry_run = 0, verbose = 0, c;
+	int best_effort = 0, dry_run = 0, verbose = 0, user_groups = 0, c;
 	unsigned char want[HASH_LEN];
 	struct vec env = { 0 }, chain = { 0 };
 	struct loaded l;
@@ -453,6 +476,8 @@ int cmd_run(int argc, char **argv)
 		case 'S': signature = optarg; break;
 		case 'I': expect_id = optarg; break;
 		case 'C': check_mode = 1; break;
+		case 'u': user = optarg; break;
+		case 'g': user_groups = 1; break;
 		case ':':
 			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
 		default:
@@ -465,6 +490,7 @@ int cmd_run(int argc, char **argv)
 		usage_fail(RUN_USAGE, "run needs a COMMAND after the options");
 	if (signature && !ntrust)
 		usage_fail(RUN_USAGE, "--signature needs --trust-key");
+	run_user_resolve(user, user_groups, RUN_USAGE);
 	if (expect && !hash_parse(expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
 		     q(expect));
