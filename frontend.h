@@ -14,7 +14,8 @@
 #define RUN_USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
 	"[--timeout DURATION [--kill-after DURATION]] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
-	"[--signature FILE] [--expect-id ID] -- COMMAND [ARG...]"
+	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
+	"-- COMMAND [ARG...]"
 #define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
 #define CHECK_USAGE  "sharness-exec check FILE"
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"

@@ -27,11 +27,12 @@
 #include "listenguard.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "switchuser.h"
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bHRtU] [-A ABI] [-e FD] [-W FD] [-r PATH]... " \
-	"[-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
+#define USAGE "sharness-exec-landlock [-bHRtU] [-A ABI] [-e FD] [-W FD] [-u UID:GID [-G GIDS]] " \
+	"[-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -83,7 +84,10 @@ static int query_abi(const char **why)
 
 /* Capabilities survive Landlock: a root target holding CAP_SYS_ADMIN or
  * CAP_PERFMON could still read /proc/PID/environ of processes outside its
- * domain. So none may reach the target, even when the caller is root. */
+ * domain. So none may reach the target, even when the caller is root.
+ * Under run --user (-u) the ids change between the locked securebits
+ * (NO_SETUID_FIXUP: the change itself clears nothing) and the cleared
+ * sets, and then there is no way back to root. */
 static void drop_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -108,7 +112,11 @@ static void drop_caps(void)
 		    SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
 		    SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED, 0, 0, 0) < 0)
 			die(EXIT_CONFINE, "unable to lock the securebits");
+	} else if (user_wanted()) {
+		diex(EXIT_CONFINE, "unable to run as another user: this step lacks CAP_SETPCAP");
 	}
+	if (user_wanted())
+		user_switch();
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
 	    errno != EINVAL)
 		die(EXIT_CONFINE, "unable to clear the ambient capabilities");
@@ -121,6 +129,8 @@ static void drop_caps(void)
 		if (d[i].effective | d[i].permitted | d[i].inheritable)
 			diex(EXIT_CONFINE, "unable to drop every capability: "
 			     "some are still held");
+	if (user_wanted())
+		user_check();
 }
 
 /* Check mode (-t), from inside: what the target would get, as the kernel
@@ -191,14 +201,14 @@ static void parse(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "rights", no_argument, NULL, 'r' << 8 },
 		{ NULL, 0, NULL, 0 } };
-	int c;
+	int c, groups = 0;
 
 	o.rule = calloc((size_t)argc, sizeof *o.rule);
 	o.view = calloc((size_t)argc, sizeof *o.view);
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:W:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:W:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -221,6 +231,8 @@ static void parse(int argc, char **argv)
 				usage_fail(USAGE, "unable to parse -e %s: not a descriptor above 2",
 				           qn(optarg));
 			break;
+		case 'u': user_parse_ids(optarg, USAGE); break;
+		case 'G': user_parse_groups(optarg, USAGE); groups = 1; break;
 		case 'W':
 			walls_fd(optarg, USAGE);
 			o.record = walls_record();
@@ -242,6 +254,8 @@ static void parse(int argc, char **argv)
 	}
 	if (optind >= argc && !o.test)
 		usage_fail(USAGE, "no program given");
+	if (groups && !user_wanted())
+		usage_fail(USAGE, "-G needs -u");
 }
 
 /* Take out of ATTR and FLAGS what ABI lacks, one case per ABI bump. */

@@ -20,7 +20,7 @@
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-bt] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-bUt] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS CG_NCTL
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -132,6 +132,34 @@ static void check(unsigned long mib, unsigned long pids, unsigned long percent)
 	           pids, cpu);
 }
 
+/* No cgroup: the caps as rlimits, with the one line of what they miss. */
+static void rlimits(const char *why, unsigned long mib, unsigned long pids)
+{
+	warnx_("no cgroup (%s); rlimits cover less:%s%s%s", why ? why : "none given",
+	       mib ? " RLIMIT_AS caps each process's address space, not the memory all"
+	             " of them use, and does not count shared memory (memfd, tmpfs,"
+	             " /dev/shm), and AddressSanitizer, which reserves terabytes"
+	             " of it, fails under it" : "",
+	       mib && pids ? ";" : "",
+	       pids ? " RLIMIT_NPROC counts every process of the user, not only"
+	              " this command's, and does not apply to root" : "");
+	if (mib)
+		cap(RLIMIT_AS, (rlim_t)mib << 20, memory_in = "RLIMIT_AS");
+	if (pids)
+		cap(RLIMIT_NPROC, (rlim_t)pids, pids_in = "RLIMIT_NPROC");
+}
+
+/* Under run --user RLIMIT_NPROC would count every process of that uid
+ * across the host, a runner's other jobs too, and RLIMIT_AS no process
+ * group: the caps must be a cgroup's. */
+static NORETURN void refuse_rlimits(const char *why, unsigned long mib, unsigned long pids)
+{
+	diex(EXIT_CONFINE, "refused: no cgroup (%s) to hold %s%s%s under --user: %s",
+	     why ? why : "none given", pids ? "max_pids" : "", mib && pids ? " and " : "",
+	     mib ? "max_memory_mb" : "", pids ? "RLIMIT_NPROC counts every process of "
+	     "the uid across the host" : "RLIMIT_AS caps each process, not the run");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -140,10 +168,10 @@ int main(int argc, char **argv)
 	unsigned long mib = 0, pids = 0, percent = 0;
 	const char *why = NULL;
 	char *dir[MAX_CGROUPS];
-	int ndir = 0, c, test = 0;
+	int ndir = 0, c, test = 0, other_user = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:bg:hm:p:r:tu:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bg:hm:p:r:tu:U", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			best_effort = 1;
@@ -165,10 +193,15 @@ int main(int argc, char **argv)
 			       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
 			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
 			       "  -t         check mode: also print one line of where the caps\n"
-			       "             went; without PROGRAM, exit 0 after it\n", USAGE);
+			       "             went; without PROGRAM, exit 0 after it\n"
+			       "  -U         PROGRAM will run as another user (run --user):\n"
+			       "             caps on rlimits are refused\n", USAGE);
 			return 0;
 		case 't':
 			test = 1;
+			break;
+		case 'U':
+			other_user = 1;
 			break;
 		case 'm':
 			if (!parse_ulong(optarg, 1, 1048576, &mib))
@@ -199,6 +232,8 @@ int main(int argc, char **argv)
 
 	if (ndir) {
 		cgroups(dir, ndir, mib, pids, percent);
+	} else if (other_user && (mib || pids)) {
+		refuse_rlimits(why, mib, pids);
 	} else {
 		if (percent && !best_effort)
 			diex(EXIT_CONFINE, "unable to cap CPU (process.max_cpu_percent %lu): no "
@@ -207,20 +242,8 @@ int main(int argc, char **argv)
 			warnx_("best effort: no cgroup (%s): CPU is uncapped (process.max_cpu_percent "
 			       "%lu), no rlimit can hold it", why ? why : "none given", percent);
 	}
-	if (!ndir && (mib || pids)) {
-		warnx_("no cgroup (%s); rlimits cover less:%s%s%s", why ? why : "none given",
-		       mib ? " RLIMIT_AS caps each process's address space, not the memory all"
-		             " of them use, and does not count shared memory (memfd, tmpfs,"
-		             " /dev/shm), and AddressSanitizer, which reserves terabytes"
-		             " of it, fails under it" : "",
-		       mib && pids ? ";" : "",
-		       pids ? " RLIMIT_NPROC counts every process of the user, not only"
-		              " this command's, and does not apply to root" : "");
-		if (mib)
-			cap(RLIMIT_AS, (rlim_t)mib << 20, memory_in = "RLIMIT_AS");
-		if (pids)
-			cap(RLIMIT_NPROC, (rlim_t)pids, pids_in = "RLIMIT_NPROC");
-	}
+	if (!ndir && (mib || pids))
+		rlimits(why, mib, pids);
 	if (test)
 		check(mib, pids, percent);
 	if (optind >= argc)

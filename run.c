@@ -16,6 +16,7 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "runuser.h"
 #include "sign.h"
 #include "trust.h"
 
@@ -95,6 +96,7 @@ static void env_put(struct vec *env, const char *name, const char *value)
 static void build_env(struct vec *env, const struct loaded *l, const char *key, int dry_run)
 {
 	const struct policy *p = &l->pol;
+	const struct run_user *u = run_user();
 
 	for (size_t i = 0; i < sizeof default_env / sizeof *default_env; i++)
 		env_put(env, default_env[i], getenv(default_env[i]));
@@ -110,6 +112,10 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
 			env_put(env, policy_private_vars[i], dir);
 			free(dir);
 		}
+	} else if (u) {
+		env_put(env, "HOME", u->home);
+		env_put(env, "USER", u->name);
+		env_put(env, "LOGNAME", u->name);
 	} else {
 		env_put(env, "HOME", getenv("HOME"));
 		env_put(env, "USER", getenv("USER"));
@@ -282,6 +288,17 @@ static void push_ports(struct vec *chain, const char *opt, const unsigned *ports
 		push_opt(chain, opt, "%u", ports[i]);
 }
 
+/* run --user: the landlock step drops to these numbers. */
+static void push_user(struct vec *chain)
+{
+	const struct run_user *u = run_user();
+
+	if (u)
+		push_opt(chain, "-u", "%s", u->ids);
+	if (u && u->groups)
+		push_opt(chain, "-G", "%s", u->groups);
+}
+
 /* A step that stands a wall: its walls record (-W), the test build's ABI
  * knob, and -b under --best-effort. */
 static void walled_step(struct vec *chain, const char *name, int best_effort)
@@ -350,6 +367,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
 		helper(chain, "sharness-exec-limits");
+		if (run_user())
+			push(chain, "-U");
 		if (p->max_memory_mb)
 			push_opt(chain, "-m", "%lu", p->max_memory_mb);
 		if (p->max_pids)
@@ -379,6 +398,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);
+	push_user(chain);
 	push_test_abi(chain);
 	if (best_effort)
 		push(chain, "-b");
@@ -452,7 +472,15 @@ static NORETURN void exec_chain(struct vec *chain)
 	die(EXIT_REFUSED, "unable to execute helper %s", qn(chain->v[0]));
 }
 
-int cmd_run(int argc, char **argv)
+/* run's options (RUN_USAGE). */
+struct run_opts {
+	const char *policy, *expect, *signature, *expect_id, *user;
+	char **trust;
+	size_t ntrust;
+	int best_effort, dry_run, verbose, user_groups;
+};
+
+static void parse_run(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -467,12 +495,55 @@ int cmd_run(int argc, char **argv)
 		{ "check", no_argument, NULL, 'C' },
 		{ "timeout", required_argument, NULL, 't' },  /* long only */
 		{ "kill-after", required_argument, NULL, 'k' },
+		{ "user", required_argument, NULL, 'u' },	/* long only */
+		{ "user-groups", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *policy = NULL, *expect = NULL, *signature = NULL, *expect_id = NULL, *key;
-	char **trust = NULL;
-	size_t ntrust = 0;
-	int best_effort = 0, dry_run = 0, verbose = 0, c;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:H:bnvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->policy = optarg; break;
+		case 'H': o->expect = optarg; break;
+		case 'b': o->best_effort = 1; break;
+		case 'n': o->dry_run = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'h': exit(cmd_help("run"));
+		case 'K':
+			if (!(o->trust = reallocarray(o->trust, o->ntrust + 1, sizeof *o->trust)))
+				diex(EXIT_REFUSED, "out of memory");
+			o->trust[o->ntrust++] = optarg;
+			break;
+		case 'S': o->signature = optarg; break;
+		case 'I': o->expect_id = optarg; break;
+		case 'C': check_mode = 1; break;
+		case 't': timeout_s = duration("--timeout", optarg); break;
+		case 'k': kill_after_s = duration("--kill-after", optarg); break;
+		case 'u': o->user = optarg; break;
+		case 'g': o->user_groups = 1; break;
+		case ':':
+			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
+		default:
+			usage_fail(RUN_USAGE, "unknown option %s", qn(argv[optind - 1]));
+		}
+	}
+	if (!o->policy)
+		usage_fail(RUN_USAGE, "run needs --policy FILE");
+	if (optind >= argc && !check_mode)
+		usage_fail(RUN_USAGE, "run needs a COMMAND after the options");
+	if (o->signature && !o->ntrust)
+		usage_fail(RUN_USAGE, "--signature needs --trust-key");
+	if (kill_after_s && !timeout_s)
+		usage_fail(RUN_USAGE, "--kill-after needs --timeout");
+	run_user_resolve(o->user, o->user_groups, RUN_USAGE);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	const char *key;
 	unsigned char want[HASH_LEN];
 	struct vec env = { 0 }, chain = { 0 };
 	struct loaded l;
@@ -483,71 +554,38 @@ int cmd_run(int argc, char **argv)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:H:bnvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': policy = optarg; break;
-		case 'H': expect = optarg; break;
-		case 'b': best_effort = 1; break;
-		case 'n': dry_run = 1; break;
-		case 'v': verbose = 1; break;
-		case 'h': return cmd_help("run");
-		case 'K':
-			if (!(trust = reallocarray(trust, ntrust + 1, sizeof *trust)))
-				diex(EXIT_REFUSED, "out of memory");
-			trust[ntrust++] = optarg;
-			break;
-		case 'S': signature = optarg; break;
-		case 'I': expect_id = optarg; break;
-		case 'C': check_mode = 1; break;
-		case 't': timeout_s = duration("--timeout", optarg); break;
-		case 'k': kill_after_s = duration("--kill-after", optarg); break;
-		case ':':
-			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
-		default:
-			usage_fail(RUN_USAGE, "unknown option %s", qn(argv[optind - 1]));
-		}
-	}
-	if (!policy)
-		usage_fail(RUN_USAGE, "run needs --policy FILE");
-	if (optind >= argc && !check_mode)
-		usage_fail(RUN_USAGE, "run needs a COMMAND after the options");
-	if (signature && !ntrust)
-		usage_fail(RUN_USAGE, "--signature needs --trust-key");
-	if (kill_after_s && !timeout_s)
-		usage_fail(RUN_USAGE, "--kill-after needs --timeout");
-	if (expect && !hash_parse(expect, want))
+	parse_run(argc, argv, &o);
+	if (o.expect && !hash_parse(o.expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
-		     q(expect));
+		     q(o.expect));
 
-	if (!load_run_policy(policy, &l, expect ? want : NULL, ntrust > 0)) {
-		free(trust);
+	if (!load_run_policy(o.policy, &l, o.expect ? want : NULL, o.ntrust > 0)) {
+		free(o.trust);
 		return EXIT_REFUSED;
 	}
-	key = sign_run_check(&l, policy, signature, trust, ntrust, expect_id);
+	key = sign_run_check(&l, o.policy, o.signature, o.trust, o.ntrust, o.expect_id);
 
-	resolve_rules(&l.pol, verbose || dry_run);
-	build_env(&env, &l, key, dry_run);
+	resolve_rules(&l.pol, o.verbose || o.dry_run);
+	build_env(&env, &l, key, o.dry_run);
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
 	walls_fd = memfd_above2("sharness-exec-walls", 0, "the walls record");
-	build_chain(&chain, &l.pol, best_effort, argv + optind);
+	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
-	if (verbose) {
+	if (o.verbose) {
 		fprintf(stderr, "%s: policy %s %s%s%s%s%s\n", progname, q(l.pol.id), l.hash,
-		        expect ? " (pinned)" : key ? "" : " (not pinned)",
+		        o.expect ? " (pinned)" : key ? "" : " (not pinned)",
 		        key ? " (signed by " : "", key ? key : "", key ? ")" : "");
 		print_chain(&chain, (size_t)(argc - optind), stderr);
 	}
-	if (dry_run) {
+	if (o.dry_run) {
 		int rc;
 		print_chain(&chain, (size_t)(argc - optind), stdout);
 		rc = fflush(stdout) ? EXIT_REFUSED : 0;
 		vfree(&env);
 		vfree(&chain);
 		unload_policy(&l);
-		free(trust);
+		free(o.trust);
 		return rc;
 	}
 	fflush(stderr);

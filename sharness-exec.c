@@ -147,7 +147,9 @@ static const struct cmd {
 	  "    --signature FILE\tthe signature (default: the policy's path .sig)\n"
 	  "    --expect-id ID\trefuse unless the policy's id is ID\n"
 	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
-	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n" },
+	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n"
+	  "    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n"
+	  "    --user-groups\twith --user: keep USER's supplementary groups\n" },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object", cmd_hash,
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"
 	  "FILE\tthe JSON object; - is standard input\n" },

@@ -13,9 +13,19 @@
 /* As the kernel's MAXSYMLINKS. */
 #define MAX_LINKS 40
 
+/* run --user's user (trust_as_user), or none. */
+static struct { int on; uid_t uid; gid_t gid; } as_user;
+
+void trust_as_user(uid_t uid, gid_t gid)
+{
+	as_user.on = 1;
+	as_user.uid = uid;
+	as_user.gid = gid;
+}
+
 static int trusted_uid(uid_t uid)
 {
-	return uid == 0 || uid == getuid();
+	return uid == 0 || (!as_user.on && uid == getuid());
 }
 
 /* Why others could change ST, or what is in it, or NULL. A sticky
@@ -214,7 +224,9 @@ static int walk(struct walker *w, char name[NAME_MAX + 1], struct stat *st, int 
 static NORETURN void untrusted(const char *what, const char *path, const char *obj,
                                const char *why)
 {
-	die_hint(EXIT_REFUSED, 0, strcmp(what, "policy file") ?
+	die_hint(EXIT_REFUSED, 0, as_user.on ? "under --user only root may be able to "
+	         "change it: an earlier run as that user could have planted it" :
+	         strcmp(what, "policy file") ?
 	         "only root and the caller may be able to change it (chmod go-w; chown)" :
 	         "only root and the caller may be able to change it "
 	         "(chmod go-w; chown), or pin its hash with --expect-hash",
@@ -280,15 +292,40 @@ int open_trusted(const char *path, const char *what)
 
 static NORETURN void private_refused(const char *dir, const char *why)
 {
-	die_hint(EXIT_REFUSED, 0, "env.private must be a directory of the caller's "
+	die_hint(EXIT_REFUSED, 0, as_user.on ? "under --user env.private must be a "
+	         "directory of that user's, reached through directories only root can change" :
+	         "env.private must be a directory of the caller's "
 	         "that no other user can change, reached through such directories",
 	         "refused: env.private: %s %s", qn(dir), why);
 }
 
+/* Why a directory of env.private's own is not safe, or NULL: it must be
+ * the caller's, or under --user that user's. */
+static const char *private_unsafe(const struct stat *st)
+{
+	if (st->st_uid != (as_user.on ? as_user.uid : getuid()))
+		return "is owned by another user";
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return "is writable by group or others";
+	return NULL;
+}
+
+/* Make the directory NAME of FD, and under --user give it to the user
+ * when OWN, or leave it searchable when not. 0, or -1 (errno). */
+static int private_mkdir(int fd, const char *name, int own)
+{
+	if (mkdirat(fd, name, own || !as_user.on ? 0700 : 0711) < 0)
+		return -1;
+	if (own && as_user.on)
+		return fchownat(fd, name, as_user.uid, as_user.gid, AT_SYMLINK_NOFOLLOW);
+	return 0;
+}
+
 /* Step into (creating it if CREATE and missing) the directory NAME of
- * W's directory; 0, or 1 when it is missing and not created. OWN: it is
- * the private directory or one of its subdirectories, which must be the
- * caller's own; else an ancestor, which must be trusted. */
+ * W's directory; 0, or 1 when it is missing and not created. OWN: 1 for
+ * the private directory, 2 for one of its subdirectories, which must be
+ * the owner's (the caller's, or --user's user); 0 for an ancestor, which
+ * must be trusted. */
 static int private_step(struct walker *w, const char *name, int create, int own)
 {
 	char p[PATH_MAX];
@@ -298,9 +335,9 @@ static int private_step(struct walker *w, const char *name, int create, int own)
 
 	if (path_join(p, w->path, name) < 0 || fstat(w->fd, &st) < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(w->path));
-	if ((why = unsafe(&st)))
+	if ((why = own == 2 ? private_unsafe(&st) : unsafe(&st)))
 		private_refused(w->path, why);
-	if (create && mkdirat(w->fd, name, 0700) < 0 && errno != EEXIST)
+	if (create && private_mkdir(w->fd, name, own) < 0 && errno != EEXIST)
 		die(EXIT_REFUSED, "unable to create private directory %s", qn(p));
 	nfd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (nfd < 0 && errno == ENOENT && !create)
@@ -311,10 +348,8 @@ static int private_step(struct walker *w, const char *name, int create, int own)
 		private_refused(p, "is a symlink");
 	if (!S_ISDIR(st.st_mode))
 		private_refused(p, "is not a directory");
-	if (own && st.st_uid != getuid())
-		private_refused(p, "is owned by another user");
-	if (own && (st.st_mode & (S_IWGRP | S_IWOTH)))
-		private_refused(p, "is writable by group or others");
+	if (own && (why = private_unsafe(&st)))
+		private_refused(p, why);
 	if (walk_down(w, nfd, name) < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(p));
 	return 0;
@@ -324,7 +359,7 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
 {
 	char name[NAME_MAX + 1];
 	struct walker w;
-	mode_t mask = umask(077);
+	mode_t mask = umask(as_user.on ? 066 : 077);
 	int r;
 
 	if (walk_start(&w, path) < 0)
@@ -335,7 +370,7 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
 	if (r < 0)
 		die(EXIT_REFUSED, "unable to walk env.private %s", qn(path));
 	for (size_t i = 0; i < nsubs; i++) {
-		if (private_step(&w, subs[i], create, 1))
+		if (private_step(&w, subs[i], create, 2))
 			continue;
 		/* Back up to the private directory, which only the caller
 		 * can change, for the next one. */
@@ -367,8 +402,8 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	if (r == WALK_END || r == WALK_STOP)
 		r = path_join(out, link, w.rest);
 	if (r == WALK_LINK)
-		snprintf(why, whylen, "symlink %s is owned by uid %lu, not by root or the caller",
-		         q(link), (unsigned long)st.st_uid);
+		snprintf(why, whylen, "symlink %s is owned by uid %lu, not by root%s",
+		         q(link), (unsigned long)st.st_uid, as_user.on ? " (--user)" : " or the caller");
 	else if (r < 0)
 		snprintf(why, whylen, "unable to resolve it: %s", strerror(errno));
 	if (w.fd >= 0)

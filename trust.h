@@ -10,6 +10,7 @@
 #define SHARNESS_TRUST_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Open PATH ("-": standard input, which is only checked) for reading, as
  * doas opens its configuration: refuse a file that someone other than root
@@ -38,5 +39,11 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
  * line, strings quoted) when an untrusted symlink is on the way, too many
  * links, or the walk fails otherwise. */
 int resolve_rule(const char *path, char *out, char *why, size_t whylen);
+
+/* run --user: the target runs as UID, so what UID owns may have been
+ * planted by an earlier run: from here on only root is trusted, and the
+ * env.private directories, made by root, are given to UID:GID (and must be
+ * UID's where they exist). */
+void trust_as_user(uid_t uid, gid_t gid);
 
 #endif

@@ -14,7 +14,7 @@ function __sharness_exec_command
         if test "$t" = --
             set i (math $i + 1)
             break
-        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after)$' $t
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user)$' $t
             # The option's argument is the word being completed.
             test $i -lt $n; or return 1
             string match -qr -- 'p$|policy$' $t; and set policy 1
@@ -91,6 +91,8 @@ complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_s
 complete -c sharness-exec -n $in_run -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_run -l timeout -x -d 'End the run after this long, exit 124'
 complete -c sharness-exec -n $in_run -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a policy signed by this key'
+complete -c sharness-exec -n $in_run -l user -x -a '(__fish_complete_users)' -d 'Root only: run the command as this user'
+complete -c sharness-exec -n $in_run -l user-groups -d 'With --user, keep the user\'s groups'
 complete -c sharness-exec -n $in_run -s v -l verbose -d 'Say what is done on stderr'
 complete -c sharness-exec -n __sharness_exec_command -x -a '(__sharness_exec_complete_command)'
 

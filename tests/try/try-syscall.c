@@ -27,6 +27,8 @@
  *   try-syscall alloc MIB             allocate and touch MIB MiB
  *   try-syscall fork N                fork N children that sleep, count successes
  *   try-syscall caps                  print CapEff and CapBnd from /proc/self/status
+ *   try-syscall setuid                setuid(0)
+ *   try-syscall euid                  print "uid=N euid=N"
  *   try-syscall io-uring              io_uring_setup(2) with one entry
  *   try-syscall chmod|fchmod|fchmodat|fchmodat2 MODE FILE   set MODE (octal)
  *   try-syscall mknod|mknodat|open|openat|creat MODE FILE   create a plain FILE
@@ -347,6 +349,12 @@ int main(int argc, char **argv)
 			if (!strncmp(line, "Cap", 3) || !strncmp(line, "NoNewPrivs", 10) ||
 			    !strncmp(line, "Seccomp:", 8))
 				fputs(line, stdout);
+		return 0;
+	}
+	if (!strcmp(op, "setuid"))
+		return result(setuid(0));
+	if (!strcmp(op, "euid")) {
+		printf("uid=%lu euid=%lu\n", (unsigned long)getuid(), (unsigned long)geteuid());
 		return 0;
 	}
 	if (!strcmp(op, "io-uring")) {
