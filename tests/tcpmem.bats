@@ -50,7 +50,7 @@ PY
 
 t_fill() { # PROCESS: the bytes the target queued, in $queued
 	chain_policy tcpmem '"none"' '"/etc","'"$TMP"'"' '' '' "$1"
-	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- python3 "$TMP/fill.py" "$PAIRS"
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- /usr/bin/python3 "$TMP/fill.py" "$PAIRS"
 	queued=$output
 	[[ "$queued" =~ ^[0-9]+$ ]]
 }
@@ -59,7 +59,7 @@ t_fill() { # PROCESS: the bytes the target queued, in $queued
 	require_feature root
 	require_feature landlock
 	require_feature cgroup1
-	require_feature tool:python3
+	require_feature file:/usr/bin/python3
 	own=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup)
 	before=$(cat "/sys/fs/cgroup/memory$own/memory.kmem.tcp.limit_in_bytes")
 	# bare, no cap: the same program queues more than 3 times the cap,
