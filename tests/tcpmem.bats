@@ -9,11 +9,12 @@
 # Measured here (kernel 6.18, net.core.wmem_max 4 MiB, net.ipv4.tcp_mem
 # 287892 383858 575784 pages, so about 2.2 GiB host-wide): with SO_SNDBUF
 # 4 MiB each pair queues about 8 MiB, so 40 pairs queue about 316 MiB bare,
-# and about 62 MiB under max_memory_mb 64 (before the fix, 320 MiB).
-# not tested: a v1 kernel without memory.kmem.tcp.limit_in_bytes (refused,
-# or a warning under -b: tests/unit/test-cgroup covers cg_tcp's answer);
-# cgroup v2, which charges socket memory to memory.current (no v2
-# controllers here); UDP, which cgroup v1 does not count (documented).
+# and about 62 MiB under max_memory_mb 64; with the write of the file taken
+# out of limits, the capped run queued the same 316 MiB as bare. A kernel without the file is stood in
+# for by a plain directory laid out as a v1 memory cgroup.
+# not tested: cgroup v2, which charges socket memory to memory.current (no
+# v2 controllers here; tests/unit/test-cgroup covers that nothing is
+# written there); UDP, which cgroup v1 does not count (documented).
 load helpers/load
 
 PAIRS=40
@@ -73,4 +74,25 @@ t_fill() { # PROCESS: the bytes the target queued, in $queued
 	[ "$queued" -lt $((2 * CAP_MIB << 20)) ]
 	# the caller's own cgroup is as it was
 	[ "$(cat "/sys/fs/cgroup/memory$own/memory.kmem.tcp.limit_in_bytes")" = "$before" ]
+}
+
+@test "a v1 cgroup without memory.kmem.tcp.limit_in_bytes: refused (126) naming max_memory_mb and TCP buffers, or under -b a warning, and the caps written" {
+	# a directory laid out as a v1 memory cgroup of a kernel without the
+	# file (plain files: limits writes them as cgroupfs would take them)
+	mkdir "$TMP/cg"
+	: >"$TMP/cg/cgroup.procs"
+	: >"$TMP/cg/memory.limit_in_bytes"
+	run -126 --separate-stderr "$LIMITS" -g "$TMP/cg" -m 64 -- touch "$TMP/ran"
+	[ "$stderr" = "sharness-exec-limits: fatal: unable to cap memory (max_memory_mb 64): cgroup v1 $TMP/cg has no memory.kmem.tcp.limit_in_bytes, so TCP buffers would escape the cap" ]
+	[ ! -e "$TMP/ran" ]
+	[ -z "$(cat "$TMP/cg/cgroup.procs")" ]
+	run -0 --separate-stderr "$LIMITS" -b -g "$TMP/cg" -m 64 -- touch "$TMP/ran"
+	[ "$stderr" = "sharness-exec-limits: warning: best effort: cgroup v1 $TMP/cg has no memory.kmem.tcp.limit_in_bytes: TCP buffers are not capped (max_memory_mb 64)" ]
+	[ -e "$TMP/ran" ]
+	[ "$(cat "$TMP/cg/memory.limit_in_bytes")" = 67108864 ]
+	# with the file, it gets the cap too, and no line
+	: >"$TMP/cg/memory.kmem.tcp.limit_in_bytes"
+	run -0 --separate-stderr "$LIMITS" -g "$TMP/cg" -m 64 -- true
+	[ -z "$stderr" ]
+	[ "$(cat "$TMP/cg/memory.kmem.tcp.limit_in_bytes")" = 67108864 ]
 }
