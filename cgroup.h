@@ -82,6 +82,15 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
 int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
             char *why, size_t whysz);
 
+/* cgrouptcp.c, for sharness-exec-limits, after cg_caps wrote the memory
+ * cap into DIR: on cgroup v1, cap the memory of the TCP buffers of the
+ * sockets made in DIR from now on at MIB MiB too, in CG_TCP_FILE (a
+ * counter apart from memory.limit_in_bytes; UDP is in neither). 1 written;
+ * 2 when DIR is v2 (memory.max counts socket memory already); 0 when the
+ * kernel has no such file; -1 with WHY filled. */
+#define CG_TCP_FILE "memory.kmem.tcp.limit_in_bytes"
+int cg_tcp(const char *dir, unsigned long mib, char *why, size_t whysz);
+
 /* cgroupcpu.c, for sharness-exec-limits: cap the CPU time of DIR at
  * PERCENT % of one CPU, as v2 cpu.max "PERCENT*1000 100000", or as v1
  * cpu.cfs_period_us 100000 and cpu.cfs_quota_us PERCENT*1000. v1 refuses a

@@ -87,6 +87,25 @@ static void cpu_cap(char *const *dir, int n, unsigned long percent)
 		       "use (%ld%%): it caps nothing", percent, have, have * 100);
 }
 
+/* The TCP buffers' share of the memory cap MIB, in the cgroup DIR that
+ * holds the memory cap (cgrouptcp.c): a v1 kernel without the file
+ * refuses, as the cap does not hold what the policy relies on, or under -b
+ * runs with TCP buffers uncapped; a line either way. */
+static void tcp_cap(const char *dir, unsigned long mib)
+{
+	char why[PATH_MAX + 256];
+	int r = cg_tcp(dir, mib, why, sizeof why);
+
+	if (r < 0)
+		diex(EXIT_CONFINE, "%s", why);
+	if (r == 0 && !best_effort)
+		diex(EXIT_CONFINE, "unable to cap memory (max_memory_mb %lu): cgroup v1 %s has no "
+		     "%s, so TCP buffers would escape the cap", mib, dir, CG_TCP_FILE);
+	if (r == 0)
+		warnx_("best effort: cgroup v1 %s has no %s: TCP buffers are not capped "
+		       "(max_memory_mb %lu)", dir, CG_TCP_FILE, mib);
+}
+
 /* Caps in the cgroups, then join them: every one of them, or nothing runs. */
 static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pids,
                     unsigned long percent)
@@ -98,8 +117,10 @@ static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pi
 		before = done;
 		if (cg_caps(dir[i], mib, pids, &done, why, sizeof why) < 0)
 			diex(EXIT_CONFINE, "%s", why);
-		if ((done & ~before) & CG_MEMORY)
+		if ((done & ~before) & CG_MEMORY) {
 			memory_in = dir[i];
+			tcp_cap(dir[i], mib);
+		}
 		if ((done & ~before) & CG_PIDS)
 			pids_in = dir[i];
 	}
@@ -186,7 +207,8 @@ int main(int argc, char **argv)
 		case 'h':
 			printf("usage: %s\n"
 			       "  -b         best effort: a CPU cap that cannot hold is clamped\n"
-			       "             or dropped, with a warning, instead of refused\n"
+			       "             or dropped, and TCP buffers a v1 kernel cannot cap\n"
+			       "             left uncapped, with a warning, instead of refused\n"
 			       "  -g CGROUP  cap and join this cgroup directory (at most 3 times)\n"
 			       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
 			       "  -p N       cap processes and threads at N (1-4194304)\n"

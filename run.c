@@ -373,8 +373,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 			push_opt(chain, "-m", "%lu", p->max_memory_mb);
 		if (p->max_pids)
 			push_opt(chain, "-p", "%lu", p->max_pids);
-		if (p->max_cpu_percent && best_effort)
-			push(chain, "-b"); /* clamps the CPU cap, or runs uncapped */
+		if (best_effort && (p->max_cpu_percent || p->max_memory_mb))
+			push(chain, "-b"); /* a CPU cap clamped or dropped, TCP uncapped */
 		if (p->max_cpu_percent)
 			push_opt(chain, "-u", "%lu", p->max_cpu_percent);
 		push(chain, "--");

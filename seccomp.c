@@ -19,6 +19,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/net.h>
+#include <linux/netlink.h>
 #include <linux/seccomp.h>
 
 #include "seccomp.h"
@@ -87,7 +88,7 @@
 /* --- the emitter ----------------------------------------------------------- */
 
 /* Far below BPF_MAXINSNS (4096); the landlock step's filter with every
- * rule (object form) is under 200 instructions, and a named syscall runs
+ * rule (object form) is under 224 instructions, and a named syscall runs
  * at most about 40 of them. */
 #ifndef PROG_MAX
 # define PROG_MAX 256
@@ -298,7 +299,7 @@ static void setid_open(struct prog *p, long nr, int flags, int mode)
  * registers (args 0-2), so the filter sees exactly what the kernel gets. */
 static void socket_rules(struct prog *p, long nr, unsigned what)
 {
-	unsigned s, inet, inet6, tcp, udp;
+	unsigned s, nl, inet, inet6, tcp, udp;
 
 	if (what & SECCOMP_DENY_SOCKETS) {
 		allow_only(p, nr, 0, AF_UNIX, ERRNO(EAFNOSUPPORT));
@@ -312,9 +313,16 @@ static void socket_rules(struct prog *p, long nr, unsigned what)
 	s = begin(p, nr);
 	load(p, ARG_LO(0));
 	if_eq(p, AF_UNIX, ALLOW);
-	if_eq(p, AF_NETLINK, ALLOW);
+	nl = emit(p, BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK);
 	inet = emit(p, BPF_JMP | BPF_JEQ | BPF_K, AF_INET);
 	inet6 = emit(p, BPF_JMP | BPF_JEQ | BPF_K, AF_INET6);
+	ret(p, ERRNO(EACCES));
+	/* Netlink in the host's network: NETLINK_ROUTE (ip addr, getifaddrs)
+	 * only; sock_diag would list the host's sockets, pathnames the view
+	 * hides too, and the other protocols reach further still. */
+	land(p, nl, 1);
+	load(p, ARG_LO(2));
+	if_eq(p, NETLINK_ROUTE, ALLOW);
 	ret(p, ERRNO(EACCES));
 	land(p, inet, 1);
 	land(p, inet6, 1);
@@ -340,9 +348,31 @@ static void socket_rules(struct prog *p, long nr, unsigned what)
 	end(p, s);
 }
 
+/* setsockopt(2) SO_REUSEPORT in the host's network: a socket of the
+ * target's would join an outside group (same uid) on an allowed bind
+ * port, and take a share of its connections. Level and optname are plain
+ * registers (args 1-2). */
+static void reuseport_rule(struct prog *p)
+{
+#ifdef SYS_setsockopt
+	unsigned s = begin(p, SYS_setsockopt), j;
+
+	load(p, ARG_LO(1));
+	j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, SOL_SOCKET);
+	load(p, ARG_LO(2));
+	if_eq(p, SO_REUSEPORT, ERRNO(EACCES));
+	land(p, j, 0);
+	ret(p, ALLOW);
+	end(p, s);
+#else
+	(void)p;
+#endif
+}
+
 #ifdef SYS_socketcall
 /* i386: socketcall(2) passes the real arguments behind a pointer a filter
- * cannot read, so the calls that carry a family or send flags fail closed,
+ * cannot read, so the calls that carry a family, send flags or a socket
+ * option fail closed,
  * AF_UNIX too (C libraries built for kernels before 4.3 use nothing else). */
 static void socketcall_rules(struct prog *p, unsigned what)
 {
@@ -357,6 +387,7 @@ static void socketcall_rules(struct prog *p, unsigned what)
 		if_eq(p, SYS_SENDTO, no);
 		if_eq(p, SYS_SENDMSG, no);
 		if_eq(p, SYS_SENDMMSG, no);
+		if_eq(p, SYS_SETSOCKOPT, no);
 	}
 	ret(p, ALLOW);
 	end(p, s);
@@ -489,6 +520,8 @@ static int build(struct prog *p, unsigned what)
 		socketcall_rules(p, what);
 #endif
 	}
+	if (what & SECCOMP_NET_ALLOWLIST)
+		reuseport_rule(p);
 	if (what & SECCOMP_DENY_USERNS) {
 		/* A nested user namespace: kernel attack surface, and
 		 * capabilities over whatever it then makes. */

@@ -39,11 +39,15 @@
  * and tgkill(2) with pid -1; prlimit64(2) setting limits of any pid but 0;
  * setpriority(2) and ioprio_set(2) on a process group or a whole user. */
 #define SECCOMP_DENY_OUTSIDE   0x100
-/* The object form of "network": socket(2) and socketpair(2) allow only
- * AF_UNIX, AF_NETLINK, and AF_INET/AF_INET6 TCP (SOCK_STREAM, protocol 0 or
- * IPPROTO_TCP); everything else fails with EACCES (MPTCP, SCTP, SMC, raw,
- * ICMP, packet, ...). MSG_FASTOPEN on sendto, sendmsg and sendmmsg fails
- * with EACCES: it connects without connect(2), and so without Landlock. */
+/* The object form of "network", where the target shares the host's
+ * network: socket(2) and socketpair(2) allow only AF_UNIX, AF_NETLINK
+ * with NETLINK_ROUTE (not sock_diag, which lists the host's sockets, nor
+ * any other netlink protocol), and AF_INET/AF_INET6 TCP (SOCK_STREAM,
+ * protocol 0 or IPPROTO_TCP); everything else fails with EACCES (MPTCP,
+ * SCTP, SMC, raw, ICMP, packet, ...). MSG_FASTOPEN on sendto, sendmsg and
+ * sendmmsg fails with EACCES: it connects without connect(2), and so
+ * without Landlock. setsockopt(2) SOL_SOCKET SO_REUSEPORT fails with
+ * EACCES: it would join an outside listener's group on an allowed port. */
 #define SECCOMP_NET_ALLOWLIST  0x200
 /* With SECCOMP_NET_ALLOWLIST: AF_INET/AF_INET6 UDP (SOCK_DGRAM, protocol 0
  * or IPPROTO_UDP) is allowed too, for a policy that lists UDP ports. */

@@ -41,16 +41,20 @@ golden() {
 	golden tmpfs
 }
 
-@test "--best-effort reaches the supervise, view and landlock steps and nothing else" {
+@test "--best-effort reaches the supervise, limits (memory cap: TCP buffers), view and landlock steps and nothing else" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
 	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns -W 4 --" ]
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory -m 64 --" ]
-	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 --" ]
+	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 -b --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -W 4 -b --" ]
 	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b -R --" ]
 	[ "${lines[5]}" = "true" ]
 	[ "${#lines[@]}" = 6 ]
+	# a pids cap alone: limits has nothing to be best effort about
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_pids":9}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
+	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -p 9 --" ]
 }
 
 @test "the target's words are printed quoted, the last line of the chain" {

@@ -117,7 +117,7 @@ static void made(const char *dir)
 	static const char *const v2[] = { "cgroup.procs", "memory.max", "memory.swap.max",
 	                                  "pids.max", "cpu.max", NULL };
 	static const char *const mem[] = { "cgroup.procs", "memory.limit_in_bytes",
-	                                   "memory.memsw.limit_in_bytes", NULL };
+	                                   "memory.memsw.limit_in_bytes", CG_TCP_FILE, NULL };
 	static const char *const pids[] = { "cgroup.procs", "pids.max", NULL };
 	static const char *const cpu[] = { "cgroup.procs", "cpu.cfs_period_us", "cpu.cfs_quota_us",
 	                                   NULL };
@@ -136,8 +136,9 @@ static void made(const char *dir)
 			exit(99);
 	}
 	for (; fake_kernel && *files; files++) {
-		if (fake_kernel == 2 && !strcmp(*files, "memory.memsw.limit_in_bytes"))
-			continue; /* no swap accounting */
+		if (fake_kernel == 2 && (!strcmp(*files, "memory.memsw.limit_in_bytes") ||
+		                         !strcmp(*files, CG_TCP_FILE)))
+			continue; /* no swap accounting, an old kernel */
 		char p[2 * PATH_MAX];
 		int fd;
 
@@ -368,6 +369,9 @@ static void test_v2(const char *base)
 	       "v2: memory.max is 64 MiB in bytes");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/memory.swap.max"), "0"),
 	       "v2: memory.swap.max is 0");
+	tap_ok(cg_tcp(cg.dir[0], 64, why, sizeof why) == 2 &&
+	       !exists(named("user.slice/job.scope/sharness-exec.%d/" CG_TCP_FILE)),
+	       "v2: cg_tcp writes nothing: memory.max holds socket memory");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "20"),
 	       "v2: pids.max is 20");
 	tap_ok(is("user.slice/job.scope/cgroup.subtree_control", "+memory +pids"),
@@ -658,6 +662,16 @@ static void test_v1(const char *base)
 	tap_ok(r == 0 && is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
 	                    "2097152"),
 	       "v1: no memsw file (no swap accounting) is fine");
+	tap_ok(cg_tcp(cg.dir[0], 2, why, sizeof why) == 0,
+	       "v1: cg_tcp says when the kernel has no " CG_TCP_FILE);
+	cg_remove(&cg, self);
+
+	fresh(base, "v1-tcp");
+	tree_v1("1\n");
+	r = setup_caps(1, &cg, root, V1_TEXT, 64, 0);
+	tap_ok(r == 0 && cg_tcp(cg.dir[0], 64, why, sizeof why) == 1 &&
+	       is(named("memory/process_api/x/sharness-exec.%d/" CG_TCP_FILE), "67108864"),
+	       "v1: cg_tcp caps TCP buffers at the memory cap");
 	cg_remove(&cg, self);
 
 	fresh(base, "v1-nohier");

@@ -136,6 +136,13 @@ static void network(void)
 	IS(w, ALLOWED, N(SYS_socket), AF_INET6, SOCK_STREAM, IPPROTO_TCP, 0);
 	IS(w, ALLOWED, N(SYS_socket), AF_UNIX, SOCK_DGRAM, 0, 0);
 	IS(w, ALLOWED, N(SYS_socket), AF_NETLINK, SOCK_RAW, 0, 0);
+	IS(w, ALLOWED, N(SYS_socket), AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_ROUTE, 0);
+	IS(w, ERRNO(EACCES), N(SYS_socket), AF_NETLINK, SOCK_RAW, NETLINK_SOCK_DIAG, 0);
+	IS(w, ERRNO(EACCES), N(SYS_socket), AF_NETLINK, SOCK_RAW, NETLINK_GENERIC, 0);
+	IS(w, ERRNO(EACCES), N(SYS_socket), AF_NETLINK, SOCK_RAW, NETLINK_ROUTE | 0x100, 0);
+	IS(w, ERRNO(EACCES), N(SYS_setsockopt), 3, SOL_SOCKET, SO_REUSEPORT, 0);
+	IS(w, ALLOWED, N(SYS_setsockopt), 3, SOL_SOCKET, SO_REUSEADDR, 0);
+	IS(w, ALLOWED, N(SYS_setsockopt), 3, IPPROTO_TCP, SO_REUSEPORT, 0);
 	IS(w, ERRNO(EACCES), N(SYS_socket), AF_INET, SOCK_STREAM, 262 /* MPTCP */, 0);
 	IS(w, ERRNO(EACCES), N(SYS_socket), AF_INET, SOCK_STREAM, 132 /* SCTP */, 0);
 	IS(w, ERRNO(EACCES), N(SYS_socket), AF_INET, SOCK_STREAM, 256 /* SMC */, 0);
@@ -159,6 +166,8 @@ static void network(void)
 	IS(none, ALLOWED, N(SYS_socket), AF_INET, SOCK_DGRAM, 0, 0);
 	IS(none, ALLOWED, N(SYS_socket), AF_INET, SOCK_STREAM, 262, 0);
 	IS(none, ALLOWED, N(SYS_sendto), 3, 0, 5, MSG_FASTOPEN);
+	IS(none, ALLOWED, N(SYS_socket), AF_NETLINK, SOCK_RAW, NETLINK_SOCK_DIAG, 0);
+	IS(none, ALLOWED, N(SYS_setsockopt), 3, SOL_SOCKET, SO_REUSEPORT, 0);
 	IS(none, ERRNO(EACCES), N(SYS_socket), AF_VSOCK, SOCK_STREAM, 0, 0);
 	/* The netns fallback: AF_UNIX and nothing else. */
 	IS(SECCOMP_DENY_SOCKETS, ALLOWED, N(SYS_socket), AF_UNIX, SOCK_STREAM, 0, 0);
@@ -174,7 +183,7 @@ static void bounds(void)
 	unsigned i, j;
 	int rc = build(&prog, FULL | SECCOMP_ALLOW_UDP);
 
-	tap_ok(rc == 0 && prog.n < 200, "the fullest filter fits (%u instructions)", prog.n);
+	tap_ok(rc == 0 && prog.n < 224, "the fullest filter fits (%u instructions)", prog.n);
 	prog.n = PROG_MAX - 1;
 	prog.full = 0;
 	ret(&prog, ALLOW);
