@@ -311,6 +311,22 @@ static void find_walls(int abi, struct run_walls *w)
 			w->socket_dirs = 1;
 }
 
+/* ", or read paths narrower than PATH, ..." for the first read or exec
+ * path that holds a daemon's socket directory. */
+static void socket_dir_hint(char *would, size_t size)
+{
+	for (int i = 0; i < o.nrules; i++)
+		if (strchr("rx", o.rule[i].opt) && socket_dir_beneath(o.rule[i].arg)) {
+			snprintf(would + strlen(would), size - strlen(would), ", or %s "
+			         "paths (files.%s, -%c) narrower than %s, which holds daemons' "
+			         "sockets (/run, /var/lib/docker, /tmp/.X11-unix)",
+			         o.rule[i].opt == 'r' ? "read" : "exec",
+			         o.rule[i].opt == 'r' ? "read" : "exec", o.rule[i].opt,
+			         qn(o.rule[i].arg));
+			return;
+		}
+}
+
 /* Strict mode (DESIGN.md 4.7): every right this run relies on is held by
  * a wall that stands. Refuse (126), naming each right that none holds and
  * what would hold it; with -b, run and say exactly which. HELD gets the
@@ -342,6 +358,8 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 		         "%s%s", *missing ? ", " : "", r->name);
 		udp |= r->abi == 10;
 		right_would(r, would, sizeof would);
+		if (r->relied == SOCKET_DIRS)
+			socket_dir_hint(would, sizeof would);
 		for (j = 0; j < ng && strcmp(g[j].would, would); j++)
 			;
 		if (j == ng && ng < sizeof g / sizeof *g) {

@@ -158,6 +158,7 @@ c, _ = s.accept(); open(sys.argv[2], "w").write("connected\n")' "$TMP/out/sock" 
 		policy '"none"' '"'"$path"'"'
 		run -126 --separate-stderr at "$m" 7 run -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
 		[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI $(landlock_abi): no wall of this run holds FS_RESOLVE_UNIX_READ" ]
+		[ "${stderr_lines[1]}" = "hint: FS_RESOLVE_UNIX_READ: Landlock ABI 9 (Linux 7.1), or read paths (files.read, -r) narrower than $path, which holds daemons' sockets (/run, /var/lib/docker, /tmp/.X11-unix); -b (--best-effort) runs without them" ]
 		[ ! -e "$TMP/rw/ran" ]
 	done
 }
