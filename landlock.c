@@ -177,25 +177,6 @@ static unsigned long parse_port(int c, const char *arg)
 	return port;
 }
 
-/* --rights: the table of rights and walls (rights.c), a right a line:
- * NAME, the Landlock ABI and Linux release that hold it (or "-"), the
- * other walls, and what nothing holding it means. sharness-exec-landlock(1)
- * is held to it (tests/man.bats). */
-static void print_rights(void)
-{
-	static const char *const strict[] = { "refused", "refused-for-root", "warned" };
-	char would[256];
-
-	for (size_t i = 0; i < nrights; i++) {
-		const struct right *r = &rights_table[i];
-		right_would(r, would, sizeof would);
-		printf("%s\t%d\t%s\t%s\t%s\n", r->name, r->abi, r->abi ? r->kernel : "-",
-		       strict[r->strict], would);
-	}
-	if (fflush(stdout))
-		exit(EXIT_REFUSED);
-}
-
 static void parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -214,7 +195,7 @@ static void parse(int argc, char **argv)
 			printf("usage: %s\n", USAGE);
 			exit(0);
 		case 'r' << 8:
-			print_rights();
+			rights_print();
 			exit(0);
 		case 'b': o.best = 1; break;
 		case 'H': o.net = 1; break;

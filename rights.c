@@ -87,6 +87,25 @@ static const char *const socket_dirs[] = {
 	"/run", "/var/run", "/tmp/.X11-unix", "/var/lib/docker",
 };
 
+/* --rights: the table of rights and walls (rights.c), a right a line:
+ * NAME, the Landlock ABI and Linux release that hold it (or "-"), the
+ * other walls, and what nothing holding it means. sharness-exec-landlock(1)
+ * is held to it (tests/man.bats). */
+void rights_print(void)
+{
+	static const char *const strict[] = { "refused", "refused-for-root", "warned" };
+	char would[256];
+
+	for (size_t i = 0; i < nrights; i++) {
+		const struct right *r = &rights_table[i];
+		right_would(r, would, sizeof would);
+		printf("%s\t%d\t%s\t%s\t%s\n", r->name, r->abi, r->abi ? r->kernel : "-",
+		       strict[r->strict], would);
+	}
+	if (fflush(stdout))
+		exit(EXIT_REFUSED);
+}
+
 int socket_dir_beneath(const char *path)
 {
 	for (size_t i = 0; i < sizeof socket_dirs / sizeof *socket_dirs; i++)

@@ -67,6 +67,11 @@ const char *right_holder(const struct right *r, const struct run_walls *w);
  * or a pid namespace". */
 void right_would(const struct right *r, char *buf, size_t size);
 
+/* sharness-exec-landlock --rights: the table, a right a line, tab-separated:
+ * NAME, ABI, KERNEL ("-" without one), what nothing holding it means, and
+ * the walls that hold it. */
+void rights_print(void);
+
 /* A read or exec path that is, or lies above, a directory where daemons
  * keep their sockets (/run, /var/lib/docker, ...). */
 int socket_dir_beneath(const char *path);
