@@ -161,9 +161,9 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 static struct {
 	struct rule { int opt; const char *arg; unsigned long port; } *rule;
 	const char **view;
-	int nrules, best, net, udp, userns, test, record;
+	int nrules, best, net, udp, userns, test;
 	unsigned long cap, envfd;
-} o = { .cap = 1000, .envfd = ULONG_MAX, .record = -1 };
+} o = { .cap = 1000, .envfd = ULONG_MAX };
 
 /* The port of -c, -l (TCP), -C or -L (UDP). Landlock's port 0 for UDP
  * bind: any ephemeral port, which a client's first send takes on its own. */
@@ -214,10 +214,7 @@ static void parse(int argc, char **argv)
 			break;
 		case 'u': user_parse_ids(optarg, USAGE); break;
 		case 'G': user_parse_groups(optarg, USAGE); groups = 1; break;
-		case 'W':
-			walls_fd(optarg, USAGE);
-			o.record = walls_record();
-			break;
+		case 'W': walls_fd(optarg, USAGE); break;
 		case 'C': case 'L':
 			o.udp = 1;
 			__attribute__((fallthrough));
@@ -277,35 +274,37 @@ static void mask_abi(int abi, struct sharness_ruleset_attr *attr, __u32 *flags)
 	}
 }
 
+/* The first read or exec rule that holds a daemon's socket directory
+ * (rights.h), or NULL. */
+static const struct rule *socket_dir_rule(void)
+{
+	for (int i = 0; i < o.nrules; i++)
+		if (strchr("rx", o.rule[i].opt) && socket_dir_beneath(o.rule[i].arg))
+			return &o.rule[i];
+	return NULL;
+}
+
 /* The walls of this run: the record's (-W), and this step's own. */
 static void find_walls(int abi, struct run_walls *w)
 {
 	w->abi = abi;
-	walls_read(o.record, w);
+	walls_read(w);
 	if (o.net && !o.udp)
 		w->stand |= WALL_ALLOWLIST;
 	w->object_form = o.net;
-	w->root = geteuid() == 0;
-	w->socket_dirs = 0;
-	for (int i = 0; i < o.nrules; i++)
-		if (strchr("rx", o.rule[i].opt) && socket_dir_beneath(o.rule[i].arg))
-			w->socket_dirs = 1;
+	w->socket_dirs = socket_dir_rule() != NULL;
 }
 
-/* ", or read paths narrower than PATH, ..." for the first read or exec
- * path that holds a daemon's socket directory. */
+/* ", or read paths narrower than PATH, ..." for the rule that makes the
+ * run rely on FS_RESOLVE_UNIX_READ. */
 static void socket_dir_hint(char *would, size_t size)
 {
-	for (int i = 0; i < o.nrules; i++)
-		if (strchr("rx", o.rule[i].opt) && socket_dir_beneath(o.rule[i].arg)) {
-			snprintf(would + strlen(would), size - strlen(would), ", or %s "
-			         "paths (files.%s, -%c) narrower than %s, which holds daemons' "
-			         "sockets (/run, /var/lib/docker, /tmp/.X11-unix)",
-			         o.rule[i].opt == 'r' ? "read" : "exec",
-			         o.rule[i].opt == 'r' ? "read" : "exec", o.rule[i].opt,
-			         qn(o.rule[i].arg));
-			return;
-		}
+	const struct rule *r = socket_dir_rule();
+	const char *list = r->opt == 'r' ? "read" : "exec";
+
+	snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
+	         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
+	         "(/run, /var/lib/docker, /tmp/.X11-unix)", list, list, r->opt, qn(r->arg));
 }
 
 /* Strict mode (DESIGN.md 4.7): every right this run relies on is held by
@@ -317,7 +316,7 @@ static void socket_dir_hint(char *would, size_t size)
 static void weigh(const struct run_walls *w, const char *why_none, char *held, size_t hsize)
 {
 	struct { char would[256], names[256]; } g[16];
-	char missing[512] = "";
+	char missing[512] = "", abi_words[32];
 	static char hintbuf[9216];
 	size_t ng = 0, hn = 0, j;
 	int udp = 0;
@@ -353,7 +352,8 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 	}
 	if (!*missing)
 		return;
-	/* Best effort never drops the whole sandbox. */
+	/* Best effort never drops the whole sandbox (FS first: the table's
+	 * order). */
 	if (o.best && !strncmp(missing, "FS,", 3))
 		diex(EXIT_CONFINE, "unable to confine %s: no wall of this run holds FS, "
 		     "and best effort never drops the whole sandbox", w->abi ?
@@ -363,20 +363,19 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 		       udp ? ": UDP is unrestricted" : "");
 		return;
 	}
-	if (w->abi)
-		fprintf(stderr, "%s: fatal: unable to confine with Landlock ABI %d: no "
-		        "wall of this run holds %s\n", progname, w->abi, missing);
-	else
-		fprintf(stderr, "%s: fatal: unable to confine without Landlock: no "
-		        "wall of this run holds %s\n", progname, missing);
 	if (why_none)
 		snprintf(hintbuf, sizeof hintbuf, "%s; ", why_none);
 	for (j = 0; j < ng; j++)
 		snprintf(hintbuf + strlen(hintbuf), sizeof hintbuf - strlen(hintbuf),
 		         "%s: %s; ", g[j].names, g[j].would);
-	hint("%s-b (--best-effort) runs %s", hintbuf,
-	     udp ? "with UDP unrestricted" : "without them");
-	exit(EXIT_CONFINE);
+	snprintf(hintbuf + strlen(hintbuf), sizeof hintbuf - strlen(hintbuf),
+	         "-b (--best-effort) runs %s", udp ? "with UDP unrestricted" : "without them");
+	if (w->abi)
+		snprintf(abi_words, sizeof abi_words, "with Landlock ABI %d", w->abi);
+	else
+		snprintf(abi_words, sizeof abi_words, "without Landlock");
+	die_hint(EXIT_CONFINE, 0, hintbuf, "unable to confine %s: no wall of this run "
+	         "holds %s", abi_words, missing);
 }
 /* -c -l -C -L: one port rule, for a right the ruleset handles. */
 static void add_port(int fd, const struct rule *r, __u64 handled)
@@ -574,8 +573,7 @@ int main(int argc, char **argv)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
 	if (fd >= 0)
 		close(fd);
-	if (o.record >= 0)
-		close(o.record);
+	walls_close();
 	if (o.test)
 		check(abi, &attr, flags, guard, held);
 	if (optind >= argc)

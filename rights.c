@@ -168,9 +168,11 @@ void walls_fd(const char *arg, const char *usage)
 	record = (int)fd;
 }
 
-int walls_record(void)
+void walls_close(void)
 {
-	return record;
+	if (record >= 0)
+		close(record);
+	record = -1;
 }
 
 void walls_note(const char *key, const char *value)
@@ -221,11 +223,9 @@ static const struct {
 	{ "ipc", "namespace", WALL_IPCNS },
 };
 
-void walls_read(int fd, struct run_walls *w)
+void walls_read(struct run_walls *w)
 {
 	w->stand = 0;
-	if (fd < 0)
-		return;
 	for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
 		if (walls_noted(notes[i].key, notes[i].value))
 			w->stand |= notes[i].wall;

@@ -53,12 +53,12 @@ extern const size_t nrights;
 struct run_walls {
 	int abi;		/* Landlock's, 0 without Landlock */
 	unsigned stand;		/* WALL_* */
-	int object_form, root, socket_dirs;
+	int object_form, socket_dirs;
 };
 
-/* Read the walls record (walls_fd's; FD -1: nothing stands) into
+/* Read the walls record (walls_fd's; without one nothing stands) into
  * W->stand. */
-void walls_read(int fd, struct run_walls *w);
+void walls_read(struct run_walls *w);
 /* Does this run rely on R? */
 int right_relied(const struct right *r, const struct run_walls *w);
 /* The wall holding R in this run: "landlock", a wall's name, or NULL. */
@@ -83,7 +83,7 @@ int socket_dir_beneath(const char *path);
 void walls_fd(const char *arg, const char *usage);
 void walls_note(const char *key, const char *value);
 int walls_noted(const char *key, const char *value);
-/* -W's descriptor, or -1. */
-int walls_record(void);
+/* Close the record, before the target runs; what was read stays known. */
+void walls_close(void);
 
 #endif
