@@ -36,24 +36,34 @@ static pid_t parent_of(pid_t pid)
 	return (pid_t)ppid;
 }
 
+/* The next pid of a "children" file's text at *P ("12 34 "), moving *P
+ * past it; 0 at its end. */
+static pid_t next_pid(char **p)
+{
+	char *end;
+	long pid = strtol(*p, &end, 10);
+
+	if (end == *p || pid <= 0)
+		return 0;
+	*p = end;
+	return (pid_t)pid;
+}
+
 /* Our children, from /proc/thread-self/children, opened once beforehand
  * (run.children) so that the target lowering our RLIMIT_NOFILE cannot keep
  * us from finding them; else by a scan of /proc. Up to N pids into PIDS;
  * the count, or -1. */
 static int children(pid_t *pids, int n)
 {
-	char buf[4096], *p, *end;
+	char buf[4096], *p = buf;
 	int count = 0;
 	ssize_t len;
+	pid_t pid;
 
 	if (run.children >= 0 && (len = pread(run.children, buf, sizeof buf - 1, 0)) >= 0) {
 		buf[len] = '\0';
-		for (p = buf; count < n; p = end) {
-			long pid = strtol(p, &end, 10);
-			if (end == p || pid <= 0)
-				break;
-			pids[count++] = (pid_t)pid;
-		}
+		while (count < n && (pid = next_pid(&p)))
+			pids[count++] = pid;
 		return count;
 	}
 	DIR *d = opendir("/proc");
@@ -63,8 +73,7 @@ static int children(pid_t *pids, int n)
 	if (!d)
 		return -1;
 	while (count < n && (e = readdir(d))) {
-		pid_t pid = atoi(e->d_name);
-
+		pid = atoi(e->d_name);
 		if (pid > 0 && parent_of(pid) == self)
 			pids[count++] = pid;
 	}
@@ -138,8 +147,9 @@ static int gone(int fd)
  * small window. */
 static void signal_children(pid_t pid, int fd, int ours, int sig, int depth)
 {
-	char path[64], buf[4096], *p, *end;
+	char path[64], buf[4096], *p;
 	struct dirent *e;
+	pid_t c;
 	DIR *d;
 
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
@@ -157,21 +167,17 @@ static void signal_children(pid_t pid, int fd, int ours, int sig, int depth)
 		len = read(tfd, buf, sizeof buf - 1);
 		close(tfd);
 		buf[len > 0 ? len : 0] = '\0';
-		for (p = buf; ; p = end) {
-			long c = strtol(p, &end, 10);
-			int cfd;
+		for (p = buf; (c = next_pid(&p)); ) {
+			int cfd = (int)syscall(SYS_pidfd_open, c, 0);
 
-			if (end == p || c <= 0)
-				break;
-			cfd = (int)syscall(SYS_pidfd_open, (pid_t)c, 0);
-			if (!ours && (parent_of((pid_t)c) != pid || gone(fd) || gone(cfd))) {
+			if (!ours && (parent_of(c) != pid || gone(fd) || gone(cfd))) {
 				if (cfd >= 0)
 					close(cfd);
 				continue;
 			}
 			if (cfd < 0 || syscall(SYS_pidfd_send_signal, cfd, sig, NULL, 0) < 0)
-				kill((pid_t)c, sig);
-			signal_children((pid_t)c, cfd, 0, sig, depth - 1);
+				kill(c, sig);
+			signal_children(c, cfd, 0, sig, depth - 1);
 			if (cfd >= 0)
 				close(cfd);
 		}
