@@ -202,7 +202,6 @@ static void parse(int argc, char **argv)
 		case 'U': o.userns = 1; break;
 		case 't': o.test = 1; break;
 		case 'R': view_opt_root(); break;
-		case 'T': view_opt_tmpfs(optarg); break;
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, &o.cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
@@ -222,7 +221,7 @@ static void parse(int argc, char **argv)
 			o.net = 1;
 			o.rule[o.nrules].port = parse_port(c, optarg);
 			__attribute__((fallthrough));
-		case 'r': case 'x': case 'w':
+		case 'r': case 'x': case 'w': case 'T':
 			o.rule[o.nrules].opt = c;
 			o.rule[o.nrules++].arg = optarg;
 			break;
@@ -489,6 +488,11 @@ static int ruleset(int abi, const struct sharness_ruleset_attr *attr)
 	for (int i = 0; i < o.nrules; i++) {
 		if (strchr("clCL", o.rule[i].opt))
 			add_port(fd, &o.rule[i], attr->handled_access_net);
+		else if (o.rule[i].opt == 'T' && !walls_noted("tmpfs", o.rule[i].arg))
+			/* -T: a write path where the view made it the run's
+			 * private tmpfs (landlockview.c), else nothing. */
+			warnx_("no private tmpfs at %s (-T): it keeps only what the "
+			       "other rules grant", qn(o.rule[i].arg));
 		else
 			add_path(fd, o.rule, i, attr->handled_access_fs);
 	}

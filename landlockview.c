@@ -21,9 +21,10 @@
  * rule on /dev/ptmx itself is not needed (nor possible: it is a symlink,
  * and Landlock checks the file it leads to, /dev/pts/ptmx).
  *
- * -T PATH, files.tmpfs: a write rule on PATH where it is the run's private
- * tmpfs; elsewhere (no view, -b) PATH keeps only what the other rules
- * grant, and one line says so. */
+ * -T PATH, files.tmpfs, is a rule of landlock.c's list: a write rule on
+ * PATH where the record notes it as the run's private tmpfs; elsewhere
+ * (no view, -b) PATH keeps only what the other rules grant, and one line
+ * says so. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -42,19 +43,10 @@
 	LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 static int root_opt;
-static const char **tmps;
-static size_t ntmps;
 
 void view_opt_root(void)
 {
 	root_opt = 1;
-}
-
-void view_opt_tmpfs(const char *path)
-{
-	if (!(tmps = reallocarray(tmps, ntmps + 1, sizeof *tmps)))
-		die(EXIT_REFUSED, "unable to allocate the rule list");
-	tmps[ntmps++] = path;
 }
 
 /* The view's root is its own tmpfs, as the view step noted. */
@@ -91,11 +83,4 @@ void view_rules(int fd, __u64 handled)
 		rule(fd, "/", LANDLOCK_ACCESS_FS_READ_DIR & handled);
 	if (root_opt && view_pty())
 		rule(fd, "/dev/pts", FS_PTY & handled);
-	for (size_t i = 0; i < ntmps; i++) {
-		if (walls_noted("tmpfs", tmps[i]))
-			rule(fd, tmps[i], handled);
-		else
-			warnx_("no private tmpfs at %s (-T): it keeps only what the "
-			       "other rules grant", qn(tmps[i]));
-	}
 }
