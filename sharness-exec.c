@@ -20,9 +20,11 @@ const char *progname = "sharness-exec";
 
 #define HELLO_USAGE "sharness-exec hello"
 #define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
+#define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
+	"[--allow-network] -- COMMAND [ARG...]"
 #define USAGE RUN_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
 	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n" \
-	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n" \
+	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n       " LEARN_USAGE "\n" \
 	"       sharness-exec --help | --version"
 
 static int cmd_hash(int argc, char **argv)
@@ -80,9 +82,9 @@ static int cmd_check(int argc, char **argv)
 }
 
 /* hello and probe live beside the verify path, in a program of their own
- * (DESIGN.md 1), which runs this one again through the descriptor -F. Only
- * this program reads keys: probe's --trust-key FILE goes on as -k FILE with
- * -f FINGERPRINT or -E WHY. */
+ * (DESIGN.md 1), and learn in another, each of which runs this one again
+ * through the descriptor -F. Only this program reads keys: probe's
+ * --trust-key FILE goes on as -k FILE with -f FINGERPRINT or -E WHY. */
 static int beside(int argc, char **argv)
 {
 	static const char **v;	/* static: reachable for LSan if the exec fails */
@@ -95,7 +97,8 @@ static int beside(int argc, char **argv)
 	if (self < 0)
 		die(EXIT_REFUSED, "unable to open /proc/self/exe");
 	snprintf(fd, sizeof fd, "%d", self);
-	v[n++] = HELPERDIR "/sharness-exec-probe";
+	v[n++] = strcmp(argv[0], "learn") ? HELPERDIR "/sharness-exec-probe"
+	                                  : HELPERDIR "/sharness-exec-learn";
 	v[n++] = "-F";
 	v[n++] = fd;
 	v[n++] = argv[0];
@@ -168,6 +171,11 @@ static const struct cmd {
 	{ "probe", PROBE_USAGE, "report what this machine can enforce", beside,
 	  "    --json\tone JSON object, for a program to read\n"
 	  "    --trust-key FILE\tsay whether run would take this key (repeatable)\n" },
+	{ "learn", LEARN_USAGE, "draft a policy from confined runs of COMMAND", beside,
+	  "-o DRAFT\twrite the draft policy here (replaced if it exists)\n"
+	  "    --base POLICY\tstart from this policy (default: see sharness-exec(1))\n"
+	  "    --rounds N\trun COMMAND at most N times (5; 1 to 20)\n"
+	  "    --allow-network\tmay turn \"none\" into the object form for ports\n" },
 };
 
 static void print_opts(const char *s)

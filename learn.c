@@ -1,0 +1,459 @@
+/* sharness-exec-learn: `sharness-exec learn` (DESIGN.md 4.7), beside the
+ * verify path. It never runs COMMAND unconfined: each round runs it through
+ * the front end (the descriptor -F), pinned to the round's draft, with
+ * --explain and --report, reads the report's denials, widens the draft by
+ * what learnrules.c allows, and stops when a round is refused nothing new
+ * or at the round limit. Exit 0 with the draft written, 125 refused. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "hash.h"
+#include "json.h"
+#include "learn.h"
+#include "load.h"
+
+const char *progname = "sharness-exec";
+
+#define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
+	"[--allow-network] -- COMMAND [ARG...]"
+#define ROUNDS_MAX 20
+
+extern char **environ;
+
+struct learn {
+	struct learn_ctx c;
+	const char *out, *base;
+	char **cmd;
+	unsigned long rounds;
+	int frontend;
+	struct draft d;
+};
+
+/* --- drafts as text --- */
+
+static void first_problem(void *ctx, const char *line)
+{
+	char *why = ctx;
+	if (!*why)
+		snprintf(why, 256, "%s", line);
+}
+
+/* TEXT (LEN bytes, kept) checked as a policy into P, as `check` would;
+ * 0 with the first problem in WHY. */
+static int draft_parse(const char *text, size_t len, struct policy *p, char why[256])
+{
+	struct json_doc doc;
+	size_t n;
+
+	*why = '\0';
+	if (!json_parse(&doc, text, len, why, 256))
+		return 0;
+	n = policy_check(p, &doc, first_problem, why);
+	json_free(&doc);
+	return n == 0;
+}
+
+static char *draft_text(const struct policy *p, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	if (!f)
+		diex(EXIT_REFUSED, "out of memory");
+	draft_write(f, p);
+	if (fclose(f))
+		diex(EXIT_REFUSED, "out of memory");
+	return text;
+}
+
+/* The default base: read /etc, exec the system directories that exist,
+ * write the cwd, no network, a private env in CWD/.sharness-env. */
+static char *default_base(const char *cwd, size_t *len)
+{
+	static const char *const sys[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32",
+	                                   "/lib64", "/libx32" };
+	struct policy p = { 0 };
+	char **exec = calloc(sizeof sys / sizeof *sys, sizeof *exec), *text;
+	char etc[] = "/etc", id[] = "learned", priv[PATH_MAX];
+	char *write[1] = { (char *)cwd }, *read[1] = { etc };
+	struct stat st;
+
+	if (!exec)
+		diex(EXIT_REFUSED, "out of memory");
+	for (size_t i = 0; i < sizeof sys / sizeof *sys; i++)
+		if (!lstat(sys[i], &st))
+			exec[p.exec.n++] = (char *)sys[i];
+	if (snprintf(priv, sizeof priv, "%s/.sharness-env", strcmp(cwd, "/") ? cwd : "") >=
+	    (int)sizeof priv)
+		diex(EXIT_REFUSED, "refused: the working directory's name is too long");
+	p.id = id;
+	p.exec.v = exec;
+	p.read = (struct strlist){ read, 1 };
+	p.write = (struct strlist){ write, 1 };
+	p.net_none = 1;
+	p.env_private = priv;
+	text = draft_text(&p, len);
+	free(exec);
+	return text;
+}
+
+static void draft_start(struct learn *l)
+{
+	char why[256], err[256];
+	size_t len;
+	char *text;
+
+	if (l->base)
+		text = read_policy_file(l->base, &len, err, sizeof err);
+	else
+		text = default_base(l->c.cwd, &len);
+	if (!text)
+		diex(EXIT_REFUSED, "refused: base policy %s: %s", qn(l->base), err);
+	if (!draft_parse(text, len, &l->d.p, why))
+		diex(EXIT_REFUSED, "refused: base policy %s: %s", l->base ? qn(l->base) : "(default)",
+		     why);
+	free(text);
+}
+
+/* --- one round --- */
+
+/* All of FD from its start, NUL added; FD is closed. */
+static char *fd_read_all(int fd, size_t *len)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	char *buf;
+	ssize_t n;
+
+	if (size < 0 || size > JSON_MAX_BYTES || !(buf = malloc((size_t)size + 1)))
+		diex(EXIT_REFUSED, "refused: the round's report is too large or unreadable");
+	for (*len = 0; *len < (size_t)size; *len += (size_t)n)
+		if ((n = pread(fd, buf + *len, (size_t)size - *len, (off_t)*len)) <= 0) {
+			if (n < 0 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			die(EXIT_REFUSED, "unable to read the round's report");
+		}
+	buf[*len] = '\0';
+	close(fd);
+	return buf;
+}
+
+static int memfd(const char *name)
+{
+	int fd = memfd_create(name, 0);
+
+	if (fd < 0)
+		die(EXIT_REFUSED, "unable to create a memfd");
+	return fd;
+}
+
+/* Run COMMAND under the draft in POLICY (pinned to HASH) with --explain
+ * and --report fd:3; the report's text, and the wait status in *STATUS. */
+static char *round_run(struct learn *l, const char *policy, const char *hash, int *status,
+                       size_t *len)
+{
+	int report = memfd("sharness-exec-learn-report");
+	const char *head[] = { "sharness-exec", "run", "--explain", "--report", "fd:3",
+	                       "-p", policy, "-H", hash, "--" };
+	size_t nh = sizeof head / sizeof *head, n = 0;
+	const char **argv;
+	pid_t pid;
+
+	while (l->cmd[n])
+		n++;
+	if (!(argv = calloc(nh + n + 1, sizeof *argv)))
+		diex(EXIT_REFUSED, "out of memory");
+	memcpy(argv, head, sizeof head);
+	memcpy(argv + nh, l->cmd, n * sizeof *argv);
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		die(EXIT_REFUSED, "unable to fork");
+	if (!pid) {
+		if (dup2(report, 3) < 0)
+			_exit(EXIT_CONFINE);
+		syscall(SYS_execveat, l->frontend, "", argv, environ, AT_EMPTY_PATH);
+		_exit(EXIT_CONFINE);
+	}
+	free(argv);
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			die(EXIT_REFUSED, "unable to wait for a round");
+	return fd_read_all(report, len);
+}
+
+/* The report's denials into the draft; how many grants they made. */
+static size_t round_learn(struct learn *l, const char *text, size_t len, char *outcome,
+                          size_t outlen)
+{
+	char err[256], why[256];
+	struct json_doc doc;
+	unsigned den, o;
+	size_t grants = 0;
+
+	*outcome = '\0';
+	if (!len || !json_parse(&doc, text, len, err, sizeof err))
+		diex(EXIT_REFUSED, "refused: the round wrote no report it could read%s%s",
+		     len ? ": " : "", len ? err : "");
+	if ((o = json_get(&doc, 0, "outcome")) && json_type(&doc, o) == JSON_STRING) {
+		size_t n;
+		const char *s = json_str(&doc, o, &n);
+		snprintf(outcome, outlen, "%.*s", (int)n, s);
+	}
+	den = json_get(&doc, 0, "denials");
+	if (den && json_type(&doc, den) == JSON_ARRAY) {
+		JSON_EACH_ELEMENT(&doc, den, m, e) {
+			struct denial x = { .port = -1 };
+			char *kind = NULL, *path = NULL, *state = NULL;
+			unsigned v;
+			if (json_type(&doc, e) != JSON_OBJECT)
+				continue;
+			if ((v = json_get(&doc, e, "kind")) && json_type(&doc, v) == JSON_STRING)
+				x.kind = kind = json_string(&doc, v, &(size_t){ 0 });
+			if ((v = json_get(&doc, e, "path")) && json_type(&doc, v) == JSON_STRING)
+				x.path = path = json_string(&doc, v, &(size_t){ 0 });
+			if ((v = json_get(&doc, e, "state")) && json_type(&doc, v) == JSON_STRING)
+				x.state = state = json_string(&doc, v, &(size_t){ 0 });
+			if ((v = json_get(&doc, e, "port")) && json_type(&doc, v) == JSON_NUMBER)
+				x.port = (long)json_integer(&doc, v);
+			if (draft_consider(&l->d, &x, &l->c)) {
+				/* Never propose what check refuses: take it back. */
+				size_t tl;
+				char *t = draft_text(&l->d.p, &tl);
+				struct policy p = { 0 };
+				if (draft_parse(t, tl, &p, why)) {
+					grants++;
+					policy_free(&p);
+				} else {
+					draft_retract(&l->d, why);
+				}
+				free(t);
+			}
+			free(kind);
+			free(path);
+			free(state);
+		}
+	}
+	json_free(&doc);
+	return grants;
+}
+
+/* --- the rounds --- */
+
+/* The round's draft in DIR/round-N.json, 0600; its hash into HASH. */
+static void round_write(struct learn *l, const char *dir, unsigned long n, char *path,
+                        size_t pathlen, char hash[HASH_TEXT_LEN + 1])
+{
+	unsigned char digest[HASH_LEN];
+	char err[256];
+	struct json_doc doc;
+	size_t len;
+	char *text = draft_text(&l->d.p, &len);
+	int fd;
+
+	snprintf(path, pathlen, "%s/round-%lu.json", dir, n);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || write_all(fd, text, len) < 0 || close(fd) < 0)
+		die(EXIT_REFUSED, "unable to write %s", qn(path));
+	if (!json_parse(&doc, text, len, err, sizeof err) || !hash_doc(&doc, digest))
+		diex(EXIT_REFUSED, "refused: the draft does not parse: %s", err);
+	hash_format(digest, hash);
+	json_free(&doc);
+	free(text);
+}
+
+/* The draft to -o: a new file beside it, then renamed over it (a symlink
+ * at -o is replaced, never followed). */
+static void draft_save(struct learn *l, char hash[HASH_TEXT_LEN + 1])
+{
+	unsigned char digest[HASH_LEN];
+	char tmp[PATH_MAX], err[256];
+	struct json_doc doc;
+	size_t len;
+	char *text = draft_text(&l->d.p, &len);
+	int fd;
+
+	if (snprintf(tmp, sizeof tmp, "%s.learn-XXXXXX", l->out) >= (int)sizeof tmp)
+		diex(EXIT_REFUSED, "refused: -o %s: name too long", qn(l->out));
+	if ((fd = mkstemp(tmp)) < 0)
+		die(EXIT_REFUSED, "unable to write %s", qn(l->out));
+	if (fchmod(fd, 0644) < 0 || write_all(fd, text, len) < 0 || fsync(fd) < 0 ||
+	    close(fd) < 0 || rename(tmp, l->out) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		die(EXIT_REFUSED, "unable to write %s", qn(l->out));
+	}
+	if (!json_parse(&doc, text, len, err, sizeof err) || !hash_doc(&doc, digest))
+		diex(EXIT_REFUSED, "refused: the draft does not parse: %s", err);
+	hash_format(digest, hash);
+	json_free(&doc);
+	free(text);
+}
+
+static void rmround(const char *dir, unsigned long n)
+{
+	char path[PATH_MAX];
+
+	for (unsigned long i = 1; i <= n; i++) {
+		snprintf(path, sizeof path, "%s/round-%lu.json", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void status_text(int status, char *out, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(out, len, "killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(out, len, "exit %d", WEXITSTATUS(status));
+}
+
+static int rounds(struct learn *l)
+{
+	char dir[] = "/tmp/sharness-exec-learn.XXXXXX", path[PATH_MAX], st[48];
+	char hash[HASH_TEXT_LEN + 1], outcome[32];
+	unsigned long n = 0;
+	size_t grants = 1, len;
+	int status = 0;
+	char *report;
+
+	if (!mkdtemp(dir))
+		die(EXIT_REFUSED, "unable to make a directory in /tmp");
+	fprintf(stderr, "%s: learn: each round runs the command again, side effects and all\n",
+	        progname);
+	while (grants && n < l->rounds) {
+		round_write(l, dir, ++n, path, sizeof path, hash);
+		report = round_run(l, path, hash, &status, &len);
+		grants = round_learn(l, report, len, outcome, sizeof outcome);
+		free(report);
+		status_text(status, st, sizeof st);
+		fprintf(stderr, "%s: learn: round %lu: %s (%s), %zu added\n", progname, n, st,
+		        *outcome ? outcome : "no outcome", grants);
+		if (!strcmp(outcome, "refused") || !strcmp(outcome, "could_not_confine")) {
+			rmround(dir, n);
+			diex(EXIT_REFUSED, "refused: round %lu could not run the command confined "
+			     "(%s): see its lines above. No draft written.", n, outcome);
+		}
+	}
+	rmround(dir, n);
+	draft_save(l, hash);
+	printf("%s %s\n", qn(l->out), hash);
+	for (size_t i = 0; i < l->d.nadd; i++) {
+		struct addition *a = &l->d.add[i];
+		printf("%s %s %s: %s\n", a->granted ? "added" : "suggest", a->key, q(a->value),
+		       a->why);
+	}
+	if (grants)
+		printf("note: the round limit (%lu) was reached with more to add\n", l->rounds);
+	printf("note: the last round ended with %s; review the draft before pinning it\n", st);
+	return fflush(stdout) ? EXIT_REFUSED : 0;
+}
+
+/* The cwd is granted: never /, the caller's home, or above it. */
+static void check_cwd(struct learn *l)
+{
+	static char cwd[PATH_MAX], home[PATH_MAX];
+	const char *envhome = getenv("HOME");
+	FILE *f = fopen("/etc/passwd", "re");
+	const struct passwd *pw;
+
+	/* The file, not NSS, which a static program cannot load (runuser.c). */
+	while (f && (pw = fgetpwent(f)))
+		if (pw->pw_uid == getuid()) {
+			snprintf(home, sizeof home, "%s", pw->pw_dir);
+			break;
+		}
+	if (f)
+		fclose(f);
+
+	if (!getcwd(cwd, sizeof cwd))
+		die(EXIT_REFUSED, "unable to find the working directory");
+	l->c.cwd = cwd;
+	l->c.home = *home == '/' ? home : "/root";
+	if (!strcmp(cwd, "/") || path_beneath(l->c.home, cwd) ||
+	    (envhome && *envhome == '/' && path_beneath(envhome, cwd)))
+		die_hint(EXIT_REFUSED, 0, "run learn in the project's own directory",
+		         "refused: learn may grant the working directory's whole subtree, "
+		         "and %s is %s", qn(cwd),
+		         strcmp(cwd, "/") ? "the caller's home or above it" : "the root");
+}
+
+static char **parse(struct learn *l, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "base", required_argument, NULL, 'B' },
+		{ "rounds", required_argument, NULL, 'R' },
+		{ "allow-network", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char *end;
+	int c;
+
+	l->rounds = 5;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': l->out = optarg; break;
+		case 'B': l->base = optarg; break;
+		case 'N': l->c.allow_network = 1; break;
+		case 'R':
+			errno = 0;
+			l->rounds = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || l->rounds < 1 || l->rounds > ROUNDS_MAX)
+				usage_fail(LEARN_USAGE, "--rounds %s: not a number from 1 to %d",
+				           qn(optarg), ROUNDS_MAX);
+			break;
+		case 'h':
+			printf("usage: %s\n", LEARN_USAGE);
+			exit(0);
+		default:
+			usage_option(LEARN_USAGE, c, argv[optind - 1]);
+		}
+	}
+	if (!l->out)
+		usage_fail(LEARN_USAGE, "learn needs -o DRAFT");
+	if (optind >= argc)
+		usage_fail(LEARN_USAGE, "learn needs a COMMAND after --");
+	return argv + optind;
+}
+
+int main(int argc, char **argv)
+{
+	struct learn l = { .frontend = -1 };
+	unsigned long fd;
+	char *end;
+
+	if (argc > 2 && !strcmp(argv[1], "-F")) {
+		errno = 0;
+		fd = strtoul(argv[2], &end, 10);
+		if (errno || *end || fd < 3 || fd > 1024 || fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+			usage_fail(LEARN_USAGE, "unable to use -F %s: not a descriptor above 2",
+			           qn(argv[2]));
+		l.frontend = (int)fd;
+		argc -= 2;
+		argv += 2;
+	}
+	if (l.frontend < 0)
+		usage_fail(LEARN_USAGE, "run me as sharness-exec learn");
+	if (argc < 2 || strcmp(argv[1], "learn"))
+		usage_fail(LEARN_USAGE, "no command given");
+	l.cmd = parse(&l, argc - 1, argv + 1);
+	check_cwd(&l);
+	draft_start(&l);
+	return rounds(&l);
+}
