@@ -167,15 +167,15 @@ static const struct cmd {
 	  "-K NAME.pub\tthe public key\n"
 	  "POLICY\tthe policy; - is standard input\n"
 	  "SIG\tthe signature (default: POLICY.sig)\n" },
-	{ "hello", HELLO_USAGE, "self-test: show what this machine holds", beside, "" },
-	{ "probe", PROBE_USAGE, "report what this machine can enforce", beside,
-	  "    --json\tone JSON object, for a program to read\n"
-	  "    --trust-key FILE\tsay whether run would take this key (repeatable)\n" },
 	{ "learn", LEARN_USAGE, "draft a policy from confined runs of COMMAND", beside,
 	  "-o DRAFT\twrite the draft policy here (replaced if it exists)\n"
 	  "    --base POLICY\tstart from this policy (default: see sharness-exec(1))\n"
 	  "    --rounds N\trun COMMAND at most N times (5; 1 to 20)\n"
 	  "    --allow-network\tmay turn \"none\" into the object form for ports\n" },
+	{ "hello", HELLO_USAGE, "self-test: show what this machine holds", beside, "" },
+	{ "probe", PROBE_USAGE, "report what this machine can enforce", beside,
+	  "    --json\tone JSON object, for a program to read\n"
+	  "    --trust-key FILE\tsay whether run would take this key (repeatable)\n" },
 };
 
 static void print_opts(const char *s)

@@ -64,7 +64,7 @@ function __sharness_exec_hash
     $tokens[1] hash $policy 2>/dev/null
 end
 
-set -l commands check hash hello keygen probe run sign verify
+set -l commands check hash hello keygen learn probe run sign verify
 set -l in_run '__fish_seen_subcommand_from run; and not __sharness_exec_command'
 
 complete -c sharness-exec -f
@@ -75,6 +75,7 @@ complete -c sharness-exec -n __fish_use_subcommand -a check -d 'Report every pro
 complete -c sharness-exec -n __fish_use_subcommand -a hash -d 'Print the canonical hash of a policy'
 complete -c sharness-exec -n __fish_use_subcommand -a hello -d 'Self-test: show what this machine holds'
 complete -c sharness-exec -n __fish_use_subcommand -a keygen -d 'Make an ECDSA P-256 key pair'
+complete -c sharness-exec -n __fish_use_subcommand -a learn -d 'Draft a policy from confined runs of a command'
 complete -c sharness-exec -n __fish_use_subcommand -a probe -d 'Report what this machine can enforce'
 complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned or signed policy'
 complete -c sharness-exec -n __fish_use_subcommand -a sign -d 'Check a policy and write its signature'
@@ -107,3 +108,7 @@ complete -c sharness-exec -n "__fish_seen_subcommand_from sign verify; and test 
 
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l json -d 'Print the report as one JSON object'
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'List this public key'
+complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -s o -r -d 'Write the draft policy here'
+complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -l base -r -d 'Start from this policy'
+complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -l rounds -x -d 'Run the command at most this many times'
+complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -l allow-network -d 'May turn "none" into the object form for ports'
