@@ -170,20 +170,23 @@ static void seal_env(const struct vec *env)
 static void resolve_list(const char *key, const struct strlist *in,
                          struct strlist *out, int show)
 {
-	char r[PATH_MAX], why[2 * QUOTED_MAX + 64];
+	char r[PATH_MAX], why[3 * QUOTED_MAX + 256];
+	int loud;
 
 	out->v = calloc(in->n ? in->n : 1, sizeof *out->v);
 	if (!out->v)
 		diex(EXIT_REFUSED, "out of memory");
 	for (size_t i = 0; i < in->n; i++) {
-		if (resolve_rule(in->v[i], r, why, sizeof why) < 0)
-			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink "
-			         "only when root or the caller owns it",
+		if ((loud = resolve_rule(in->v[i], r, why, sizeof why)) < 0)
+			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink only "
+			         "when root or the caller owns it and the target's uid cannot "
+			         "write the directory it is in; name the path it points to",
 			         "refused: %s[%zu] %s: %s", key, i, q(in->v[i]), why);
 		if (!(out->v[i] = strdup(r)))
 			diex(EXIT_REFUSED, "out of memory");
 		out->n++;
-		if (show && strcmp(r, in->v[i]))
+		/* Always said, but for root's links in "/" (merged /usr). */
+		if ((show || loud) && strcmp(r, in->v[i]))
 			fprintf(stderr, "%s: %s[%zu]: %s resolves to %s\n", progname, key, i,
 			        q(in->v[i]), q(r));
 	}
