@@ -291,19 +291,24 @@ static void find_walls(int abi, struct run_walls *w)
 	if (o.net && !o.udp)
 		w->stand |= WALL_ALLOWLIST;
 	w->object_form = o.net;
-	w->socket_dirs = socket_dir_rule() != NULL;
+	w->socket_dirs = socket_dir_rule() || walls_value("listener");
 }
 
 /* ", or read paths narrower than PATH, ..." for the rule that makes the
- * run rely on FS_RESOLVE_UNIX_READ. */
+ * run rely on FS_RESOLVE_UNIX_READ, or the socket the front end found
+ * listening beneath one. */
 static void socket_dir_hint(char *would, size_t size)
 {
 	const struct rule *r = socket_dir_rule();
-	const char *list = r->opt == 'r' ? "read" : "exec";
+	const char *list = r && r->opt == 'r' ? "read" : "exec";
 
-	snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
-	         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
-	         "(/run, /var/lib/docker, /tmp/.X11-unix)", list, list, r->opt, qn(r->arg));
+	if (!r) /* the front end's scan found one (sockscan.h) */
+		snprintf(would + strlen(would), size - strlen(would), ", or no socket "
+		         "listening beneath read or exec paths: %s", walls_value("listener"));
+	else
+		snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
+		         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
+		         "(/run, /var/lib/docker, /tmp/.X11-unix)", list, list, r->opt, qn(r->arg));
 }
 
 /* Strict mode (DESIGN.md 4.7): every right this run relies on is held by
@@ -314,9 +319,9 @@ static void socket_dir_hint(char *would, size_t size)
  * already; they are only named here. */
 static void weigh(const struct run_walls *w, const char *why_none, char *held, size_t hsize)
 {
-	struct { char would[256], names[256]; } g[16];
+	struct { char would[1024], names[256]; } g[16];
 	char missing[512] = "", abi_words[32];
-	static char hintbuf[9216];
+	static char hintbuf[24576];
 	size_t ng = 0, hn = 0, j;
 	int udp = 0;
 
@@ -324,7 +329,7 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 	for (size_t i = 0; i < nrights; i++) {
 		const struct right *r = &rights_table[i];
 		const char *by;
-		char would[256];
+		char would[1024];
 
 		if (!right_relied(r, w))
 			continue;
@@ -358,8 +363,9 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 		     "and best effort never drops the whole sandbox", w->abi ?
 		     "with Landlock" : "without Landlock");
 	if (o.best) {
-		warnx_("Landlock ABI %d: best effort: dropped %s%s", w->abi, missing,
-		       udp ? ": UDP is unrestricted" : "");
+		warnx_("Landlock ABI %d: best effort: dropped %s%s%s%s", w->abi, missing,
+		       udp ? ": UDP is unrestricted" : "", walls_value("listener") ?
+		       "; connect(2) reaches " : "", walls_value("listener") ?: "");
 		return;
 	}
 	if (why_none)

@@ -17,6 +17,7 @@
 #include "common.h"
 #include "frontend.h"
 #include "runuser.h"
+#include "sockscan.h"
 #include "sign.h"
 #include "trust.h"
 
@@ -573,6 +574,8 @@ int cmd_run(int argc, char **argv)
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
 	walls_fd = memfd_above2("sharness-exec-walls", 0, "the walls record");
+	if (!o.dry_run)
+		socket_scan(&l.pol, walls_fd);
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
 	if (o.verbose) {
