@@ -128,3 +128,73 @@ t_group() {
 
 @test "a symlink in a directory the target's group may write is refused; another group's is not (root)" { t_group root; }
 @test "a symlink in a directory the target's group may write is refused; another group's is not (1000)" { t_group 1000; }
+
+# listen_at PATH: a listening socket at PATH, made outside by the test,
+# that anyone may connect to; up (its "up" read through a FIFO) before
+# this returns.
+listen_at() {
+	mkfifo "$TMP/fifo"
+	/usr/bin/python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+os.chmod(sys.argv[1], 0o777)
+print("up", flush=True); sys.stdout.close()
+while True: s.accept()' "$1" >"$TMP/fifo" &
+	pids+=($!)
+	read -r up <"$TMP/fifo"
+	[ "$up" = up ]
+}
+
+CONNECT='import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])'
+
+# eff ABI: the ABI a run at simulated ABI ABI takes (the kernel's, if lower).
+eff() {
+	local k
+	k=$(landlock_abi)
+	echo $(( k < $1 ? k : $1 ))
+}
+
+# at_abi ABI MODE CMD...: CMD as MODE, every step at simulated ABI ABI.
+at_abi() {
+	local abi=$1
+	shift
+	SHARNESS_EXEC_TEST_ABI=$abi as_m "$@"
+}
+
+# Issue 24.4: below Landlock ABI 9 a read-only bind does not keep
+# connect(2) from a listener beneath a read path, so strict mode refuses
+# the run at the start (126), naming the socket and the rule.
+t_listener() {
+	local m=$1 u abi hint
+	pneed "$m"
+	u=$(uid_of "$m")
+	chown "$u:$u" "$TMP/w"
+	chmod 755 "$TMP/srv" "$TMP/srv/app"
+	listen_at "$TMP/srv/app/sock"
+	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
+	# Bare, the connect goes through.
+	as_m "$m" /usr/bin/python3 -c "$CONNECT" "$TMP/srv/app/sock"
+	hint="hint: FS_RESOLVE_UNIX_READ: Landlock ABI 9 (Linux 7.1), or no socket listening beneath read or exec paths: \"$TMP/srv/app/sock\" beneath files.read[1] \"$TMP/srv\"; -b (--best-effort) runs without them"
+	for abi in 7 5; do
+		run -126 --separate-stderr at_abi "$abi" "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c 'touch "$1/ran"; exec /usr/bin/python3 -c "$2" "$3"' sh "$TMP/w" "$CONNECT" "$TMP/srv/app/sock"
+		[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI $(eff "$abi"): no wall of this run holds FS_RESOLVE_UNIX_READ" ]
+		[ "${stderr_lines[1]}" = "$hint" ] && [ "${#stderr_lines[@]}" = 2 ]
+		[ ! -e "$TMP/w/ran" ]
+	done
+	# The rule may name the socket itself.
+	write_to "$TMP/p2.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv/app/sock"'
+	run -126 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p2.json" -- true
+	[[ "${stderr_lines[1]}" == *": \"$TMP/srv/app/sock\" beneath files.read[1] \"$TMP/srv/app/sock\";"* ]]
+	# What holds today at ABI 7 with the view standing: nothing, and -b
+	# says so in one line and runs; the connect from inside goes through.
+	run -0 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -b -p "$TMP/p.json" -- /usr/bin/python3 -c "$CONNECT" "$TMP/srv/app/sock"
+	[ "$stderr" = "sharness-exec-landlock: warning: Landlock ABI $(eff 7): best effort: dropped FS_RESOLVE_UNIX_READ; connect(2) reaches \"$TMP/srv/app/sock\" beneath files.read[1] \"$TMP/srv\"" ]
+	# Beneath a write path the policy grants it, on every ABI: no line.
+	write_to "$TMP/p3.json" '"'"$TMP"'/w","'"$TMP"'/srv/app"' ',"'"$TMP"'/srv"'
+	run -0 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p3.json" -- true
+	[ -z "$stderr" ]
+}
+
+@test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (root)" { t_listener root; }
+@test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (nobody)" { t_listener nobody; }
+@test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (1000)" { t_listener 1000; }
