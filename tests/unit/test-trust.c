@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <grp.h>
+#include <stdint.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "../../common.h"
@@ -27,6 +29,7 @@
 const char *progname = "test-trust";
 
 static char dir[PATH_MAX];
+static int acl_set;	/* the "acl" directory got its ACL */
 
 static const char *at(const char *rel)
 {
@@ -78,7 +81,7 @@ static int as_1000(void)
 	static const struct { const char *path; int ok; } cases[] = {
 		{ "rootlink/f", 1 }, { "nobodylink", 0 }, { "link1000", 1 },
 		{ "own1000/l", 0 }, { "sticky/rootl", 1 }, { "sticky/l1000", 0 },
-		{ "group1000/l", 0 }, { "open/l", 0 },
+		{ "group1000/l", 0 }, { "open/l", 0 }, { "acl/l", 0 },
 	};
 	char out[PATH_MAX], why[3 * QUOTED_MAX + 256];
 	int st;
@@ -90,7 +93,8 @@ static int as_1000(void)
 		    setresuid(1000, 1000, 1000) < 0)
 			_exit(98);
 		for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-			if ((resolve_rule(at(cases[i].path), out, why, sizeof why) >= 0) !=
+			if ((acl_set || strcmp(cases[i].path, "acl/l")) &&
+			    (resolve_rule(at(cases[i].path), out, why, sizeof why) >= 0) !=
 			    cases[i].ok)
 				_exit(1 + (int)i);
 		_exit(0);
@@ -108,6 +112,21 @@ static void dir_as(const char *name, uid_t uid, gid_t gid, mode_t mode)
 		perror(name);
 		exit(99);
 	}
+}
+
+/* Give PATH the access ACL u::rwx,u:1000:rwx,g::r-x,m::rwx,o::r-x. */
+static int set_acl(const char *path)
+{
+	struct { uint16_t tag, perm; uint32_t id; } e[5] = {
+		{ 0x01, 7, (uint32_t)-1 }, { 0x02, 7, 1000 }, { 0x04, 5, (uint32_t)-1 },
+		{ 0x10, 7, (uint32_t)-1 }, { 0x20, 5, (uint32_t)-1 },
+	};
+	unsigned char buf[4 + sizeof e];
+	uint32_t version = 2;
+
+	memcpy(buf, &version, 4);
+	memcpy(buf + 4, e, sizeof e);
+	return setxattr(path, "system.posix_acl_access", buf, sizeof buf, 0);
 }
 
 /* The directory rule, as root; then as uid 1000 (as_1000). */
@@ -148,6 +167,15 @@ static void parents(void)
 	link_as("../target", "group0/l", 0);
 	refused(at("group0/l"), "its group (gid 0), which uid 0 is in, may write",
 	        "as root, a directory writable by root's group is refused");
+	/* An ACL naming uid 1000, in a directory of a group neither is in:
+	 * its group bits are the ACL's mask. */
+	dir_as("acl", 65534, 65534, 0755);
+	link_as("../target", "acl/l", 0);
+	if ((acl_set = set_acl(at("acl")) == 0))
+		refused(at("acl/l"), "its ACL may let uid 0 write",
+		        "a directory with an ACL and group-writable bits is refused");
+	else
+		tap_diag("no ACLs on this filesystem: the ACL case is left out");
 	dir_as("open", 65534, 65534, 0777);
 	link_as("../target", "open/l", 0);
 	refused(at("open/l"), "which everyone may write", "a directory anyone may write is refused");
