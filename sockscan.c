@@ -5,13 +5,15 @@
  * and the listening ones with __SO_ACCEPTCON in Flags; each path is made
  * symlink-free (realpath) and must still be a socket (lstat), then it is
  * compared with the resolved rule paths. And each read or exec path that
- * is itself a socket. What it misses (sharness-exec(1) CAVEATS): a socket
- * bound in another network namespace (a container's, a service's with
- * PrivateNetwork=) and not named itself; one bound with a relative path,
- * or in another mount namespace, or moved or linked to another name since
- * bind(2), since the listed path is the name given then; one made after
- * the start. The known socket directories (/run, /var/lib/docker, ...)
- * are refused as a whole whatever the scan finds (rights.c). */
+ * is itself a socket or holds one among its own entries. What it misses
+ * (sharness-exec(1) CAVEATS): a socket bound in another network namespace
+ * (a container's, a service's with PrivateNetwork=) deeper than that; one
+ * bound with a relative path, or in another mount namespace, or moved or
+ * linked to another name since bind(2), since the listed path is the name
+ * given then; one made after the start. The known socket directories
+ * (/run, /var/lib/docker, ...) are refused as a whole whatever the scan
+ * finds (rights.c). */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -118,11 +120,27 @@ static void listed(char *line)
 		weigh_socket(sock);
 }
 
-/* Each of LIST that is itself a socket. */
+/* Each of LIST that is itself a socket, or a directory with a socket
+ * among its own entries (readdir's d_type: no stat but the socket's), for
+ * one bound in another network namespace: a container's server in a
+ * directory the host bind-mounted into it, which /proc/net/unix here does
+ * not list. One found there may also be stale: it is counted all the same. */
 static void named(const struct strlist *list)
 {
-	for (size_t i = 0; i < list->n; i++)
+	char sock[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	for (size_t i = 0; i < list->n; i++) {
 		weigh_socket(list->v[i]);
+		if (!(d = opendir(list->v[i])))
+			continue;
+		while ((e = readdir(d)))
+			if (e->d_type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s",
+			    strcmp(list->v[i], "/") ? list->v[i] : "", e->d_name) < (int)sizeof sock)
+				weigh_socket(sock);
+		closedir(d);
+	}
 }
 
 void socket_scan(const struct policy *p, int fd)

@@ -12,7 +12,7 @@
 /* Below ABI 9 (or the test front end's SHARNESS_EXEC_TEST_ABI), find the
  * sockets of P's resolved read and exec paths that lie beneath no write
  * path: every listening pathname socket /proc/net/unix lists, and every
- * rule path that is itself a socket. Note the first, with its rule and
+ * rule path that is itself a socket or holds one among its own entries. Note the first, with its rule and
  * how many more, in the walls record FD as one line
  * `listener="SOCKET" beneath files.read[I] "PATH"[ (and N more)]`. */
 void socket_scan(const struct policy *p, int fd);
