@@ -146,7 +146,7 @@ static int cmd_sign(int argc, char **argv)
 	if (!ok)
 		diex(EXIT_REFUSED, "%s: %s", qn(keypath), why);
 	/* As `check` does: every problem on a line of its own. */
-	if (!load_policy(-1, argv[optind], &l, NULL)) {
+	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST)) {
 		explicit_bzero(&k, sizeof k);
 		return EXIT_REFUSED;
 	}
