@@ -89,10 +89,12 @@ static char *string(struct mck *c, const char *key, unsigned v, size_t *len)
 /* Key K's name for a message: bare when it is a plain word, else quoted. */
 static const char *key_name(struct mck *c, unsigned k, char out[QUOTED_MAX])
 {
-	size_t len;
-	const char *s = json_str(c->d, k, &len);
+	size_t len, i;
+	const char *s = json_str(c->d, k, &len);   /* LEN bytes, no NUL after them */
 
-	if (len && len <= QUOTE_MAX && strspn(s, KEY_CHARS) >= len) {
+	for (i = 0; i < len && s[i] && strchr(KEY_CHARS, s[i]); i++)
+		;
+	if (len && len <= QUOTE_MAX && i == len) {
 		memcpy(out, s, len);
 		out[len] = '\0';
 		return out;
