@@ -15,7 +15,7 @@
 
 #define ROLE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 #define KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-#define LABEL_MAX (32 + MANIFEST_ROLE_MAX)
+#define LABEL_MAX (48 + MANIFEST_ROLE_MAX)     /* place, quotes and role */
 #define LINE_MAX_ (LABEL_MAX + 6 * QUOTED_MAX)
 #define SUN_PATH_MAX 107        /* sockaddr_un's sun_path, less its NUL */
 
@@ -150,7 +150,7 @@ void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role)
 static void set_label(struct mck *c, size_t i, int main, unsigned o)
 {
 	unsigned r = TYPE(c, o) == JSON_OBJECT ? json_get(c->d, o, "role") : 0;
-	char place[32];
+	char place[40];
 	size_t len = 0;
 	const char *s = r && TYPE(c, r) == JSON_STRING ? json_str(c->d, r, &len) : "";
 	char role[MANIFEST_ROLE_MAX + 1] = "";
