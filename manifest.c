@@ -305,6 +305,38 @@ static void check_ready_policy(struct mck *c, const struct component *p)
 		        q(p->ready_path));
 }
 
+/* launch sets these in every component and main (DESIGN.md 4.8), as the
+ * front end sets SHARNESS_AI_POLICY_* (which policy.c refuses already). */
+static int launch_sets(const char *name)
+{
+	static const char *const names[] = {
+		"SHARNESS_AI_CERT", "SHARNESS_AI_KEY", "SHARNESS_AI_CA", "SHARNESS_AI_SESSION_CA",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return !strncmp(name, MANIFEST_READY_PREFIX, strlen(MANIFEST_READY_PREFIX));
+}
+
+/* An inline policy's env may neither inherit nor set what launch sets. */
+static void check_launch_env(struct mck *c, const struct policy *pol)
+{
+	char kp[64 + MANIFEST_READY_NAME_MAX];
+
+	for (size_t i = 0; i < pol->env_inherit.n; i++)
+		if (launch_sets(pol->env_inherit.v[i])) {
+			snprintf(kp, sizeof kp, "policy.env.inherit[%zu]", i);
+			problem(c, kp, "set by sharness-exec launch itself: %s", q(pol->env_inherit.v[i]));
+		}
+	for (size_t i = 0; i < pol->env_set_names.n; i++)
+		if (launch_sets(pol->env_set_names.v[i])) {
+			snprintf(kp, sizeof kp, "policy.env.set.%.*s", (int)MANIFEST_READY_NAME_MAX,
+			         pol->env_set_names.v[i]);
+			problem(c, kp, "set by sharness-exec launch itself");
+		}
+}
+
 /* Component or main O into P: its members in file order, then the keys
  * it lacks, then freeze_when_ready's need of ready. */
 static void check_component(struct mck *c, struct component *p, unsigned o, int main)
@@ -340,8 +372,10 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 			problem(c, required[i], "missing required key");
 	if (p->freeze_when_ready && !json_get(c->d, o, "ready"))
 		problem(c, "freeze_when_ready", "needs ready: it freezes the component once ready");
-	if (p->pol.id)
+	if (p->pol.id) {
 		check_ready_policy(c, p);
+		check_launch_env(c, &p->pol);
+	}
 }
 
 static void check_components(struct mck *c, struct manifest *m, unsigned a)
