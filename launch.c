@@ -184,6 +184,9 @@ int cmd_launch(int argc, char **argv)
 		return EXIT_REFUSED;
 	key = sign_run_check(&l, o.manifest, o.signature, o.trust, o.ntrust, o.expect_id);
 	free(o.trust);
+	if (!o.dry_run && geteuid() != 0)
+		die_hint(EXIT_REFUSED, 0, "run it as root (sudo); --dry-run needs no root",
+		         "launch needs root: it makes a uid for each component. Nothing ran.");
 	if (!o.dry_run)
 		diex(EXIT_CONFINE, "the launch runtime (session, uids, CA, readiness) is not built "
 		     "yet; manifest %s verified, nothing ran", l.hash);

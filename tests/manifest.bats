@@ -86,6 +86,17 @@ design_hash() {
 	[ -z "$output" ]
 }
 
+@test "launch refuses a caller who is not root with 125 and a hint; --dry-run needs no root" {
+	require_feature nobody
+	cp "$DESIGN" "$TMP/m.json"
+	chmod 644 "$TMP/m.json"
+	run -125 --separate-stderr as_nobody "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$(design_hash)" -- make check
+	[ "$stderr" = "sharness-exec: fatal: launch needs root: it makes a uid for each component. Nothing ran.
+hint: run it as root (sudo); --dry-run needs no root" ]
+	run -0 --separate-stderr as_nobody "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$(design_hash)" -n -- make check
+	[ "${lines[0]}" = "manifest \"job\" $(design_hash) (pinned)" ]
+}
+
 @test "launch --dry-run prints the plan, and each chain as run --dry-run prints it for that policy" {
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" --dry-run -- make check
 	[ "${lines[0]}" = "manifest \"job\" $(design_hash) (pinned)" ]
