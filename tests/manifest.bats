@@ -81,6 +81,7 @@ design_hash() {
 }
 
 @test "launch without --dry-run verifies, then refuses with 126: the runtime is not built" {
+	require_feature root
 	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" -- make check
 	[ "$stderr" = "sharness-exec: fatal: the launch runtime (session, uids, CA, readiness) is not built yet; manifest $(design_hash) verified, nothing ran" ]
 	[ -z "$output" ]
