@@ -3,6 +3,7 @@
 #define SHARNESS_FRONTEND_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "load.h"
 
 #ifndef HELPERDIR
@@ -16,6 +17,9 @@
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
 	"-- COMMAND [ARG...]"
+#define LAUNCH_USAGE "sharness-exec launch [--dry-run] --manifest FILE " \
+	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
+	"[--expect-id ID] -- COMMAND [ARG...]"
 #define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
 #define CHECK_USAGE  "sharness-exec check FILE"
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
@@ -23,6 +27,10 @@
 #define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
 
 int cmd_run(int argc, char **argv);
+/* launch.c: verify a manifest; --dry-run prints the plan. */
+int cmd_launch(int argc, char **argv);
+/* A line for each component and main: policy, network, ready, identity. */
+void manifest_describe(const struct manifest *m, FILE *f);
 /* SUBCOMMAND --help: its usage, then a line for each option; 0. */
 int cmd_help(const char *name);
 

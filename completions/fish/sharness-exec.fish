@@ -64,7 +64,7 @@ function __sharness_exec_hash
     $tokens[1] hash $policy 2>/dev/null
 end
 
-set -l commands check hash hello keygen probe run sign verify
+set -l commands check hash hello keygen launch probe run sign verify
 set -l in_run '__fish_seen_subcommand_from run; and not __sharness_exec_command'
 
 complete -c sharness-exec -f
@@ -75,6 +75,7 @@ complete -c sharness-exec -n __fish_use_subcommand -a check -d 'Report every pro
 complete -c sharness-exec -n __fish_use_subcommand -a hash -d 'Print the canonical hash of a policy'
 complete -c sharness-exec -n __fish_use_subcommand -a hello -d 'Self-test: show what this machine holds'
 complete -c sharness-exec -n __fish_use_subcommand -a keygen -d 'Make an ECDSA P-256 key pair'
+complete -c sharness-exec -n __fish_use_subcommand -a launch -d 'Verify a launch manifest; --dry-run prints its plan'
 complete -c sharness-exec -n __fish_use_subcommand -a probe -d 'Report what this machine can enforce'
 complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned or signed policy'
 complete -c sharness-exec -n __fish_use_subcommand -a sign -d 'Check a policy and write its signature'
@@ -104,6 +105,14 @@ complete -c sharness-exec -n '__fish_seen_subcommand_from keygen' -s o -r -d 'Wr
 complete -c sharness-exec -n '__fish_seen_subcommand_from sign' -s k -r -k -a '(__fish_complete_suffix .key)' -d 'The private key'
 complete -c sharness-exec -n '__fish_seen_subcommand_from verify' -s K -r -k -a '(__fish_complete_suffix .pub)' -d 'The public key'
 complete -c sharness-exec -n "__fish_seen_subcommand_from sign verify; and test (count (commandline -opc)) -eq 4" -k -a '(__fish_complete_suffix .json)'
+
+set -l in_launch '__fish_seen_subcommand_from launch; and not __fish_seen_argument -- --'
+complete -c sharness-exec -n $in_launch -s n -l dry-run -d 'Print the plan and each chain, and exit'
+complete -c sharness-exec -n $in_launch -s H -l expect-hash -x -d 'Refuse unless the manifest has this hash'
+complete -c sharness-exec -n $in_launch -l expect-id -x -d 'Refuse unless the manifest has this id'
+complete -c sharness-exec -n $in_launch -s m -l manifest -r -k -a '(__fish_complete_suffix .json)' -d 'The launch manifest'
+complete -c sharness-exec -n $in_launch -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
+complete -c sharness-exec -n $in_launch -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a manifest signed by this key'
 
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l json -d 'Print the report as one JSON object'
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'List this public key'
