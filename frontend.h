@@ -15,7 +15,7 @@
 	"[--timeout DURATION [--kill-after DURATION]] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
-	"-- COMMAND [ARG...]"
+	"[--explain] -- COMMAND [ARG...]"
 #define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
 #define CHECK_USAGE  "sharness-exec check FILE"
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
@@ -23,6 +23,11 @@
 #define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
 
 int cmd_run(int argc, char **argv);
+/* runopts.c: run's option handling beside run.c. --explain (DESIGN.md
+ * 4.7): the supervise step's observer and the landlock step's TRACE
+ * rules. --timeout and --kill-after: a duration in seconds, or 125. */
+extern int run_explain;
+unsigned long duration(const char *opt, const char *s);
 /* SUBCOMMAND --help: its usage, then a line for each option; 0. */
 int cmd_help(const char *name);
 

@@ -149,7 +149,8 @@ static const struct cmd {
 	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
 	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n"
 	  "    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n"
-	  "    --user-groups\twith --user: keep USER's supplementary groups\n" },
+	  "    --user-groups\twith --user: keep USER's supplementary groups\n"
+	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n" },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object", cmd_hash,
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"
 	  "FILE\tthe JSON object; - is standard input\n" },

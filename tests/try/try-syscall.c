@@ -53,9 +53,16 @@
  *   try-syscall spawn                 fork, pthread_create and posix_spawn(/bin/true)
  *   try-syscall i386-chmod MODE FILE  chmod through the i386 ABI (int 0x80; x86_64 only)
  *   try-syscall x32-chmod MODE FILE   chmod through the x32 ABI (x86_64 only)
+ *   try-syscall list DIR              open DIR O_DIRECTORY and read its entries
+ *   try-syscall exec FILE             execve(2) FILE with no arguments
+ *   try-syscall unix-connect PATH     connect to the pathname UNIX socket PATH
+ *   try-syscall swap A B              while a second thread swaps the path
+ *                                     between A and B, read A 2000 times;
+ *                                     "leak" if B's content was ever read
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stddef.h>
@@ -321,6 +328,55 @@ static int mode_op(const char *op, const char *m, const char *path)
 		return result(linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW));
 	}
 	return 2;
+}
+
+/* swap: the path a second thread keeps rewriting under the opener. */
+static char swap_path[PATH_MAX];
+static const char *swap_a, *swap_b;
+static volatile int swap_done;
+
+static void *swapper(void *unused)
+{
+	(void)unused;
+	while (!swap_done) {
+		strcpy(swap_path, swap_b);
+		strcpy(swap_path, swap_a);
+	}
+	return NULL;
+}
+
+static int swap_race(const char *a, const char *b)
+{
+	char want[64] = "", got[64];
+	pthread_t t;
+	int fd, leak = 0;
+	ssize_t n;
+
+	if (strlen(a) >= sizeof swap_path || strlen(b) >= sizeof swap_path)
+		return 2;
+	if ((fd = open(a, O_RDONLY)) < 0)
+		return result(-1);
+	n = read(fd, want, sizeof want - 1);
+	close(fd);
+	want[n > 0 ? n : 0] = '\0';
+	swap_a = a;
+	swap_b = b;
+	strcpy(swap_path, a);
+	if ((errno = pthread_create(&t, NULL, swapper, NULL)) != 0)
+		return result(-1);
+	for (int i = 0; i < 2000; i++) {
+		if ((fd = open(swap_path, O_RDONLY)) < 0)
+			continue;
+		n = read(fd, got, sizeof got - 1);
+		close(fd);
+		got[n > 0 ? n : 0] = '\0';
+		if (strcmp(got, want))
+			leak = 1;
+	}
+	swap_done = 1;
+	pthread_join(t, NULL);
+	printf("%s\n", leak ? "leak" : "ok");
+	return leak;
 }
 
 int main(int argc, char **argv)
@@ -602,6 +658,23 @@ int main(int argc, char **argv)
 			;
 		return 0;
 	}
+	if (!strcmp(op, "list")) {
+		char buf[4096];
+		fd = open(a, O_RDONLY | O_DIRECTORY);
+		return result(fd < 0 ? -1 : (int)syscall(SYS_getdents64, fd, buf, sizeof buf));
+	}
+	if (!strcmp(op, "exec")) {
+		char *args[] = { (char *)a, NULL };
+		return result(execv(a, args));
+	}
+	if (!strcmp(op, "unix-connect")) {
+		struct sockaddr_un su = { .sun_family = AF_UNIX };
+		strncpy(su.sun_path, a, sizeof su.sun_path - 1);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		return result(fd < 0 ? -1 : connect(fd, (struct sockaddr *)&su, sizeof su));
+	}
+	if (!strcmp(op, "swap") && b)
+		return swap_race(a, b);
 usage:
 	if (!strcmp(op, "tiocsti")) {
 		char c = 'X';
