@@ -160,9 +160,8 @@ enum { ABSENT, EXISTS, UNKNOWN };
 
 /* Does PATH (absolute, normalized) exist on the host? Walks it one
  * component at a time, following symlinks by readlink (at most 40) but
- * none beneath a write path; RESOLVED gets where it led, ISDIR whether
- * that is a directory. */
-static int host_walk(const char *path, char *resolved, int *isdir)
+ * none beneath a write path; RESOLVED gets where it led, MODE its type. */
+static int host_walk(const char *path, char *resolved, mode_t *mode)
 {
 	char rest[PATH_MAX], cur[PATH_MAX], link[PATH_MAX], next[PATH_MAX];
 	struct stat st;
@@ -170,7 +169,7 @@ static int host_walk(const char *path, char *resolved, int *isdir)
 	size_t c;
 	const char *s, *e;
 
-	*isdir = 1;
+	*mode = S_IFDIR;
 	snprintf(rest, sizeof rest, "%s", path);
 again:
 	c = 0;
@@ -201,8 +200,8 @@ again:
 				return UNKNOWN;
 			goto again;
 		}
-		*isdir = S_ISDIR(st.st_mode);
-		if (*e && !*isdir)
+		*mode = st.st_mode & S_IFMT;
+		if (*e && !S_ISDIR(*mode))
 			return ABSENT;
 	}
 	snprintf(resolved, PATH_MAX, "%s", c ? cur : "/");
@@ -284,7 +283,8 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 {
 	char target[PATH_MAX], resolved[PATH_MAX] = "", sug[PATH_MAX], js[6 * PATH_MAX + 3];
 	char allow[6 * PATH_MAX + 64];
-	int host, isdir, g;
+	int host, g;
+	mode_t mode;
 
 	if (!path) {
 		record(kind, shown, err, "unknown", NULL,
@@ -296,7 +296,7 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 	else
 		snprintf(target, sizeof target, "%s", path);
 	g = granted(target);
-	host = host_walk(target, resolved, &isdir);
+	host = host_walk(target, resolved, &mode);
 	if (host == EXISTS)
 		g |= granted(resolved);
 	/* The policy grants it: the refusal is not the policy's (a mode, an
@@ -311,7 +311,9 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 		record(kind, path, err, "absent", NULL, "it exists nowhere, outside the run either");
 		return;
 	}
-	if (suggest_dir && !(host == EXISTS && isdir) && strcmp(target, "/"))
+	/* A file's directory (its neighbours come with it), but not for a
+	 * directory itself, nor for a device or a socket. */
+	if (suggest_dir && host == EXISTS && S_ISREG(mode) && strcmp(target, "/"))
 		parent_of(sug, target);
 	else
 		snprintf(sug, sizeof sug, "%s", target);
@@ -424,13 +426,14 @@ const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd,
 static void record_open(const char *path, const char *shown, int flags, int err)
 {
 	char resolved[PATH_MAX];
-	int isdir = 0, host = path ? host_walk(path, resolved, &isdir) : UNKNOWN;
+	mode_t mode = 0;
+	int host = path ? host_walk(path, resolved, &mode) : UNKNOWN;
 
 	if ((flags & O_CREAT) && host == ABSENT)
 		record_path("create", path, shown, err, R_WRITE, 1, 0);
 	else if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
 		record_path("write", path, shown, err, R_WRITE, 0, 0);
-	else if ((flags & O_DIRECTORY) || (host == EXISTS && isdir))
+	else if ((flags & O_DIRECTORY) || (host == EXISTS && S_ISDIR(mode)))
 		record_path("list", path, shown, err, R_READ, 0, 0);
 	else
 		record_path("read", path, shown, err, R_READ, 0, 1);

@@ -123,10 +123,10 @@ void explain_refused(pid_t pid, const struct call *c, int err)
 		int fam = (int)c->args[0], type = (int)c->args[1] & 0xf;
 
 		record(type == SOCK_DGRAM ? "UDP connect or bind" : "TCP connect or bind",
-		       fam == AF_INET ? "an AF_INET socket" : fam == AF_INET6 ?
-		       "an AF_INET6 socket" : "a socket of a family but AF_UNIX", err,
-		       "refused by the seccomp filter", NULL, "no network namespace could be "
-		       "made here, and the seccomp fallback refuses every socket but AF_UNIX");
+		       fam == AF_INET ? "AF_INET" : fam == AF_INET6 ? "AF_INET6" : "a family but AF_UNIX",
+		       err, "refused by the seccomp filter", NULL, "no network namespace could be "
+		       "made here, and the seccomp fallback refuses every socket but AF_UNIX (the "
+		       "object form of \"network\" keeps the host's network, with its ports)");
 #endif
 	} else {
 		record("io_uring", "io_uring", err, "refused by the seccomp filter", NULL,

@@ -331,6 +331,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	 * session keyring either way (DESIGN.md 4.2). */
 	helper(chain, "sharness-exec-netns");
 	push_opt(chain, "-W", "%d", walls_fd);
+	if (run_explain)
+		push(chain, "-E"); /* the fallback's socket refusals, reported */
 	if (!p->net_none)
 		push(chain, "-H");
 	push(chain, "--");
