@@ -36,9 +36,10 @@ teardown() {
 	teardown_tmp
 }
 
-# policy [NETWORK]: read /etc and $TMP/ro, write $TMP/rw; nothing else of $TMP.
+# policy [NETWORK]: read /etc and $TMP/ro, write $TMP/rw and /dev/null;
+# nothing else of $TMP.
 policy() {
-	chain_policy explain "${1:-\"none\"}" '"/etc","'"$TMP"'/ro","/dev/null"' '"'"$TMP"'/rw"'
+	chain_policy explain "${1:-\"none\"}" '"/etc","'"$TMP"'/ro"' '"'"$TMP"'/rw","/dev/null"'
 }
 
 # confined MODE CHAIN [--explain] ARGS...: sharness-exec run as MODE (root
@@ -210,3 +211,84 @@ t_absent() {
 @test "explain (nobody, seccomp fallback): a TCP connect to a port the object form does not list" { t_tcp_port nobody fallback; }
 @test "explain (nobody, seccomp fallback): an openat2 the filter refused" { t_openat2 nobody fallback; }
 @test "explain (nobody, seccomp fallback): a file that exists nowhere, named absent" { t_absent nobody fallback; }
+
+# --- without --explain, nothing; with it, the three steps' -E ---
+
+@test "explain: only --explain adds -E (the observer, the TRACE rules), to netns, supervise and landlock" {
+	require_feature landlock
+	policy
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- "$TRY" read /etc/hostname
+	! printf '%s\n' "$output" | grep -e ' -E '
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain -p "$TMP/p.json" -- "$TRY" read /etc/hostname
+	[ "$(printf '%s\n' "$output" | grep -c ' -E ')" = 3 ]
+	[[ "${lines[1]}" == *"/sharness-exec-supervise "*" -E -r /etc -r $TMP/ro -x /usr "*" -w $TMP/rw -w /dev/null --" ]]
+	[[ "${lines[3]}" == *"/sharness-exec-landlock "*" -E "* ]]
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" read /etc/hostname
+	[ -z "$stderr" ]
+}
+
+# --- the observer, attacked ---
+
+t_swap() {
+	need "$1"
+	chain_policy explain '"none"' '"/etc","'"$TMP"'/in"' '"'"$TMP"'/rw","/dev/null"'
+	run -0 as "$1" "$TRY" read "$TMP/ou/f"
+	# A second thread rewrites the path between an allowed file and one
+	# outside while the first opens it: what the observer reads may be
+	# either, what the kernel opens is never the outside one.
+	for e in "" --explain; do
+		run -0 --separate-stderr confined "$1" "$2" $e -p "$TMP/p.json" -- "$TRY" swap "$TMP/in/f" "$TMP/ou/f"
+		[ "$output" = ok ]
+	done
+	! printf '%s\n' "$stderr" | grep "^$X" | grep -v "^${X}read $TMP/[a-z]*/f: "
+}
+
+@test "explain (root): a second thread swapping the path string gets nothing outside" { t_swap root chain; }
+@test "explain (nobody): a second thread swapping the path string gets nothing outside" { t_swap nobody chain; }
+@test "explain (nobody, seccomp fallback): a second thread swapping the path string gets nothing outside" { t_swap nobody fallback; }
+
+t_init() {
+	need "$1"; policy
+	# Signals, ptrace and process_vm_readv at init (the target's parent)
+	# and at pid 1, and the descriptors above 2: refused and closed as
+	# without --explain.
+	local probe='for op in kill kill9 ptrace vmread; do "$0" $op $PPID; "$0" $op 1; done
+	for fd in 3 4 5 6 7 8 9 10 11 12; do "$0" fd $fd; done; true'
+	run -0 --separate-stderr confined "$1" "$2" -p "$TMP/p.json" -- /bin/sh -c "$probe" "$TRY"
+	local bare=$output
+	run -0 --separate-stderr confined "$1" "$2" --explain -p "$TMP/p.json" -- /bin/sh -c "$probe" "$TRY"
+	[ "$output" = "$bare" ]
+	! printf '%s\n' "$output" | grep -vx -e 'refused: Operation not permitted' -e 'refused: Bad file descriptor' -e 'refused: No such process'
+	[ "$(printf '%s\n' "$output" | grep -c 'Bad file descriptor')" = 10 ]
+	printf '%s\n' "$stderr" | grep -qx "${X}nothing was refused or hidden"
+}
+
+@test "explain (root): signals, ptrace and memory reads at init are refused, no descriptor leaks" { t_init root chain; }
+@test "explain (nobody): signals, ptrace and memory reads at init are refused, no descriptor leaks" { t_init nobody chain; }
+@test "explain (nobody, seccomp fallback): signals, ptrace and memory reads at init are refused, no descriptor leaks" { t_init nobody fallback; }
+
+@test "explain: a traced target cannot trace its own child (gdb, strace, LeakSanitizer)" {
+	need nobody; policy
+	run -0 --separate-stderr as nobody "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" trace-child
+	[ "$output" = ok ]
+	run -1 --separate-stderr as nobody "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" trace-child
+	[ "$output" = "refused: Operation not permitted" ]
+}
+
+@test "explain: endless distinct paths are counted, not kept: the list stops at 4096" {
+	need nobody; policy
+	run -0 --separate-stderr as nobody "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- \
+		/bin/sh -c 'i=0; while [ $i -lt 4200 ]; do true 2>/dev/null <"$0/x$i"; i=$((i + 1)); done' "$TMP/gone"
+	[ "$(printf '%s\n' "$stderr" | grep -c "^${X}read $TMP/gone/x[0-9]*: $ENOENT, absent, 1 time; ")" = 4096 ]
+	[ "${stderr_lines[-1]}" = "${X}104 more refusals not listed (after 4096 distinct ones)" ]
+}
+
+@test "explain: Yama's ptrace_scope 3 refuses --explain (126) and says why" {
+	require_feature landlock
+	[ "$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)" = 3 ] ||
+		not_here yama-3 "kernel.yama.ptrace_scope is not 3 here (it cannot be set back from 3)"
+	policy
+	run -126 --separate-stderr "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
+	[ "${stderr_lines[0]}" = "sharness-exec-supervise: fatal: refused: --explain traces the command, and Yama's kernel.yama.ptrace_scope is 3, which forbids every ptrace attach" ]
+	[ ! -e "$TMP/rw/ran" ]
+}

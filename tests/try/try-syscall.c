@@ -56,6 +56,8 @@
  *   try-syscall list DIR              open DIR O_DIRECTORY and read its entries
  *   try-syscall exec FILE             execve(2) FILE with no arguments
  *   try-syscall unix-connect PATH     connect to the pathname UNIX socket PATH
+ *   try-syscall trace-child           fork a child and PTRACE_ATTACH to it (as gdb
+ *                                     and strace do)
  *   try-syscall swap A B              while a second thread swaps the path
  *                                     between A and B, read A 2000 times;
  *                                     "leak" if B's content was ever read
@@ -440,6 +442,18 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(op, "kill-all"))
 		return result(kill(-1, 0));
+	if (!strcmp(op, "trace-child")) {
+		pid_t kid = fork();
+		int r;
+		if (kid == 0) {
+			pause();
+			_exit(0);
+		}
+		r = kid < 0 ? -1 : (int)ptrace(PTRACE_ATTACH, kid, NULL, NULL);
+		if (kid > 0)
+			kill(kid, SIGKILL);
+		return result(r);
+	}
 	if (!strcmp(op, "spawn"))
 		return spawn();
 	if (!a)
