@@ -37,7 +37,7 @@
 const char *progname = "sharness-exec-supervise";
 
 #define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-K SECONDS] [-m MIB] " \
-	"[-p N] [-T SECONDS] [-W FD] [-E [-H] [-r PATH]... [-x PATH]... [-w PATH]...] " \
+	"[-p N] [-T SECONDS] [-W FD] [-EH] [-r PATH]... [-x PATH]... [-w PATH]... " \
 	"[--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
