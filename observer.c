@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -42,6 +43,14 @@ struct sysinfo_ {
 	} u;
 };
 
+#ifndef SYS_io_uring_setup
+# define SYS_io_uring_setup 425
+# define SYS_io_uring_enter 426
+# define SYS_io_uring_register 427
+#endif
+#ifndef SYS_openat2
+# define SYS_openat2 437
+#endif
 #ifndef PTRACE_GET_SYSCALL_INFO
 # define PTRACE_GET_SYSCALL_INFO 0x420e
 #endif
@@ -134,6 +143,20 @@ ssize_t observe_string(pid_t pid, unsigned long long addr, char *buf, size_t siz
 	return -1; /* longer than a path may be */
 }
 
+/* Does the netns step's seccomp fallback refuse sockets here? Under -E
+ * its rule is a TRACE rule, which fails with ENOSYS for init, whom nobody
+ * traces: a probe of what the kernel does, not of what argv says. */
+static int fallback_sockets;
+
+static void probe_fallback(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	fallback_sockets = fd < 0 && errno == ENOSYS;
+	if (fd >= 0)
+		close(fd);
+}
+
 /* --- starting --- */
 
 void observe_prepare(void)
@@ -173,6 +196,7 @@ void observe_start(pid_t child)
 		die_hint(EXIT_CONFINE, err, "kernel.yama.ptrace_scope 2 lets only CAP_SYS_PTRACE "
 		         "trace; run without --explain", "unable to trace the command for --explain");
 	}
+	probe_fallback();
 	/* The view step keeps the cwd's path, inside the view or not. */
 	if (getcwd(cwd, sizeof cwd))
 		start_cwd = strdup(cwd);
@@ -183,6 +207,26 @@ void observe_start(pid_t child)
 }
 
 /* --- the stops --- */
+
+/* The errno the seccomp filters refuse call C with, whatever stopped it:
+ * a filter of the target's own may return SECCOMP_RET_TRACE for the same
+ * call with other data, and the newest filter's data is what the stop
+ * carries. Were the observer to trust it, the call would run. */
+static int refused_by_rule(const struct call *c)
+{
+	switch (c->nr) {
+	case SYS_openat2: case SYS_io_uring_setup: case SYS_io_uring_enter:
+	case SYS_io_uring_register:
+		return ENOSYS;
+	case SYS_keyctl: case SYS_add_key: case SYS_request_key:
+		return EPERM;
+#ifdef SYS_socket
+	case SYS_socket: case SYS_socketpair:
+		return fallback_sockets && (int)c->args[0] != AF_UNIX ? EAFNOSUPPORT : 0;
+#endif
+	}
+	return 0;
+}
 
 /* The filter's own refusal (SECCOMP_EXPLAIN): skip the call, with the
  * errno of its rule. If that cannot be done the task dies: a traced call
@@ -203,20 +247,29 @@ static void seccomp_stop(struct task *t)
 {
 	struct sysinfo_ i;
 	unsigned data;
+	int err;
 
 	memset(&i, 0, sizeof i);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, sizeof i, &i) <= 0 || i.op != INFO_SECCOMP) {
+		refuse(t->pid, ENOSYS); /* a call the observer cannot tell does not run */
 		ptrace(PTRACE_CONT, t->pid, 0, 0);
 		return;
 	}
 	t->call.nr = (long)i.u.seccomp.nr;
 	memcpy(t->call.args, i.u.seccomp.args, sizeof t->call.args);
 	data = i.u.seccomp.ret_data;
-	if (data & SECCOMP_TRACE_REFUSED) {
-		int err = (int)(data & ~SECCOMP_TRACE_REFUSED);
-
+	if ((err = refused_by_rule(&t->call)) || (data & SECCOMP_TRACE_REFUSED)) {
+		if (!err)
+			err = (int)(data & ~SECCOMP_TRACE_REFUSED);
 		refuse(t->pid, err);
 		explain_refused(t->pid, &t->call, err);
+		ptrace(PTRACE_CONT, t->pid, 0, 0);
+		return;
+	}
+	if (!seccomp_traced(t->call.nr)) {
+		/* Only a filter of the target's own stops this call: fail
+		 * it as the kernel does where nobody traces. */
+		refuse(t->pid, ENOSYS);
 		ptrace(PTRACE_CONT, t->pid, 0, 0);
 		return;
 	}

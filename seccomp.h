@@ -88,6 +88,8 @@ int seccomp_install(unsigned what);
  * SECCOMP_RET_TRACE rules stop every path-taking and socket call for the
  * observer (data 0). Without a tracer those calls fail with ENOSYS. */
 int seccomp_trace_install(void);
+/* Is NR one of the calls that filter stops? */
+int seccomp_traced(long nr);
 /* The process group SECCOMP_DENY_GROUP names besides 0 (0: none). */
 void seccomp_group(pid_t pgid);
 

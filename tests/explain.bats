@@ -292,3 +292,24 @@ t_init() {
 	[ "${stderr_lines[0]}" = "sharness-exec-supervise: fatal: refused: --explain traces the command, and Yama's kernel.yama.ptrace_scope is 3, which forbids every ptrace attach" ]
 	[ ! -e "$TMP/rw/ran" ]
 }
+
+t_own_trace() {
+	need "$1"; policy
+	# The target's own filter returns SECCOMP_RET_TRACE for the calls the
+	# filter refuses: the newest filter's data is what the stop carries,
+	# so an observer trusting it would let them run. Each is refused as
+	# without --explain (and a call only the target's filter stops fails
+	# with ENOSYS, as where nobody traces).
+	local calls=("openat2 $TMP/ro/f" "key-add explain-test" "socket inet") c
+	for c in "${calls[@]}"; do
+		run --separate-stderr confined "$1" "$2" -p "$TMP/p.json" -- "$TRY" own-trace "$TRY" $c
+		local bare=$output
+		[[ "$bare" == "refused: "* ]]
+		run --separate-stderr confined "$1" "$2" --explain -p "$TMP/p.json" -- "$TRY" own-trace "$TRY" $c
+		[ "$output" = "$bare" ]
+	done
+}
+
+@test "explain (root): the target's own TRACE rules cannot make the observer let a refused call run" { t_own_trace root chain; }
+@test "explain (nobody): the target's own TRACE rules cannot make the observer let a refused call run" { t_own_trace nobody chain; }
+@test "explain (nobody, seccomp fallback): the target's own TRACE rules cannot make the observer let a refused call run" { t_own_trace nobody fallback; }

@@ -56,6 +56,9 @@
  *   try-syscall list DIR              open DIR O_DIRECTORY and read its entries
  *   try-syscall exec FILE             execve(2) FILE with no arguments
  *   try-syscall unix-connect PATH     connect to the pathname UNIX socket PATH
+ *   try-syscall own-trace PROGRAM [ARG...]  execute PROGRAM under a filter of
+ *                                     our own whose SECCOMP_RET_TRACE rules name
+ *                                     openat2, keyctl, add_key and socket
  *   try-syscall trace-child           fork a child and PTRACE_ATTACH to it (as gdb
  *                                     and strace do)
  *   try-syscall swap A B              while a second thread swaps the path
@@ -87,7 +90,10 @@
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/filter.h>
 #include <linux/io_uring.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <linux/keyctl.h>
 #include "landlock-abi.h"
 #include <linux/openat2.h>
@@ -442,6 +448,23 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(op, "kill-all"))
 		return result(kill(-1, 0));
+	if (!strcmp(op, "own-trace") && a) {
+		long nrs[] = { SYS_openat2, SYS_keyctl, SYS_add_key, SYS_socket };
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[0], 4, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[1], 3, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[2], 2, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[3], 1, 0),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+		};
+		struct sock_fprog prog = { sizeof f / sizeof *f, f };
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+			return result(-1);
+		execv(a, argv + 2);
+		return result(-1);
+	}
 	if (!strcmp(op, "trace-child")) {
 		pid_t kid = fork();
 		int r;
