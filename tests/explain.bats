@@ -313,3 +313,11 @@ t_own_trace() {
 @test "explain (root): the target's own TRACE rules cannot make the observer let a refused call run" { t_own_trace root chain; }
 @test "explain (nobody): the target's own TRACE rules cannot make the observer let a refused call run" { t_own_trace nobody chain; }
 @test "explain (nobody, seccomp fallback): the target's own TRACE rules cannot make the observer let a refused call run" { t_own_trace nobody fallback; }
+
+@test "explain: a relative path counts from the target's cwd, followed through chdir" {
+	need nobody; policy
+	run -1 --separate-stderr as nobody "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- \
+		/bin/sh -c 'cd "$1" && "$0" read ../out/f' "$TRY" "$TMP/ro"
+	[ "$output" = "refused: No such file or directory" ]
+	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}read $TMP/out/f: $ENOENT, hidden by the policy, 1 time; allow with \"files\": {\"read\": [\"$TMP/out\"]}" ]
+}
