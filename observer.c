@@ -228,9 +228,9 @@ static int refused_by_rule(const struct call *c)
 	return 0;
 }
 
-/* The filter's own refusal (SECCOMP_EXPLAIN): skip the call, with the
- * errno of its rule. If that cannot be done the task dies: a traced call
- * the observer leaves alone would run. */
+/* Skip the call, failing with ERR: the filter's own refusals
+ * (SECCOMP_EXPLAIN), with the errno of their rule. If that cannot be done
+ * the task dies: a traced call the observer leaves alone would run. */
 static void refuse(pid_t pid, int err)
 {
 #if defined(__x86_64__)
@@ -258,17 +258,16 @@ static void seccomp_stop(struct task *t)
 	t->call.nr = (long)i.u.seccomp.nr;
 	memcpy(t->call.args, i.u.seccomp.args, sizeof t->call.args);
 	data = i.u.seccomp.ret_data;
-	if ((err = refused_by_rule(&t->call)) || (data & SECCOMP_TRACE_REFUSED)) {
-		if (!err)
-			err = (int)(data & ~SECCOMP_TRACE_REFUSED);
+	if ((err = refused_by_rule(&t->call))) {
 		refuse(t->pid, err);
 		explain_refused(t->pid, &t->call, err);
 		ptrace(PTRACE_CONT, t->pid, 0, 0);
 		return;
 	}
-	if (!seccomp_traced(t->call.nr)) {
-		/* Only a filter of the target's own stops this call: fail
-		 * it as the kernel does where nobody traces. */
+	if (!seccomp_traced(t->call.nr) || data) {
+		/* Only a filter of the target's own stops this call, or
+		 * gives this data (ours give 0): fail it as the kernel does
+		 * where nobody traces. */
 		refuse(t->pid, ENOSYS);
 		ptrace(PTRACE_CONT, t->pid, 0, 0);
 		return;
