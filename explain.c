@@ -211,7 +211,7 @@ again:
 /* --- the list --- */
 
 void record(const char *kind, const char *what, int err, const char *status,
-                   const char *allow, const char *why)
+            const char *allow, const char *why)
 {
 	struct denial *d;
 
@@ -279,7 +279,7 @@ static const char *right_name(int need)
  * with SUGGEST_DIR the change names the directory of a file (a read, an
  * exec), else the path itself. Recorded only if the policy is why. */
 void record_path(const char *kind, const char *path, const char *shown, int err,
-                        int need, int parent, int suggest_dir)
+                 int need, int parent, int suggest_dir)
 {
 	char target[PATH_MAX], resolved[PATH_MAX] = "", sug[PATH_MAX], js[6 * PATH_MAX + 3];
 	char allow[6 * PATH_MAX + 64];
@@ -404,8 +404,7 @@ int fd_path(pid_t pid, int fd, char *out)
 
 /* The absolute path a call names: NAME against DIRFD (AT_FDCWD: CWD);
  * NULL when the base is not known. */
-const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd,
-                            char *out)
+const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd, char *out)
 {
 	char base[PATH_MAX];
 
