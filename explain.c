@@ -156,11 +156,12 @@ static void parent_of(char *out, const char *path)
 	out[n] = '\0';
 }
 
-enum { ABSENT, EXISTS, UNKNOWN };
+enum { ABSENT, EXISTS, UNKNOWN, PLANTED };
 
 /* Does PATH (absolute, normalized) exist on the host? Walks it one
  * component at a time, following symlinks by readlink (at most 40) but
- * none beneath a write path; RESOLVED gets where it led, MODE its type. */
+ * none beneath a write path (PLANTED: the target could have put it
+ * there); RESOLVED gets where it led, MODE its type. */
 static int host_walk(const char *path, char *resolved, mode_t *mode)
 {
 	char rest[PATH_MAX], cur[PATH_MAX], link[PATH_MAX], next[PATH_MAX];
@@ -190,8 +191,9 @@ again:
 		if (S_ISLNK(st.st_mode)) {
 			ssize_t n;
 
-			if (beneath_write(cur) || ++hops > 40 ||
-			    (n = readlink(cur, link, sizeof link - 1)) < 0)
+			if (beneath_write(cur))
+				return PLANTED;
+			if (++hops > 40 || (n = readlink(cur, link, sizeof link - 1)) < 0)
 				return UNKNOWN;
 			link[n] = '\0';
 			cur[c - (size_t)(e - s) - 1] = '\0'; /* the link's directory */
@@ -300,9 +302,13 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 	if (host == EXISTS)
 		g |= granted(resolved);
 	/* The policy grants it: the refusal is not the policy's (a mode, an
-	 * owner, a file that is not there). */
-	if ((g & need) == need)
+	 * owner, a file that is not there), or it lies beyond a link. */
+	if ((g & need) == need) {
+		if (host == PLANTED)
+			record(kind, path, err, "unknown", NULL, "the path goes through a symlink "
+			       "beneath a write path, which the observer does not follow");
 		return;
+	}
 	if (host == ABSENT) {
 		/* Beneath a policy path, an absent file is just absent; and
 		 * an exec's search of PATH tries every directory. */
@@ -319,7 +325,7 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 		snprintf(sug, sizeof sug, "%s", target);
 	json_string(js, sizeof js, sug);
 	snprintf(allow, sizeof allow, "\"files\": {\"%s\": [%s]}", right_name(need), js);
-	record(kind, path, err, host == UNKNOWN ? "unknown" : g ? "refused by the policy" :
+	record(kind, path, err, host != EXISTS ? "unknown" : g ? "refused by the policy" :
 	       "hidden by the policy", allow, NULL);
 }
 
@@ -513,6 +519,8 @@ void denials_print(const struct denials *d, FILE *f)
 		        x->count == 1 ? "" : "s");
 		if (x->allow)
 			fprintf(f, "allow with %s\n", x->allow);
+		else if (!strcmp(x->status, "unknown"))
+			fprintf(f, "no change to suggest: %s\n", x->why);
 		else
 			fprintf(f, "no policy change allows it: %s\n", x->why);
 	}

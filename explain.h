@@ -21,7 +21,8 @@ struct denial {
 	const char *status;  /* "hidden by the policy", "refused by the policy",
 	                      * "absent", "unknown", "refused by the seccomp filter" */
 	char *allow;         /* the JSON to paste into the policy, or NULL */
-	const char *why;     /* with no ALLOW: why no policy change allows it */
+	const char *why;     /* with no ALLOW: why no policy change allows it
+	                      * (or, "unknown", why none can be suggested) */
 	unsigned long count;
 };
 

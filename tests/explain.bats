@@ -321,3 +321,12 @@ t_own_trace() {
 	[ "$output" = "refused: No such file or directory" ]
 	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}read $TMP/out/f: $ENOENT, hidden by the policy, 1 time; allow with \"files\": {\"read\": [\"$TMP/out\"]}" ]
 }
+
+@test "explain: a symlink beneath a write path is not followed: the path is unknown" {
+	need nobody; policy
+	ln -s "$TMP/out/f" "$TMP/rw/link"
+	run -0 as nobody "$TRY" read "$TMP/rw/link"
+	run -1 --separate-stderr as nobody "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" read "$TMP/rw/link"
+	[ "$output" = "refused: No such file or directory" ]
+	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}read $TMP/rw/link: $ENOENT, unknown, 1 time; no change to suggest: the path goes through a symlink beneath a write path, which the observer does not follow" ]
+}
