@@ -303,6 +303,10 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 		g |= granted(resolved);
 	/* The policy grants it: the refusal is not the policy's (a mode, an
 	 * owner, a file that is not there), or it lies beyond a link. */
+	/* An exec's search of PATH tries every directory: only a program
+	 * that is there, hidden, is worth a line. */
+	if (need == R_EXEC && err == ENOENT && host != EXISTS)
+		return;
 	if ((g & need) == need) {
 		if (host == PLANTED)
 			record(kind, path, err, "unknown", NULL, "the path goes through a symlink "
@@ -310,9 +314,8 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 		return;
 	}
 	if (host == ABSENT) {
-		/* Beneath a policy path, an absent file is just absent; and
-		 * an exec's search of PATH tries every directory. */
-		if (g || need == R_EXEC)
+		/* Beneath a policy path, an absent file is just absent. */
+		if (g)
 			return;
 		record(kind, path, err, "absent", NULL, "it exists nowhere, outside the run either");
 		return;

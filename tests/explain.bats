@@ -330,3 +330,26 @@ t_own_trace() {
 	[ "$output" = "refused: No such file or directory" ]
 	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}read $TMP/rw/link: $ENOENT, unknown, 1 time; no change to suggest: the path goes through a symlink beneath a write path, which the observer does not follow" ]
 }
+
+@test "explain: job control inside (a stopped and continued child) and a signal from outside pass through the observer" {
+	need nobody; policy
+	run -0 --separate-stderr as nobody "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- \
+		/bin/sh -c 'sleep 5 & p=$!; kill -STOP $p; kill -CONT $p; kill -TERM $p; wait $p; echo "done $?"'
+	[ "$output" = "done 143" ]
+	# SIGTERM to the wrapper once the command is up: the caller sees the
+	# command killed by it, as without --explain.
+	mkfifo "$TMP/rw/ready"
+	chmod 666 "$TMP/rw/ready"
+	# setpriv executes the wrapper in place: $! is the wrapper.
+	setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_GID" --clear-groups -- \
+		"$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- \
+		/bin/sh -c 'echo up >"$0"; exec sleep 60' "$TMP/rw/ready" 2>"$TMP/err" &
+	local pid=$!
+	pids+=("$pid")
+	[ "$(await_line "$TMP/rw/ready")" = up ]
+	kill -TERM "$pid"
+	local st=0
+	wait "$pid" || st=$?
+	[ "$st" = 143 ]
+	grep -qx "${X}nothing was refused or hidden" "$TMP/err"
+}
