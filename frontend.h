@@ -16,7 +16,7 @@
 	"[--timeout DURATION [--kill-after DURATION]] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
-	"-- COMMAND [ARG...]"
+	"[--explain] -- COMMAND [ARG...]"
 #define LAUNCH_USAGE "sharness-exec launch [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] -- COMMAND [ARG...]"
@@ -31,6 +31,11 @@ int cmd_run(int argc, char **argv);
 int cmd_launch(int argc, char **argv);
 /* A line for each component and main: policy, network, ready, identity. */
 void manifest_describe(const struct manifest *m, FILE *f);
+/* runopts.c: run's option handling beside run.c. --explain (DESIGN.md
+ * 4.7): the supervise step's observer and the landlock step's TRACE
+ * rules. --timeout and --kill-after: a duration in seconds, or 125. */
+extern int run_explain;
+unsigned long duration(const char *opt, const char *s);
 /* SUBCOMMAND --help: its usage, then a line for each option; 0. */
 int cmd_help(const char *name);
 

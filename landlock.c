@@ -31,7 +31,7 @@
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bHRtU] [-A ABI] [-e FD] [-W FD] [-u UID:GID [-G GIDS]] " \
+#define USAGE "sharness-exec-landlock [-bEHRtU] [-A ABI] [-e FD] [-W FD] [-u UID:GID [-G GIDS]] " \
 	"[-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
@@ -161,7 +161,7 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 static struct {
 	struct rule { int opt; const char *arg; unsigned long port; } *rule;
 	const char **view;
-	int nrules, best, net, udp, userns, test;
+	int nrules, best, net, udp, userns, test, explain;
 	unsigned long cap, envfd;
 } o = { .cap = 1000, .envfd = ULONG_MAX };
 
@@ -189,7 +189,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:W:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbEHtUA:e:W:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -198,6 +198,7 @@ static void parse(int argc, char **argv)
 			rights_print();
 			exit(0);
 		case 'b': o.best = 1; break;
+		case 'E': o.explain = 1; break; /* run --explain: seccomp.h */
 		case 'H': o.net = 1; break;
 		case 'U': o.userns = 1; break;
 		case 't': o.test = 1; break;
@@ -577,7 +578,8 @@ int main(int argc, char **argv)
 		filter |= SECCOMP_DENY_GROUP;
 		seccomp_group(getpgrp());
 	}
-	if (seccomp_install(filter) < 0)
+	if (seccomp_install(filter | (o.explain ? SECCOMP_EXPLAIN : 0)) < 0 ||
+	    (o.explain && seccomp_trace_install() < 0))
 		die(EXIT_CONFINE, "unable to install the seccomp filter");
 	if (fd >= 0 && syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");

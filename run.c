@@ -314,23 +314,6 @@ static void walled_step(struct vec *chain, const char *name, int best_effort)
 		push(chain, "-b");
 }
 
-/* --timeout and --kill-after: a whole number of seconds, or of minutes
- * or hours with m or h (s for seconds), from 1 s to 2^31-1 s. */
-static unsigned long duration(const char *opt, const char *s)
-{
-	unsigned long v, unit = 1;
-	char *end;
-
-	errno = 0;
-	v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
-	if (v && *end && !end[1])
-		unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 0;
-	if (!v || errno || (*end && end[1]) || !unit || v > 2147483647UL / unit)
-		diex(EXIT_REFUSED, "%s must be a whole number of seconds, or of minutes or hours "
-		     "with m or h, from 1 s to 2147483647 s, not %s", opt, q(s));
-	return v * unit;
-}
-
 /* -T and -K for the supervise step, from --timeout and --kill-after. */
 static unsigned long timeout_s, kill_after_s;
 
@@ -352,6 +335,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	 * session keyring either way (DESIGN.md 4.2). */
 	helper(chain, "sharness-exec-netns");
 	push_opt(chain, "-W", "%d", walls_fd);
+	if (run_explain)
+		push(chain, "-E"); /* the fallback's socket refusals, reported */
 	if (!p->net_none)
 		push(chain, "-H");
 	push(chain, "--");
@@ -368,6 +353,14 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (p->max_pids)
 		push_opt(chain, "-p", "%lu", p->max_pids);
 	push_timeout(chain);
+	if (run_explain) { /* the observer, and what it is to know (DESIGN.md 4.7) */
+		push(chain, "-E");
+		if (!p->net_none)
+			push(chain, "-H");
+		push_paths(chain, "-r", &p->read_resolved);
+		push_paths(chain, "-x", &p->exec_resolved);
+		push_paths(chain, "-w", &p->write_resolved);
+	}
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
 		helper(chain, "sharness-exec-limits");
@@ -410,6 +403,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push(chain, "-H");
 	if (p->user_namespaces)
 		push(chain, "-U");
+	if (run_explain)
+		push(chain, "-E"); /* the TRACE rules */
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
@@ -501,6 +496,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		{ "kill-after", required_argument, NULL, 'k' },
 		{ "user", required_argument, NULL, 'u' },	/* long only */
 		{ "user-groups", no_argument, NULL, 'g' },
+		{ "explain", no_argument, NULL, 'X' },	/* long only */
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -527,6 +523,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'k': kill_after_s = duration("--kill-after", optarg); break;
 		case 'u': o->user = optarg; break;
 		case 'g': o->user_groups = 1; break;
+		case 'X': run_explain = 1; break;
 		case ':':
 			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
 		default:

@@ -170,7 +170,8 @@ static const struct cmd {
 	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
 	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n"
 	  "    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n"
-	  "    --user-groups\twith --user: keep USER's supplementary groups\n" },
+	  "    --user-groups\twith --user: keep USER's supplementary groups\n"
+	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n" },
 	{ "launch", LAUNCH_USAGE, "verify a launch manifest; --dry-run prints its plan",
 	  cmd_launch,
 	  "-m, --manifest FILE\tthe launch 1 manifest (required)\n"

@@ -28,6 +28,7 @@
 
 #include "common.h"
 #include "ending.h"
+#include "explain.h"
 #include "helper.h"
 #include "rights.h"
 #include "landlock-abi.h"
@@ -36,7 +37,8 @@
 const char *progname = "sharness-exec-supervise";
 
 #define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-K SECONDS] [-m MIB] " \
-	"[-p N] [-T SECONDS] [-W FD] [--] PROGRAM [ARG...]"
+	"[-p N] [-T SECONDS] [-W FD] [-EH] [-r PATH]... [-x PATH]... [-w PATH]... " \
+	"[--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -162,6 +164,7 @@ static void chain(char **argv)
 	if (sigaction(SIGCHLD, &run.caller_chld, NULL) < 0 ||
 	    sigprocmask(SIG_SETMASK, &run.caller_mask, NULL) < 0)
 		die(EXIT_CONFINE, "unable to restore the signal mask");
+	observe_child();
 	xexecvp(argv[0], argv);
 }
 
@@ -190,10 +193,12 @@ static void init(char **argv)
 		close(run.children);
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
+	observe_prepare();
 	if ((child = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork");
 	if (child == 0)
 		chain(argv);
+	observe_start(child);
 	{
 		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children };
 
@@ -223,6 +228,8 @@ static void init(char **argv)
 			continue;
 		}
 		while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+			if (observe_status(pid, st))
+				continue;
 			if (WIFSTOPPED(st)) {
 				/* A ptrace stop: a process that made us its
 				 * tracer (PTRACE_TRACEME). Not an exit: let it
@@ -232,8 +239,12 @@ static void init(char **argv)
 				       WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st));
 				continue;
 			}
+			if (explain_on)
+				observe_exited(pid);
 			if (pid != child)
 				continue;
+			if (explain_on)
+				denials_print(&denials, stderr);
 			st |= ending.timed_out;
 			if (write_all(run.status[1], &st, sizeof st) < 0)
 				init_kill_all();
@@ -360,7 +371,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:hK:m:p:tT:W:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:A:bc:EhHK:m:p:r:tT:W:w:x:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, abi_cap))
@@ -386,6 +397,9 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "                 where Landlock cannot scope signals\n"
 			       "  -c CONTROLLER  make the run's cgroup with memory, pids or cpu, and\n"
 			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
+			       "  -E             run --explain: init traces PROGRAM's tree and lists\n"
+			       "                 what the policy refused or hid when it ends; -H (the\n"
+			       "                 host's network), -r/-x/-w PATH (the policy's paths)\n"
 			       "  -K SECONDS     after -T, end the run SECONDS later (default 5)\n"
 			       "  -m MIB         the memory cap, named if the cgroup killed for it\n"
 			       "  -p N           the process cap, named if it refused forks\n"
@@ -399,12 +413,14 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			break;
 		case 'W': walls_fd(optarg, USAGE); break;
 		default:
-			usage_option(USAGE, c, argv[optind - 1]);
+			if (!explain_option(c, optarg, USAGE))
+				usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && !run.test)
 		usage_fail(USAGE, "no program given");
 	ending_check(USAGE);
+	explain_check(USAGE);
 }
 
 /* Every signal waits for sigwaitinfo, in the supervisor and in init, from

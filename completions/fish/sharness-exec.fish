@@ -86,6 +86,7 @@ complete -c sharness-exec -n $in_run -l check -d 'Each step also prints what it 
 complete -c sharness-exec -n $in_run -s n -l dry-run -d 'Print the chain and exit'
 complete -c sharness-exec -n $in_run -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Refuse unless the policy has this hash'
 complete -c sharness-exec -n $in_run -l expect-id -x -d 'Refuse unless the policy has this id'
+complete -c sharness-exec -n $in_run -l explain -d 'When the command ends, list what the policy refused or hid'
 complete -c sharness-exec -n $in_run -l help -d 'Print the usage of run'
 complete -c sharness-exec -n $in_run -l kill-after -x -d 'With --timeout, kill what is left this much later'
 complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
