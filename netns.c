@@ -27,10 +27,11 @@
 #include "helper.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "statuspipe.h"
 
 const char *progname = "sharness-exec-netns";
 
-#define USAGE "sharness-exec-netns [-t] [-H | -S] [-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-netns [-t] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]"
 
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 			opt = 'h';
 		else if (optind < argc && !strncmp(argv[optind], "--", 2) && argv[optind][2])
 			usage_fail(USAGE, "unknown option %s", argv[optind]);
-		else if ((opt = getopt(argc, argv, "+:hHStW:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hE:HStW:")) == -1)
 			break;
 		if (opt == 'h') {
 			puts("usage: " USAGE);
@@ -198,6 +199,8 @@ int main(int argc, char **argv)
 			test = 1;
 		else if (opt == 'W')
 			walls_fd(optarg, USAGE);
+		else if (opt == 'E')
+			status_fd(optarg, USAGE);
 		else
 			usage_option(USAGE, opt, argv[optind - 1]);
 	}
