@@ -36,9 +36,9 @@
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-K SECONDS] [-m MIB] " \
-	"[-p N] [-T SECONDS] [-E FD] [-W FD] [-O FD [-R FD] [-I ID] [-H HASH] [-F KEY] " \
-	"[-u PERCENT]] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] " \
+	"[-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-p N] [-R FD] [-T SECONDS] " \
+	"[-u PERCENT] [-W FD] [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
