@@ -61,6 +61,20 @@ void report_option(int c, const char *arg, const char *usage)
 	}
 }
 
+/* The rights that no wall held, from "NAME:WALL,...": what best effort,
+ * or a caller who is not root (DESIGN.md 4.5), ran without. */
+static void unheld(const char *w, size_t len)
+{
+	for (const char *p = w, *end = w + len; p < end; ) {
+		const char *c = memchr(p, ',', (size_t)(end - p));
+		size_t n = c ? (size_t)(c - p) : (size_t)(end - p);
+
+		if (n > 5 && !memcmp(p + n - 5, ":none", 5))
+			report_add(&rep.r.dropped, p, n - 5);
+		p += n + 1;
+	}
+}
+
 /* One line of a step's, or of ours: a fatal one, a warning (and what
  * best effort dropped), the walls, the exec. */
 static void take_line(const char *line, size_t len)
@@ -70,9 +84,9 @@ static void take_line(const char *line, size_t len)
 
 	if (len == 5 && !memcmp(line, "@exec", 5)) {
 		rep.exec_seen = 1;
-	} else if (len > 7 && !memcmp(line, "@walls ", 7)) {
-		free((char *)rep.r.walls);
+	} else if (len > 7 && !memcmp(line, "@walls ", 7) && !rep.r.walls) {
 		rep.r.walls = strndup(line + 7, len - 7);
+		unheld(line + 7, len - 7);
 	} else if (line[0] != '@' && memmem(line, len, ": fatal: ", 9) && !rep.r.fatal) {
 		rep.r.fatal = strndup(line, len);
 	} else if (w) {
