@@ -1,10 +1,11 @@
 /* run --report (sharness-exec-report(5)): one JSON object, written when
- * the run ends, by whoever ends it: the front end for a refusal before
- * the supervisor exists (runreport.c), the supervisor for everything
- * after (report.c), which alone sees how the run ended. Both fill one
- * struct report and write it with report_write, so that every report
- * has every field, null where nothing is known. No JSON library: the
- * strings go through json_quote (text.h). */
+ * the run ends by the supervisor (report.c), which alone sees how it
+ * ended: every field, null where nothing is known. No JSON library: the
+ * strings go through json_quote (text.h). The front end's report of a
+ * refusal before the supervisor exists, whose fields are all null but
+ * the policy, the outcome, the status and the lines, is its own, kept
+ * small there (runreport.c); tests/report.bats holds both to the same
+ * fields. */
 #ifndef SHARNESS_REPORT_H
 #define SHARNESS_REPORT_H
 

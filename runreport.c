@@ -18,7 +18,6 @@
 
 #include "common.h"
 #include "frontend.h"
-#include "report.h"
 #include "runreport.h"
 #include "trust.h"
 
@@ -27,8 +26,9 @@ static struct {
 	int dry;
 	const char *id, *hash, *key;
 	const char *fatal;         /* the front end's own fatal line */
-	struct report_list warnings;
-} rr = { -1, -1, -1, 0, NULL, NULL, NULL, NULL, { NULL, 0 } };
+	char *warnings[16];        /* and its first warnings */
+	size_t nwarnings;
+} rr = { .fd = -1, .rfd = -1, .wfd = -1 };
 
 /* FD moved to the lowest number above 2 (the caller may have left 0-2
  * closed: the target would find it there), close-on-exec. */
@@ -124,34 +124,66 @@ static void make_file(const char *arg)
 	rr.fd = above2(fd, "the report");
 }
 
-/* The refusal's report, as the front end exits before any step ran. */
+static void put_bytes(void *f, const char *s, size_t n)
+{
+	fwrite(s, 1, n, f);
+}
+
+static void put_str(FILE *f, const char *s)
+{
+	if (s)
+		json_quote(put_bytes, f, s, strlen(s));
+	else
+		fputs("null", f);
+}
+
+/* The refusal's report, as the front end exits before any step ran: the
+ * fields of report_write (report.h), all null but these. */
 static void front_exit(int status, void *unused)
 {
-	struct report r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
 
 	(void)unused;
-	if (rr.fd < 0 || rr.dry || status == 0)
+	if (rr.fd < 0 || rr.dry || status == 0 || !(f = open_memstream(&buf, &len)))
 		return;
-	report_init(&r);
-	r.id = rr.id;
-	r.hash = rr.hash;
-	r.key = rr.key;
-	r.outcome = status == EXIT_REFUSED ? "refused" : status == EXIT_NOTFOUND ?
-	            "not_found" : "could_not_confine";
-	r.wrapper_exit = status;
-	r.fatal = rr.fatal;
-	r.warnings = rr.warnings;
-	if (report_write(rr.fd, &r) < 0)
+	fputs("{\"report\":1,\"policy\":", f);
+	if (rr.id) {
+		fputs("{\"id\":", f);
+		put_str(f, rr.id);
+		fputs(",\"hash\":", f);
+		put_str(f, rr.hash);
+		fputs(",\"key\":", f);
+		put_str(f, rr.key);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ",\"outcome\":\"%s\",\"wrapper_status\":{\"exit_code\":%d},\"target\":null,"
+	        "\"fatal\":", status == EXIT_REFUSED ? "refused" : status == EXIT_NOTFOUND ?
+	        "not_found" : "could_not_confine", status);
+	put_str(f, rr.fatal);
+	fputs(",\"walls\":null,\"dropped\":[],\"memory\":null,\"pids\":null,\"cpu\":null,"
+	      "\"timeout\":null,\"wall_s\":null,\"warnings\":[", f);
+	for (size_t i = 0; i < rr.nwarnings; i++) {
+		if (i)
+			fputc(',', f);
+		put_str(f, rr.warnings[i]);
+	}
+	fputs("],\"denials\":null}\n", f);
+	if (fclose(f) != 0 || write_all(rr.fd, buf, len) < 0)
 		fprintf(stderr, "%s: warning: unable to write the report: %s\n", progname,
 		        strerror(errno));
+	free(buf);
 }
 
 static void front_line(int code, const char *line)
 {
 	if (code && !rr.fatal)
 		rr.fatal = strdup(line);
-	else if (!code)
-		report_add(&rr.warnings, line, strlen(line));
+	else if (!code && rr.nwarnings < sizeof rr.warnings / sizeof *rr.warnings)
+		rr.nwarnings += (rr.warnings[rr.nwarnings] = strdup(line)) != NULL;
 }
 
 void report_start(const char *arg, int dry_run)
