@@ -41,7 +41,7 @@ static void out_bytes(void *ctx, const char *s, size_t n)
 static void outf(struct out *o, const char *fmt, ...) PRINTF(2, 3);
 static void outf(struct out *o, const char *fmt, ...)
 {
-	char b[128];
+	char b[256];
 	va_list ap;
 	int n;
 
@@ -64,12 +64,13 @@ static void str(struct out *o, const char *s)
 	json_quote(out_bytes, o, s, strlen(s));
 }
 
-static void num(struct out *o, long long v)
+/* V as text into B, or null. */
+static const char *n(char b[24], long long v)
 {
 	if (v < 0)
-		LIT(o, "null");
-	else
-		outf(o, "%lld", v);
+		return "null";
+	snprintf(b, 24, "%lld", v);
+	return b;
 }
 
 static void list(struct out *o, const struct report_list *l)
@@ -148,6 +149,7 @@ void report_add(struct report_list *l, const char *line, size_t len)
 int report_write(int fd, const struct report *r)
 {
 	struct out o = { 0 };
+	char a[24], b[24], c[24];
 	int rc;
 
 	outf(&o, "{\"report\":%d,\"policy\":", REPORT_VERSION);
@@ -176,34 +178,22 @@ int report_write(int fd, const struct report *r)
 	list(&o, &r->dropped);
 	LIT(&o, ",\"memory\":");
 	if (r->memory_source) {
-		LIT(&o, "{\"peak_bytes\":");
-		num(&o, r->peak_bytes);
-		LIT(&o, ",\"cap_bytes\":");
-		num(&o, r->cap_bytes);
-		LIT(&o, ",\"oom_kills\":");
-		num(&o, r->oom_kills);
-		LIT(&o, ",\"source\":");
+		outf(&o, "{\"peak_bytes\":%s,\"cap_bytes\":%s,\"oom_kills\":%s,\"source\":",
+		     n(a, r->peak_bytes), n(b, r->cap_bytes), n(c, r->oom_kills));
 		str(&o, r->memory_source);
 		LIT(&o, "}");
 	} else {
 		LIT(&o, "null");
 	}
-	LIT(&o, ",\"pids\":");
-	if (r->pids) {
-		LIT(&o, "{\"cap\":");
-		num(&o, r->pids_cap);
-		LIT(&o, ",\"refused_forks\":");
-		num(&o, r->refused_forks);
-		LIT(&o, "}");
-	} else {
-		LIT(&o, "null");
-	}
+	if (r->pids)
+		outf(&o, ",\"pids\":{\"cap\":%s,\"refused_forks\":%s}", n(a, r->pids_cap),
+		     n(b, r->refused_forks));
+	else
+		LIT(&o, ",\"pids\":null");
 	LIT(&o, ",\"cpu\":");
 	if (r->cpu_source) {
-		outf(&o, "{\"user_s\":%.3f,\"system_s\":%.3f,\"cap_percent\":", r->user_s,
-		     r->system_s);
-		num(&o, r->cpu_cap);
-		LIT(&o, ",\"source\":");
+		outf(&o, "{\"user_s\":%.3f,\"system_s\":%.3f,\"cap_percent\":%s,\"source\":",
+		     r->user_s, r->system_s, n(a, r->cpu_cap));
 		str(&o, r->cpu_source);
 		LIT(&o, "}");
 	} else {

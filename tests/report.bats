@@ -134,28 +134,9 @@ t_own_status() {
 @test "root: a target exiting 124, 125, 126 or 127 itself is told from a timeout and a step's refusal" { t_own_status root; }
 @test "nobody: a target exiting 124, 125, 126 or 127 itself is told from a timeout and a step's refusal" { t_own_status nobody; }
 
-# The 512 MiB really allocated (written), and 12 forks (tests/timeout.bats).
+# The 512 MiB really allocated (written), as in tests/timeout.bats; and
+# $FORKS (helpers/load.bash).
 ALLOC="b = b'x' * (512 << 20)"
-FORKS="
-import os
-r, w = os.pipe()
-refused = 0
-for i in range(12):
-    try:
-        if os.fork() == 0:
-            os.close(w)
-            os.read(r, 1)
-            os._exit(0)
-    except OSError:
-        refused += 1
-os.close(w)
-try:
-    while True:
-        os.wait()
-except ChildProcessError:
-    pass
-print(refused)
-"
 
 @test "root: memory and pids cap hits are in the report, from the cgroup's counters" {
 	need root
