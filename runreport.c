@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,7 @@ static void front_exit(int status, void *unused)
 	(void)unused;
 	if (rr.fd < 0 || rr.dry || status == 0 || !(f = open_memstream(&buf, &len)))
 		return;
+	signal(SIGPIPE, SIG_IGN); /* fd:N's reader gone: the status stays ours */
 	fputs("{\"report\":1,\"policy\":", f);
 	if (rr.id) {
 		fputs("{\"id\":", f);
