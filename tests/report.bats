@@ -100,8 +100,8 @@ t_outcomes() {
 	run -125 sx "$mode" --report "$R/4.json" -p "$TMP/p.json" \
 		-H sha256:0000000000000000000000000000000000000000000000000000000000000000 -- touch "$W/ran"
 	[ ! -e "$W/ran" ]
-	run -0 report "$R/4.json" 'r["memory"], r["wall_s"], r["walls"]'
-	[ "$output" = $'refused exit:125 null\n(None, None, None)' ]
+	run -0 report "$R/4.json" 'r["memory"], r["wall_s"], r["walls"], "policy hash is sha256:" in r["fatal"]'
+	[ "$output" = $'refused exit:125 null\n(None, None, None, True)' ]
 
 	# a step's refusal: the view's of a directory on descriptor 0
 	run -126 sx "$mode" --report "$R/5.json" -p "$TMP/p.json" -- touch "$W/ran" 0<"$TMP"
