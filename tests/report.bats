@@ -4,8 +4,9 @@
 # (python3's json module, and jq where installed); the outcome tells a
 # target that exits 124, 126 or 127 itself from a timeout and from a
 # step's refusal, which the exit status alone cannot; memory and pids cap
-# hits are counted; FILE is made before anything runs, never replaces a
-# file and follows no planted symlink; fd:N reaches the supervisor alone.
+# hits are counted; a signed policy's key is named; FILE is made before
+# anything runs, never replaces a file and follows no planted symlink;
+# fd:N reaches the supervisor alone.
 #
 # not tested: a report after the netns step failed or the supervisor was
 # SIGKILLed (it is then empty, as sharness-exec-report(5) says); the
@@ -247,4 +248,21 @@ t_fd() {
 	[ "$(grep -c -- ' -O [0-9]' <<<"$output")" = 1 ]
 	grep -q -- '^[^ ]*/sharness-exec-supervise -E [0-9]* -W [0-9]* -O [0-9]* -R [0-9]* -I report -H sha256:' <<<"$output"
 	[ ! -e "$R/r.json" ]
+}
+
+@test "a signed policy: the report names its key; a bad signature is refused in the report, with the policy" {
+	need root
+	mkdir -p "$TMP/keys"
+	run -0 --separate-stderr "$SHARNESS_EXEC" keygen -o "$TMP/keys/k"
+	local fp=$output
+	run -0 --separate-stderr "$SHARNESS_EXEC" sign -k "$TMP/keys/k.key" "$TMP/p.json"
+	run -0 sx root --report "$R/k.json" --trust-key "$TMP/keys/k.pub" -p "$TMP/p.json" -- true
+	run -0 report "$R/k.json" 'r["policy"]["key"] == "'"$fp"'", r["policy"]["hash"] == "'"$("$SHARNESS_EXEC" hash "$TMP/p.json")"'"'
+	[ "$output" = $'exited exit:0 exit:0\n(True, True)' ]
+	# another key: refused before anything runs, the policy read
+	run -0 --separate-stderr "$SHARNESS_EXEC" keygen -o "$TMP/keys/other"
+	run -125 sx root --report "$R/o.json" --trust-key "$TMP/keys/other.pub" -p "$TMP/p.json" -- touch "$W/ran"
+	[ ! -e "$W/ran" ]
+	run -0 report "$R/o.json" 'r["policy"]["id"], r["policy"]["key"], r["fatal"] is not None'
+	[ "$output" = $'refused exit:125 null\n(\'report\', None, True)' ]
 }
