@@ -56,8 +56,8 @@ int explain_option(int c, const char *arg, const char *usage)
 	int r = c == 'r' ? R_READ : c == 'x' ? R_READ | R_EXEC : R_READ | R_EXEC | R_WRITE;
 
 	switch (c) {
-	case 'E': explain_on = 1; return 1;
-	case 'H': host_net = 1; return 1;
+	case 'X': explain_on = 1; return 1;
+	case 'N': host_net = 1; return 1;
 	case 'r': case 'x': case 'w': break;
 	default: return 0;
 	}
@@ -77,7 +77,7 @@ void explain_check(const char *usage)
 	ssize_t n;
 
 	if (!explain_on && (nrules || host_net))
-		usage_fail(usage, "-H, -r, -x and -w need -E");
+		usage_fail(usage, "-N, -r, -x and -w need -X");
 	if (!explain_on)
 		return;
 	/* Yama's ptrace_scope 3 forbids every attach, to our own child too. */

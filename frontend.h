@@ -13,7 +13,7 @@
 /* Each subcommand's usage line; USAGE in sharness-exec.c joins them, and
  * tests/man.bats holds them to sharness-exec(1)'s SYNOPSIS. */
 #define RUN_USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
-	"[--timeout DURATION [--kill-after DURATION]] " \
+	"[--timeout DURATION [--kill-after DURATION]] [--report FILE|fd:N] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
 	"[--explain] -- COMMAND [ARG...]"

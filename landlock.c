@@ -27,11 +27,12 @@
 #include "listenguard.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "statuspipe.h"
 #include "switchuser.h"
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bEHRtU] [-A ABI] [-e FD] [-W FD] [-u UID:GID [-G GIDS]] " \
+#define USAGE "sharness-exec-landlock [-bHRtUX] [-A ABI] [-e FD] [-E FD] [-W FD] [-u UID:GID [-G GIDS]] " \
 	"[-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
@@ -189,7 +190,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbEHtUA:e:W:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUXA:e:E:W:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -198,7 +199,7 @@ static void parse(int argc, char **argv)
 			rights_print();
 			exit(0);
 		case 'b': o.best = 1; break;
-		case 'E': o.explain = 1; break; /* run --explain: seccomp.h */
+		case 'X': o.explain = 1; break; /* run --explain: seccomp.h */
 		case 'H': o.net = 1; break;
 		case 'U': o.userns = 1; break;
 		case 't': o.test = 1; break;
@@ -215,6 +216,7 @@ static void parse(int argc, char **argv)
 		case 'u': user_parse_ids(optarg, USAGE); break;
 		case 'G': user_parse_groups(optarg, USAGE); groups = 1; break;
 		case 'W': walls_fd(optarg, USAGE); break;
+		case 'E': status_fd(optarg, USAGE); break;
 		case 'C': case 'L':
 			o.udp = 1;
 			__attribute__((fallthrough));
@@ -586,9 +588,11 @@ int main(int argc, char **argv)
 	if (fd >= 0)
 		close(fd);
 	walls_close();
+	status_note("walls %s", held);
 	if (o.test)
 		check(abi, &attr, flags, guard, held);
 	if (optind >= argc)
 		return 0;
+	status_exec();
 	xexecvp(argv[optind], argv + optind);
 }

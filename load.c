@@ -132,10 +132,13 @@ int load_as(int fd, const char *path, struct loaded *l, const unsigned char *wan
 		diex(EXIT_REFUSED, "out of memory");
 	hash_format(l->digest, l->hash);
 	if (want && !hash_equal(l->digest, want)) {
-		char want_text[HASH_TEXT_LEN + 1];
+		char want_text[HASH_TEXT_LEN + 1], line[256];
 		hash_format(want, want_text);
-		fprintf(stderr, "%s: fatal: refused: %s hash is %s, expected %s. Nothing ran.\n",
-		        progname, l->kind, l->hash, want_text);
+		snprintf(line, sizeof line, "%s: fatal: refused: %s hash is %s, expected %s. "
+		         "Nothing ran.", progname, l->kind, l->hash, want_text);
+		fprintf(stderr, "%s\n", line);
+		if (msg_hook) /* the report's (runreport.c) */
+			msg_hook(EXIT_REFUSED, line);
 		unload_policy(l);
 		return 0;
 	}

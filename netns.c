@@ -27,10 +27,11 @@
 #include "helper.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "statuspipe.h"
 
 const char *progname = "sharness-exec-netns";
 
-#define USAGE "sharness-exec-netns [-Et] [-H | -S] [-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]"
 
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 			opt = 'h';
 		else if (optind < argc && !strncmp(argv[optind], "--", 2) && argv[optind][2])
 			usage_fail(USAGE, "unknown option %s", argv[optind]);
-		else if ((opt = getopt(argc, argv, "+:EhHStW:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hE:HStW:X")) == -1)
 			break;
 		if (opt == 'h') {
 			puts("usage: " USAGE);
@@ -192,7 +193,7 @@ int main(int argc, char **argv)
 		}
 		if (opt == 'H')
 			host_net = 1;
-		else if (opt == 'E')
+		else if (opt == 'X')
 			explain = SECCOMP_EXPLAIN; /* run --explain: seccomp.h */
 		else if (opt == 'S')
 			seccomp_only = 1;
@@ -200,6 +201,8 @@ int main(int argc, char **argv)
 			test = 1;
 		else if (opt == 'W')
 			walls_fd(optarg, USAGE);
+		else if (opt == 'E')
+			status_fd(optarg, USAGE);
 		else
 			usage_option(USAGE, opt, argv[optind - 1]);
 	}

@@ -169,6 +169,7 @@ static const struct cmd {
 	  "    --expect-id ID\trefuse unless the policy's id is ID\n"
 	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
 	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n"
+	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to a new FILE or fd N\n"
 	  "    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n"
 	  "    --user-groups\twith --user: keep USER's supplementary groups\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n" },

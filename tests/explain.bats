@@ -212,17 +212,17 @@ t_absent() {
 @test "explain (nobody, seccomp fallback): an openat2 the filter refused" { t_openat2 nobody fallback; }
 @test "explain (nobody, seccomp fallback): a file that exists nowhere, named absent" { t_absent nobody fallback; }
 
-# --- without --explain, nothing; with it, the three steps' -E ---
+# --- without --explain, nothing; with it, the three steps' -X ---
 
-@test "explain: only --explain adds -E (the observer, the TRACE rules), to netns, supervise and landlock" {
+@test "explain: only --explain adds -X (the observer, the TRACE rules), to netns, supervise and landlock" {
 	require_feature landlock
 	policy
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- "$TRY" read /etc/hostname
-	! printf '%s\n' "$output" | grep -e ' -E '
+	! printf '%s\n' "$output" | grep -e ' -X '
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain -p "$TMP/p.json" -- "$TRY" read /etc/hostname
-	[ "$(printf '%s\n' "$output" | grep -c ' -E ')" = 3 ]
-	[[ "${lines[1]}" == *"/sharness-exec-supervise "*" -E -r /etc -r $TMP/ro -x /usr "*" -w $TMP/rw -w /dev/null --" ]]
-	[[ "${lines[3]}" == *"/sharness-exec-landlock "*" -E "* ]]
+	[ "$(printf '%s\n' "$output" | grep -c ' -X ')" = 3 ]
+	[[ "${lines[1]}" == *"/sharness-exec-supervise "*" -X -r /etc -r $TMP/ro -x /usr "*" -w $TMP/rw -w /dev/null --" ]]
+	[[ "${lines[3]}" == *"/sharness-exec-landlock "*" -X "* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" read /etc/hostname
 	[ -z "$stderr" ]
 }
