@@ -502,7 +502,7 @@ static const struct { int err; const char *name; } errnames[] = {
 	{ EADDRNOTAVAIL, "EADDRNOTAVAIL" }, { EAFNOSUPPORT, "EAFNOSUPPORT" },
 };
 
-static const char *errname(int err)
+const char *errname(int err)
 {
 	for (size_t i = 0; i < sizeof errnames / sizeof *errnames; i++)
 		if (errnames[i].err == err)

@@ -9,6 +9,7 @@
  * own (no pid namespace and no signal scoping, the watcher gone) writes
  * the report as it dies. */
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +20,19 @@
 
 #include "common.h"
 #include "ending.h"
+#include "explain.h"
 #include "helper.h"
 #include "report.h"
 #include "supervise.h"
 
 static struct {
 	int fd, rfd;                 /* -O, -R; -1 none */
+	int dfd;                     /* --explain's denials, from init; -1 none */
 	int inited, written, exec_seen;
 	struct timespec start;
 	void (*next_hook)(int code, const char *line);
 	struct report r;
-} rep = { .fd = -1, .rfd = -1 };
+} rep = { .fd = -1, .rfd = -1, .dfd = -1 };
 
 static int descriptor(const char *arg, const char *usage, int c)
 {
@@ -153,6 +156,9 @@ void report_setup(void)
 	    (rep.rfd >= 0 && (fcntl(rep.rfd, F_SETFD, FD_CLOEXEC) < 0 ||
 	                      fcntl(rep.rfd, F_SETFL, O_NONBLOCK) < 0)))
 		die(EXIT_CONFINE, "unable to set up the report's descriptors");
+	/* --explain's list is init's: it writes it here as the target ends */
+	if (explain_on && (rep.dfd = memfd_create("sharness-exec-denials", MFD_CLOEXEC)) < 0)
+		die(EXIT_CONFINE, "unable to create a memfd for the report's denials");
 	rep.next_hook = msg_hook;
 	msg_hook = hook;
 	if (ending.memory_mib)
@@ -165,10 +171,32 @@ void report_setup(void)
 	}
 }
 
-void report_keep(int *fd, int *rfd)
+void report_keep(int *fd, int *rfd, int *dfd)
 {
 	*fd = rep.fd;
 	*rfd = rep.rfd;
+	*dfd = rep.dfd;
+}
+
+int report_denials_fd(void)
+{
+	return rep.dfd;
+}
+
+/* What init wrote into the memfd: the "denials" array, or NULL. */
+static void read_denials(void)
+{
+	off_t size = rep.dfd >= 0 ? lseek(rep.dfd, 0, SEEK_END) : 0;
+	char *buf;
+
+	if (size <= 0 || !(buf = malloc((size_t)size + 1)))
+		return;
+	if (pread(rep.dfd, buf, (size_t)size, 0) != size) {
+		free(buf);
+		return;
+	}
+	buf[size] = '\0';
+	rep.r.denials = buf;
 }
 
 /* Everything the steps wrote; the pipe is non-blocking and its writers
@@ -237,6 +265,7 @@ void report_end(int status)
 	if (rep.fd < 0 || rep.written)
 		return;
 	read_pipe();
+	read_denials();
 	ran = rep.rfd < 0 || (rep.exec_seen && !r->fatal);
 	usage_facts();
 	if (ran && WIFEXITED(raw))

@@ -202,9 +202,10 @@ static void init(char **argv)
 		chain(argv);
 	observe_start(child);
 	{
-		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children };
+		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children,
+		               report_denials_fd() };
 
-		keep_only(keep, 3);
+		keep_only(keep, 4);
 		status_close();
 	}
 	timeout_start();
@@ -246,8 +247,10 @@ static void init(char **argv)
 				observe_exited(pid);
 			if (pid != child)
 				continue;
-			if (explain_on)
+			if (explain_on) {
 				denials_print(&denials, stderr);
+				denials_json(&denials, report_denials_fd());
+			}
 			st |= ending.timed_out;
 			if (write_all(run.status[1], &st, sizeof st) < 0)
 				init_kill_all();
@@ -510,10 +513,10 @@ static void start_init(char **next)
 	if (run.init == 0)
 		init(next);
 	close(run.status[1]);
-	int keep[] = { 2, run.status[0], run.up, run.down, run.children, -1, -1 };
+	int keep[] = { 2, run.status[0], run.up, run.down, run.children, -1, -1, -1 };
 
-	report_keep(&keep[5], &keep[6]);
-	keep_only(keep, 7);
+	report_keep(&keep[5], &keep[6], &keep[7]);
+	keep_only(keep, 8);
 	status_close();
 }
 

@@ -54,7 +54,9 @@ void init_kill_all(void);
  * (-1: none); the report, once the run has ended with STATUS. */
 void report_option(int c, const char *arg, const char *usage);
 void report_setup(void);
-void report_keep(int *fd, int *rfd);
+void report_keep(int *fd, int *rfd, int *dfd);
+/* --explain with -O: the memfd init writes the denials into, else -1. */
+int report_denials_fd(void);
 void report_end(int status);
 
 /* descendants.c, without a pid namespace: kill and reap every descendant

@@ -68,7 +68,7 @@ obj(r["timeout"], ["after_s", "kill_after_s"])
 assert r["wall_s"] is None or r["wall_s"] >= 0
 assert all(isinstance(x, str) for x in r["dropped"] + r["warnings"])
 assert r["walls"] is None or all(v is None or isinstance(v, str) for v in r["walls"].values())
-assert r["denials"] is None
+assert r["denials"] is None or all(sorted(d) == ["allow", "count", "errno", "kind", "status", "what", "why"] for d in r["denials"])
 print(r["outcome"], status(r["wrapper_status"]), status(r["target"]))
 print(eval(sys.argv[2]))
 EOF
@@ -116,6 +116,32 @@ t_outcomes() {
 }
 
 @test "root: a valid report with every field for each outcome" { t_outcomes root; }
+
+# --explain's denials are in the report, as its lines on stderr say them;
+# a path that is not UTF-8 leaves the report valid JSON.
+t_denials() {
+	local mode=$1
+	need "$mode"
+	mkdir "$TMP/hidden"
+	echo secret >"$TMP/hidden/f"
+	chmod 755 "$TMP/hidden"
+	chmod 644 "$TMP/hidden/f"
+	run -0 as "$mode" cat "$TMP/hidden/f"
+	run -0 --separate-stderr sx "$mode" --explain --report "$R/d.json" -p "$TMP/p.json" -- \
+		sh -c 'cat "$1" "$2" 2>/dev/null; exit 0' sh "$TMP/hidden/f" $'/nonexistent-\xff'
+	[[ $output != *secret* ]]
+	[[ $stderr == *"explain: read $TMP/hidden/f: ENOENT"*"hidden by the policy"* ]]
+	run -0 report "$R/d.json" 'ascii([(d["kind"], d["what"], d["errno"], d["status"], d["count"], d["allow"]) for d in r["denials"]])'
+	[ "${lines[0]}" = "exited exit:0 exit:0" ]
+	[ "${lines[1]}" = "[('read', '$TMP/hidden/f', 'ENOENT', 'hidden by the policy', 1, {'files': {'read': ['$TMP/hidden']}}), ('read', '/nonexistent-\ufffd', 'ENOENT', 'absent', 1, None)]" ]
+	# without --explain, null
+	run -0 sx "$mode" --report "$R/n.json" -p "$TMP/p.json" -- true
+	run -0 report "$R/n.json" 'r["denials"]'
+	[ "${lines[1]}" = None ]
+}
+
+@test "root: --explain's denials are in the report" { t_denials root; }
+@test "nobody: --explain's denials are in the report" { t_denials nobody; }
 @test "nobody: a valid report with every field for each outcome" { t_outcomes nobody; }
 
 # The target's own 124, 126 and 127, and its forged fatal line on stderr,
@@ -181,11 +207,21 @@ t_planted() {
 	need "$mode"
 	mkdir -p "$d/real" "$d/other"
 	chmod -R 777 "$d"
-	# bare: a report into the caller's own directory, through a symlink
-	# of the caller's own
-	as "$mode" ln -s real "$d/mine"
-	run -0 sx "$mode" --report "$d/mine/r.json" -p "$TMP/p.json" -- true
-	[ -s "$d/real/r.json" ]
+	# bare: a report through a symlink that the target's uid could not
+	# have planted (root's, in a directory it cannot write: nobody's
+	# runs); for root, every root-owned directory but / counts as
+	# writable (policy(5)), so root's own link is refused
+	chmod 755 "$d"
+	ln -s real "$d/mine"
+	if [ "$mode" = nobody ]; then
+		run -0 sx "$mode" --report "$d/mine/r.json" -p "$TMP/p.json" -- true
+		[ -s "$d/real/r.json" ]
+	else
+		run -125 --separate-stderr sx "$mode" --report "$d/mine/r.json" -p "$TMP/p.json" -- true
+		[[ $stderr == *"an earlier run as uid 0 could have planted it"* ]]
+		[ ! -e "$d/real/r.json" ]
+	fi
+	chmod 777 "$d"
 	# a symlink at FILE: an existing FILE, never followed
 	ln -s "$d/other/planted.json" "$d/real/link.json"
 	run -125 --separate-stderr sx "$mode" --report "$d/real/link.json" -p "$TMP/p.json" -- touch "$W/ran"
