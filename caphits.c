@@ -17,12 +17,12 @@
 #include "common.h"
 #include "ending.h"
 
-/* The number after the word KEY at the start of a line of DIR/FILE, or
- * -1. */
-static long counter(const char *dir, const char *file, const char *key)
+/* The number after the word KEY at the start of a line of DIR/FILE (with
+ * KEY NULL: the number the file holds), or -1. */
+static long long counter(const char *dir, const char *file, const char *key)
 {
 	char path[PATH_MAX + 32], buf[1024], *p;
-	size_t klen = strlen(key);
+	size_t klen = key ? strlen(key) : 0;
 	ssize_t n;
 	int fd;
 
@@ -32,13 +32,21 @@ static long counter(const char *dir, const char *file, const char *key)
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
-	for (p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+	if (!key && n > 0 && buf[0] >= '0' && buf[0] <= '9')
+		return strtoll(buf, NULL, 10);
+	for (p = buf; key && p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		if (!strncmp(p, key, klen) && p[klen] == ' ')
-			return strtol(p + klen + 1, NULL, 10);
+			return strtoll(p + klen + 1, NULL, 10);
 	return -1;
 }
 
-static void add(long *sum, long v)
+static void add(long *sum, long long v)
+{
+	if (v >= 0)
+		*sum = *sum < 0 ? (long)v : *sum + (long)v;
+}
+
+static void add_ll(long long *sum, long long v)
 {
 	if (v >= 0)
 		*sum = *sum < 0 ? v : *sum + v;
@@ -52,6 +60,20 @@ void caps_read(const struct cgroup *cg)
 		add(&ending.hits.oom_kills, counter(d, cg->version == 2 ? "memory.events" :
 		                                    "memory.oom_control", "oom_kill"));
 		add(&ending.hits.refused_forks, counter(d, "pids.events", "max"));
+		/* the report's (report.c) */
+		ending.hits.version = cg->version;
+		add_ll(&ending.hits.peak_bytes, counter(d, cg->version == 2 ? "memory.peak" :
+		                                        "memory.max_usage_in_bytes", NULL));
+		if (cg->version == 2) {
+			add_ll(&ending.hits.user_us, counter(d, "cpu.stat", "user_usec"));
+			add_ll(&ending.hits.system_us, counter(d, "cpu.stat", "system_usec"));
+		} else {
+			long long u = counter(d, "cpuacct.usage_user", NULL);
+			long long s = counter(d, "cpuacct.usage_sys", NULL);
+
+			add_ll(&ending.hits.user_us, u < 0 ? u : u / 1000);
+			add_ll(&ending.hits.system_us, s < 0 ? s : s / 1000);
+		}
 	}
 }
 

@@ -8,13 +8,27 @@
 
 #include "common.h"
 
-static void vmsg(const char *kind, int err, const char *fmt, va_list ap)
+void (*msg_hook)(int code, const char *line);
+
+static void vmsg(const char *kind, int code, int err, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s: ", progname, kind);
+	char line[4096];
+	int n = snprintf(line, sizeof line, "%s: %s: ", progname, kind);
+	va_list aq;
+
+	va_copy(aq, ap);
+	fputs(line, stderr);
 	vfprintf(stderr, fmt, ap);
 	if (err)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
+	if (msg_hook && n > 0 && (size_t)n < sizeof line) {
+		n += vsnprintf(line + n, sizeof line - (size_t)n, fmt, aq);
+		if (err && n > 0 && (size_t)n < sizeof line)
+			snprintf(line + n, sizeof line - (size_t)n, ": %s", strerror(err));
+		msg_hook(code, line);
+	}
+	va_end(aq);
 }
 
 void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
@@ -22,7 +36,7 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("fatal", err, fmt, ap);
+	vmsg("fatal", code, err, fmt, ap);
 	va_end(ap);
 	if (hintmsg)
 		hint("%s", hintmsg);
@@ -34,7 +48,7 @@ void warnx_(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("warning", 0, fmt, ap);
+	vmsg("warning", 0, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -54,7 +68,7 @@ void usage_fail(const char *usage, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("fatal", 0, fmt, ap);
+	vmsg("fatal", EXIT_REFUSED, 0, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "usage: %s\n", usage);
 	exit(EXIT_REFUSED);

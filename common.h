@@ -23,6 +23,10 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 	NORETURN PRINTF(4, 5);
 #define die(code, ...) die_hint(code, errno, NULL, __VA_ARGS__)
 #define diex(code, ...) die_hint(code, 0, NULL, __VA_ARGS__)
+/* Called, where set, with each fatal and warning line as it goes to
+ * stderr (no newline) and the status a fatal one exits with (0 for a
+ * warning): the status pipe's (statuspipe.c), the report's. */
+extern void (*msg_hook)(int code, const char *line);
 /* "PROG: warning: MSG" */
 void warnx_(const char *fmt, ...) PRINTF(1, 2);
 /* "hint: MSG", after a message of one's own. */

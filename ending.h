@@ -17,6 +17,11 @@
 struct caphits {
 	long oom_kills;          /* -1: no counter */
 	long refused_forks;
+	/* For the report (report.c): memory.peak or memory.max_usage_in_bytes,
+	 * cpu.stat's or cpuacct's user and system time, and the cgroup
+	 * version they came from. */
+	long long peak_bytes, user_us, system_us;
+	int version;
 };
 
 extern struct ending {

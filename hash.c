@@ -23,33 +23,15 @@ static void put(struct canon *c, const char *s, size_t n)
 		c->out(c->ctx, s, n);
 }
 
-/* Decoded bytes S[0..N) as a canonical JSON string: \" \\ \b \f \n \r \t,
- * other bytes below 0x20 as \u00xx (lowercase), all else raw UTF-8. */
+static void put_out(void *ctx, const char *s, size_t n)
+{
+	put(ctx, s, n);
+}
+
+/* Decoded bytes S[0..N) as a canonical JSON string (text.h). */
 static void put_string(struct canon *c, const char *s, size_t n)
 {
-	static const char from[] = "\"\\\b\f\n\r\t", to[] = "\"\\bfnrt";
-	size_t run = 0;
-
-	put(c, "\"", 1);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		const char *m;
-		char e[6] = "\\u00";
-
-		if (ch >= 0x20 && ch != '"' && ch != '\\')
-			continue;
-		put(c, s + run, i - run);
-		run = i + 1;
-		if ((m = memchr(from, ch, sizeof from - 1))) {
-			e[1] = to[m - from];
-			put(c, e, 2);
-		} else {
-			hex_encode(e + 4, &ch, 1);
-			put(c, e, 6);
-		}
-	}
-	put(c, s + run, n - run);
-	put(c, "\"", 1);
+	json_quote(put_out, c, s, n);
 }
 
 static void emit(struct canon *c, unsigned i)

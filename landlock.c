@@ -27,11 +27,12 @@
 #include "listenguard.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "statuspipe.h"
 #include "switchuser.h"
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bHRtU] [-A ABI] [-e FD] [-W FD] [-u UID:GID [-G GIDS]] " \
+#define USAGE "sharness-exec-landlock [-bHRtUX] [-A ABI] [-e FD] [-E FD] [-W FD] [-u UID:GID [-G GIDS]] " \
 	"[-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
@@ -161,7 +162,7 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 static struct {
 	struct rule { int opt; const char *arg; unsigned long port; } *rule;
 	const char **view;
-	int nrules, best, net, udp, userns, test;
+	int nrules, best, net, udp, userns, test, explain;
 	unsigned long cap, envfd;
 } o = { .cap = 1000, .envfd = ULONG_MAX };
 
@@ -189,7 +190,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUA:e:W:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUXA:e:E:W:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -198,6 +199,7 @@ static void parse(int argc, char **argv)
 			rights_print();
 			exit(0);
 		case 'b': o.best = 1; break;
+		case 'X': o.explain = 1; break; /* run --explain: seccomp.h */
 		case 'H': o.net = 1; break;
 		case 'U': o.userns = 1; break;
 		case 't': o.test = 1; break;
@@ -214,6 +216,7 @@ static void parse(int argc, char **argv)
 		case 'u': user_parse_ids(optarg, USAGE); break;
 		case 'G': user_parse_groups(optarg, USAGE); groups = 1; break;
 		case 'W': walls_fd(optarg, USAGE); break;
+		case 'E': status_fd(optarg, USAGE); break;
 		case 'C': case 'L':
 			o.udp = 1;
 			__attribute__((fallthrough));
@@ -291,19 +294,24 @@ static void find_walls(int abi, struct run_walls *w)
 	if (o.net && !o.udp)
 		w->stand |= WALL_ALLOWLIST;
 	w->object_form = o.net;
-	w->socket_dirs = socket_dir_rule() != NULL;
+	w->socket_dirs = socket_dir_rule() || walls_value("listener");
 }
 
 /* ", or read paths narrower than PATH, ..." for the rule that makes the
- * run rely on FS_RESOLVE_UNIX_READ. */
+ * run rely on FS_RESOLVE_UNIX_READ, or the socket the front end found
+ * listening beneath one. */
 static void socket_dir_hint(char *would, size_t size)
 {
 	const struct rule *r = socket_dir_rule();
-	const char *list = r->opt == 'r' ? "read" : "exec";
+	const char *list = r && r->opt == 'r' ? "read" : "exec";
 
-	snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
-	         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
-	         "(/run, /var/lib/docker, /tmp/.X11-unix)", list, list, r->opt, qn(r->arg));
+	if (!r) /* the front end's scan found one (sockscan.h) */
+		snprintf(would + strlen(would), size - strlen(would), ", or no socket "
+		         "listening beneath read or exec paths: %s", walls_value("listener"));
+	else
+		snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
+		         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
+		         "(/run, /var/lib/docker, /tmp/.X11-unix)", list, list, r->opt, qn(r->arg));
 }
 
 /* Strict mode (DESIGN.md 4.7): every right this run relies on is held by
@@ -314,9 +322,9 @@ static void socket_dir_hint(char *would, size_t size)
  * already; they are only named here. */
 static void weigh(const struct run_walls *w, const char *why_none, char *held, size_t hsize)
 {
-	struct { char would[256], names[256]; } g[16];
+	struct { char would[1024], names[256]; } g[16];
 	char missing[512] = "", abi_words[32];
-	static char hintbuf[9216];
+	static char hintbuf[24576];
 	size_t ng = 0, hn = 0, j;
 	int udp = 0;
 
@@ -324,7 +332,7 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 	for (size_t i = 0; i < nrights; i++) {
 		const struct right *r = &rights_table[i];
 		const char *by;
-		char would[256];
+		char would[1024];
 
 		if (!right_relied(r, w))
 			continue;
@@ -358,8 +366,9 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 		     "and best effort never drops the whole sandbox", w->abi ?
 		     "with Landlock" : "without Landlock");
 	if (o.best) {
-		warnx_("Landlock ABI %d: best effort: dropped %s%s", w->abi, missing,
-		       udp ? ": UDP is unrestricted" : "");
+		warnx_("Landlock ABI %d: best effort: dropped %s%s%s%s", w->abi, missing,
+		       udp ? ": UDP is unrestricted" : "", walls_value("listener") ?
+		       "; connect(2) reaches " : "", walls_value("listener") ?: "");
 		return;
 	}
 	if (why_none)
@@ -571,16 +580,19 @@ int main(int argc, char **argv)
 		filter |= SECCOMP_DENY_GROUP;
 		seccomp_group(getpgrp());
 	}
-	if (seccomp_install(filter) < 0)
+	if (seccomp_install(filter | (o.explain ? SECCOMP_EXPLAIN : 0)) < 0 ||
+	    (o.explain && seccomp_trace_install() < 0))
 		die(EXIT_CONFINE, "unable to install the seccomp filter");
 	if (fd >= 0 && syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
 	if (fd >= 0)
 		close(fd);
 	walls_close();
+	status_note("walls %s", held);
 	if (o.test)
 		check(abi, &attr, flags, guard, held);
 	if (optind >= argc)
 		return 0;
+	status_exec();
 	xexecvp(argv[optind], argv + optind);
 }

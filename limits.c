@@ -17,10 +17,11 @@
 #include "cgroup.h"
 #include "common.h"
 #include "helper.h"
+#include "statuspipe.h"
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-bUt] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-bUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS CG_NCTL
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -192,10 +193,13 @@ int main(int argc, char **argv)
 	int ndir = 0, c, test = 0, other_user = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:bg:hm:p:r:tu:U", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:r:tu:U", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			best_effort = 1;
+			break;
+		case 'E':
+			status_fd(optarg, USAGE);
 			break;
 		case 'g':
 			if (ndir == MAX_CGROUPS)
@@ -209,6 +213,7 @@ int main(int argc, char **argv)
 			       "  -b         best effort: a CPU cap that cannot hold is clamped\n"
 			       "             or dropped, and TCP buffers a v1 kernel cannot cap\n"
 			       "             left uncapped, with a warning, instead of refused\n"
+			       "  -E FD      also write warning and fatal lines to FD\n"
 			       "  -g CGROUP  cap and join this cgroup directory (at most 3 times)\n"
 			       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
 			       "  -p N       cap processes and threads at N (1-4194304)\n"

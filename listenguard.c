@@ -52,6 +52,7 @@
 
 #include "common.h"
 #include "listenguard.h"
+#include "statuspipe.h"
 
 #ifndef IP_LOCAL_PORT_RANGE
 #define IP_LOCAL_PORT_RANGE 51
@@ -408,6 +409,7 @@ void listenguard_start(int best)
 		/* The middle child exits at once: the server is nobody's
 		 * child but the reaper's (pid 1 of the run, or a subreaper). */
 		close(sv[0]);
+		status_close();
 		c = fork();
 		if (c == 0)
 			serve(sv[1]);

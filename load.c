@@ -103,6 +103,7 @@ static void report_line(void *path, const char *line)
 void unload_policy(struct loaded *l)
 {
 	policy_free(&l->pol);
+	manifest_free(&l->man);
 	json_free(&l->doc);
 	free(l->text);
 	memset(l, 0, sizeof *l);
@@ -110,23 +111,42 @@ void unload_policy(struct loaded *l)
 
 int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want)
 {
+	return load_as(fd, path, l, want, LOAD_POLICY);
+}
+
+int load_as(int fd, const char *path, struct loaded *l, const unsigned char *want, int kinds)
+{
 	memset(l, 0, sizeof *l);
 	if (!(l->text = read_json(fd, path, &l->len, &l->doc)))
 		return 0;
+	l->manifest = manifest_is(&l->doc);
+	l->kind = l->manifest ? "manifest" : "policy";
+	if (!(kinds & (l->manifest ? LOAD_MANIFEST : LOAD_POLICY))) {
+		fprintf(stderr, "%s: fatal: %s: %s. Nothing ran.\n", progname, qn(path), l->manifest ?
+		        "a launch manifest, not a policy: see sharness-exec launch" :
+		        "a policy, not a launch manifest (it has no \"launch\" key)");
+		unload_policy(l);
+		return 0;
+	}
 	if (!hash_doc(&l->doc, l->digest))
 		diex(EXIT_REFUSED, "out of memory");
 	hash_format(l->digest, l->hash);
 	if (want && !hash_equal(l->digest, want)) {
-		char want_text[HASH_TEXT_LEN + 1];
+		char want_text[HASH_TEXT_LEN + 1], line[256];
 		hash_format(want, want_text);
-		fprintf(stderr, "%s: fatal: refused: policy hash is %s, expected %s. Nothing ran.\n",
-		        progname, l->hash, want_text);
+		snprintf(line, sizeof line, "%s: fatal: refused: %s hash is %s, expected %s. "
+		         "Nothing ran.", progname, l->kind, l->hash, want_text);
+		fprintf(stderr, "%s\n", line);
+		if (msg_hook) /* the report's (runreport.c) */
+			msg_hook(EXIT_REFUSED, line);
 		unload_policy(l);
 		return 0;
 	}
-	if (policy_check(&l->pol, &l->doc, report_line, (void *)path)) {
+	if (l->manifest ? manifest_check(&l->man, &l->doc, report_line, (void *)path) :
+	                  policy_check(&l->pol, &l->doc, report_line, (void *)path)) {
 		unload_policy(l);
 		return 0;
 	}
+	l->id = l->manifest ? l->man.id : l->pol.id;
 	return 1;
 }

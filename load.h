@@ -1,15 +1,17 @@
-/* The one way a policy is read (DESIGN.md 2.1, 4.1): a regular file or a
- * pipe of at most 1 MiB, parsed strictly, hashed, compared with a pinned
- * hash, checked. Every refusal is one line on stderr. */
+/* The one way a policy or a launch manifest is read (DESIGN.md 2.1, 4.1,
+ * 4.8): a regular file or a pipe of at most 1 MiB, parsed strictly,
+ * hashed, compared with a pinned hash, checked. Every refusal is one line
+ * on stderr. */
 #ifndef SHARNESS_LOAD_H
 #define SHARNESS_LOAD_H
 
 #include <stddef.h>
 #include "hash.h"
 #include "json.h"
+#include "manifest.h"
 #include "policy.h"
 
-/* A policy file read once, parsed, hashed and checked. */
+/* A policy or manifest file read once, parsed, hashed and checked. */
 struct loaded {
 	char *text;
 	size_t len;
@@ -17,6 +19,9 @@ struct loaded {
 	unsigned char digest[HASH_LEN];
 	char hash[HASH_TEXT_LEN + 1];
 	struct policy pol;
+	struct manifest man;       /* when MANIFEST; POL is then empty */
+	int manifest;              /* the top level has "launch" (manifest_is) */
+	const char *id, *kind;     /* POL's or MAN's id; "policy" or "manifest" */
 };
 
 /* Read a whole file ("-" is stdin) of at most JSON_MAX_BYTES into a heap
@@ -33,6 +38,10 @@ char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc);
  * problem said on stderr. unload_policy frees it all and leaves L all
  * zeros. */
 int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want);
+/* The same for what KINDS allows (check, verify and sign take both): a
+ * file of the other kind is refused in one line, unchecked. */
+enum { LOAD_POLICY = 1, LOAD_MANIFEST = 2 };
+int load_as(int fd, const char *path, struct loaded *l, const unsigned char *want, int kinds);
 void unload_policy(struct loaded *l);
 
 #endif

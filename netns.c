@@ -27,10 +27,11 @@
 #include "helper.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "statuspipe.h"
 
 const char *progname = "sharness-exec-netns";
 
-#define USAGE "sharness-exec-netns [-t] [-H | -S] [-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]"
 
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
@@ -175,7 +176,7 @@ static void check(int host_net, int seccomp_only, int err, int keyring, const ch
 
 int main(int argc, char **argv)
 {
-	int opt, seccomp_only = 0, host_net = 0, err = 0, test = 0, keyring;
+	int opt, seccomp_only = 0, host_net = 0, err = 0, test = 0, keyring, explain = 0;
 	char why[128] = "";
 
 	opterr = 0;
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 			opt = 'h';
 		else if (optind < argc && !strncmp(argv[optind], "--", 2) && argv[optind][2])
 			usage_fail(USAGE, "unknown option %s", argv[optind]);
-		else if ((opt = getopt(argc, argv, "+:hHStW:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hE:HStW:X")) == -1)
 			break;
 		if (opt == 'h') {
 			puts("usage: " USAGE);
@@ -192,12 +193,16 @@ int main(int argc, char **argv)
 		}
 		if (opt == 'H')
 			host_net = 1;
+		else if (opt == 'X')
+			explain = SECCOMP_EXPLAIN; /* run --explain: seccomp.h */
 		else if (opt == 'S')
 			seccomp_only = 1;
 		else if (opt == 't')
 			test = 1;
 		else if (opt == 'W')
 			walls_fd(optarg, USAGE);
+		else if (opt == 'E')
+			status_fd(optarg, USAGE);
 		else
 			usage_option(USAGE, opt, argv[optind - 1]);
 	}
@@ -219,7 +224,7 @@ int main(int argc, char **argv)
 	} else {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_CONFINE, "unable to set no_new_privs");
-		if (seccomp_install(SECCOMP_DENY_SOCKETS) < 0)
+		if (seccomp_install(SECCOMP_DENY_SOCKETS | (unsigned)explain) < 0)
 			die_hint(EXIT_CONFINE, errno, errno == EINVAL ?
 			         "the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : NULL,
 			         "unable to install the seccomp socket filter");

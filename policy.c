@@ -219,15 +219,12 @@ static void check_bool(struct ck *c, const struct rule *r, const char *kp, unsig
 		problem(c, kp, r->lo ? "must be true" : "must be true or false");
 }
 
-static void check_id(struct ck *c, const struct rule *r, const char *kp, unsigned v)
+const char *policy_id_refused(const char *s, size_t len, char *why, size_t n)
 {
 	char q[QUOTED_MAX];
-	size_t len, chars = 0, controls = 0;
-	char *s = string(c, kp, v, &len);
+	size_t chars = 0, controls = 0;
 	const unsigned char *u = (const unsigned char *)s;
 
-	if (!s)
-		return;
 	/* control characters: C0, DEL, C1 (U+0080 to U+009F, 0xc2 0x80-0x9f) */
 	for (size_t i = 0; i < len; i++) {
 		chars += (u[i] & 0xc0) != 0x80;
@@ -235,13 +232,25 @@ static void check_id(struct ck *c, const struct rule *r, const char *kp, unsigne
 		            (u[i] == 0xc2 && i + 1 < len && u[i + 1] < 0xa0);
 	}
 	if (chars < 1 || chars > POLICY_ID_MAX)
-		problem(c, kp, "must be 1-%d characters, not %zu", POLICY_ID_MAX, chars);
+		snprintf(why, n, "must be 1-%d characters, not %zu", POLICY_ID_MAX, chars);
 	else if (controls)
-		problem(c, kp, "contains a control character: %s", quote(q, s, len, QUOTE_ALWAYS));
-	else {
+		snprintf(why, n, "contains a control character: %s", quote(q, s, len, QUOTE_ALWAYS));
+	else
+		return NULL;
+	return why;
+}
+
+static void check_id(struct ck *c, const struct rule *r, const char *kp, unsigned v)
+{
+	char why[QUOTED_MAX + 64];
+	size_t len;
+	char *s = string(c, kp, v, &len);
+
+	if (!s || !policy_id_refused(s, len, why, sizeof why)) {
 		*(char **)r->out = s;
 		return;
 	}
+	problem(c, kp, "%s", why);
 	free(s);
 }
 

@@ -59,6 +59,11 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
                    void (*report)(void *ctx, const char *line), void *ctx);
 void policy_free(struct policy *p);
 
+/* Why S (LEN bytes) is no id (1-128 characters, no control character),
+ * written into WHY (N bytes, offending bytes quoted), or NULL. Manifests'
+ * ids follow the same rule (manifest.h). */
+const char *policy_id_refused(const char *s, size_t len, char *why, size_t n);
+
 /* The path rules, in the order they are checked. */
 enum policy_path_status {
 	POLICY_PATH_OK,

@@ -1,5 +1,7 @@
 /* The private half of signed policies (privkey.h), on BearSSL. */
+#include <errno.h>
 #include <string.h>
+#include <sys/random.h>
 #include <bearssl.h>
 
 #include "privkey.h"
@@ -78,6 +80,60 @@ int key_private_parse(const void *text, size_t len, struct privkey *k, const cha
 	if (!ok)
 		explicit_bzero(k, sizeof *k);
 	return ok;
+}
+
+int random_fill(void *buf, size_t n)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		if ((r = getrandom((unsigned char *)buf + got, n - got, 0)) < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+int key_generate(struct privkey *k)
+{
+	unsigned char seed[48], kbuf[BR_EC_KBUF_PRIV_MAX_SIZE];
+	br_hmac_drbg_context rng;
+	br_ec_private_key sk;
+	int ok = 0;
+
+	if (random_fill(seed, sizeof seed) < 0)
+		return 0;
+	br_hmac_drbg_init(&rng, &br_sha256_vtable, seed, sizeof seed);
+	explicit_bzero(seed, sizeof seed);
+	if (br_ec_keygen(&rng.vtable, &br_ec_p256_m31, &sk, kbuf, BR_EC_secp256r1) == P256_SCALAR_LEN) {
+		memcpy(k->x, sk.x, P256_SCALAR_LEN);
+		ok = public_half(k);
+	}
+	explicit_bzero(&rng, sizeof rng);
+	explicit_bzero(kbuf, sizeof kbuf);
+	explicit_bzero(&sk, sizeof sk);
+	if (!ok)
+		explicit_bzero(k, sizeof *k);
+	return ok;
+}
+
+size_t key_private_pem(const struct privkey *k, char *out, size_t cap)
+{
+	unsigned char x[P256_SCALAR_LEN], q[P256_POINT_LEN], der[256];
+	br_ec_private_key sk = { BR_EC_secp256r1, x, sizeof x };
+	br_ec_public_key pk = { BR_EC_secp256r1, q, sizeof q };
+	size_t n;
+
+	memcpy(x, k->x, sizeof x);
+	memcpy(q, k->pub.q, sizeof q);
+	n = br_encode_ec_raw_der(NULL, &sk, &pk) <= sizeof der ? br_encode_ec_raw_der(der, &sk, &pk) : 0;
+	n = n ? pem_encode(out, cap, der, n, "EC PRIVATE KEY") : 0;
+	explicit_bzero(x, sizeof x);
+	explicit_bzero(der, sizeof der);
+	return n;
 }
 
 size_t key_sign(const struct privkey *k, const unsigned char digest[HASH_LEN],

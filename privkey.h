@@ -16,6 +16,17 @@ struct privkey {
 /* The private key in TEXT (PEM; other objects skipped): 1, or 0 and a
  * phrase in *WHY. K holds a secret: wipe it with explicit_bzero. */
 int key_private_parse(const void *text, size_t len, struct privkey *k, const char **why);
+/* N bytes from getrandom(2), which waits until the kernel's pool is
+ * seeded, never after: 0, or -1 with errno set. */
+int random_fill(void *buf, size_t n);
+/* A fresh key into K (a secret: wipe it), from getrandom(2) through
+ * BearSSL's HMAC-DRBG and br_ec_keygen: 1, or 0 (errno set when
+ * getrandom failed). Its stack temporaries are wiped; BearSSL's own
+ * inside br_ec_keygen cannot be. */
+int key_generate(struct privkey *k);
+/* K as PEM "EC PRIVATE KEY" (SEC1, RFC 5915, with its curve and public
+ * key), as openssl writes it, into OUT (CAP bytes): its length, or 0. */
+size_t key_private_pem(const struct privkey *k, char *out, size_t cap);
 /* Sign DIGEST with K (RFC 6979 nonces: no randomness needed) into SIG,
  * DER; returns its length, 0 on failure. */
 size_t key_sign(const struct privkey *k, const unsigned char digest[HASH_LEN],

@@ -188,15 +188,12 @@ void walls_note(const char *key, const char *value)
 		die(EXIT_CONFINE, "unable to write the walls record (fd %d)", record);
 }
 
-int walls_noted(const char *key, const char *value)
+/* The record's text, read once, with a newline in front. */
+static const char *walls_text(void)
 {
 	static char *text;
-	size_t klen = strlen(key), vlen = strlen(value);
-	const char *p;
 	ssize_t n;
 
-	if (record < 0)
-		return 0;
 	if (!text) {
 		off_t size = lseek(record, 0, SEEK_END);
 		if (size < 0 || !(text = calloc(1, (size_t)size + 2)))
@@ -205,11 +202,38 @@ int walls_noted(const char *key, const char *value)
 		if ((n = pread(record, text + 1, (size_t)size, 0)) != size)
 			die(EXIT_CONFINE, "unable to read the walls record (fd %d)", record);
 	}
-	for (p = text; (p = strchr(p, '\n')); p++)
+	return text;
+}
+
+int walls_noted(const char *key, const char *value)
+{
+	size_t klen = strlen(key), vlen = strlen(value);
+	const char *p;
+
+	if (record < 0)
+		return 0;
+	for (p = walls_text(); (p = strchr(p, '\n')); p++)
 		if (!strncmp(p + 1, key, klen) && p[1 + klen] == '=' &&
 		    !strncmp(p + 2 + klen, value, vlen) && p[2 + klen + vlen] == '\n')
 			return 1;
 	return 0;
+}
+
+const char *walls_value(const char *key)
+{
+	static char value[4096];
+	size_t klen = strlen(key);
+	const char *p;
+
+	if (record < 0)
+		return NULL;
+	for (p = walls_text(); (p = strchr(p, '\n')); p++)
+		if (!strncmp(p + 1, key, klen) && p[1 + klen] == '=') {
+			snprintf(value, sizeof value, "%.*s", (int)strcspn(p + 2 + klen, "\n"),
+			         p + 2 + klen);
+			return value;
+		}
+	return NULL;
 }
 
 static const struct {

@@ -83,6 +83,9 @@ int socket_dir_beneath(const char *path);
 void walls_fd(const char *arg, const char *usage);
 void walls_note(const char *key, const char *value);
 int walls_noted(const char *key, const char *value);
+/* The value of the first KEY note (a static copy), or NULL: the front
+ * end's "listener" (sockscan.h). */
+const char *walls_value(const char *key);
 /* Close the record, before the target runs; what was read stays known. */
 void walls_close(void);
 

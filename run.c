@@ -16,57 +16,12 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "runreport.h"
 #include "runuser.h"
+#include "sockscan.h"
+#include "runvec.h"
 #include "sign.h"
 #include "trust.h"
-
-/* A growable NULL-terminated vector of heap strings. */
-struct vec {
-	char **v;
-	size_t n, cap;
-};
-
-static void vpush(struct vec *a, const char *fmt, va_list ap) PRINTF(2, 0);
-static void vpush(struct vec *a, const char *fmt, va_list ap)
-{
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 32;
-		if (!(a->v = reallocarray(a->v, a->cap, sizeof *a->v)))
-			diex(EXIT_REFUSED, "out of memory");
-	}
-	if (vasprintf(&a->v[a->n], fmt, ap) < 0)
-		diex(EXIT_REFUSED, "out of memory");
-	a->v[++a->n] = NULL;
-}
-
-static void push(struct vec *a, const char *fmt, ...) PRINTF(2, 3);
-static void push(struct vec *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vpush(a, fmt, ap);
-	va_end(ap);
-}
-
-/* OPT and its argument. */
-static void push_opt(struct vec *a, const char *opt, const char *fmt, ...) PRINTF(3, 4);
-static void push_opt(struct vec *a, const char *opt, const char *fmt, ...)
-{
-	va_list ap;
-
-	push(a, "%s", opt);
-	va_start(ap, fmt);
-	vpush(a, fmt, ap);
-	va_end(ap);
-}
-
-static void vfree(struct vec *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-}
 
 /* --- the environment (DESIGN.md 2.2) --- */
 
@@ -170,20 +125,23 @@ static void seal_env(const struct vec *env)
 static void resolve_list(const char *key, const struct strlist *in,
                          struct strlist *out, int show)
 {
-	char r[PATH_MAX], why[2 * QUOTED_MAX + 64];
+	char r[PATH_MAX], why[3 * QUOTED_MAX + 256];
+	int loud;
 
 	out->v = calloc(in->n ? in->n : 1, sizeof *out->v);
 	if (!out->v)
 		diex(EXIT_REFUSED, "out of memory");
 	for (size_t i = 0; i < in->n; i++) {
-		if (resolve_rule(in->v[i], r, why, sizeof why) < 0)
-			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink "
-			         "only when root or the caller owns it",
+		if ((loud = resolve_rule(in->v[i], r, why, sizeof why)) < 0)
+			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink only "
+			         "when root or the caller owns it and the target's uid cannot "
+			         "write the directory it is in; name the path it points to",
 			         "refused: %s[%zu] %s: %s", key, i, q(in->v[i]), why);
 		if (!(out->v[i] = strdup(r)))
 			diex(EXIT_REFUSED, "out of memory");
 		out->n++;
-		if (show && strcmp(r, in->v[i]))
+		/* Always said, but for root's links in "/" (merged /usr). */
+		if ((show || loud) && strcmp(r, in->v[i]))
 			fprintf(stderr, "%s: %s[%zu]: %s resolves to %s\n", progname, key, i,
 			        q(in->v[i]), q(r));
 	}
@@ -240,6 +198,7 @@ static void helper(struct vec *chain, const char *name)
 		         "unable to find helper %s", chain->v[chain->n - 1]);
 	if (check_mode)
 		push(chain, "-t");
+	report_push(chain); /* the status pipe, under --report */
 }
 
 /* The test build's knob (tests/walls.bats): SHARNESS_EXEC_TEST_ABI=N
@@ -310,23 +269,6 @@ static void walled_step(struct vec *chain, const char *name, int best_effort)
 		push(chain, "-b");
 }
 
-/* --timeout and --kill-after: a whole number of seconds, or of minutes
- * or hours with m or h (s for seconds), from 1 s to 2^31-1 s. */
-static unsigned long duration(const char *opt, const char *s)
-{
-	unsigned long v, unit = 1;
-	char *end;
-
-	errno = 0;
-	v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
-	if (v && *end && !end[1])
-		unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : 0;
-	if (!v || errno || (*end && end[1]) || !unit || v > 2147483647UL / unit)
-		diex(EXIT_REFUSED, "%s must be a whole number of seconds, or of minutes or hours "
-		     "with m or h, from 1 s to 2147483647 s, not %s", opt, q(s));
-	return v * unit;
-}
-
 /* -T and -K for the supervise step, from --timeout and --kill-after. */
 static unsigned long timeout_s, kill_after_s;
 
@@ -348,11 +290,14 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	 * session keyring either way (DESIGN.md 4.2). */
 	helper(chain, "sharness-exec-netns");
 	push_opt(chain, "-W", "%d", walls_fd);
+	if (run_explain)
+		push(chain, "-X"); /* the fallback's socket refusals, reported */
 	if (!p->net_none)
 		push(chain, "-H");
 	push(chain, "--");
 	/* every chain: the pid namespace, and the cgroup the caps go in */
 	walled_step(chain, "sharness-exec-supervise", best_effort);
+	report_push_supervise(chain, p->max_cpu_percent);
 	if (p->max_memory_mb)
 		push_opt(chain, "-c", "memory");
 	if (p->max_pids)
@@ -364,6 +309,14 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (p->max_pids)
 		push_opt(chain, "-p", "%lu", p->max_pids);
 	push_timeout(chain);
+	if (run_explain) { /* the observer, and what it is to know (DESIGN.md 4.7) */
+		push(chain, "-X");
+		if (!p->net_none)
+			push(chain, "-N");
+		push_paths(chain, "-r", &p->read_resolved);
+		push_paths(chain, "-x", &p->exec_resolved);
+		push_paths(chain, "-w", &p->write_resolved);
+	}
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
 		helper(chain, "sharness-exec-limits");
@@ -406,6 +359,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push(chain, "-H");
 	if (p->user_namespaces)
 		push(chain, "-U");
+	if (run_explain)
+		push(chain, "-X"); /* the TRACE rules */
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
@@ -466,7 +421,7 @@ static NORETURN void exec_chain(struct vec *chain)
 	env_put(&henv, "UBSAN_OPTIONS", getenv("UBSAN_OPTIONS"));
 	env_put(&henv, "ASAN_OPTIONS", getenv("ASAN_OPTIONS"));
 #endif
-	if (fcntl(env_fd, F_SETFD, 0) < 0 || fcntl(walls_fd, F_SETFD, 0) < 0)
+	if (fcntl(env_fd, F_SETFD, 0) < 0 || fcntl(walls_fd, F_SETFD, 0) < 0 || report_pass() < 0)
 		die(EXIT_REFUSED, "unable to pass on the environment and walls memfds");
 	execve(chain->v[0], chain->v, henv.n ? henv.v : none);
 	die(EXIT_REFUSED, "unable to execute helper %s", qn(chain->v[0]));
@@ -474,7 +429,7 @@ static NORETURN void exec_chain(struct vec *chain)
 
 /* run's options (RUN_USAGE). */
 struct run_opts {
-	const char *policy, *expect, *signature, *expect_id, *user;
+	const char *policy, *expect, *signature, *expect_id, *user, *report;
 	char **trust;
 	size_t ntrust;
 	int best_effort, dry_run, verbose, user_groups;
@@ -497,6 +452,8 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		{ "kill-after", required_argument, NULL, 'k' },
 		{ "user", required_argument, NULL, 'u' },	/* long only */
 		{ "user-groups", no_argument, NULL, 'g' },
+		{ "explain", no_argument, NULL, 'X' },	/* long only */
+		{ "report", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -523,6 +480,8 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'k': kill_after_s = duration("--kill-after", optarg); break;
 		case 'u': o->user = optarg; break;
 		case 'g': o->user_groups = 1; break;
+		case 'X': run_explain = 1; break;
+		case 'r': o->report = optarg; break;
 		case ':':
 			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
 		default:
@@ -537,7 +496,6 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		usage_fail(RUN_USAGE, "--signature needs --trust-key");
 	if (kill_after_s && !timeout_s)
 		usage_fail(RUN_USAGE, "--kill-after needs --timeout");
-	run_user_resolve(o->user, o->user_groups, RUN_USAGE);
 }
 
 int cmd_run(int argc, char **argv)
@@ -549,12 +507,13 @@ int cmd_run(int argc, char **argv)
 	struct loaded l;
 
 	/* A descriptor leaked by the caller could carry access past the
-	 * policy; no step after this one may gain privileges. */
-	closefrom(3);
+	 * policy (--report fd:N's is the supervisor's alone); no step after
+	 * this one may gain privileges. */
+	parse_run(argc, argv, &o);
+	report_start(o.report, o.dry_run);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
-
-	parse_run(argc, argv, &o);
+	run_user_resolve(o.user, o.user_groups, RUN_USAGE);
 	if (o.expect && !hash_parse(o.expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
 		     q(o.expect));
@@ -563,13 +522,17 @@ int cmd_run(int argc, char **argv)
 		free(o.trust);
 		return EXIT_REFUSED;
 	}
+	report_policy(l.pol.id, l.hash);
 	key = sign_run_check(&l, o.policy, o.signature, o.trust, o.ntrust, o.expect_id);
+	report_chain(key);
 
 	resolve_rules(&l.pol, o.verbose || o.dry_run);
 	build_env(&env, &l, key, o.dry_run);
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
 	walls_fd = memfd_above2("sharness-exec-walls", 0, "the walls record");
+	if (!o.dry_run)
+		socket_scan(&l.pol, walls_fd);
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
 	if (o.verbose) {

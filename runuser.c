@@ -141,7 +141,7 @@ void run_user_resolve(const char *spec, int keep, const char *usage)
 	snprintf(user.ids, sizeof user.ids, "%lu:%lu", uid, gid);
 	if (keep)
 		keep_groups();
-	trust_as_user(user.uid, user.gid);
+	trust_as_user(user.uid, user.gid, user.groups);
 	resolved = 1;
 }
 

@@ -84,6 +84,9 @@
 
 #define ALLOW SECCOMP_RET_ALLOW
 #define ERRNO(e) (SECCOMP_RET_ERRNO | ((__u32)(e) & SECCOMP_RET_DATA))
+/* A refusal the --explain observer reports, and makes (seccomp.h). */
+#define REFUSE(what, e) ((what) & SECCOMP_EXPLAIN ? \
+	SECCOMP_RET_TRACE | SECCOMP_TRACE_REFUSED | (__u32)(e) : ERRNO(e))
 
 /* --- the emitter ----------------------------------------------------------- */
 
@@ -265,7 +268,6 @@ static const struct sysarg mode_setters[] = {
 static const long io_uring_calls[] = {
 	SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register,
 };
-static const long bypass_calls[] = { SYS_openat2, SYS_clone3 };
 static const long key_calls[] = { SYS_keyctl, SYS_add_key, SYS_request_key };
 
 /* NR is allowed when its argument ARG equals K, and fails with ACTION
@@ -302,7 +304,7 @@ static void socket_rules(struct prog *p, long nr, unsigned what)
 	unsigned s, nl, inet, inet6, tcp, udp;
 
 	if (what & SECCOMP_DENY_SOCKETS) {
-		allow_only(p, nr, 0, AF_UNIX, ERRNO(EAFNOSUPPORT));
+		allow_only(p, nr, 0, AF_UNIX, REFUSE(what, EAFNOSUPPORT));
 		return;
 	}
 	if (!(what & SECCOMP_NET_ALLOWLIST)) {
@@ -540,11 +542,13 @@ static int build(struct prog *p, unsigned what)
 			       SETID, ERRNO(EPERM));
 	}
 	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST))
-		deny_each(p, io_uring_calls, NELEM(io_uring_calls), ERRNO(ENOSYS));
-	if (what & SECCOMP_DENY_BYPASS)
-		deny_each(p, bypass_calls, NELEM(bypass_calls), ERRNO(ENOSYS));
+		deny_each(p, io_uring_calls, NELEM(io_uring_calls), REFUSE(what, ENOSYS));
+	if (what & SECCOMP_DENY_BYPASS) {
+		deny(p, SYS_openat2, REFUSE(what, ENOSYS));
+		deny(p, SYS_clone3, ERRNO(ENOSYS)); /* every pthread_create: unreported */
+	}
 	if (what & SECCOMP_DENY_KEYS)
-		deny_each(p, key_calls, NELEM(key_calls), ERRNO(EPERM));
+		deny_each(p, key_calls, NELEM(key_calls), REFUSE(what, EPERM));
 	ret(p, ALLOW);
 	if (p->full) {
 		errno = E2BIG;

@@ -58,6 +58,20 @@
  * which the target shares, where no Landlock scope holds signals. */
 #define SECCOMP_DENY_GROUP     0x800
 
+/* run --explain (DESIGN.md 4.7), where the observer can make a call fail
+ * (x86_64): the refusals it reports from this file's rules (openat2 and
+ * io_uring ENOSYS, the key calls EPERM, and with SECCOMP_DENY_SOCKETS
+ * every socket family but AF_UNIX EAFNOSUPPORT) return SECCOMP_RET_TRACE,
+ * SECCOMP_TRACE_REFUSED and the errno as data instead; the observer fails
+ * the call with that errno, and with no tracer the kernel fails it with
+ * ENOSYS. Elsewhere 0: they stay ERRNO rules, unreported. */
+#if defined(__x86_64__)
+# define SECCOMP_EXPLAIN       0x1000
+#else
+# define SECCOMP_EXPLAIN       0
+#endif
+#define SECCOMP_TRACE_REFUSED  0x8000
+
 /* Everything the landlock step always refuses; it adds SECCOMP_DENY_USERNS
  * unless -U, and SECCOMP_NET_ALLOWLIST in the object form. */
 #define SECCOMP_TARGET (SECCOMP_DENY_TIOCSTI | SECCOMP_DENY_SETID | \
@@ -70,6 +84,12 @@
  * architecture this file does not know, E2BIG if the program would not
  * fit, which is a bug). */
 int seccomp_install(unsigned what);
+/* seccomptrace.c, sharness-exec-landlock -E: a second filter whose
+ * SECCOMP_RET_TRACE rules stop every path-taking and socket call for the
+ * observer (data 0). Without a tracer those calls fail with ENOSYS. */
+int seccomp_trace_install(void);
+/* Is NR one of the calls that filter stops? */
+int seccomp_traced(long nr);
 /* The process group SECCOMP_DENY_GROUP names besides 0 (0: none). */
 void seccomp_group(pid_t pgid);
 

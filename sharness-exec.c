@@ -22,7 +22,7 @@ const char *progname = "sharness-exec";
 #define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
 #define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
 	"[--allow-network] -- COMMAND [ARG...]"
-#define USAGE RUN_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
+#define USAGE RUN_USAGE "\n       " LAUNCH_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
 	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n" \
 	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n       " LEARN_USAGE "\n" \
 	"       sharness-exec --help | --version"
@@ -61,22 +61,43 @@ static void loader_warning(const char *file, const char *key, const char *name)
 		        "what code the target loads\n", progname, qn(file), key, q(name));
 }
 
+static void loader_warnings(const char *file, const char *where, const struct policy *p)
+{
+	char key[128];
+
+	for (size_t i = 0; i < p->env_inherit.n; i++) {
+		snprintf(key, sizeof key, "%senv.inherit[%zu]", where, i);
+		loader_warning(file, key, p->env_inherit.v[i]);
+	}
+	snprintf(key, sizeof key, "%senv.set", where);
+	for (size_t i = 0; i < p->env_set_names.n; i++)
+		loader_warning(file, key, p->env_set_names.v[i]);
+}
+
 static int cmd_check(int argc, char **argv)
 {
-	char key[64];
+	char where[128];
 	struct loaded l;
 
 	if (argc != 2)
 		usage_fail(CHECK_USAGE, "check takes one FILE");
-	if (!load_policy(-1, argv[1], &l, NULL))
+	if (!load_as(-1, argv[1], &l, NULL, LOAD_POLICY | LOAD_MANIFEST))
 		return EXIT_REFUSED;
-	for (size_t i = 0; i < l.pol.env_inherit.n; i++) {
-		snprintf(key, sizeof key, "env.inherit[%zu]", i);
-		loader_warning(argv[1], key, l.pol.env_inherit.v[i]);
+	loader_warnings(argv[1], "", &l.pol);
+	for (size_t i = 0; l.manifest && i <= l.man.ncomp; i++) {
+		if (i < l.man.ncomp)
+			snprintf(where, sizeof where, "components[%zu] \"%s\": policy.", i,
+			         l.man.comp[i].role);
+		else
+			snprintf(where, sizeof where, "main \"%s\": policy.", l.man.comp[i].role);
+		loader_warnings(argv[1], where, &l.man.comp[i].pol);
 	}
-	for (size_t i = 0; i < l.pol.env_set_names.n; i++)
-		loader_warning(argv[1], "env.set", l.pol.env_set_names.v[i]);
-	printf("%s: valid pbp 1 policy %s\n", qn(argv[1]), q(l.pol.id));
+	if (l.manifest) {
+		printf("%s: valid launch 1 manifest %s\n", qn(argv[1]), q(l.id));
+		manifest_describe(&l.man, stdout);
+	} else {
+		printf("%s: valid pbp 1 policy %s\n", qn(argv[1]), q(l.id));
+	}
 	unload_policy(&l);
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
@@ -151,13 +172,24 @@ static const struct cmd {
 	  "    --expect-id ID\trefuse unless the policy's id is ID\n"
 	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
 	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n"
+	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to a new FILE or fd N\n"
 	  "    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n"
-	  "    --user-groups\twith --user: keep USER's supplementary groups\n" },
+	  "    --user-groups\twith --user: keep USER's supplementary groups\n"
+	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n" },
+	{ "launch", LAUNCH_USAGE, "verify a launch manifest; --dry-run prints its plan",
+	  cmd_launch,
+	  "-m, --manifest FILE\tthe launch 1 manifest (required)\n"
+	  "-H, --expect-hash sha256:HEX\trefuse unless the manifest has this hash\n"
+	  "    --trust-key FILE\taccept a manifest signed by this key (repeatable)\n"
+	  "    --signature FILE\tthe signature (default: the manifest's path .sig)\n"
+	  "    --expect-id ID\trefuse unless the manifest's id is ID\n"
+	  "-n, --dry-run\tprint the plan and each chain, and exit\n"
+	  "COMMAND\tmain's command\n" },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object", cmd_hash,
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"
 	  "FILE\tthe JSON object; - is standard input\n" },
-	{ "check", CHECK_USAGE, "report every problem of a policy, one line each", cmd_check,
-	  "FILE\tthe policy; - is standard input\n" },
+	{ "check", CHECK_USAGE, "report every problem of a policy or manifest, one line each",
+	  cmd_check, "FILE\tthe policy or launch manifest; - is standard input\n" },
 	{ "keygen", KEYGEN_USAGE, "make an ECDSA P-256 key pair NAME.key and NAME.pub", cmd_signer,
 	  "-o NAME\twrite NAME.key (mode 0600, by sharness-exec-sign) and NAME.pub\n" },
 	{ "sign", SIGN_USAGE, "check a policy and write its signature to POLICY.sig", cmd_signer,

@@ -97,10 +97,10 @@ int cmd_verify(int argc, char **argv)
 
 	if (optind + 1 != argc && optind + 2 != argc)
 		usage_fail(VERIFY_USAGE, "verify takes a POLICY and, optionally, its SIG");
-	if (!load_policy(-1, argv[optind], &l, NULL))
+	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST))
 		return EXIT_REFUSED;
 	fp = sign_run_check(&l, argv[optind], argv[optind + 1], keys, 1, NULL);
-	if (printf("hash: %s\nid: %s\nkey: %s\n", l.hash, l.pol.id, fp) < 0 || fflush(stdout))
+	if (printf("hash: %s\nid: %s\nkey: %s\n", l.hash, l.id, fp) < 0 || fflush(stdout))
 		die(EXIT_REFUSED, "unable to write standard output");
 	unload_policy(&l);
 	return 0;
@@ -138,9 +138,9 @@ const char *sign_run_check(const struct loaded *l, const char *policy, const cha
 	struct pubkey k;
 	char *sigpath;
 
-	if (expect_id && strcmp(l->pol.id, expect_id))
-		diex(EXIT_REFUSED, "refused: policy id is %s, expected %s. Nothing ran.",
-		     q(l->pol.id), q(expect_id));
+	if (expect_id && strcmp(l->id, expect_id))
+		diex(EXIT_REFUSED, "refused: %s id is %s, expected %s. Nothing ran.",
+		     l->kind, q(l->id), q(expect_id));
 	if (!nkeys)
 		return NULL;
 	sigpath = sig_read(policy, sig, raw);
@@ -152,8 +152,8 @@ const char *sign_run_check(const struct loaded *l, const char *policy, const cha
 			memcpy(fp, k.fp_text, sizeof fp);
 	}
 	if (!*fp)
-		diex(EXIT_REFUSED, "refused: %s is not a signature of policy %s by %s. Nothing ran.",
-		     qn(sigpath), l->hash, nkeys == 1 ? "the trusted key" : "any of the trusted keys");
+		diex(EXIT_REFUSED, "refused: %s is not a signature of %s %s by %s. Nothing ran.",
+		     qn(sigpath), l->kind, l->hash, nkeys == 1 ? "the trusted key" : "any of the trusted keys");
 	free(sigpath);
 	return fp;
 }

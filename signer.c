@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bearssl.h>
@@ -47,13 +46,10 @@ static void write_or_die(int fd, const char *path, const void *buf, size_t len,
 static int cmd_keygen(int argc, char **argv)
 {
 	const char *name = one_option(argc, argv, 'o', KEYGEN_USAGE);
-	unsigned char seed[48], kbuf[BR_EC_KBUF_PRIV_MAX_SIZE], der[256];
 	unsigned char spki[SPKI_P256_LEN];
 	char keypem[512], pubpem[512];
-	br_hmac_drbg_context rng;
-	br_ec_private_key sk;
-	struct privkey k;
-	size_t got = 0, dlen;
+	struct privkey k, back;
+	const char *why;
 	char *keypath, *pubpath;
 	int kfd, pfd;
 
@@ -62,38 +58,17 @@ static int cmd_keygen(int argc, char **argv)
 	keypath = with_suffix(name, ".key");
 	pubpath = with_suffix(name, ".pub");
 
-	/* getrandom() waits until the kernel's pool is seeded, never after. */
-	while (got < sizeof seed) {
-		ssize_t n = getrandom(seed + got, sizeof seed - got, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			die(EXIT_REFUSED, "unable to get random bytes");
-		got += (size_t)n;
-	}
-	br_hmac_drbg_init(&rng, &br_sha256_vtable, seed, sizeof seed);
-	explicit_bzero(seed, sizeof seed);
-	if (!br_ec_keygen(&rng.vtable, &br_ec_p256_m31, &sk, kbuf, BR_EC_secp256r1))
-		diex(EXIT_REFUSED, "unable to make a P-256 key");
-	explicit_bzero(&rng, sizeof rng);
-	/* Read back what is written, so the key file is one that sign reads. */
-	{
-		br_ec_public_key pk;
-		unsigned char q[BR_EC_KBUF_PUB_MAX_SIZE];
-
-		if (br_ec_compute_pub(&br_ec_p256_m31, &pk, q, &sk) != P256_POINT_LEN ||
-		    !(dlen = br_encode_ec_raw_der(der, &sk, &pk)) || dlen > sizeof der)
-			diex(EXIT_REFUSED, "unable to encode the key");
-	}
-	explicit_bzero(kbuf, sizeof kbuf);
-	if (!pem_encode(keypem, sizeof keypem, der, dlen, "EC PRIVATE KEY"))
+	errno = 0;
+	if (!key_generate(&k))
+		die(EXIT_REFUSED, "unable to make a P-256 key");
+	if (!key_private_pem(&k, keypem, sizeof keypem))
 		diex(EXIT_REFUSED, "unable to encode the key");
-	explicit_bzero(der, sizeof der);
-	{
-		const char *why;
-		if (!key_private_parse(keypem, strlen(keypem), &k, &why))
-			diex(EXIT_REFUSED, "the new key does not read back: %s", why);
-	}
+	/* Read back what is written, so the key file is one that sign reads. */
+	why = "it reads as another key";
+	if (!key_private_parse(keypem, strlen(keypem), &back, &why) ||
+	    memcmp(back.x, k.x, sizeof k.x))
+		diex(EXIT_REFUSED, "the new key does not read back: %s", why);
+	explicit_bzero(&back, sizeof back);
 	spki_encode_p256(k.pub.q, spki);
 	if (!pem_encode(pubpem, sizeof pubpem, spki, sizeof spki, "PUBLIC KEY"))
 		diex(EXIT_REFUSED, "unable to encode the public key");
@@ -146,7 +121,7 @@ static int cmd_sign(int argc, char **argv)
 	if (!ok)
 		diex(EXIT_REFUSED, "%s: %s", qn(keypath), why);
 	/* As `check` does: every problem on a line of its own. */
-	if (!load_policy(-1, argv[optind], &l, NULL)) {
+	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST)) {
 		explicit_bzero(&k, sizeof k);
 		return EXIT_REFUSED;
 	}

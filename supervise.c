@@ -28,15 +28,19 @@
 
 #include "common.h"
 #include "ending.h"
+#include "explain.h"
 #include "helper.h"
 #include "rights.h"
 #include "landlock-abi.h"
+#include "statuspipe.h"
 #include "supervise.h"
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-K SECONDS] [-m MIB] " \
-	"[-p N] [-T SECONDS] [-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] " \
+	"[-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-p N] [-R FD] [-T SECONDS] " \
+	"[-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... " \
+	"[--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -162,6 +166,7 @@ static void chain(char **argv)
 	if (sigaction(SIGCHLD, &run.caller_chld, NULL) < 0 ||
 	    sigprocmask(SIG_SETMASK, &run.caller_mask, NULL) < 0)
 		die(EXIT_CONFINE, "unable to restore the signal mask");
+	observe_child();
 	xexecvp(argv[0], argv);
 }
 
@@ -190,14 +195,18 @@ static void init(char **argv)
 		close(run.children);
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
+	observe_prepare();
 	if ((child = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork");
 	if (child == 0)
 		chain(argv);
+	observe_start(child);
 	{
-		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children };
+		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children,
+		               report_denials_fd() };
 
-		keep_only(keep, 3);
+		keep_only(keep, 4);
+		status_close();
 	}
 	timeout_start();
 
@@ -223,6 +232,8 @@ static void init(char **argv)
 			continue;
 		}
 		while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+			if (observe_status(pid, st))
+				continue;
 			if (WIFSTOPPED(st)) {
 				/* A ptrace stop: a process that made us its
 				 * tracer (PTRACE_TRACEME). Not an exit: let it
@@ -232,8 +243,14 @@ static void init(char **argv)
 				       WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st));
 				continue;
 			}
+			if (explain_on)
+				observe_exited(pid);
 			if (pid != child)
 				continue;
+			if (explain_on) {
+				denials_print(&denials, stderr);
+				denials_json(&denials, report_denials_fd());
+			}
 			st |= ending.timed_out;
 			if (write_all(run.status[1], &st, sizeof st) < 0)
 				init_kill_all();
@@ -289,7 +306,7 @@ static int supervise(void)
 		if (sig < 0)
 			continue;
 		if (sig == SIGCHLD) {
-			if (waitpid(run.init, &st, WNOHANG) == run.init &&
+			if (wait4(run.init, &st, WNOHANG, &run.ru) == run.init &&
 			    (WIFEXITED(st) || WIFSIGNALED(st)))
 				return st;
 			continue;
@@ -360,7 +377,8 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:hK:m:p:tT:W:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:A:bc:E:F:hH:I:K:m:NO:p:R:r:tT:u:W:w:Xx:", longopts,
+	                        NULL)) != -1) {
 		switch (c) {
 		case 'A':
 			if (!parse_ulong(optarg, 0, 1000, abi_cap))
@@ -379,6 +397,10 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 		case 'T':
 			ending_option(c, optarg, USAGE);
 			break;
+		case 'E': status_fd(optarg, USAGE); break;
+		case 'F': case 'H': case 'I': case 'O': case 'R': case 'u':
+			report_option(c, optarg, USAGE);
+			break;
 		case 'h':
 			printf("usage: %s\n"
 			       "  -A ABI         take the Landlock ABI to be at most ABI\n"
@@ -386,25 +408,39 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "                 where Landlock cannot scope signals\n"
 			       "  -c CONTROLLER  make the run's cgroup with memory, pids or cpu, and\n"
 			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
+			       "  -E FD          the status pipe: also write warning and fatal lines\n"
+			       "                 to FD, and hand it on to PROGRAM\n"
+			       "  -F KEY         the report's policy key (with -O)\n"
+			       "  -H HASH        the report's policy hash (with -O)\n"
+			       "  -I ID          the report's policy id (with -O)\n"
 			       "  -K SECONDS     after -T, end the run SECONDS later (default 5)\n"
 			       "  -m MIB         the memory cap, named if the cgroup killed for it\n"
+			       "  -O FD          write the report (sharness-exec-report(5)) to FD\n"
 			       "  -p N           the process cap, named if it refused forks\n"
+			       "  -R FD          read the status pipe's lines from FD, for the report\n"
 			       "  -T SECONDS     after SECONDS, SIGTERM to the whole run; exit 124\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
-			       "  -W FD          note the pid namespace in the walls record FD\n", USAGE);
+			       "  -u PERCENT     the report's CPU cap (with -O)\n"
+			       "  -W FD          note the pid namespace in the walls record FD\n"
+			       "  -X             run --explain: init traces PROGRAM's tree and lists\n"
+			       "                 what the policy refused or hid when it ends; -N (the\n"
+			       "                 host's network), -r/-x/-w PATH (the policy's paths)\n", USAGE);
 			exit(0);
 		case 't':
 			run.test = 1;
 			break;
 		case 'W': walls_fd(optarg, USAGE); break;
 		default:
-			usage_option(USAGE, c, argv[optind - 1]);
+			if (!explain_option(c, optarg, USAGE))
+				usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && !run.test)
 		usage_fail(USAGE, "no program given");
 	ending_check(USAGE);
+	explain_check(USAGE);
+	report_setup();
 }
 
 /* Every signal waits for sigwaitinfo, in the supervisor and in init, from
@@ -449,11 +485,9 @@ static void pid_namespace(unsigned long abi_cap)
 		abi = 6;
 	if (abi < 6 && !run.best_effort) {
 		end_watcher();
-		fprintf(stderr, "%s: fatal: unable to confine signals: no pid namespace "
-		        "(%s) and Landlock ABI %ld, which cannot scope them (ABI 6 can)\n",
-		        progname, strerror(err), abi);
-		hint("-b (--best-effort) runs with signals unscoped");
-		exit(EXIT_CONFINE);
+		die_hint(EXIT_CONFINE, 0, "-b (--best-effort) runs with signals unscoped",
+		         "unable to confine signals: no pid namespace (%s) and Landlock ABI "
+		         "%ld, which cannot scope them (ABI 6 can)", strerror(err), abi);
 	}
 	if (abi < 6)
 		warnx_("best effort: no pid namespace (%s) and Landlock ABI %ld: signals are "
@@ -479,9 +513,11 @@ static void start_init(char **next)
 	if (run.init == 0)
 		init(next);
 	close(run.status[1]);
-	int keep[] = { 2, run.status[0], run.up, run.down, run.children };
+	int keep[] = { 2, run.status[0], run.up, run.down, run.children, -1, -1, -1 };
 
-	keep_only(keep, 5);
+	report_keep(&keep[5], &keep[6], &keep[7]);
+	keep_only(keep, 8);
+	status_close();
 }
 
 int main(int argc, char **argv)
@@ -518,6 +554,7 @@ int main(int argc, char **argv)
 		kill_descendants(); /* init's orphans, had it died first */
 	end_watcher();
 	caps_say(status);
+	report_end(status);
 	timeout_exit(status);
 	exit_like(status);
 }

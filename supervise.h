@@ -39,6 +39,7 @@ extern struct run {
 	int up, down;
 	sigset_t all, caller_mask;
 	struct sigaction caller_chld;
+	struct rusage ru;        /* init's, with what it waited for */
 } run;
 
 /* supervise.c: close every descriptor but the N in KEEP (-1 entries are
@@ -46,6 +47,17 @@ extern struct run {
 void keep_only(int *keep, int n);
 /* supervise.c, in init: kill everything of the run that is left. */
 void init_kill_all(void);
+
+/* report.c (-O, -R, -I, -H, -F, -u; report.h): the options, C and its
+ * ARG; after them, set up (the report's descriptors close-on-exec, the
+ * supervisor's own lines taken); the descriptors the supervisor keeps
+ * (-1: none); the report, once the run has ended with STATUS. */
+void report_option(int c, const char *arg, const char *usage);
+void report_setup(void);
+void report_keep(int *fd, int *rfd, int *dfd);
+/* --explain with -O: the memfd init writes the denials into, else -1. */
+int report_denials_fd(void);
+void report_end(int status);
 
 /* descendants.c, without a pid namespace: kill and reap every descendant
  * (but the watcher), until none is left; send SIG to each, reaping none. */

@@ -58,6 +58,36 @@ size_t utf8_put(unsigned char out[4], unsigned long cp)
 	return n;
 }
 
+void json_quote(void (*out)(void *ctx, const char *s, size_t n), void *ctx,
+                const char *s, size_t n)
+{
+	static const char from[] = "\"\\\b\f\n\r\t", to[] = "\"\\bfnrt";
+	size_t run = 0;
+
+	out(ctx, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		const char *m;
+		char e[6] = "\\u00";
+
+		if (ch >= 0x20 && ch != '"' && ch != '\\')
+			continue;
+		if (i > run)
+			out(ctx, s + run, i - run);
+		run = i + 1;
+		if ((m = memchr(from, ch, sizeof from - 1))) {
+			e[1] = to[m - from];
+			out(ctx, e, 2);
+		} else {
+			hex_encode(e + 4, &ch, 1);
+			out(ctx, e, 6);
+		}
+	}
+	if (n > run)
+		out(ctx, s + run, n - run);
+	out(ctx, "\"", 1);
+}
+
 int hex_value(int c)
 {
 	if (c >= '0' && c <= '9')

@@ -37,6 +37,13 @@ int hex_value(int c);
 /* N bytes as 2 * N lowercase hex digits into OUT (no NUL added). */
 void hex_encode(char *out, const unsigned char *in, size_t n);
 
+/* Bytes S[0..N) as a JSON string, quotes included, through OUT(CTX, BYTES,
+ * LEN): \" \\ \b \f \n \r \t, other bytes below 0x20 as \u00xx
+ * (lowercase), all else raw. The canonical form's (hash.c) and the
+ * report's (report.h), which need valid UTF-8 in S. */
+void json_quote(void (*out)(void *ctx, const char *s, size_t n), void *ctx,
+                const char *s, size_t n);
+
 /* 1 when PATH equals DIR or lies beneath it, whole components compared
  * ("/tmpx" is not beneath "/tmp"; everything is beneath "/"; DIR's
  * trailing slashes do not count). */

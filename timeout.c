@@ -17,7 +17,7 @@
 #include "helper.h"
 #include "supervise.h"
 
-struct ending ending = { .kill_after = 5, .hits = { -1, -1 } };
+struct ending ending = { .kill_after = 5, .hits = { -1, -1, -1, -1, -1, 0 } };
 
 void ending_option(int c, const char *optarg, const char *usage)
 {

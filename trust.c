@@ -4,7 +4,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -14,13 +16,14 @@
 #define MAX_LINKS 40
 
 /* run --user's user (trust_as_user), or none. */
-static struct { int on; uid_t uid; gid_t gid; } as_user;
+static struct { int on; uid_t uid; gid_t gid; const char *groups; } as_user;
 
-void trust_as_user(uid_t uid, gid_t gid)
+void trust_as_user(uid_t uid, gid_t gid, const char *groups)
 {
 	as_user.on = 1;
 	as_user.uid = uid;
 	as_user.gid = gid;
+	as_user.groups = groups;
 }
 
 static int trusted_uid(uid_t uid)
@@ -63,6 +66,8 @@ struct walker {
 	char todo[PATH_MAX];
 	const char *rest;
 	int links;
+	int loud;		/* a link was followed that is not root's in "/" */
+	char why[3 * QUOTED_MAX + 128];	/* why a link is refused */
 };
 
 /* Go to "/" (again, after an absolute symlink). */
@@ -82,7 +87,7 @@ static int walk_root(struct walker *w)
 static int walk_start(struct walker *w, const char *path)
 {
 	w->fd = -1;
-	w->links = 0;
+	w->links = w->loud = 0;
 	if (path_join(w->todo, path, "") < 0)
 		return -1;
 	w->rest = w->todo + strspn(w->todo, "/");
@@ -162,16 +167,121 @@ static int walk_follow(struct walker *w, int lfd)
 	return target[0] == '/' ? walk_root(w) : 0;
 }
 
+/* --- the symlink rule of rule paths (DESIGN.md 2) ---
+ *
+ * A confined target runs as its uid without capabilities, so whatever it
+ * can write, an earlier run of it could have planted a link in. A link on
+ * a rule path is followed only when its owner is trusted (root or the
+ * caller; under --user root alone) and its directory is one the target's
+ * uid cannot write by DAC:
+ * - the directory is not the target's uid's: its owner may chmod it back
+ *   to writable, so its mode bits do not count (an earlier run could have
+ *   planted the link and then taken u+w away);
+ * - it is not writable by others, nor by its group where the target is in
+ *   that group or an ACL may name the target (the group bits are then the
+ *   ACL's mask); a group the target is not in can plant only links of its
+ *   members' own, which the owner rule refuses;
+ * - a sticky directory that is not the target's keeps a link that is not
+ *   the target's: the target cannot have made it, nor put another in its
+ *   place.
+ * For a root target every directory root owns is its to write, and so is
+ * refused, but for the host's "/" itself: a confined run writes the host's
+ * / only through a policy that writes "/", which hands it every file of
+ * the host already, so the merged-/usr links there redirect nothing more.
+ * Whoever else could write a directory, a link there that is not theirs
+ * they could only remove or rename, never point elsewhere. */
+
+/* The target's uid and groups: the caller's, or --user's user's. */
+static uid_t target_uid(void)
+{
+	return as_user.on ? as_user.uid : getuid();
+}
+
+static int target_in_group(gid_t gid)
+{
+	gid_t list[256];
+	int n;
+
+	if (as_user.on) {
+		const char *p = as_user.groups;
+		char *end;
+		if (gid == as_user.gid)
+			return 1;
+		for (; p && *p; p = *end ? end + 1 : end) {
+			unsigned long g = strtoul(p, &end, 10);
+			if (end == p)
+				break;
+			if (g == gid)
+				return 1;
+		}
+		return 0;
+	}
+	if (gid == getgid() || gid == getegid())
+		return 1;
+	/* More groups than fit: count the directory's among them. */
+	if ((n = getgroups(sizeof list / sizeof *list, list)) < 0)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (list[i] == gid)
+			return 1;
+	return 0;
+}
+
+/* Why the target could have planted the link LINK (its status ST, its
+ * name NAME) in W's directory, into W->why; 0 when it could not. */
+static int planted(struct walker *w, int lfd, const char *name, const struct stat *st)
+{
+	char link[PATH_MAX], to[PATH_MAX], how[96] = "";
+	struct stat d;
+	uid_t uid = target_uid();
+	ssize_t n = readlinkat(lfd, "", to, sizeof to - 1);
+
+	to[n < 0 ? 0 : n] = '\0';
+	if (path_join(link, w->path, name) < 0 || fstat(w->fd, &d) < 0) {
+		snprintf(w->why, sizeof w->why, "unable to resolve it: %s", strerror(errno));
+		return 1;
+	}
+	if (!trusted_uid(st->st_uid)) {
+		snprintf(w->why, sizeof w->why, "symlink %s is owned by uid %lu, not by root%s",
+		         q(link), (unsigned long)st->st_uid, as_user.on ? " (--user)" :
+		         " or the caller");
+		return 1;
+	}
+	if (d.st_mode & S_ISVTX && d.st_uid != uid && st->st_uid != uid)
+		;
+	else if (d.st_uid == uid && !(uid == 0 && !strcmp(w->path, "/") &&
+	                              !(d.st_mode & (S_IWGRP | S_IWOTH))))
+		snprintf(how, sizeof how, "uid %lu owns", (unsigned long)uid);
+	else if (d.st_mode & S_IWOTH)
+		snprintf(how, sizeof how, "everyone may write");
+	else if (d.st_mode & S_IWGRP && target_in_group(d.st_gid))
+		snprintf(how, sizeof how, "its group (gid %lu), which uid %lu is in, may "
+		         "write", (unsigned long)d.st_gid, (unsigned long)uid);
+	else if (d.st_mode & S_IWGRP &&
+	         (lgetxattr(w->path, "system.posix_acl_access", NULL, 0) >= 0 || errno == ERANGE))
+		snprintf(how, sizeof how, "its ACL may let uid %lu write", (unsigned long)uid);
+	if (!*how) {
+		w->loud |= st->st_uid != 0 || strcmp(w->path, "/");
+		return 0;
+	}
+	snprintf(w->why, sizeof w->why, "symlink %s (to %s) lies in %s, which %s: an "
+	         "earlier run as uid %lu could have planted it", q(link), q(to), q(w->path),
+	         how, (unsigned long)uid);
+	return 1;
+}
+
 /* How walk() ended. */
 enum { WALK_END, WALK_STOP, WALK_LINK, WALK_DIR };
 
 /* Walk W to the last component of its path, NAME, with its status in ST
  * and W at the directory it is in (NAME is empty when the path ends in a
  * directory already reached: "/", ".."). "." stays, ".." goes up, a
- * symlink is followed only when trusted. Or stop early: WALK_STOP at a
+ * symlink is followed only when trusted (with DIRS) or, for a rule path,
+ * when the target cannot have planted it (planted()). Or stop early: WALK_STOP at a
  * component that is missing or cannot be searched, or at a non-directory
  * with more to walk (errno ENOENT, EACCES or ENOTDIR); WALK_LINK at the
- * untrusted symlink NAME (its status in ST); with DIRS, WALK_DIR before
+ * symlink NAME not followed (its status in ST; for a rule path, why in
+ * W->why); with DIRS, WALK_DIR before
  * looking in a directory others can change (its status in ST). -1 (errno)
  * when the walk fails otherwise. */
 static int walk(struct walker *w, char name[NAME_MAX + 1], struct stat *st, int dirs)
@@ -198,7 +308,10 @@ static int walk(struct walker *w, char name[NAME_MAX + 1], struct stat *st, int 
 			return -1;
 		}
 		if (S_ISLNK(st->st_mode)) {
-			r = trusted_uid(st->st_uid) ? walk_follow(w, nfd) : WALK_LINK;
+			if (dirs)
+				r = trusted_uid(st->st_uid) ? walk_follow(w, nfd) : WALK_LINK;
+			else
+				r = planted(w, nfd, name, st) ? WALK_LINK : walk_follow(w, nfd);
 			close(nfd);
 			if (r)
 				return r;
@@ -402,11 +515,10 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	if (r == WALK_END || r == WALK_STOP)
 		r = path_join(out, link, w.rest);
 	if (r == WALK_LINK)
-		snprintf(why, whylen, "symlink %s is owned by uid %lu, not by root%s",
-		         q(link), (unsigned long)st.st_uid, as_user.on ? " (--user)" : " or the caller");
+		snprintf(why, whylen, "%s", w.why);
 	else if (r < 0)
 		snprintf(why, whylen, "unable to resolve it: %s", strerror(errno));
 	if (w.fd >= 0)
 		close(w.fd);
-	return r == 0 ? 0 : -1;
+	return r == 0 ? w.loud : -1;
 }

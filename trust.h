@@ -31,19 +31,25 @@ int open_trusted(const char *path, const char *what);
  * directory. */
 void make_private(const char *path, const char *const *subs, size_t nsubs, int create);
 
-/* Resolve the rule path PATH, following a symlink only when it is trusted.
- * Returns 0 with the resolved path in OUT (PATH_MAX bytes): symlink-free
- * where it exists; where a component is missing (or cannot be searched),
- * the part that exists is resolved and the rest appended as it is (the
- * helpers then skip it as missing). Returns -1 with the reason in WHY (one
- * line, strings quoted) when an untrusted symlink is on the way, too many
- * links, or the walk fails otherwise. */
+/* Resolve the rule path PATH, following a symlink only when its owner is
+ * trusted and the target's uid (the caller's, or --user's) cannot write
+ * the directory it is in: an earlier confined run, being that uid, could
+ * have planted it there (DESIGN.md 2; the rule in full is trust.c's).
+ * Returns 0 or 1 with the resolved path in OUT (PATH_MAX bytes):
+ * symlink-free where it exists; where a component is missing (or cannot
+ * be searched), the part that exists is resolved and the rest appended as
+ * it is (the helpers then skip it as missing). 1 says a link was followed
+ * that is not one of root's in "/" (the merged-/usr links), which the
+ * caller reports. Returns -1 with the reason in WHY (one line, strings
+ * quoted) when a symlink on the way is refused, too many links, or the
+ * walk fails otherwise. */
 int resolve_rule(const char *path, char *out, char *why, size_t whylen);
 
 /* run --user: the target runs as UID, so what UID owns may have been
- * planted by an earlier run: from here on only root is trusted, and the
- * env.private directories, made by root, are given to UID:GID (and must be
- * UID's where they exist). */
-void trust_as_user(uid_t uid, gid_t gid);
+ * planted by an earlier run: from here on only root is trusted, the
+ * symlink rule weighs UID, GID and GROUPS ("GID,GID", or NULL: GID alone),
+ * and the env.private directories, made by root, are given to UID:GID
+ * (and must be UID's where they exist). */
+void trust_as_user(uid_t uid, gid_t gid, const char *groups);
 
 #endif

@@ -29,6 +29,7 @@
 #include "common.h"
 #include "helper.h"
 #include "rights.h"
+#include "statuspipe.h"
 #include "text.h"
 #include "view.h"
 
@@ -303,7 +304,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:W:m:M:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:E:W:m:M:")) == -1)
 			break;
 		switch (opt) {
 		case 'h':
@@ -316,6 +317,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 				usage_fail(VIEW_USAGE, "unable to parse -A %s: not an ABI number", optarg);
 			break;
 		case 'W': walls_fd(optarg, VIEW_USAGE); break;
+		case 'E': status_fd(optarg, VIEW_USAGE); break;
 		case 'r': add(norm("r", optarg), R); break;
 		case 'x': add(norm("x", optarg), X); break;
 		case 'w': add(norm("w", optarg), W); break;

@@ -13,7 +13,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
-#define VIEW_USAGE "sharness-exec-view [-bt] [-A ABI] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
+#define VIEW_USAGE "sharness-exec-view [-bt] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
 	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
 
 /* Rights, as the landlock step grants them: write implies read and exec. */

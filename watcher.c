@@ -20,6 +20,7 @@
 
 #include "common.h"
 #include "ending.h"
+#include "statuspipe.h"
 #include "supervise.h"
 
 static int is_fs(const char *path, long magic)
@@ -168,6 +169,7 @@ static void watcher(int up, int down)
 
 	setsid();
 	keep_only(keep, 3);
+	status_close();
 	make_cgroup(why);
 	if (write_all(up, &run.cg, sizeof run.cg) < 0 || write_all(up, why, sizeof why) < 0)
 		c = 0; /* the supervisor is gone: clean up all the same */

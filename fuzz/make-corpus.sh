@@ -4,7 +4,7 @@
 # SHA-1, so running it twice adds nothing):
 #   ../shared/policy-hash/vectors/*.json        (when present)
 #   ../shared/json-test-suite/test_parsing/*     raw, and wrapped as {"v": ...}
-#   tests/vectors/*, tests/fixtures/policy/*/*.json, tests/golden/*.json
+#   tests/vectors/*, tests/fixtures/{policy,manifest}/*/*.json, tests/golden/*.json
 #   fuzz/regress/*                               (inputs that once failed)
 # The wrapped JSONTestSuite cases matter most: raw, most are not objects and
 # stop at the first byte; wrapped, every one reaches the value grammar.
@@ -22,6 +22,7 @@ add() { # FILE: copy FILE into OUT under its content hash
 for f in "$shared"/policy-hash/vectors/*.json \
          "$top"/tests/vectors/* \
          "$top"/tests/fixtures/policy/*/*.json \
+         "$top"/tests/fixtures/manifest/*/*.json \
          "$top"/tests/golden/*.json \
          "$top"/fuzz/regress/*; do
 	[ -f "$f" ] && add "$f"

@@ -233,9 +233,14 @@ no_canary() {
 	run -0 cmake -B build
 	run -0 cmake --build build
 	run -0 ctest --test-dir build -V
-	[[ $output == *"100% tests passed, 0 tests failed out of 2"* ]]
-	[[ $output == *'Test command: '*'sharness-exec "run" "--policy"'* ]]
+	[[ $output == *"100% tests passed, 0 tests failed out of 3"* ]]
+	[[ $output == *'Test command: '*'sharness-exec "run" "--policy"'*'"--timeout" "5m" "--report" '* ]]
 	[[ $output == *"ok: cannot write to $HOME"* ]]
+	# each target's report, made again on the next run
+	run -0 ctest --test-dir build
+	run -0 python3 -c 'import json, sys; print(*(json.load(open(f))["outcome"] for f in sys.argv[1:]))' \
+		build/test-sum.report.json build/test-home.report.json
+	[ "$output" = "exited exited" ]
 	no_canary
 }
 
@@ -245,7 +250,10 @@ no_canary() {
 	local line pre="sudo --preserve-env=CI,GITHUB_ACTIONS " user
 	line=$(awk '/- name: Test, confined/ { f = 1; next }
 		f && /^ *run: / { sub(/^ *run: /, ""); print; exit }' .github/workflows/test.yml)
-	[[ $line == "${pre}sharness-exec run --user runner --policy ci/policy.json --expect-hash sha256:"*" -- ci/test.sh" ]]
+	[[ $line == "${pre}sharness-exec run --user runner --timeout 30m --report /tmp/sharness-exec-report.json --policy ci/policy.json --expect-hash sha256:"*" -- ci/test.sh" ]]
+	# and the report is kept, whatever the suite did
+	grep -A2 -- '- name: Keep the run'"'"'s report' .github/workflows/test.yml | grep -qF 'if: always()'
+	grep -qF 'path: /tmp/sharness-exec-report.json' .github/workflows/test.yml
 	# sudo keeps what env.inherit names, and nothing else.
 	grep -qF '"inherit": ["CI", "GITHUB_ACTIONS"]' ci/policy.json
 	# Here the caller is root already (sudo would put its secure_path
@@ -257,6 +265,7 @@ no_canary() {
 	getent passwd runner >/dev/null || user=65534:65534
 	line=${line#"$pre"}
 	line=${line/--user runner/--user $user}
+	line=${line/\/tmp\/sharness-exec-report.json/$WORK/report.json}
 	chmod 755 "$WORK"
 	CI=true GITHUB_TOKEN=ghs_not_for_the_tests run -0 --separate-stderr sh -c "$line"
 	local home
@@ -264,6 +273,8 @@ no_canary() {
 	[[ $output == *"ok: no secret of the caller is visible"* ]]
 	[[ $output == *"ok: cannot write to $home"* ]]
 	[[ $output != *"not ok"* ]]
+	run -0 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["outcome"], r["target"]["exit_code"], r["timeout"]["after_s"])' "$WORK/report.json"
+	[ "$output" = "exited 0 1800" ]
 	no_canary
 }
 

@@ -154,14 +154,14 @@ free_port() {
 	[ "$output" = "" ]
 	[ "${#stderr_lines[@]}" = 2 ]
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
-	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bHRtU] [-A ABI] "* ]]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bEHRtU] [-A ABI] "* ]]
 	run -125 --separate-stderr "$LANDLOCK" -r /usr --
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
 }
 
 @test "-h and --help print the usage on stdout and exit 0" {
 	run -0 --separate-stderr "$LANDLOCK" -h
-	[ "$output" = "usage: sharness-exec-landlock [-bHRtU] [-A ABI] [-e FD] [-W FD] [-u UID:GID [-G GIDS]] [-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
+	[ "$output" = "usage: sharness-exec-landlock [-bHRtUX] [-A ABI] [-e FD] [-E FD] [-W FD] [-u UID:GID [-G GIDS]] [-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr "$LANDLOCK" --help
 	[[ "$output" == "usage: sharness-exec-landlock "* ]]

@@ -6,50 +6,16 @@
 # not tested: running out of memory while checking (policy.c dies with 125);
 # a PATH_MAX other than Linux's 4096 (the too-long fixture assumes it).
 load helpers/load
+load helpers/fixtures
 
 FIXTURES="$top_srcdir/tests/fixtures/policy"
 
-# expected_stderr FILE EXPECT: the exact stderr check prints for FILE.
-expected_stderr() {
-	local line
-	while IFS= read -r line; do
-		printf 'sharness-exec: %s: %s\n' "$1" "$line"
-	done <"$2"
-}
-
 @test "every good fixture is valid: status 0, one line on stdout, nothing on stderr" {
-	local f n=0 bad=
-	for f in "$FIXTURES"/good/*.json; do
-		n=$((n + 1))
-		run --separate-stderr "$SHARNESS_EXEC" check "$f"
-		if [ "$status" -ne 0 ] || [ -n "$stderr" ] || [ "${#lines[@]}" -ne 1 ] ||
-		   [[ "$output" != "$f: valid pbp 1 policy \""*\" ]]; then
-			printf '%s: status %s\n%s\n%s\n' "$f" "$status" "$output" "$stderr" >&3
-			bad=1
-		fi
-	done
-	[ -z "$bad" ]
-	[ "$n" -ge 8 ]
+	good_fixtures "$FIXTURES" 8 "pbp 1 policy" 1
 }
 
 @test "every bad fixture is refused with 125 and exactly its expected lines" {
-	local f n=0 bad= want
-	for f in "$FIXTURES"/bad/*.json; do
-		n=$((n + 1))
-		[ -f "${f%.json}.expect" ] || { echo "no ${f%.json}.expect" >&3; bad=1; continue; }
-		want=$(expected_stderr "$f" "${f%.json}.expect")
-		run --separate-stderr "$SHARNESS_EXEC" check "$f"
-		if [ "$status" -ne 125 ] || [ -n "$output" ] || [ "$stderr" != "$want" ]; then
-			printf '%s: status %s\nwant:\n%s\ngot:\n%s\n' "$f" "$status" "$want" "$stderr" >&3
-			bad=1
-		fi
-	done
-	[ -z "$bad" ]
-	[ "$n" -ge 40 ]
-	# and no .expect is left without its fixture
-	for f in "$FIXTURES"/bad/*.expect; do
-		[ -f "${f%.expect}.json" ]
-	done
+	bad_fixtures "$FIXTURES" 40
 }
 
 @test "the DESIGN.md example is valid and named by its id" {

@@ -213,29 +213,6 @@ ALLOC="b = b'x' * (512 << 20)"
 	done
 }
 
-# Forks N times, the children waiting for the parent to be done; prints
-# how many forks were refused.
-FORKS="
-import os
-r, w = os.pipe()
-refused = 0
-for i in range(12):
-    try:
-        if os.fork() == 0:
-            os.close(w)
-            os.read(r, 1)
-            os._exit(0)
-    except OSError:
-        refused += 1
-os.close(w)
-try:
-    while True:
-        os.wait()
-except ChildProcessError:
-    pass
-print(refused)
-"
-
 @test "root: the process cap (max_pids 8) says how many forks it refused, from pids.events" {
 	need root
 	require_feature cgroup1

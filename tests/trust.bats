@@ -28,6 +28,24 @@ setup() {
 	mkdir -m 1777 "$TMP/shared"
 }
 
+# linkdir ME: $TMP/links, a directory ME may not write (root's, or for
+# root 65534's), where a link ME owns is followed (DESIGN.md 2).
+linkdir() {
+	mkdir -m 755 "$TMP/links"
+	if [ "$1" = 0 ]; then chown 65534:65534 "$TMP/links"; fi
+}
+
+# as_uid_link ME TARGET NAME: ME's symlink NAME to TARGET.
+as_uid_link() {
+	ln -s "$2" "$3"
+	chown -h "$1:$1" "$3"
+}
+
+# writer ME: how the refusal says ME may write $TMP/shared (root's 1777).
+writer() {
+	if [ "$1" = 0 ]; then echo "uid 0 owns"; else echo "everyone may write"; fi
+}
+
 # need_uids: the landlock step and root to become the two users.
 need_uids() {
 	require_feature landlock
@@ -222,23 +240,33 @@ t_rule_symlink() {
 	[ ! -e "$mine/planted" ] && [ "$(cat "$mine/key")" = secret ]
 	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
 	[ -z "$output" ]
-	# The caller's own symlink is followed; --dry-run and --verbose say
-	# where it leads, and the chain holds the resolved path.
+	# The caller's own symlink, where the caller may write (a sticky
+	# directory lets it make new entries): an earlier run as the caller
+	# could have planted it, so it is refused too.
 	rm "$TMP/shared/cache"
 	as_uid "$me" ln -s "$mine" "$TMP/shared/cache"
+	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$mine/planted"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.write[1] \"$TMP/shared/cache\": symlink \"$TMP/shared/cache\" (to \"$mine\") lies in \"$TMP/shared\", which $(writer "$me"): an earlier run as uid $me could have planted it" ]
+	[ ! -e "$mine/planted" ]
+	# The caller's own symlink, in a directory it may not write, is
+	# followed; the run says where it leads (--verbose or not), and the
+	# chain holds the resolved path.
+	linkdir "$me"
+	as_uid_link "$me" "$mine" "$TMP/links/cache"
+	policy "$p" ',"'"$TMP"'/links/cache"'
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
-	[[ "$stderr" == *"sharness-exec: files.write[1]: \"$TMP/shared/cache\" resolves to \"$mine\""* ]]
+	[[ "$stderr" == *"sharness-exec: files.write[1]: \"$TMP/links/cache\" resolves to \"$mine\""* ]]
 	[[ "${lines[-2]}" == *" -w $TMP/out -w $mine -R --" ]]
-	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -v -p "$p" -- "$TRY" create "$mine/made"
-	[[ "$stderr" == *"\"$TMP/shared/cache\" resolves to \"$mine\""* ]]
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$mine/made"
+	[ "$stderr" = "sharness-exec: files.write[1]: \"$TMP/links/cache\" resolves to \"$mine\"" ]
 	[ -e "$mine/made" ]
 	# The landlock step itself follows no symlink: one put there after
 	# the front end looked is refused, and nothing runs.
-	run -126 --separate-stderr as_uid "$me" "$LANDLOCK" -x /usr -w "$TMP/shared/cache" -- "$TRY" create "$mine/late"
+	run -126 --separate-stderr as_uid "$me" "$LANDLOCK" -x /usr -w "$TMP/links/cache" -- "$TRY" create "$mine/late"
 	# (ELOOP in the words of glibc, or of musl)
 	case ${stderr_lines[0]} in
-	"sharness-exec-landlock: fatal: unable to open $TMP/shared/cache: Too many levels of symbolic links") ;;
-	"sharness-exec-landlock: fatal: unable to open $TMP/shared/cache: Symbolic link loop") ;;
+	"sharness-exec-landlock: fatal: unable to open $TMP/links/cache: Too many levels of symbolic links") ;;
+	"sharness-exec-landlock: fatal: unable to open $TMP/links/cache: Symbolic link loop") ;;
 	*) false ;;
 	esac
 	[ ! -e "$mine/late" ]
@@ -265,20 +293,21 @@ t_view_resolved() {
 	chown -R "$me:$me" "$mine"
 	chown "$other:$other" "$TMP/victim"
 	chmod 777 "$TMP/victim"
-	as_uid "$me" ln -s "$mine/w" "$TMP/shared/cache"
-	as_uid "$me" ln -s "$mine/w/git" "$TMP/shared/git"
-	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"],"read":["/etc"],"write":["'"$TMP"'/out","'"$TMP"'/shared/cache"],"protected":["'"$TMP"'/shared/cache/git"]},"network":"none","process":{"no_new_privs":true}}'
+	linkdir "$me"
+	as_uid_link "$me" "$mine/w" "$TMP/links/cache"
+	as_uid_link "$me" "$mine/w/git" "$TMP/links/git"
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"],"read":["/etc"],"write":["'"$TMP"'/out","'"$TMP"'/links/cache"],"protected":["'"$TMP"'/links/cache/git"]},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
-	[[ "$stderr" == *"files.write[1]: \"$TMP/shared/cache\" resolves to \"$mine/w\""* ]]
-	[[ "$stderr" == *"files.protected[0]: \"$TMP/shared/cache/git\" resolves to \"$mine/w/git\""* ]]
+	[[ "$stderr" == *"files.write[1]: \"$TMP/links/cache\" resolves to \"$mine/w\""* ]]
+	[[ "$stderr" == *"files.protected[0]: \"$TMP/links/cache/git\" resolves to \"$mine/w/git\""* ]]
 	view=$(grep "^$HELPERDIR/sharness-exec-view " <<<"$output")
 	[[ "$view" == *" -w $mine/w -p $mine/w/git "* ]]
-	[[ "$view" == *" -s $TMP/shared/cache=$mine/w -s $TMP/shared/cache/git=$mine/w/git --" ]]
-	[[ "$view" != *" -w $TMP/shared/cache "* ]]
+	[[ "$view" == *" -s $TMP/links/cache=$mine/w -s $TMP/links/cache/git=$mine/w/git --" ]]
+	[[ "$view" != *" -w $TMP/links/cache "* ]]
 	# Through the link, confined: writable, and the protected tree not.
-	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$TMP/shared/cache/made"
+	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$TMP/links/cache/made"
 	[ -e "$mine/w/made" ]
-	run -1 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$TMP/shared/cache/git/made"
+	run -1 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$TMP/links/cache/git/made"
 	[ ! -e "$mine/w/git/made" ]
 	# The resolved path becomes a symlink to the other user's directory
 	# after the front end looked: the view step, run with the very words
@@ -303,7 +332,6 @@ t_view_resolved() {
 	[ ! -e "$TMP/victim/planted" ]
 	# The other user's symlink as a protected path: refused, naming it.
 	rm "$mine/w" && mv "$mine/w.real" "$mine/w"
-	rm "$TMP/shared/git"
 	as_uid "$other" ln -s "$mine/w/git" "$TMP/shared/git"
 	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr"],"write":["'"$TMP"'/shared"],"protected":["'"$TMP"'/shared/git"]},"network":"none","process":{"no_new_privs":true}}'
 	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$mine/w/git/made"
@@ -311,10 +339,12 @@ t_view_resolved() {
 	[ "${#stderr_lines[@]}" = 2 ]
 	[ ! -e "$mine/w/git/made" ]
 	# The caller's own, leading out of every write path: refused too.
-	rm "$TMP/shared/git"
-	as_uid "$me" ln -s /etc "$TMP/shared/git"
+	rm "$TMP/links/git"
+	as_uid_link "$me" /etc "$TMP/links/git"
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr"],"write":["'"$TMP"'/links"],"protected":["'"$TMP"'/links/git"]},"network":"none","process":{"no_new_privs":true}}'
 	run -125 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- true
-	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.protected[0] \"$TMP/shared/git\" resolves to \"/etc\", which lies beneath no files.write path" ]
+	[ "${stderr_lines[0]}" = "sharness-exec: files.protected[0]: \"$TMP/links/git\" resolves to \"/etc\"" ]
+	[ "${stderr_lines[1]}" = "sharness-exec: fatal: refused: files.protected[0] \"$TMP/links/git\" resolves to \"/etc\", which lies beneath no files.write path" ]
 }
 
 @test "view: resolved paths and -s links; a link swapped in later is refused (126); protected resolved too (caller root, other 65534)" {
@@ -334,14 +364,15 @@ t_view_resolved() {
 	local p="$TMP/pol/p.json"
 	mkdir -m 755 "$TMP/real"
 	echo in >"$TMP/real/f"
-	ln -s "$TMP/real" "$TMP/shared/a=b"
-	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64"],"read":["'"$TMP"'/shared/a=b"]},"network":"none","process":{"no_new_privs":true}}'
+	linkdir 0
+	ln -s "$TMP/real" "$TMP/links/a=b"
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64"],"read":["'"$TMP"'/links/a=b"]},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
-	[[ "$stderr" == *"sharness-exec: warning: files.read[0] \"$TMP/shared/a=b\": a name with '=' is not recreated as a symlink in the view; \"$TMP/real\" is"* ]]
-	[[ "$output" == *"-r $TMP/real "* ]] && [[ "$output" != *" -s $TMP/shared/a=b"* ]]
+	[[ "$stderr" == *"sharness-exec: warning: files.read[0] \"$TMP/links/a=b\": a name with '=' is not recreated as a symlink in the view; \"$TMP/real\" is"* ]]
+	[[ "$output" == *"-r $TMP/real "* ]] && [[ "$output" != *" -s $TMP/links/a=b"* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/real/f"
 	[ "$output" = in ]
-	run -1 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/shared/a=b/f"
+	run -1 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/links/a=b/f"
 }
 
 t_merged_usr() {

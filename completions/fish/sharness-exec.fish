@@ -14,7 +14,7 @@ function __sharness_exec_command
         if test "$t" = --
             set i (math $i + 1)
             break
-        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user)$' $t
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report)$' $t
             # The option's argument is the word being completed.
             test $i -lt $n; or return 1
             string match -qr -- 'p$|policy$' $t; and set policy 1
@@ -64,7 +64,7 @@ function __sharness_exec_hash
     $tokens[1] hash $policy 2>/dev/null
 end
 
-set -l commands check hash hello keygen learn probe run sign verify
+set -l commands check hash hello keygen launch learn probe run sign verify
 set -l in_run '__fish_seen_subcommand_from run; and not __sharness_exec_command'
 
 complete -c sharness-exec -f
@@ -75,6 +75,7 @@ complete -c sharness-exec -n __fish_use_subcommand -a check -d 'Report every pro
 complete -c sharness-exec -n __fish_use_subcommand -a hash -d 'Print the canonical hash of a policy'
 complete -c sharness-exec -n __fish_use_subcommand -a hello -d 'Self-test: show what this machine holds'
 complete -c sharness-exec -n __fish_use_subcommand -a keygen -d 'Make an ECDSA P-256 key pair'
+complete -c sharness-exec -n __fish_use_subcommand -a launch -d 'Verify a launch manifest; --dry-run prints its plan'
 complete -c sharness-exec -n __fish_use_subcommand -a learn -d 'Draft a policy from confined runs of a command'
 complete -c sharness-exec -n __fish_use_subcommand -a probe -d 'Report what this machine can enforce'
 complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned or signed policy'
@@ -86,9 +87,11 @@ complete -c sharness-exec -n $in_run -l check -d 'Each step also prints what it 
 complete -c sharness-exec -n $in_run -s n -l dry-run -d 'Print the chain and exit'
 complete -c sharness-exec -n $in_run -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Refuse unless the policy has this hash'
 complete -c sharness-exec -n $in_run -l expect-id -x -d 'Refuse unless the policy has this id'
+complete -c sharness-exec -n $in_run -l explain -d 'When the command ends, list what the policy refused or hid'
 complete -c sharness-exec -n $in_run -l help -d 'Print the usage of run'
 complete -c sharness-exec -n $in_run -l kill-after -x -d 'With --timeout, kill what is left this much later'
 complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
+complete -c sharness-exec -n $in_run -l report -r -k -a '(__fish_complete_suffix .json)' -d 'Write how the run ended, as JSON, to a new file or fd:N'
 complete -c sharness-exec -n $in_run -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_run -l timeout -x -d 'End the run after this long, exit 124'
 complete -c sharness-exec -n $in_run -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a policy signed by this key'
@@ -105,6 +108,14 @@ complete -c sharness-exec -n '__fish_seen_subcommand_from keygen' -s o -r -d 'Wr
 complete -c sharness-exec -n '__fish_seen_subcommand_from sign' -s k -r -k -a '(__fish_complete_suffix .key)' -d 'The private key'
 complete -c sharness-exec -n '__fish_seen_subcommand_from verify' -s K -r -k -a '(__fish_complete_suffix .pub)' -d 'The public key'
 complete -c sharness-exec -n "__fish_seen_subcommand_from sign verify; and test (count (commandline -opc)) -eq 4" -k -a '(__fish_complete_suffix .json)'
+
+set -l in_launch '__fish_seen_subcommand_from launch; and not __fish_seen_argument -- --'
+complete -c sharness-exec -n $in_launch -s n -l dry-run -d 'Print the plan and each chain, and exit'
+complete -c sharness-exec -n $in_launch -s H -l expect-hash -x -d 'Refuse unless the manifest has this hash'
+complete -c sharness-exec -n $in_launch -l expect-id -x -d 'Refuse unless the manifest has this id'
+complete -c sharness-exec -n $in_launch -s m -l manifest -r -k -a '(__fish_complete_suffix .json)' -d 'The launch manifest'
+complete -c sharness-exec -n $in_launch -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
+complete -c sharness-exec -n $in_launch -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a manifest signed by this key'
 
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l json -d 'Print the report as one JSON object'
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'List this public key'

@@ -249,6 +249,30 @@ chain_policy() {
 	  "network":'"$2"',"process":{"no_new_privs":true'"${6:-}"'}}'
 }
 
+# FORKS, a python3 program for the process caps (timeout.bats, report.bats):
+# forks 12 times, the children waiting for the parent to be done; prints
+# how many forks were refused.
+FORKS="
+import os
+r, w = os.pipe()
+refused = 0
+for i in range(12):
+    try:
+        if os.fork() == 0:
+            os.close(w)
+            os.read(r, 1)
+            os._exit(0)
+    except OSError:
+        refused += 1
+os.close(w)
+try:
+    while True:
+        os.wait()
+except ChildProcessError:
+    pass
+print(refused)
+"
+
 # as MODE CMD...: run CMD as root or as nobody.
 as() {
 	local mode=$1

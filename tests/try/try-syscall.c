@@ -53,9 +53,21 @@
  *   try-syscall spawn                 fork, pthread_create and posix_spawn(/bin/true)
  *   try-syscall i386-chmod MODE FILE  chmod through the i386 ABI (int 0x80; x86_64 only)
  *   try-syscall x32-chmod MODE FILE   chmod through the x32 ABI (x86_64 only)
+ *   try-syscall list DIR              open DIR O_DIRECTORY and read its entries
+ *   try-syscall exec FILE             execve(2) FILE with no arguments
+ *   try-syscall unix-connect PATH     connect to the pathname UNIX socket PATH
+ *   try-syscall own-trace PROGRAM [ARG...]  execute PROGRAM under a filter of
+ *                                     our own whose SECCOMP_RET_TRACE rules name
+ *                                     openat2, keyctl, add_key and socket
+ *   try-syscall trace-child           fork a child and PTRACE_ATTACH to it (as gdb
+ *                                     and strace do)
+ *   try-syscall swap A B              while a second thread swaps the path
+ *                                     between A and B, read A 2000 times;
+ *                                     "leak" if B's content was ever read
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stddef.h>
@@ -78,7 +90,10 @@
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/filter.h>
 #include <linux/io_uring.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <linux/keyctl.h>
 #include "landlock-abi.h"
 #include <linux/openat2.h>
@@ -323,6 +338,55 @@ static int mode_op(const char *op, const char *m, const char *path)
 	return 2;
 }
 
+/* swap: the path a second thread keeps rewriting under the opener. */
+static char swap_path[PATH_MAX];
+static const char *swap_a, *swap_b;
+static volatile int swap_done;
+
+static void *swapper(void *unused)
+{
+	(void)unused;
+	while (!swap_done) {
+		strcpy(swap_path, swap_b);
+		strcpy(swap_path, swap_a);
+	}
+	return NULL;
+}
+
+static int swap_race(const char *a, const char *b)
+{
+	char want[64] = "", got[64];
+	pthread_t t;
+	int fd, leak = 0;
+	ssize_t n;
+
+	if (strlen(a) >= sizeof swap_path || strlen(b) >= sizeof swap_path)
+		return 2;
+	if ((fd = open(a, O_RDONLY)) < 0)
+		return result(-1);
+	n = read(fd, want, sizeof want - 1);
+	close(fd);
+	want[n > 0 ? n : 0] = '\0';
+	swap_a = a;
+	swap_b = b;
+	strcpy(swap_path, a);
+	if ((errno = pthread_create(&t, NULL, swapper, NULL)) != 0)
+		return result(-1);
+	for (int i = 0; i < 2000; i++) {
+		if ((fd = open(swap_path, O_RDONLY)) < 0)
+			continue;
+		n = read(fd, got, sizeof got - 1);
+		close(fd);
+		got[n > 0 ? n : 0] = '\0';
+		if (strcmp(got, want))
+			leak = 1;
+	}
+	swap_done = 1;
+	pthread_join(t, NULL);
+	printf("%s\n", leak ? "leak" : "ok");
+	return leak;
+}
+
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
@@ -384,6 +448,35 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(op, "kill-all"))
 		return result(kill(-1, 0));
+	if (!strcmp(op, "own-trace") && a) {
+		long nrs[] = { SYS_openat2, SYS_keyctl, SYS_add_key, SYS_socket };
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[0], 4, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[1], 3, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[2], 2, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)nrs[3], 1, 0),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+		};
+		struct sock_fprog prog = { sizeof f / sizeof *f, f };
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+			return result(-1);
+		execv(a, argv + 2);
+		return result(-1);
+	}
+	if (!strcmp(op, "trace-child")) {
+		pid_t kid = fork();
+		int r;
+		if (kid == 0) {
+			pause();
+			_exit(0);
+		}
+		r = kid < 0 ? -1 : (int)ptrace(PTRACE_ATTACH, kid, NULL, NULL);
+		if (kid > 0)
+			kill(kid, SIGKILL);
+		return result(r);
+	}
 	if (!strcmp(op, "spawn"))
 		return spawn();
 	if (!a)
@@ -602,6 +695,23 @@ int main(int argc, char **argv)
 			;
 		return 0;
 	}
+	if (!strcmp(op, "list")) {
+		char buf[4096];
+		fd = open(a, O_RDONLY | O_DIRECTORY);
+		return result(fd < 0 ? -1 : (int)syscall(SYS_getdents64, fd, buf, sizeof buf));
+	}
+	if (!strcmp(op, "exec")) {
+		char *args[] = { (char *)a, NULL };
+		return result(execv(a, args));
+	}
+	if (!strcmp(op, "unix-connect")) {
+		struct sockaddr_un su = { .sun_family = AF_UNIX };
+		strncpy(su.sun_path, a, sizeof su.sun_path - 1);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		return result(fd < 0 ? -1 : connect(fd, (struct sockaddr *)&su, sizeof su));
+	}
+	if (!strcmp(op, "swap") && b)
+		return swap_race(a, b);
 usage:
 	if (!strcmp(op, "tiocsti")) {
 		char c = 'X';

@@ -1,0 +1,534 @@
+/* run --explain, what each traced call that failed means (explain.h):
+ * which access it was, whether its path exists outside the run, and the
+ * policy change that would allow it; the list of denials and its printer.
+ * Existence is decided as the caller (init is in the host's mount
+ * namespace), walking the host component by component with fstatat
+ * (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT), opening nothing and following no
+ * symlink that lies beneath a write path (the target could have planted
+ * it). Advisory: under races the path shown may differ from the one the
+ * kernel refused; nothing here changes what the target may do. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "exitcodes.h"
+#include "explain.h"
+#include "text.h"
+
+#ifndef SYS_fchmodat2
+# define SYS_fchmodat2 452
+#endif
+#ifndef SYS_openat2
+# define SYS_openat2 437
+#endif
+#ifndef SYS_pidfd_open
+# define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+# define SYS_pidfd_getfd 438
+#endif
+#ifndef AT_NO_AUTOMOUNT
+# define AT_NO_AUTOMOUNT 0x800
+#endif
+
+struct denials denials;
+int explain_on;
+
+/* --- the policy, as the observer was told it --- */
+
+static struct { char *path; int rights; } *rules;
+static size_t nrules;
+int host_net;
+
+int explain_option(int c, const char *arg, const char *usage)
+{
+	int r = c == 'r' ? R_READ : c == 'x' ? R_READ | R_EXEC : R_READ | R_EXEC | R_WRITE;
+
+	switch (c) {
+	case 'X': explain_on = 1; return 1;
+	case 'N': host_net = 1; return 1;
+	case 'r': case 'x': case 'w': break;
+	default: return 0;
+	}
+	if (arg[0] != '/')
+		usage_fail(usage, "-%c needs an absolute path, not %s", c, q(arg));
+	if (!(rules = reallocarray(rules, nrules + 1, sizeof *rules)) ||
+	    !(rules[nrules].path = strdup(arg)))
+		diex(EXIT_CONFINE, "out of memory");
+	rules[nrules++].rights = r;
+	return 1;
+}
+
+void explain_check(const char *usage)
+{
+	char scope[8] = "";
+	int fd;
+	ssize_t n;
+
+	if (!explain_on && (nrules || host_net))
+		usage_fail(usage, "-N, -r, -x and -w need -X");
+	if (!explain_on)
+		return;
+	/* Yama's ptrace_scope 3 forbids every attach, to our own child too. */
+	fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, scope, sizeof scope - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n > 0 && atoi(scope) >= 3) {
+		fprintf(stderr, "%s: fatal: refused: --explain traces the command, and Yama's "
+		        "kernel.yama.ptrace_scope is 3, which forbids every ptrace attach\n", progname);
+		hint("run without --explain, or lower kernel.yama.ptrace_scope (it cannot be "
+		     "lowered from 3 without a reboot)");
+		exit(EXIT_CONFINE);
+	}
+}
+
+/* The rights the policy grants at PATH: those of every rule path it lies
+ * beneath. */
+static int granted(const char *path)
+{
+	int r = 0;
+
+	for (size_t i = 0; path && i < nrules; i++)
+		if (path_beneath(path, rules[i].path))
+			r |= rules[i].rights;
+	return r;
+}
+
+static int beneath_write(const char *path)
+{
+	return (granted(path) & R_WRITE) != 0;
+}
+
+/* --- paths --- */
+
+/* OUT (PATH_MAX): BASE/PATH (PATH alone when absolute), with ".", ".."
+ * and repeated slashes taken out by name; -1 if too long. */
+static int normalize(char *out, const char *base, const char *path)
+{
+	char in[2 * PATH_MAX + 2];
+	size_t o = 0;
+	const char *s, *e;
+
+	if (snprintf(in, sizeof in, "%s/%s", path[0] == '/' ? "" : base, path) >= (int)sizeof in)
+		return -1;
+	for (s = in; *s; s = e) {
+		while (*s == '/')
+			s++;
+		e = s + strcspn(s, "/");
+		if (e == s || (e - s == 1 && s[0] == '.'))
+			continue;
+		if (e - s == 2 && s[0] == '.' && s[1] == '.') {
+			while (o > 0 && out[--o] != '/')
+				;
+			continue;
+		}
+		if (o + 1 + (size_t)(e - s) >= PATH_MAX)
+			return -1;
+		out[o++] = '/';
+		memcpy(out + o, s, (size_t)(e - s));
+		o += (size_t)(e - s);
+	}
+	if (!o)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+/* PATH's directory, in OUT (PATH_MAX); "/" for "/" itself. */
+static void parent_of(char *out, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
+
+	memcpy(out, path, n);
+	out[n] = '\0';
+}
+
+enum { ABSENT, EXISTS, UNKNOWN, PLANTED };
+
+/* Does PATH (absolute, normalized) exist on the host? Walks it one
+ * component at a time, following symlinks by readlink (at most 40) but
+ * none beneath a write path (PLANTED: the target could have put it
+ * there); RESOLVED gets where it led, MODE its type. */
+static int host_walk(const char *path, char *resolved, mode_t *mode)
+{
+	char rest[PATH_MAX], cur[PATH_MAX], link[PATH_MAX], next[PATH_MAX];
+	struct stat st;
+	int hops = 0;
+	size_t c;
+	const char *s, *e;
+
+	*mode = S_IFDIR;
+	snprintf(rest, sizeof rest, "%s", path);
+again:
+	c = 0;
+	cur[0] = '\0';
+	for (s = rest; *s; s = e) {
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		e = s + strcspn(s, "/");
+		if (c + 1 + (size_t)(e - s) >= sizeof cur)
+			return UNKNOWN;
+		cur[c++] = '/';
+		memcpy(cur + c, s, (size_t)(e - s));
+		cur[c += (size_t)(e - s)] = '\0';
+		if (fstatat(AT_FDCWD, cur, &st, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT) < 0)
+			return errno == ENOENT || errno == ENOTDIR ? ABSENT : UNKNOWN;
+		if (S_ISLNK(st.st_mode)) {
+			ssize_t n;
+
+			if (beneath_write(cur))
+				return PLANTED;
+			if (++hops > 40 || (n = readlink(cur, link, sizeof link - 1)) < 0)
+				return UNKNOWN;
+			link[n] = '\0';
+			cur[c - (size_t)(e - s) - 1] = '\0'; /* the link's directory */
+			if (snprintf(next, sizeof next, "%s/%s", link, e) >= (int)sizeof next ||
+			    normalize(rest, cur[0] ? cur : "/", next) < 0)
+				return UNKNOWN;
+			goto again;
+		}
+		*mode = st.st_mode & S_IFMT;
+		if (*e && !S_ISDIR(*mode))
+			return ABSENT;
+	}
+	snprintf(resolved, PATH_MAX, "%s", c ? cur : "/");
+	return EXISTS;
+}
+
+/* --- the list --- */
+
+void record(const char *kind, const char *what, int err, const char *status,
+            const char *allow, const char *why)
+{
+	struct denial *d;
+
+	for (size_t i = 0; i < denials.n; i++) {
+		d = &denials.v[i];
+		if (d->err == err && !strcmp(d->kind, kind) && !strcmp(d->what, what)) {
+			d->count++;
+			return;
+		}
+	}
+	if (denials.n >= DENIALS_MAX) {
+		denials.dropped++;
+		return;
+	}
+	if (denials.n == denials.cap) {
+		size_t cap = denials.cap ? 2 * denials.cap : 16;
+		struct denial *v = reallocarray(denials.v, cap, sizeof *v);
+
+		if (!v) {
+			denials.dropped++;
+			return;
+		}
+		denials.v = v;
+		denials.cap = cap;
+	}
+	d = &denials.v[denials.n];
+	*d = (struct denial){ kind, strdup(what), err, status, allow ? strdup(allow) : NULL, why, 1 };
+	if (!d->what || (allow && !d->allow)) {
+		free(d->what);
+		free(d->allow);
+		denials.dropped++;
+		return;
+	}
+	denials.n++;
+}
+
+/* S as a JSON string into OUT (SIZE bytes). */
+static void json_string(char *out, size_t size, const char *s)
+{
+	size_t o = 0;
+
+	out[o++] = '"';
+	for (; *s && o + 8 < size; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			o += (size_t)snprintf(out + o, size - o, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			o += (size_t)snprintf(out + o, size - o, "\\u%04x", ch);
+		else
+			out[o++] = (char)ch;
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+}
+
+static const char *right_name(int need)
+{
+	return need == R_WRITE ? "write" : need == R_EXEC ? "exec" : "read";
+}
+
+/* KIND of PATH (absolute, or NULL where the observer could not tell;
+ * SHOWN is then what the target named) failed with ERR. The right NEED is
+ * needed at PATH, or with PARENT at its directory (a create, a remove);
+ * with SUGGEST_DIR the change names the directory of a file (a read, an
+ * exec), else the path itself. Recorded only if the policy is why. */
+void record_path(const char *kind, const char *path, const char *shown, int err,
+                 int need, int parent, int suggest_dir)
+{
+	char target[PATH_MAX], resolved[PATH_MAX] = "", sug[PATH_MAX], js[6 * PATH_MAX + 3];
+	char allow[6 * PATH_MAX + 64];
+	int host, g;
+	mode_t mode;
+
+	if (!path) {
+		record(kind, shown, err, "unknown", NULL,
+		       "a path relative to a directory the observer could not name");
+		return;
+	}
+	if (parent)
+		parent_of(target, path);
+	else
+		snprintf(target, sizeof target, "%s", path);
+	g = granted(target);
+	host = host_walk(target, resolved, &mode);
+	if (host == EXISTS)
+		g |= granted(resolved);
+	/* The policy grants it: the refusal is not the policy's (a mode, an
+	 * owner, a file that is not there), or it lies beyond a link. */
+	/* An exec's search of PATH tries every directory: only a program
+	 * that is there, hidden, is worth a line. */
+	if (need == R_EXEC && err == ENOENT && host != EXISTS)
+		return;
+	if ((g & need) == need) {
+		if (host == PLANTED)
+			record(kind, path, err, "unknown", NULL, "the path goes through a symlink "
+			       "beneath a write path, which the observer does not follow");
+		return;
+	}
+	if (host == ABSENT) {
+		/* Beneath a policy path, an absent file is just absent. */
+		if (g)
+			return;
+		record(kind, path, err, "absent", NULL, "it exists nowhere, outside the run either");
+		return;
+	}
+	/* A file's directory (its neighbours come with it), but not for a
+	 * directory itself, nor for a device or a socket. */
+	if (suggest_dir && host == EXISTS && S_ISREG(mode) && strcmp(target, "/"))
+		parent_of(sug, target);
+	else
+		snprintf(sug, sizeof sug, "%s", target);
+	json_string(js, sizeof js, sug);
+	snprintf(allow, sizeof allow, "\"files\": {\"%s\": [%s]}", right_name(need), js);
+	record(kind, path, err, host != EXISTS ? "unknown" : g ? "refused by the policy" :
+	       "hidden by the policy", allow, NULL);
+}
+
+/* --- the calls --- */
+
+enum { K_OPEN, K_EXEC, K_CREATE, K_REMOVE, K_WRITE, K_CHDIR };
+
+/* Each traced path call: where its directory descriptor (-1: none) and
+ * path are, and what it does; for open, where its flags are (-1: creat). */
+static const struct pathcall {
+	long nr;
+	signed char dirfd, path, kind, flags;
+} pathcalls[] = {
+#ifdef SYS_open
+	{ SYS_open, -1, 0, K_OPEN, 1 },
+#endif
+#ifdef SYS_creat
+	{ SYS_creat, -1, 0, K_OPEN, -1 },
+#endif
+	{ SYS_openat, 0, 1, K_OPEN, 2 },
+	{ SYS_execve, -1, 0, K_EXEC, 0 },
+	{ SYS_execveat, 0, 1, K_EXEC, 0 },
+#ifdef SYS_mkdir
+	{ SYS_mkdir, -1, 0, K_CREATE, 0 },
+	{ SYS_mknod, -1, 0, K_CREATE, 0 },
+	{ SYS_unlink, -1, 0, K_REMOVE, 0 },
+	{ SYS_rmdir, -1, 0, K_REMOVE, 0 },
+	{ SYS_rename, -1, 1, K_CREATE, 0 },
+	{ SYS_link, -1, 1, K_CREATE, 0 },
+	{ SYS_symlink, -1, 1, K_CREATE, 0 },
+	{ SYS_chmod, -1, 0, K_WRITE, 0 },
+#endif
+	{ SYS_mkdirat, 0, 1, K_CREATE, 0 },
+	{ SYS_mknodat, 0, 1, K_CREATE, 0 },
+	{ SYS_unlinkat, 0, 1, K_REMOVE, 0 },
+#ifdef SYS_renameat
+	{ SYS_renameat, 2, 3, K_CREATE, 0 },
+#endif
+	{ SYS_renameat2, 2, 3, K_CREATE, 0 },
+	{ SYS_linkat, 2, 3, K_CREATE, 0 },
+	{ SYS_symlinkat, 1, 2, K_CREATE, 0 },
+	{ SYS_truncate, -1, 0, K_WRITE, 0 },
+	{ SYS_fchmodat, 0, 1, K_WRITE, 0 },
+	{ SYS_fchmodat2, 0, 1, K_WRITE, 0 },
+	{ SYS_chdir, -1, 0, K_CHDIR, 0 },
+};
+
+/* A copy of PID's descriptor FD (pidfd_getfd, a tracer's right), which
+ * the caller closes at once; or -1. */
+int fd_copy(pid_t pid, int fd)
+{
+	int pfd, copy;
+
+	pfd = (int)syscall(SYS_pidfd_open, pid, O_EXCL); /* PIDFD_THREAD, 6.9 */
+	if (pfd < 0)
+		pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd < 0)
+		return -1;
+	copy = (int)syscall(SYS_pidfd_getfd, pfd, fd, 0);
+	close(pfd);
+	return copy;
+}
+
+/* The path of PID's descriptor FD, in OUT (PATH_MAX): 0, or -1. */
+int fd_path(pid_t pid, int fd, char *out)
+{
+	char link[64];
+	int copy = fd_copy(pid, fd);
+	ssize_t n = -1;
+
+	if (copy < 0)
+		return -1;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", copy);
+	n = readlink(link, out, PATH_MAX - 1);
+	if (n > 0 && out[0] == '/')
+		out[n] = '\0';
+	else
+		n = -1;
+	close(copy);
+	return n > 0 ? 0 : -1;
+}
+
+/* The absolute path a call names: NAME against DIRFD (AT_FDCWD: CWD);
+ * NULL when the base is not known. */
+const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd, char *out)
+{
+	char base[PATH_MAX];
+
+	if (name[0] != '/') {
+		if (dirfd != AT_FDCWD) {
+			if (fd_path(pid, dirfd, base) < 0)
+				return NULL;
+			cwd = base;
+		}
+		if (!cwd)
+			return NULL;
+	}
+	return normalize(out, cwd ? cwd : "/", name) < 0 ? NULL : out;
+}
+
+/* Which access an open was: with O_CREAT of a file that is not there, a
+ * create in its directory; for writing, a write; else a read or a list. */
+static void record_open(const char *path, const char *shown, int flags, int err)
+{
+	char resolved[PATH_MAX];
+	mode_t mode = 0;
+	int host = path ? host_walk(path, resolved, &mode) : UNKNOWN;
+
+	if ((flags & O_CREAT) && host == ABSENT)
+		record_path("create", path, shown, err, R_WRITE, 1, 0);
+	else if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
+		record_path("write", path, shown, err, R_WRITE, 0, 0);
+	else if ((flags & O_DIRECTORY) || (host == EXISTS && S_ISDIR(mode)))
+		record_path("list", path, shown, err, R_READ, 0, 0);
+	else
+		record_path("read", path, shown, err, R_READ, 0, 1);
+}
+
+int failure_of_policy(int err)
+{
+	return err == ENOENT || err == EACCES || err == EPERM || err == EROFS;
+}
+
+static void explain_path(pid_t pid, const struct pathcall *pc, const struct call *c,
+                         int err, const char *cwd)
+{
+	char name[PATH_MAX], abs[PATH_MAX];
+	const char *path;
+	int dirfd = pc->dirfd < 0 ? AT_FDCWD : (int)c->args[(int)pc->dirfd];
+
+	if (!failure_of_policy(err) ||
+	    observe_string(pid, c->args[(int)pc->path], name, sizeof name) <= 0)
+		return;
+	path = absolute(pid, dirfd, name, cwd, abs);
+	switch (pc->kind) {
+	case K_OPEN:
+		record_open(path, name, pc->flags < 0 ? O_CREAT | O_WRONLY | O_TRUNC :
+		            (int)c->args[(int)pc->flags], err);
+		break;
+	case K_EXEC: record_path("exec", path, name, err, R_EXEC, 0, 1); break;
+	case K_CREATE: record_path("create", path, name, err, R_WRITE, 1, 0); break;
+	case K_REMOVE: record_path("remove", path, name, err, R_WRITE, 1, 0); break;
+	case K_WRITE: record_path("write", path, name, err, R_WRITE, 0, 0); break;
+	case K_CHDIR: record_path("list", path, name, err, R_READ, 0, 0); break;
+	}
+}
+
+void explain_call(pid_t pid, const struct call *c, int err, const char *cwd)
+{
+	if (!err)
+		return;
+#ifdef SYS_connect
+	if (c->nr == SYS_connect || c->nr == SYS_bind) {
+		explain_socket(pid, c, err, cwd, c->nr == SYS_bind);
+		return;
+	}
+#endif
+	for (size_t i = 0; i < sizeof pathcalls / sizeof *pathcalls; i++)
+		if (pathcalls[i].nr == c->nr) {
+			explain_path(pid, &pathcalls[i], c, err, cwd);
+			return;
+		}
+}
+
+/* --- the printer --- */
+
+static const struct { int err; const char *name; } errnames[] = {
+	{ ENOENT, "ENOENT" }, { EACCES, "EACCES" }, { EPERM, "EPERM" },
+	{ EROFS, "EROFS" }, { ENOSYS, "ENOSYS" }, { ECONNREFUSED, "ECONNREFUSED" },
+	{ ENETUNREACH, "ENETUNREACH" }, { EHOSTUNREACH, "EHOSTUNREACH" },
+	{ EADDRNOTAVAIL, "EADDRNOTAVAIL" }, { EAFNOSUPPORT, "EAFNOSUPPORT" },
+};
+
+const char *errname(int err)
+{
+	for (size_t i = 0; i < sizeof errnames / sizeof *errnames; i++)
+		if (errnames[i].err == err)
+			return errnames[i].name;
+	return "errno";
+}
+
+void denials_print(const struct denials *d, FILE *f)
+{
+	if (!d->n)
+		fprintf(f, "%s: explain: nothing was refused or hidden\n", progname);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct denial *x = &d->v[i];
+
+		fprintf(f, "%s: explain: %s %s: %s (%s), %s, %lu time%s; ", progname, x->kind,
+		        qn(x->what), errname(x->err), strerror(x->err), x->status, x->count,
+		        x->count == 1 ? "" : "s");
+		if (x->allow)
+			fprintf(f, "allow with %s\n", x->allow);
+		else if (!strcmp(x->status, "unknown"))
+			fprintf(f, "no change to suggest: %s\n", x->why);
+		else
+			fprintf(f, "no policy change allows it: %s\n", x->why);
+	}
+	if (d->dropped)
+		fprintf(f, "%s: explain: %lu more refusals not listed (after %d distinct ones)\n",
+		        progname, d->dropped, DENIALS_MAX);
+	fflush(f);
+}

@@ -1,0 +1,103 @@
+/* run --explain, in sharness-exec-supervise (DESIGN.md 4.7): init, outside
+ * the target's domain, traces the target's tree (observer.c: ptrace, the
+ * landlock step's SECCOMP_RET_TRACE rules, each call taken to its exit
+ * stop) and, when the target ends, lists every access the policy refused
+ * or hid (explain.c: what each was, whether the path exists outside, the
+ * policy change that would allow it). One list (struct denials) and one
+ * printer, so that a JSON writer can be put beside it. */
+#ifndef SHARNESS_EXPLAIN_H
+#define SHARNESS_EXPLAIN_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+/* One refused or hidden access, counted once however often it came. */
+struct denial {
+	const char *kind;    /* "read", "list", "write", "create", "remove",
+	                      * "exec", "connect to UNIX socket", "TCP connect",
+	                      * "TCP bind", "UDP connect", "UDP bind", ... */
+	char *what;          /* the path, or ADDRESS:PORT, or what was asked */
+	int err;             /* the errno the target saw */
+	const char *status;  /* "hidden by the policy", "refused by the policy",
+	                      * "absent", "unknown", "refused by the seccomp filter" */
+	char *allow;         /* the JSON to paste into the policy, or NULL */
+	const char *why;     /* with no ALLOW: why no policy change allows it
+	                      * (or, "unknown", why none can be suggested) */
+	unsigned long count;
+};
+
+/* Every denial of the run, in the order each first came. At most
+ * DENIALS_MAX distinct ones are kept (a hostile target could make
+ * endless distinct paths); DROPPED counts the calls beyond. */
+#define DENIALS_MAX 4096
+struct denials {
+	struct denial *v;
+	size_t n, cap;
+	unsigned long dropped;
+};
+extern struct denials denials;
+
+/* The printer: one line each on F, or one line saying there was none.
+ * denials_json (explainjson.c): the report's "denials" array, written to
+ * FD in one write (nothing when FD is -1). errname: "ENOENT" for ENOENT,
+ * "errno" for a number it does not name. */
+void denials_print(const struct denials *d, FILE *f);
+void denials_json(const struct denials *d, int fd);
+const char *errname(int err);
+
+/* explain.c: the observer's options, from supervise's parse: -E (on),
+ * -H (the host's network: the object form), -r/-x/-w PATH (the policy's
+ * read, exec and write paths, as the landlock step gets them). Returns 0
+ * for an option that is not one of these. */
+extern int explain_on;
+int explain_option(int c, const char *arg, const char *usage);
+/* After parsing: -r/-x/-w/-H need -E; -E needs ptrace, which Yama's
+ * ptrace_scope 3 forbids (126). */
+void explain_check(const char *usage);
+
+/* A traced call, from its seccomp stop to its exit stop. */
+struct call {
+	long nr;
+	unsigned long long args[6];
+};
+/* The call C of PID ended with -ERR (0: it did not fail); CWD is the
+ * process's working directory as far as the observer knows it (NULL:
+ * unknown). Records it in denials if the policy refused or hid it. */
+void explain_call(pid_t pid, const struct call *c, int err, const char *cwd);
+/* The call C of PID was refused with ERR by a rule of the seccomp filter
+ * (SECCOMP_EXPLAIN): record it from the filter's rule table. */
+void explain_refused(pid_t pid, const struct call *c, int err);
+
+/* observer.c: read the NUL-terminated string at ADDR in PID's memory, by
+ * process_vm_readv (never /proc), into BUF of SIZE bytes: its length, or
+ * -1. And LEN bytes at ADDR. */
+ssize_t observe_string(pid_t pid, unsigned long long addr, char *buf, size_t size);
+int observe_bytes(pid_t pid, unsigned long long addr, void *buf, size_t len);
+
+/* observer.c, in init: before the fork, during it (in the child: wait
+ * until traced), after it (seize the child, then let it go on), and at
+ * each wait status: 1 when it was a stop of a traced process, which has
+ * been dealt with. observe_exited: PID is gone. */
+void observe_prepare(void);
+void observe_child(void);
+void observe_start(pid_t child);
+int observe_status(pid_t pid, int status);
+void observe_exited(pid_t pid);
+
+/* Between explain.c and explainnet.c. Rights: */
+#define R_READ 1
+#define R_EXEC 2
+#define R_WRITE 4
+extern int host_net;   /* -H: the object form, the host's network */
+void record(const char *kind, const char *what, int err, const char *status,
+            const char *allow, const char *why);
+void record_path(const char *kind, const char *path, const char *shown, int err,
+                 int need, int parent, int suggest_dir);
+const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd, char *out);
+int failure_of_policy(int err);
+int fd_copy(pid_t pid, int fd);
+/* The path of PID's descriptor FD, in OUT (PATH_MAX): 0, or -1. */
+int fd_path(pid_t pid, int fd, char *out);
+void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, int bind);
+
+#endif

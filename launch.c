@@ -1,0 +1,198 @@
+/* `sharness-exec launch` (DESIGN.md 4.8) as far as it is built: the
+ * manifest is verified as run verifies a policy (pinned, signed, or from a
+ * trusted file; --expect-id), and --dry-run prints the plan, with each
+ * component's chain as `run --dry-run` shows it. The session runtime is
+ * not built: without --dry-run, launch refuses with 126 and runs nothing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "frontend.h"
+#include "sign.h"
+#include "trust.h"
+
+struct launch_opts {
+	const char *manifest, *expect, *signature, *expect_id;
+	char **trust;
+	size_t ntrust;
+	int dry_run;
+};
+
+static void parse_launch(int argc, char **argv, struct launch_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "manifest", required_argument, NULL, 'm' },
+		{ "expect-hash", required_argument, NULL, 'H' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "trust-key", required_argument, NULL, 'K' },
+		{ "signature", required_argument, NULL, 'S' },
+		{ "expect-id", required_argument, NULL, 'I' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* Options that take a value, by letter; -n, -h and --trust-key
+	 * (repeatable) are the others. */
+	const char **value[128] = {
+		['m'] = &o->manifest, ['H'] = &o->expect, ['S'] = &o->signature,
+		['I'] = &o->expect_id,
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:m:H:nh", longopts, NULL)) != -1) {
+		if (c > 0 && c < 128 && value[c]) {
+			*value[c] = optarg;
+		} else if (c == 'n') {
+			o->dry_run = 1;
+		} else if (c == 'h') {
+			exit(cmd_help("launch"));
+		} else if (c == 'K') {
+			if (!(o->trust = reallocarray(o->trust, o->ntrust + 1, sizeof *o->trust)))
+				diex(EXIT_REFUSED, "out of memory");
+			o->trust[o->ntrust++] = optarg;
+		} else {
+			usage_option(LAUNCH_USAGE, c, argv[optind - 1]);
+		}
+	}
+	if (!o->manifest)
+		usage_fail(LAUNCH_USAGE, "launch needs --manifest FILE");
+	if (optind >= argc)
+		usage_fail(LAUNCH_USAGE, "launch needs main's COMMAND after the options");
+	if (o->signature && !o->ntrust)
+		usage_fail(LAUNCH_USAGE, "--signature needs --trust-key");
+}
+
+static const char *network(const struct policy *p)
+{
+	return p->net_none ? "the session's loopback" :
+	       "the session's loopback, limited to the policy's ports";
+}
+
+void manifest_describe(const struct manifest *m, FILE *f)
+{
+	for (size_t i = 0; i <= m->ncomp; i++) {
+		const struct component *p = &m->comp[i];
+
+		if (i < m->ncomp)
+			fprintf(f, "components[%zu] \"%s\": ", i, p->role);
+		else
+			fprintf(f, "main \"%s\": ", p->role);
+		fprintf(f, "policy %s %s; network: %s", q(p->pol.id), p->hash, network(&p->pol));
+		if (p->ready == READY_TCP)
+			fprintf(f, "; ready: TCP port %u accepts", p->ready_port);
+		else if (p->ready == READY_UNIX)
+			fprintf(f, "; ready: socket %s accepts", q(p->ready_path));
+		else if (p->ready == READY_STDOUT_LINE)
+			fprintf(f, "; ready: its first stdout line");
+		if (p->ready)
+			fprintf(f, " within %lu s", p->ready_timeout);
+		fprintf(f, "%s%s%s\n", p->freeze_when_ready ? "; frozen when ready" : "",
+		        p->identity ? "; identity spiffe://SESSION/" : "", p->identity ? p->role : "");
+	}
+}
+
+/* Component P's chain, from `run --dry-run` of this very program, its
+ * inline policy on a pipe, pinned by its hash. */
+static int show_chain(const struct loaded *l, const struct component *p, char **cmd)
+{
+	const jsmntok_t *t = &l->doc.tok[p->policy_tok];
+	const char **v;
+	size_t n = 0, argc = 0;
+	int fd[2], status;
+	pid_t pid;
+
+	while (cmd[argc])
+		argc++;
+	if (!(v = calloc(argc + 9, sizeof *v)))
+		diex(EXIT_REFUSED, "out of memory");
+	v[n++] = "sharness-exec";
+	v[n++] = "run";
+	v[n++] = "--dry-run";
+	v[n++] = "--policy=-";
+	v[n++] = "--expect-hash";
+	v[n++] = p->hash;
+	v[n++] = "--";
+	memcpy(v + n, cmd, argc * sizeof *v);
+	fflush(NULL);
+	if (pipe2(fd, O_CLOEXEC) < 0 || (pid = fork()) < 0)
+		die(EXIT_REFUSED, "unable to start run --dry-run");
+	if (!pid) {
+		if (dup2(fd[0], 0) < 0)
+			_exit(EXIT_REFUSED);
+		execv("/proc/self/exe", (char *const *)v);
+		die(EXIT_REFUSED, "unable to execute /proc/self/exe");
+	}
+	close(fd[0]);
+	if (write_all(fd[1], l->text + t->start, (size_t)(t->end - t->start)) < 0)
+		die(EXIT_REFUSED, "unable to write the policy to run --dry-run");
+	close(fd[1]);
+	free(v);
+	if (waitpid(pid, &status, 0) < 0)
+		die(EXIT_REFUSED, "unable to wait for run --dry-run");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_REFUSED;
+}
+
+static int dry_run(const struct loaded *l, const char *how, char **main_cmd)
+{
+	const struct manifest *m = &l->man;
+	int rc = 0;
+
+	printf("manifest %s %s (%s)\n", q(m->id), l->hash, how);
+	printf("session: an id of 16 random bytes; a network namespace of its own, loopback only; "
+	       "state directories on a session tmpfs\n");
+	printf("uids: allocated at run time, one for each component and main\n");
+	printf("CA: P-256, spiffe://SESSION, never written\n");
+	manifest_describe(m, stdout);
+	for (size_t i = 0; i <= m->ncomp && !rc; i++) {
+		const struct component *p = &m->comp[i];
+
+		printf("%s \"%s\": chain as run --dry-run shows it "
+		       "(launch adds the session's namespace and the uid):\n",
+		       i < m->ncomp ? "component" : "main", p->role);
+		rc = show_chain(l, p, i < m->ncomp ? p->command.v : main_cmd);
+	}
+	return rc ? rc : fflush(stdout) ? EXIT_REFUSED : 0;
+}
+
+int cmd_launch(int argc, char **argv)
+{
+	struct launch_opts o = { 0 };
+	unsigned char want[HASH_LEN];
+	char how[HASH_TEXT_LEN + 16];
+	const char *key;
+	struct loaded l;
+	int fd = -1, ok, rc;
+
+	parse_launch(argc, argv, &o);
+	if (o.expect && !hash_parse(o.expect, want))
+		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
+		     q(o.expect));
+	/* As run takes a policy (run.c, load_run_policy). */
+	if (!o.expect && !o.ntrust)
+		fd = open_trusted(o.manifest, "manifest file");
+	ok = load_as(fd, o.manifest, &l, o.expect ? want : NULL, LOAD_MANIFEST);
+	if (fd > 0)
+		close(fd);
+	if (!ok)
+		return EXIT_REFUSED;
+	key = sign_run_check(&l, o.manifest, o.signature, o.trust, o.ntrust, o.expect_id);
+	free(o.trust);
+	if (!o.dry_run && geteuid() != 0)
+		die_hint(EXIT_REFUSED, 0, "run it as root (sudo); --dry-run needs no root",
+		         "launch needs root: it makes a uid for each component. Nothing ran.");
+	if (!o.dry_run)
+		diex(EXIT_CONFINE, "the launch runtime (session, uids, CA, readiness) is not built "
+		     "yet; manifest %s verified, nothing ran", l.hash);
+	snprintf(how, sizeof how, "%s%s", o.expect ? "pinned" : key ? "signed by " : "not pinned",
+	         !o.expect && key ? key : "");
+	rc = dry_run(&l, how, argv + optind);
+	unload_policy(&l);
+	return rc;
+}

@@ -1,0 +1,490 @@
+/* The launch 1 manifest checker (manifest.h). Walks the JSON that json.c
+ * accepted once, in file order, as policy.c walks a policy, and hands each
+ * inline policy to policy_check as a document of its own (the subtree's
+ * tokens: json.c's readers use only offsets and indices within one), so
+ * that it is checked, and hashed, exactly as a policy file would be. Each
+ * value gets at most one message. ENOMEM dies with 125. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "manifest.h"
+
+#define ROLE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+#define KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+#define LABEL_MAX (48 + MANIFEST_ROLE_MAX)     /* place, quotes and role */
+#define LINE_MAX_ (LABEL_MAX + 6 * QUOTED_MAX)
+#define SUN_PATH_MAX 107        /* sockaddr_un's sun_path, less its NUL */
+
+struct mck {
+	const struct json_doc *d;
+	void (*report)(void *ctx, const char *line);
+	void *ctx;
+	size_t n;                   /* problems so far */
+	char label[LABEL_MAX];      /* `components[1] "kms": `, or "" */
+};
+
+#define TYPE(c, i) json_type((c)->d, i)
+#define SIZE(c, i) ((size_t)(c)->d->tok[i].size)
+
+static void say(struct mck *c, const char *line)
+{
+	c->n++;
+	if (c->report)
+		c->report(c->ctx, line);
+}
+
+PRINTF(3, 4)
+static void problem(struct mck *c, const char *key, const char *fmt, ...)
+{
+	char line[LINE_MAX_];
+	size_t k = (size_t)snprintf(line, sizeof line, "%s%s: ", c->label, key);
+	va_list ap;
+
+	if (k < sizeof line) {
+		va_start(ap, fmt);
+		vsnprintf(line + k, sizeof line - k, fmt, ap);
+		va_end(ap);
+	}
+	say(c, line);
+}
+
+/* A line of policy_check's, about the inline policy of c->label's component. */
+static void policy_line(void *ctx, const char *line)
+{
+	struct mck *c = ctx;
+	char out[LINE_MAX_];
+
+	snprintf(out, sizeof out, "%spolicy.%s", c->label, line);
+	say(c, out);
+}
+
+/* 1 when V is of type T, else 0 and "KEY: must be ..." said. */
+static int is(struct mck *c, const char *key, unsigned v, enum json_type t)
+{
+	static const char *const what[] = {
+		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
+		[JSON_STRING] = "a string", [JSON_NUMBER] = "an integer",
+	};
+
+	if (TYPE(c, v) == t)
+		return 1;
+	problem(c, key, "must be %s", what[t]);
+	return 0;
+}
+
+/* KEY's value V, when it is a string, in a fresh heap buffer, NUL added. */
+static char *string(struct mck *c, const char *key, unsigned v, size_t *len)
+{
+	char *s = NULL;
+
+	if (is(c, key, v, JSON_STRING) && !(s = json_string(c->d, v, len)))
+		die(EXIT_REFUSED, "unable to allocate memory");
+	return s;
+}
+
+/* Key K's name for a message: bare when it is a plain word, else quoted. */
+static const char *key_name(struct mck *c, unsigned k, char out[QUOTED_MAX])
+{
+	size_t len, i;
+	const char *s = json_str(c->d, k, &len);   /* LEN bytes, no NUL after them */
+
+	for (i = 0; i < len && s[i] && strchr(KEY_CHARS, s[i]); i++)
+		;
+	if (len && len <= QUOTE_MAX && i == len) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return out;
+	}
+	return quote(out, s, len, QUOTE_ALWAYS);
+}
+
+static int integer(struct mck *c, const char *key, unsigned v, long long lo, long long hi,
+                   unsigned long *out)
+{
+	long long n;
+
+	if (!is(c, key, v, JSON_NUMBER))
+		return 0;
+	if ((n = json_integer(c->d, v)) < lo || n > hi) {
+		if (lo == hi)
+			problem(c, key, "must be %lld, not %lld", lo, n);
+		else
+			problem(c, key, "must be %lld-%lld, not %lld", lo, hi, n);
+		return 0;
+	}
+	*out = (unsigned long)n;
+	return 1;
+}
+
+static void boolean(struct mck *c, const char *key, unsigned v, int *out)
+{
+	if (TYPE(c, v) == JSON_TRUE || TYPE(c, v) == JSON_FALSE)
+		*out = TYPE(c, v) == JSON_TRUE;
+	else
+		problem(c, key, "must be true or false");
+}
+
+static int role_ok(const char *s, size_t len)
+{
+	/* strspn stops at a NUL, so an embedded one makes it short of LEN */
+	return len && len <= MANIFEST_ROLE_MAX && strspn(s, ROLE_CHARS) == len &&
+	       strcmp(s, ".") && strcmp(s, "..");
+}
+
+void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role)
+{
+	size_t k = strlen(MANIFEST_READY_PREFIX);
+
+	memcpy(out, MANIFEST_READY_PREFIX, k);
+	for (; *role && k < MANIFEST_READY_NAME_MAX - 1; role++)
+		out[k++] = *role == '-' || *role == '.' ? '_' : (char)toupper((unsigned char)*role);
+	out[k] = '\0';
+}
+
+/* c->label for component I (main when MAIN) of object O: its place, and
+ * its role when that is valid, so every line names the component. */
+static void set_label(struct mck *c, size_t i, int main, unsigned o)
+{
+	unsigned r = TYPE(c, o) == JSON_OBJECT ? json_get(c->d, o, "role") : 0;
+	char place[40];
+	size_t len = 0;
+	const char *s = r && TYPE(c, r) == JSON_STRING ? json_str(c->d, r, &len) : "";
+	char role[MANIFEST_ROLE_MAX + 1] = "";
+
+	if (len <= MANIFEST_ROLE_MAX) {
+		memcpy(role, s, len);
+		role[len] = '\0';
+	}
+	if (main)
+		snprintf(place, sizeof place, "main");
+	else
+		snprintf(place, sizeof place, "components[%zu]", i);
+	if (role_ok(role, len))
+		snprintf(c->label, sizeof c->label, "%s \"%s\": ", place, role);
+	else
+		snprintf(c->label, sizeof c->label, "%s: ", place);
+}
+
+static void check_role(struct mck *c, struct component *p, unsigned v)
+{
+	char q[QUOTED_MAX];
+	size_t len;
+	char *s = string(c, "role", v, &len);
+
+	if (s && !role_ok(s, len)) {
+		problem(c, "role", "must be 1-%d of A-Z a-z 0-9 . _ -, and not . or ..: %s",
+		        MANIFEST_ROLE_MAX, quote(q, s, len, QUOTE_ALWAYS));
+		free(s);
+		s = NULL;
+	}
+	p->role = s;
+}
+
+static void check_command(struct mck *c, struct component *p, unsigned a)
+{
+	char at[32];
+	size_t len;
+	char *s;
+
+	if (TYPE(c, a) != JSON_ARRAY || !SIZE(c, a)) {
+		problem(c, "command", "must be an array of at least one string");
+		return;
+	}
+	if (!(p->command.v = calloc(SIZE(c, a) + 1, sizeof *p->command.v)))
+		die(EXIT_REFUSED, "unable to allocate memory");
+	JSON_EACH_ELEMENT(c->d, a, i, e) {
+		snprintf(at, sizeof at, "command[%u]", i);
+		if (!(s = string(c, at, e, &len)))
+			continue;
+		if (memchr(s, '\0', len))
+			problem(c, at, "contains a NUL byte");
+		else if (!i && !len)
+			problem(c, at, "must not be empty");
+		p->command.v[p->command.n++] = s;
+	}
+}
+
+static void check_policy(struct mck *c, struct component *p, unsigned o)
+{
+	struct json_doc sub = *c->d;
+	unsigned char digest[HASH_LEN];
+
+	if (!is(c, "policy", o, JSON_OBJECT))
+		return;
+	sub.tok = c->d->tok + o;
+	sub.ntok = json_next(c->d, o) - o;
+	p->policy_tok = o;
+	policy_check(&p->pol, &sub, policy_line, c);
+	if (!hash_doc(&sub, digest))
+		die(EXIT_REFUSED, "unable to allocate memory");
+	hash_format(digest, p->hash);
+}
+
+static void ready_unix(struct mck *c, struct component *p, unsigned v)
+{
+	char q[QUOTED_MAX];
+	size_t len;
+	char *s = string(c, "ready.unix", v, &len);
+
+	if (!s)
+		return;
+	if (policy_path(s, len, s) != POLICY_PATH_OK)
+		problem(c, "ready.unix", "not an absolute path without . or ..: %s",
+		        quote(q, s, len, QUOTE_ALWAYS));
+	else if (strlen(s) > SUN_PATH_MAX)
+		problem(c, "ready.unix", "longer than the %d bytes a socket address holds: %s",
+		        SUN_PATH_MAX, quote(q, s, len, QUOTE_ALWAYS));
+	else {
+		p->ready_path = s;
+		return;
+	}
+	free(s);
+}
+
+/* One of tcp, unix and stdout_line, and an optional timeout_seconds. */
+static void check_ready(struct mck *c, struct component *p, unsigned o)
+{
+	char key[QUOTED_MAX + 8], name[QUOTED_MAX];
+	unsigned long port;
+	int kinds = 0;
+
+	p->ready_timeout = MANIFEST_READY_TIMEOUT;
+	if (!is(c, "ready", o, JSON_OBJECT))
+		return;
+	JSON_EACH_MEMBER(c->d, o, m, k) {
+		(void)m;
+		snprintf(key, sizeof key, "ready.%s", key_name(c, k, name));
+		if (json_streq(c->d, k, "timeout_seconds")) {
+			integer(c, key, k + 1, 1, MANIFEST_READY_TIMEOUT_MAX, &p->ready_timeout);
+			continue;
+		}
+		kinds++;
+		if (json_streq(c->d, k, "tcp")) {
+			p->ready = READY_TCP;
+			if (integer(c, key, k + 1, 1, POLICY_MAX_PORT, &port))
+				p->ready_port = (unsigned)port;
+		} else if (json_streq(c->d, k, "unix")) {
+			p->ready = READY_UNIX;
+			ready_unix(c, p, k + 1);
+		} else if (json_streq(c->d, k, "stdout_line")) {
+			p->ready = READY_STDOUT_LINE;
+			if (TYPE(c, k + 1) != JSON_TRUE)
+				problem(c, key, "must be true");
+		} else {
+			problem(c, key, "unknown key");
+			kinds--;
+		}
+	}
+	if (kinds != 1)
+		problem(c, "ready", "needs exactly one of tcp, unix and stdout_line, not %d", kinds);
+}
+
+/* What ready waits for must be what the component's own (valid) policy
+ * lets it make: a TCP port it may bind, a socket where it may write. */
+static void check_ready_policy(struct mck *c, const struct component *p)
+{
+	const struct policy *pol = &p->pol;
+	size_t i;
+
+	for (i = 0; p->ready == READY_TCP && !pol->net_none && i < pol->nbind; i++)
+		if (pol->bind_ports[i] == p->ready_port)
+			break;
+	if (p->ready == READY_TCP && !pol->net_none && i == pol->nbind)
+		problem(c, "ready.tcp", "port %u is not in policy.network.bind_tcp_ports",
+		        p->ready_port);
+	for (i = 0; p->ready_path && i < pol->write.n + pol->tmpfs.n; i++)
+		if (path_beneath(p->ready_path, i < pol->write.n ? pol->write.v[i] :
+		                 pol->tmpfs.v[i - pol->write.n]))
+			return;
+	if (p->ready_path)
+		problem(c, "ready.unix", "beneath no files.write or files.tmpfs path of policy: %s",
+		        q(p->ready_path));
+}
+
+/* launch sets these in every component and main (DESIGN.md 4.8), as the
+ * front end sets SHARNESS_AI_POLICY_* (which policy.c refuses already). */
+static int launch_sets(const char *name)
+{
+	static const char *const names[] = {
+		"SHARNESS_AI_CERT", "SHARNESS_AI_KEY", "SHARNESS_AI_CA", "SHARNESS_AI_SESSION_CA",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return !strncmp(name, MANIFEST_READY_PREFIX, strlen(MANIFEST_READY_PREFIX));
+}
+
+/* An inline policy's env may neither inherit nor set what launch sets. */
+static void check_launch_env(struct mck *c, const struct policy *pol)
+{
+	char kp[64 + MANIFEST_READY_NAME_MAX];
+
+	for (size_t i = 0; i < pol->env_inherit.n; i++)
+		if (launch_sets(pol->env_inherit.v[i])) {
+			snprintf(kp, sizeof kp, "policy.env.inherit[%zu]", i);
+			problem(c, kp, "set by sharness-exec launch itself: %s", q(pol->env_inherit.v[i]));
+		}
+	for (size_t i = 0; i < pol->env_set_names.n; i++)
+		if (launch_sets(pol->env_set_names.v[i])) {
+			snprintf(kp, sizeof kp, "policy.env.set.%.*s", (int)MANIFEST_READY_NAME_MAX,
+			         pol->env_set_names.v[i]);
+			problem(c, kp, "set by sharness-exec launch itself");
+		}
+}
+
+/* Component or main O into P: its members in file order, then the keys
+ * it lacks, then freeze_when_ready's need of ready. */
+static void check_component(struct mck *c, struct component *p, unsigned o, int main)
+{
+	static const char *const required[] = { "role", "command", "policy" };
+	char key[QUOTED_MAX];
+
+	if (TYPE(c, o) != JSON_OBJECT) {
+		c->label[strlen(c->label) - 2] = '\0';
+		problem(c, "", "must be an object");
+		return;
+	}
+	JSON_EACH_MEMBER(c->d, o, m, k) {
+		(void)m;
+		if (json_streq(c->d, k, "role"))
+			check_role(c, p, k + 1);
+		else if (json_streq(c->d, k, "policy"))
+			check_policy(c, p, k + 1);
+		else if (json_streq(c->d, k, "identity"))
+			boolean(c, "identity", k + 1, &p->identity);
+		else if (!main && json_streq(c->d, k, "command"))
+			check_command(c, p, k + 1);
+		else if (!main && json_streq(c->d, k, "ready"))
+			check_ready(c, p, k + 1);
+		else if (!main && json_streq(c->d, k, "freeze_when_ready"))
+			boolean(c, "freeze_when_ready", k + 1, &p->freeze_when_ready);
+		else
+			problem(c, key_name(c, k, key), main && json_streq(c->d, k, "command") ?
+			        "unknown key: main's command is launch's COMMAND" : "unknown key");
+	}
+	for (size_t i = 0; i < 3; i++)
+		if ((!main || i != 1) && !json_get(c->d, o, required[i]))
+			problem(c, required[i], "missing required key");
+	if (p->freeze_when_ready && !json_get(c->d, o, "ready"))
+		problem(c, "freeze_when_ready", "needs ready: it freezes the component once ready");
+	if (p->pol.id) {
+		check_ready_policy(c, p);
+		check_launch_env(c, &p->pol);
+	}
+}
+
+static void check_components(struct mck *c, struct manifest *m, unsigned a)
+{
+	if (!is(c, "components", a, JSON_ARRAY))
+		return;
+	if (!SIZE(c, a) || SIZE(c, a) > MANIFEST_MAX_COMPONENTS) {
+		problem(c, "components", "must hold 1-%d components, not %zu",
+		        MANIFEST_MAX_COMPONENTS, SIZE(c, a));
+		return;
+	}
+	JSON_EACH_ELEMENT(c->d, a, i, e) {
+		set_label(c, i, 0, e);
+		check_component(c, &m->comp[i], e, 0);
+	}
+	*c->label = '\0';
+}
+
+/* No two roles alike, nor two that name one SHARNESS_AI_READY_ variable;
+ * each is said at the later one. */
+static void check_roles(struct mck *c, struct manifest *m)
+{
+	char a[MANIFEST_READY_NAME_MAX], b[MANIFEST_READY_NAME_MAX];
+	const char *role, *other;
+
+	for (size_t i = 1; i <= m->ncomp; i++)
+		for (size_t j = 0; j < i && (role = m->comp[i].role); j++) {
+			if (!(other = m->comp[j].role))
+				continue;
+			manifest_ready_name(a, role);
+			manifest_ready_name(b, other);
+			if (strcmp(a, b))
+				continue;
+			if (i == m->ncomp)
+				snprintf(c->label, sizeof c->label, "main \"%s\": ", role);
+			else
+				snprintf(c->label, sizeof c->label, "components[%zu] \"%s\": ", i, role);
+			if (!strcmp(role, other))
+				problem(c, "role", "duplicate of components[%zu]", j);
+			else
+				problem(c, "role", "%s is also that of components[%zu] \"%s\"", a, j, other);
+			break;
+		}
+	*c->label = '\0';
+}
+
+int manifest_is(const struct json_doc *doc)
+{
+	return json_get(doc, 0, "launch") != 0;
+}
+
+size_t manifest_check(struct manifest *m, const struct json_doc *doc,
+                      void (*report)(void *ctx, const char *line), void *ctx)
+{
+	static const char *const required[] = { "launch", "id", "components", "main" };
+	struct mck c = { doc, report, ctx, 0, "" };
+	char key[QUOTED_MAX], why[QUOTED_MAX + 64];
+	unsigned a = json_get(doc, 0, "components");
+	unsigned long format;
+	size_t len;
+
+	memset(m, 0, sizeof *m);
+	if (a && TYPE(&c, a) == JSON_ARRAY && SIZE(&c, a) <= MANIFEST_MAX_COMPONENTS)
+		m->ncomp = SIZE(&c, a);
+	if (!(m->comp = calloc(m->ncomp + 1, sizeof *m->comp)))
+		die(EXIT_REFUSED, "unable to allocate memory");
+	JSON_EACH_MEMBER(doc, 0, i, k) {
+		(void)i;
+		if (json_streq(doc, k, "launch")) {
+			integer(&c, "launch", k + 1, 1, 1, &format);
+		} else if (json_streq(doc, k, "id")) {
+			if ((m->id = string(&c, "id", k + 1, &len)) &&
+			    policy_id_refused(m->id, len, why, sizeof why)) {
+				problem(&c, "id", "%s", why);
+				free(m->id);
+				m->id = NULL;
+			}
+		} else if (json_streq(doc, k, "components")) {
+			check_components(&c, m, k + 1);
+		} else if (json_streq(doc, k, "main")) {
+			set_label(&c, 0, 1, k + 1);
+			check_component(&c, &m->comp[m->ncomp], k + 1, 1);
+			*c.label = '\0';
+		} else {
+			problem(&c, key_name(&c, k, key), "unknown key");
+		}
+	}
+	for (size_t i = 0; i < 4; i++)
+		if (!json_get(doc, 0, required[i]))
+			problem(&c, required[i], "missing required key");
+	check_roles(&c, m);
+	if (c.n)
+		manifest_free(m);
+	return c.n;
+}
+
+void manifest_free(struct manifest *m)
+{
+	for (size_t i = 0; m->comp && i <= m->ncomp; i++) {
+		struct component *p = &m->comp[i];
+
+		for (size_t k = 0; k < p->command.n; k++)
+			free(p->command.v[k]);
+		free(p->command.v);
+		free(p->role);
+		free(p->ready_path);
+		policy_free(&p->pol);
+	}
+	free(m->comp);
+	free(m->id);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,61 @@
+/* launch 1 manifests (DESIGN.md 4.8, sharness-exec-manifest(5)): a session
+ * of components and a main command, each with an inline pbp 1 policy,
+ * checked as `check` checks a policy. It is hashed, pinned and signed as a
+ * policy is (the canonical form of the whole object, DESIGN.md 2.1, 2.3);
+ * unknown keys are refused everywhere. */
+#ifndef SHARNESS_MANIFEST_H
+#define SHARNESS_MANIFEST_H
+
+#include <stddef.h>
+#include "hash.h"
+#include "json.h"
+#include "policy.h"
+
+#define MANIFEST_MAX_COMPONENTS 64
+#define MANIFEST_ROLE_MAX       64          /* bytes of [A-Za-z0-9._-] */
+#define MANIFEST_READY_TIMEOUT  60          /* seconds, when not set */
+#define MANIFEST_READY_TIMEOUT_MAX 3600
+#define MANIFEST_READY_PREFIX   "SHARNESS_AI_READY_"
+
+enum ready { READY_NONE, READY_TCP, READY_UNIX, READY_STDOUT_LINE };
+
+/* A component, or main (which has no command of its own: launch's COMMAND
+ * is main's, and main has neither ready nor freeze_when_ready). */
+struct component {
+	char *role;                  /* [A-Za-z0-9._-]+, not "." or ".." */
+	struct strlist command;      /* at least one word, no NUL; main: none */
+	struct policy pol;
+	char hash[HASH_TEXT_LEN + 1];  /* of the inline policy on its own */
+	unsigned policy_tok;         /* its token in the manifest's document */
+	enum ready ready;
+	unsigned ready_port;         /* READY_TCP */
+	char *ready_path;            /* READY_UNIX, normalised (policy_path) */
+	unsigned long ready_timeout; /* seconds */
+	int identity, freeze_when_ready;
+};
+
+struct manifest {
+	char *id;                    /* as a policy's id */
+	struct component *comp;      /* the components in file order, then main */
+	size_t ncomp;                /* comp[ncomp] is main */
+};
+
+/* 1 when DOC's top level has a "launch" key: it is read as a manifest. */
+int manifest_is(const struct json_doc *doc);
+
+/* Check DOC as a launch 1 manifest, as policy_check checks a policy: each
+ * problem to REPORT(CTX, line), in file order, then missing keys, then
+ * what spans components. A component's lines start with its place and,
+ * when it is valid, its role (`components[1] "kms": policy.files.write[0]:
+ * not an absolute path: "tmp"`). Returns the number of problems; when 0,
+ * M is filled (free with manifest_free), otherwise M is left empty. */
+size_t manifest_check(struct manifest *m, const struct json_doc *doc,
+                      void (*report)(void *ctx, const char *line), void *ctx);
+void manifest_free(struct manifest *m);
+
+/* SHARNESS_AI_READY_<ROLE> for ROLE into OUT: upper case, "-" and "."
+ * as "_". */
+#define MANIFEST_READY_NAME_MAX (sizeof MANIFEST_READY_PREFIX + MANIFEST_ROLE_MAX)
+void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role);
+
+#endif

@@ -1,0 +1,349 @@
+/* run --explain's observer (explain.h; DESIGN.md 4.7), in init: outside
+ * the target's domain, in the host's mount namespace, it traces the
+ * target's whole tree. The landlock step's SECCOMP_RET_TRACE rules stop
+ * each path-taking and socket call; PTRACE_SYSCALL takes it to its exit
+ * stop, where PTRACE_GET_SYSCALL_INFO gives the result, and explain.c
+ * says what a failure meant. Memory is read with process_vm_readv, by
+ * pids of init's own pid namespace (init's /proc is the host's). The
+ * observer only ever looks, or makes a call fail (the filter's own
+ * refusals, SECCOMP_EXPLAIN): it never lets one through that would not
+ * pass without it. PTRACE_O_EXITKILL: if init dies, so does the tree;
+ * and with no tracer, the kernel fails a TRACE rule's call with ENOSYS. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "exitcodes.h"
+#include "explain.h"
+#include "seccomp.h"
+
+/* The kernel's struct ptrace_syscall_info, whatever the C library has. */
+struct sysinfo_ {
+	uint8_t op;
+	uint8_t pad[3];
+	uint32_t arch;
+	uint64_t ip, sp;
+	union {
+		struct { uint64_t nr, args[6]; } entry;
+		struct { int64_t rval; uint8_t is_error; } exit;
+		struct { uint64_t nr, args[6]; uint32_t ret_data; } seccomp;
+	} u;
+};
+
+#ifndef SYS_io_uring_setup
+# define SYS_io_uring_setup 425
+# define SYS_io_uring_enter 426
+# define SYS_io_uring_register 427
+#endif
+#ifndef SYS_openat2
+# define SYS_openat2 437
+#endif
+#ifndef PTRACE_GET_SYSCALL_INFO
+# define PTRACE_GET_SYSCALL_INFO 0x420e
+#endif
+#define INFO_EXIT 2
+#define INFO_SECCOMP 3
+
+/* --- the traced tasks, by tid --- */
+
+struct task {
+	pid_t pid;
+	int in_call;      /* between its seccomp stop and its exit stop */
+	struct call call;
+	char *cwd;        /* NULL: not known */
+	struct task *next;
+};
+
+#define BUCKETS 1024
+static struct task *tasks[BUCKETS];
+static char *start_cwd;
+static int go[2] = { -1, -1 };
+
+static struct task *task_find(pid_t pid, int make)
+{
+	struct task **b = &tasks[(unsigned)pid % BUCKETS], *t;
+
+	for (t = *b; t; t = t->next)
+		if (t->pid == pid)
+			return t;
+	if (!make || !(t = calloc(1, sizeof *t)))
+		return NULL;
+	t->pid = pid;
+	t->cwd = start_cwd ? strdup(start_cwd) : NULL;
+	t->next = *b;
+	*b = t;
+	return t;
+}
+
+void observe_exited(pid_t pid)
+{
+	struct task **b = &tasks[(unsigned)pid % BUCKETS], *t;
+
+	for (; (t = *b); b = &t->next)
+		if (t->pid == pid) {
+			*b = t->next;
+			free(t->cwd);
+			free(t);
+			return;
+		}
+}
+
+static void set_cwd(struct task *t, const char *cwd)
+{
+	char *c = cwd ? strdup(cwd) : NULL;
+
+	free(t->cwd);
+	t->cwd = c;
+}
+
+/* --- memory, by process_vm_readv --- */
+
+int observe_bytes(pid_t pid, unsigned long long addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+ssize_t observe_string(pid_t pid, unsigned long long addr, char *buf, size_t size)
+{
+	size_t got = 0;
+
+	/* A page at a time: a read that crosses into an unmapped page
+	 * fails whole. */
+	while (got + 1 < size) {
+		size_t chunk = 4096 - (size_t)((addr + got) & 4095);
+		struct iovec l, r;
+		ssize_t n;
+		char *z;
+
+		if (chunk > size - 1 - got)
+			chunk = size - 1 - got;
+		l = (struct iovec){ buf + got, chunk };
+		r = (struct iovec){ (void *)(uintptr_t)(addr + got), chunk };
+		if ((n = process_vm_readv(pid, &l, 1, &r, 1, 0)) <= 0)
+			return -1;
+		if ((z = memchr(buf + got, '\0', (size_t)n)))
+			return z - buf;
+		got += (size_t)n;
+	}
+	return -1; /* longer than a path may be */
+}
+
+/* Does the netns step's seccomp fallback refuse sockets here? Under -E
+ * its rule is a TRACE rule, which fails with ENOSYS for init, whom nobody
+ * traces: a probe of what the kernel does, not of what argv says. */
+static int fallback_sockets;
+
+static void probe_fallback(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	fallback_sockets = fd < 0 && errno == ENOSYS;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* --- starting --- */
+
+void observe_prepare(void)
+{
+	if (explain_on && pipe2(go, O_CLOEXEC) < 0)
+		die(EXIT_CONFINE, "unable to make the observer's pipe");
+}
+
+/* In init's child: go on only once init traces us, so that the landlock
+ * step's TRACE rules find their tracer. */
+void observe_child(void)
+{
+	char c;
+
+	if (!explain_on)
+		return;
+	close(go[1]);
+	if (read(go[0], &c, 1) != 1)
+		_exit(EXIT_CONFINE);
+	close(go[0]);
+}
+
+void observe_start(pid_t child)
+{
+	char cwd[4096];
+	long opts = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+	            PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
+	            PTRACE_O_EXITKILL;
+
+	if (!explain_on)
+		return;
+	close(go[0]);
+	if (ptrace(PTRACE_SEIZE, child, 0, opts) < 0) {
+		int err = errno;
+
+		kill(child, SIGKILL);
+		die_hint(EXIT_CONFINE, err, "kernel.yama.ptrace_scope 2 lets only CAP_SYS_PTRACE "
+		         "trace; run without --explain", "unable to trace the command for --explain");
+	}
+	probe_fallback();
+	/* The view step keeps the cwd's path, inside the view or not. */
+	if (getcwd(cwd, sizeof cwd))
+		start_cwd = strdup(cwd);
+	task_find(child, 1);
+	if (write(go[1], "", 1) != 1)
+		die(EXIT_CONFINE, "unable to start the traced command");
+	close(go[1]);
+}
+
+/* --- the stops --- */
+
+/* The errno the seccomp filters refuse call C with, whatever stopped it:
+ * a filter of the target's own may return SECCOMP_RET_TRACE for the same
+ * call with other data, and the newest filter's data is what the stop
+ * carries. Were the observer to trust it, the call would run. */
+static int refused_by_rule(const struct call *c)
+{
+	switch (c->nr) {
+	case SYS_openat2: case SYS_io_uring_setup: case SYS_io_uring_enter:
+	case SYS_io_uring_register:
+		return ENOSYS;
+	case SYS_keyctl: case SYS_add_key: case SYS_request_key:
+		return EPERM;
+#ifdef SYS_socket
+	case SYS_socket: case SYS_socketpair:
+		return fallback_sockets && (int)c->args[0] != AF_UNIX ? EAFNOSUPPORT : 0;
+#endif
+	}
+	return 0;
+}
+
+/* Skip the call, failing with ERR: the filter's own refusals
+ * (SECCOMP_EXPLAIN), with the errno of their rule. If that cannot be done
+ * the task dies: a traced call the observer leaves alone would run. */
+static void refuse(pid_t pid, int err)
+{
+#if defined(__x86_64__)
+	if (ptrace(PTRACE_POKEUSER, pid, offsetof(struct user_regs_struct, orig_rax), -1L) == 0 &&
+	    ptrace(PTRACE_POKEUSER, pid, offsetof(struct user_regs_struct, rax), (long)-err) == 0)
+		return;
+#else
+	(void)err;
+#endif
+	kill(pid, SIGKILL);
+}
+
+static void seccomp_stop(struct task *t)
+{
+	struct sysinfo_ i;
+	unsigned data;
+	int err;
+
+	memset(&i, 0, sizeof i);
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, sizeof i, &i) <= 0 || i.op != INFO_SECCOMP) {
+		refuse(t->pid, ENOSYS); /* a call the observer cannot tell does not run */
+		ptrace(PTRACE_CONT, t->pid, 0, 0);
+		return;
+	}
+	t->call.nr = (long)i.u.seccomp.nr;
+	memcpy(t->call.args, i.u.seccomp.args, sizeof t->call.args);
+	data = i.u.seccomp.ret_data;
+	if ((err = refused_by_rule(&t->call))) {
+		refuse(t->pid, err);
+		explain_refused(t->pid, &t->call, err);
+		ptrace(PTRACE_CONT, t->pid, 0, 0);
+		return;
+	}
+	if (!seccomp_traced(t->call.nr) || data) {
+		/* Only a filter of the target's own stops this call, or
+		 * gives this data (ours give 0): fail it as the kernel does
+		 * where nobody traces. */
+		refuse(t->pid, ENOSYS);
+		ptrace(PTRACE_CONT, t->pid, 0, 0);
+		return;
+	}
+	t->in_call = 1;
+	ptrace(PTRACE_SYSCALL, t->pid, 0, 0);
+}
+
+static void exit_stop(struct task *t)
+{
+	struct sysinfo_ i;
+	int err;
+
+	memset(&i, 0, sizeof i);
+	if (t->in_call && ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, sizeof i, &i) > 0 &&
+	    i.op == INFO_EXIT) {
+		err = i.u.exit.is_error ? (int)-i.u.exit.rval : 0;
+		explain_call(t->pid, &t->call, err, t->cwd);
+		if (!err && t->call.nr == SYS_chdir) {
+			char name[4096], abs[4096];
+
+			set_cwd(t, observe_string(t->pid, t->call.args[0], name, sizeof name) > 0 ?
+			        absolute(t->pid, AT_FDCWD, name, t->cwd, abs) : NULL);
+		} else if (!err && t->call.nr == SYS_fchdir) {
+			char abs[4096];
+
+			set_cwd(t, fd_path(t->pid, (int)t->call.args[0], abs) == 0 ? abs : NULL);
+		}
+	}
+	t->in_call = 0;
+	ptrace(PTRACE_CONT, t->pid, 0, 0);
+}
+
+/* A new task (fork, vfork, clone) starts with its parent's cwd. */
+static void new_task(struct task *parent)
+{
+	unsigned long msg = 0;
+	struct task *t;
+
+	if (ptrace(PTRACE_GETEVENTMSG, parent->pid, 0, &msg) == 0 &&
+	    (t = task_find((pid_t)msg, 1)))
+		set_cwd(t, parent->cwd);
+}
+
+int observe_status(pid_t pid, int status)
+{
+	struct task *t;
+	int sig, event;
+
+	if (!explain_on || !WIFSTOPPED(status))
+		return 0;
+	sig = WSTOPSIG(status);
+	event = (unsigned)status >> 16;
+	if (!(t = task_find(pid, 1))) {
+		kill(pid, SIGKILL); /* out of memory: stop nothing half-way */
+		return 1;
+	}
+	if (sig == (SIGTRAP | 0x80)) {
+		exit_stop(t);
+	} else if (sig == SIGTRAP && event == PTRACE_EVENT_SECCOMP) {
+		seccomp_stop(t);
+	} else if (sig == SIGTRAP && (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+	                              event == PTRACE_EVENT_CLONE)) {
+		new_task(t);
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	} else if (event == PTRACE_EVENT_STOP) {
+		/* A group-stop stays one until SIGCONT (job control); any
+		 * other such stop (a new task's first) goes on. */
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+			ptrace(PTRACE_LISTEN, pid, 0, 0);
+		else
+			ptrace(PTRACE_CONT, pid, 0, 0);
+	} else if (event) {
+		ptrace(PTRACE_CONT, pid, 0, 0); /* exec */
+	} else {
+		ptrace(PTRACE_CONT, pid, 0, sig); /* a signal, delivered as it came */
+	}
+	return 1;
+}

@@ -1,0 +1,54 @@
+/* run --report (sharness-exec-report(5)): one JSON object, written when
+ * the run ends by the supervisor (report.c), which alone sees how it
+ * ended: every field, null where nothing is known. No JSON library: the
+ * strings go through json_quote (text.h). The front end's report of a
+ * refusal before the supervisor exists, whose fields are all null but
+ * the policy, the outcome, the status and the lines, is its own, kept
+ * small there (runreport.c); tests/report.bats holds both to the same
+ * fields. */
+#ifndef SHARNESS_REPORT_H
+#define SHARNESS_REPORT_H
+
+#include <stddef.h>
+
+#define REPORT_VERSION 1
+
+/* A list of lines, each a heap string. */
+struct report_list {
+	char **v;
+	size_t n;
+};
+
+/* What is not known is -1 (numbers) or NULL (strings): null. */
+struct report {
+	const char *id, *hash, *key;         /* the policy; id NULL: null */
+	const char *outcome;                 /* exited signaled timed_out refused
+	                                      * could_not_confine not_found */
+	int wrapper_exit, wrapper_signal;    /* what the caller sees */
+	int target_exit, target_signal;      /* both -1: the target never ran */
+	const char *walls;                   /* NAME:WALL,... ("none": none held) */
+	struct report_list dropped, warnings;
+	const char *fatal;                   /* the line of the step that refused */
+	const char *memory_source;           /* NULL: memory is null */
+	long long peak_bytes, cap_bytes, oom_kills;
+	int pids;                            /* 0: pids is null (no counter) */
+	long long pids_cap, refused_forks;
+	const char *cpu_source;              /* NULL: cpu is null */
+	double user_s, system_s;
+	long long cpu_cap;
+	double wall_s;                       /* < 0: null */
+	long long timeout_s, kill_after_s;   /* timeout_s -1: no --timeout */
+	/* run --explain's denials (DESIGN.md 4.7): a JSON array, written as
+	 * it is; NULL (null) until --explain fills it. */
+	const char *denials;
+};
+
+/* All null, and the version. */
+void report_init(struct report *r);
+/* Add a copy of LINE (its first LEN bytes) to L; nothing when out of
+ * memory (the report then lacks a line, and says nothing wrong). */
+void report_add(struct report_list *l, const char *line, size_t len);
+/* The object, and a newline, in one write to FD: 0, or -1 with errno. */
+int report_write(int fd, const struct report *r);
+
+#endif

@@ -1,0 +1,256 @@
+/* run --report, the front end's part (runreport.h). FILE is made before
+ * any namespace exists, so that the owners the trust rules read are true
+ * ones: its parent resolved as a rule path is (a symlink followed only
+ * when root or the caller owns it), then opened with openat2's
+ * RESOLVE_NO_SYMLINKS, and FILE in it with O_CREAT|O_EXCL|O_NOFOLLOW: a
+ * symlink planted at FILE is an existing FILE, refused (125), and one
+ * planted in its parent is refused or was trusted. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "frontend.h"
+#include "runreport.h"
+#include "trust.h"
+
+static struct {
+	int fd, rfd, wfd;          /* the report; the status pipe's ends */
+	int dry;
+	const char *id, *hash, *key;
+	const char *fatal;         /* the front end's own fatal line */
+	char *warnings[16];        /* and its first warnings */
+	size_t nwarnings;
+} rr = { .fd = -1, .rfd = -1, .wfd = -1 };
+
+/* FD moved to the lowest number above 2 (the caller may have left 0-2
+ * closed: the target would find it there), close-on-exec. */
+static int above2(int fd, const char *what)
+{
+	int nfd;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	if ((nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		die(EXIT_REFUSED, "unable to move %s above descriptor 2", what);
+	close(fd);
+	return nfd;
+}
+
+/* fd:N: an inherited descriptor, open for writing, above 2. */
+static void take_fd(const char *arg)
+{
+	unsigned long n = 0;
+	char *end = NULL;
+	int fl;
+
+	errno = 0;
+	if (arg[3] >= '1' && arg[3] <= '9')
+		n = strtoul(arg + 3, &end, 10);
+	if (!end || *end || errno || n < 3 || n > 1 << 20)
+		usage_fail(RUN_USAGE, "--report fd:N needs a descriptor above 2, not %s", q(arg));
+	for (unsigned long fd = 3; fd < n; fd++)
+		close((int)fd);
+	closefrom((int)n + 1);
+	fl = fcntl((int)n, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
+		usage_fail(RUN_USAGE, "--report %s: descriptor %lu is not open for writing", arg, n);
+	if (fcntl((int)n, F_SETFD, FD_CLOEXEC) < 0)
+		die(EXIT_REFUSED, "--report %s: unable to keep descriptor %lu to the supervisor",
+		    arg, n);
+	rr.fd = (int)n;
+}
+
+/* FILE's parent, resolved as a rule path, opened with no symlink on the
+ * way; FILE's last component into *BASE. */
+static int open_parent(const char *arg, char *path, const char **base)
+{
+	char dir[PATH_MAX], res[PATH_MAX], why[2 * QUOTED_MAX + 64];
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS };
+	char *slash;
+	long dfd;
+
+	if (arg[0] != '/' && (!getcwd(dir, sizeof dir) ||
+	                      snprintf(path, PATH_MAX, "%s/%s", dir, arg) >= PATH_MAX))
+		die(EXIT_REFUSED, "--report %s: unable to make it an absolute path", q(arg));
+	if (arg[0] == '/' && snprintf(path, PATH_MAX, "%s", arg) >= PATH_MAX)
+		usage_fail(RUN_USAGE, "--report %s: the path is too long", q(arg));
+	slash = strrchr(path, '/');
+	*base = slash + 1;
+	if (!**base || !strcmp(*base, ".") || !strcmp(*base, ".."))
+		usage_fail(RUN_USAGE, "--report %s: FILE must name a file", q(arg));
+	snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (resolve_rule(dir, res, why, sizeof why) < 0)
+		diex(EXIT_REFUSED, "refused: --report %s: %s", q(arg), why);
+	dfd = syscall(SYS_openat2, AT_FDCWD, res, &how, sizeof how);
+	/* Before Linux 5.6: the resolved path has no symlink, as the walk
+	 * found it; O_NOFOLLOW keeps the last one out. */
+	if (dfd < 0 && errno == ENOSYS)
+		dfd = open(res, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		die(EXIT_REFUSED, "--report %s: unable to open the directory %s", q(arg), q(res));
+	return (int)dfd;
+}
+
+static void make_file(const char *arg)
+{
+	char path[PATH_MAX];
+	const char *base;
+	struct stat st;
+	int dfd = open_parent(arg, path, &base), fd;
+
+	if (rr.dry) {
+		/* nothing is made; the number shown is the one it would get */
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			errno = EEXIST;
+		fd = dfd;
+	} else {
+		fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		close(dfd);
+	}
+	if ((fd < 0 || rr.dry) && errno == EEXIST)
+		usage_fail(RUN_USAGE, "--report %s exists: a report never replaces a file, "
+		           "nor follows a symlink", q(arg));
+	if (fd < 0)
+		die(EXIT_REFUSED, "--report %s: unable to create it", q(arg));
+	rr.fd = above2(fd, "the report");
+}
+
+static void put_bytes(void *f, const char *s, size_t n)
+{
+	fwrite(s, 1, n, f);
+}
+
+static void put_str(FILE *f, const char *s)
+{
+	if (s)
+		json_quote(put_bytes, f, s, strlen(s));
+	else
+		fputs("null", f);
+}
+
+/* The refusal's report, as the front end exits before any step ran: the
+ * fields of report_write (report.h), all null but these. */
+static void front_exit(int status, void *unused)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)unused;
+	if (rr.fd < 0 || rr.dry || status == 0 || !(f = open_memstream(&buf, &len)))
+		return;
+	signal(SIGPIPE, SIG_IGN); /* fd:N's reader gone: the status stays ours */
+	fputs("{\"report\":1,\"policy\":", f);
+	if (rr.id) {
+		fputs("{\"id\":", f);
+		put_str(f, rr.id);
+		fputs(",\"hash\":", f);
+		put_str(f, rr.hash);
+		fputs(",\"key\":", f);
+		put_str(f, rr.key);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ",\"outcome\":\"%s\",\"wrapper_status\":{\"exit_code\":%d},\"target\":null,"
+	        "\"fatal\":", status == EXIT_REFUSED ? "refused" : status == EXIT_NOTFOUND ?
+	        "not_found" : "could_not_confine", status);
+	put_str(f, rr.fatal);
+	fputs(",\"walls\":null,\"dropped\":[],\"memory\":null,\"pids\":null,\"cpu\":null,"
+	      "\"timeout\":null,\"wall_s\":null,\"warnings\":[", f);
+	for (size_t i = 0; i < rr.nwarnings; i++) {
+		if (i)
+			fputc(',', f);
+		put_str(f, rr.warnings[i]);
+	}
+	fputs("],\"denials\":null}\n", f);
+	if (fclose(f) != 0 || write_all(rr.fd, buf, len) < 0)
+		fprintf(stderr, "%s: warning: unable to write the report: %s\n", progname,
+		        strerror(errno));
+	free(buf);
+}
+
+static void front_line(int code, const char *line)
+{
+	if (code && !rr.fatal)
+		rr.fatal = strdup(line);
+	else if (!code && rr.nwarnings < sizeof rr.warnings / sizeof *rr.warnings)
+		rr.nwarnings += (rr.warnings[rr.nwarnings] = strdup(line)) != NULL;
+}
+
+void report_start(const char *arg, int dry_run)
+{
+	if (!arg) {
+		closefrom(3);
+		return;
+	}
+	rr.dry = dry_run;
+	if (!strncmp(arg, "fd:", 3)) {
+		take_fd(arg);
+	} else {
+		closefrom(3);
+		make_file(arg);
+	}
+	msg_hook = front_line;
+	if (on_exit(front_exit, NULL) != 0)
+		diex(EXIT_REFUSED, "unable to arrange the report of a refusal");
+}
+
+void report_policy(const char *id, const char *hash)
+{
+	rr.id = id;
+	rr.hash = hash;
+}
+
+void report_chain(const char *key)
+{
+	int p[2];
+
+	rr.key = key;
+	if (rr.fd < 0)
+		return;
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		die(EXIT_REFUSED, "unable to make the status pipe");
+	rr.rfd = above2(p[0], "the status pipe");
+	rr.wfd = above2(p[1], "the status pipe");
+}
+
+void report_push(struct vec *chain)
+{
+	if (rr.wfd >= 0)
+		push_opt(chain, "-E", "%d", rr.wfd);
+}
+
+void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
+{
+	if (rr.fd < 0)
+		return;
+	push_opt(chain, "-O", "%d", rr.fd);
+	push_opt(chain, "-R", "%d", rr.rfd);
+	push_opt(chain, "-I", "%s", rr.id);
+	push_opt(chain, "-H", "%s", rr.hash);
+	if (rr.key)
+		push_opt(chain, "-F", "%s", rr.key);
+	if (cpu_percent)
+		push_opt(chain, "-u", "%lu", cpu_percent);
+}
+
+int report_pass(void)
+{
+	int fds[] = { rr.fd, rr.rfd, rr.wfd };
+
+	for (size_t i = 0; i < 3; i++)
+		if (fds[i] >= 0 && fcntl(fds[i], F_SETFD, 0) < 0)
+			return -1;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* run --report FILE|fd:N, the front end's part (sharness-exec-report(5)):
+ * the descriptor, made or taken before anything else, handed on to the
+ * supervisor alone (-O), with the status pipe that the steps write to
+ * (-E) and the supervisor reads (-R); and the report of a refusal that
+ * comes before the supervisor exists, written as the front end exits. */
+#ifndef SHARNESS_RUNREPORT_H
+#define SHARNESS_RUNREPORT_H
+
+#include "runvec.h"
+
+/* In place of closefrom(3): close every inherited descriptor above 2 but
+ * fd:N's; create FILE (ARG) unless DRY_RUN, which only checks that it
+ * could. Without ARG (NULL), closefrom(3) alone. */
+void report_start(const char *arg, int dry_run);
+/* What the report says of the policy, once it is loaded; its key, once
+ * its signature verified, and the status pipe, made then. */
+void report_policy(const char *id, const char *hash);
+void report_chain(const char *key);
+/* The words of a step (its -E), and the supervisor's (-O, -R, -I, -H, -F,
+ * -u PERCENT for a CPU cap, 0: none). */
+void report_push(struct vec *chain);
+void report_push_supervise(struct vec *chain, unsigned long cpu_percent);
+/* Just before the exec: the descriptors open across it; 0, or -1. */
+int report_pass(void);
+
+#endif

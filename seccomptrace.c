@@ -1,0 +1,66 @@
+/* The --explain filter of sharness-exec-landlock (seccomp.h; DESIGN.md
+ * 4.7): a second, separate filter that stops each path-taking and socket
+ * call for the observer (SECCOMP_RET_TRACE, data 0) and allows the rest.
+ * Seccomp applies the strongest action of all filters: this one never
+ * lets through what the main filter refuses, and a call it names is one
+ * the main filter allows or refuses on its own. Installed only under -E;
+ * without it nothing is traced and nothing costs more. The observer
+ * (observer.c) links this file too, for the list. */
+#include <errno.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "seccomp.h"
+
+#ifndef SYS_fchmodat2
+# define SYS_fchmodat2 452
+#endif
+
+/* The calls explain.c knows how to read, and chdir/fchdir, whose result
+ * tells relative paths apart. */
+static const long traced[] = {
+#ifdef SYS_open
+	SYS_open, SYS_creat, SYS_mkdir, SYS_mknod, SYS_unlink, SYS_rmdir, SYS_rename,
+	SYS_link, SYS_symlink, SYS_chmod,
+#endif
+#ifdef SYS_renameat
+	SYS_renameat,
+#endif
+	SYS_openat, SYS_execve, SYS_execveat, SYS_mkdirat, SYS_mknodat, SYS_unlinkat,
+	SYS_renameat2, SYS_linkat, SYS_symlinkat, SYS_truncate, SYS_fchmodat, SYS_fchmodat2,
+	SYS_chdir, SYS_fchdir,
+#ifdef SYS_connect
+	SYS_connect, SYS_bind,
+#endif
+};
+
+#define NTRACED (sizeof traced / sizeof *traced)
+
+int seccomp_traced(long nr)
+{
+	for (unsigned i = 0; i < NTRACED; i++)
+		if (traced[i] == nr)
+			return 1;
+	return 0;
+}
+
+int seccomp_trace_install(void)
+{
+	struct sock_filter f[NTRACED + 3];
+	struct sock_fprog prog = { (unsigned short)(NTRACED + 3), f };
+	unsigned n = 0;
+
+	/* A foreign ABI's numbers mean other calls, and the main filter
+	 * fails them all (ENOSYS), which outranks a TRACE. */
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	                                      offsetof(struct seccomp_data, nr));
+	for (unsigned i = 0; i < NTRACED; i++, n++)
+		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)traced[i],
+		                                    (__u8)(NTRACED - i), 0);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}

@@ -1,0 +1,178 @@
+/* The socket scan of the front end (sockscan.h).
+ *
+ * What it reads: /proc/net/unix of the caller's network namespace, which
+ * lists every bound AF_UNIX socket there with the path it was bound to,
+ * and the listening ones with __SO_ACCEPTCON in Flags; each path is made
+ * symlink-free (realpath) and must still be a socket (lstat), then it is
+ * compared with the resolved rule paths. And each read or exec path that
+ * is itself a socket or holds one among its own entries. What it misses
+ * (sharness-exec(1) CAVEATS): a socket bound in another network namespace
+ * (a container's, a service's with PrivateNetwork=) deeper than that; one
+ * bound with a relative path, or in another mount namespace, or moved or
+ * linked to another name since bind(2), since the listed path is the name
+ * given then; one made after the start. The known socket directories
+ * (/run, /var/lib/docker, ...) are refused as a whole whatever the scan
+ * finds (rights.c). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "landlock-abi.h"
+#include "sockscan.h"
+
+/* __SO_ACCEPTCON, as /proc/net/unix prints a listener's flags. */
+#define ACCEPTCON 0x10000UL
+
+/* The ABI the landlock step will take: the kernel's, or lower under the
+ * test front end's knob (run.c's push_test_abi). */
+static long effective_abi(void)
+{
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+	                   LANDLOCK_CREATE_RULESET_VERSION);
+#ifdef SHARNESS_TEST_HOOKS
+	const char *knob = getenv("SHARNESS_EXEC_TEST_ABI");
+
+	if (knob && *knob && atol(knob) < abi)
+		abi = atol(knob);
+#endif
+	return abi < 0 ? 0 : abi;
+}
+
+static struct {
+	const struct policy *p;
+	char sock[PATH_MAX];
+	const char *key, *rule;
+	size_t i, more;
+} found;
+
+/* The first of LIST that holds PATH, or -1. */
+static long holder(const struct strlist *list, const char *path)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (path_beneath(path, list->v[i]))
+			return (long)i;
+	return -1;
+}
+
+/* The socket SOCK (symlink-free): beneath a read or exec path and no
+ * write path, and still a socket (looked at last: most are beneath none),
+ * it is found. */
+static void weigh_socket(const char *sock)
+{
+	const struct policy *p = found.p;
+	long r = holder(&p->read_resolved, sock), x = holder(&p->exec_resolved, sock);
+	struct stat st;
+
+	if ((r < 0 && x < 0) || holder(&p->write_resolved, sock) >= 0 ||
+	    lstat(sock, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return;
+	if (*found.sock) {
+		found.more += strcmp(found.sock, sock) != 0;
+		return;
+	}
+	snprintf(found.sock, sizeof found.sock, "%s", sock);
+	found.key = r >= 0 ? "files.read" : "files.exec";
+	found.i = (size_t)(r >= 0 ? r : x);
+	found.rule = r >= 0 ? p->read.v[r] : p->exec.v[x];
+}
+
+/* One line of /proc/net/unix: "Num RefCount Protocol Flags Type St Inode
+ * Path", the path last and raw (it may hold spaces; a newline in it only
+ * makes a line that is no socket's, which lstat then drops). Its directory
+ * is made symlink-free once for the sockets that share it (most do: a
+ * daemon's, a user's runtime directory). */
+static void listed(char *line)
+{
+	static char dir[PATH_MAX], real[PATH_MAX];
+	char sock[PATH_MAX], *path, *nl, *slash;
+	unsigned long flags = 0;
+	int at = 0;
+
+	for (path = line; at < 7; at++) {
+		path += strspn(path, " ");
+		if (at == 3)
+			flags = strtoul(path, NULL, 16);
+		path += strcspn(path, " \n");
+	}
+	if (*path != ' ' || !(flags & ACCEPTCON))
+		return;
+	path++;
+	if ((nl = strchr(path, '\n')))
+		*nl = '\0';
+	/* Abstract (@name) and relative names are no file here. */
+	if (path[0] != '/' || !(slash = strrchr(path, '/')))
+		return;
+	*slash = '\0';
+	if (strcmp(dir, *path ? path : "/")) {
+		snprintf(dir, sizeof dir, "%s", *path ? path : "/");
+		if (!realpath(dir, real))
+			*real = '\0';
+	}
+	if (*real && snprintf(sock, sizeof sock, "%s/%s", strcmp(real, "/") ? real : "",
+	                      slash + 1) < (int)sizeof sock)
+		weigh_socket(sock);
+}
+
+/* Each of LIST that is itself a socket, or a directory with a socket
+ * among its own entries (readdir's d_type: no stat but the socket's), for
+ * one bound in another network namespace: a container's server in a
+ * directory the host bind-mounted into it, which /proc/net/unix here does
+ * not list. One found there may also be stale: it is counted all the same.
+ * Not beneath /usr. */
+static void named(const struct strlist *list)
+{
+	char sock[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	for (size_t i = 0; i < list->n; i++) {
+		weigh_socket(list->v[i]);
+		/* /usr is the packages' tree, where nothing binds, and its
+		 * directories are long (/usr/bin: ~1 ms under load). */
+		if (path_beneath(list->v[i], "/usr") || !(d = opendir(list->v[i])))
+			continue;
+		while ((e = readdir(d)))
+			if (e->d_type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s",
+			    strcmp(list->v[i], "/") ? list->v[i] : "", e->d_name) < (int)sizeof sock)
+				weigh_socket(sock);
+		closedir(d);
+	}
+}
+
+void socket_scan(const struct policy *p, int fd)
+{
+	char *line = NULL, words[4 * QUOTED_MAX + 128] = "";
+	size_t cap = 0;
+	FILE *f;
+
+	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
+		return;
+	found.p = p;
+	named(&p->read_resolved);
+	named(&p->exec_resolved);
+	/* Without /proc nothing says what listens: that is no wall either. */
+	if (!(f = fopen("/proc/net/unix", "re")))
+		snprintf(words, sizeof words, "sockets beneath read and exec paths unknown: "
+		         "unable to read /proc/net/unix: %s", strerror(errno));
+	while (f && getline(&line, &cap, f) > 0)
+		listed(line);
+	free(line);
+	if (f)
+		fclose(f);
+	if (*found.sock)
+		snprintf(words, sizeof words, "%s beneath %s[%zu] %s", q(found.sock), found.key,
+		         found.i, q(found.rule));
+	if (found.more)
+		snprintf(words + strlen(words), sizeof words - strlen(words), " (and %zu more)",
+		         found.more);
+	/* One line (every string quoted: no newline in it). */
+	if (*words && dprintf(fd, "listener=%s\n", words) < 0)
+		die(EXIT_REFUSED, "unable to write the walls record");
+}

@@ -1,0 +1,236 @@
+#!/usr/bin/env bats
+# What an earlier run or a daemon leaves on a policy path (issue 24 items 3
+# and 4): a symlink planted by an earlier confined run, which would
+# redirect a later run's rule (DESIGN.md 2), and a listening pathname
+# socket beneath a read path, which a read-only bind does not keep a
+# connect(2) from below Landlock ABI 9. Each through `sharness-exec run`,
+# as root, as nobody and as uid 1000, and each first shows, bare, that the
+# same thing works.
+load helpers/load
+
+setup() {
+	setup_tmp
+	mkdir -p "$TMP/w" "$TMP/out" "$TMP/srv/app"
+	echo secret >"$TMP/out/secret"
+	pids=()
+}
+
+teardown() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	teardown_tmp
+}
+
+# as_m MODE CMD...: CMD as root, nobody or uid 1000 (no other groups).
+as_m() {
+	local m=$1
+	shift
+	case $m in
+	root) "$@" ;;
+	nobody) as_nobody "$@" ;;
+	1000) setpriv --reuid=1000 --regid=1000 --clear-groups -- "$@" ;;
+	esac
+}
+
+uid_of() {
+	case $1 in root) echo 0 ;; nobody) echo "$NOBODY_UID" ;; 1000) echo 1000 ;; esac
+}
+
+pneed() {
+	require_feature landlock
+	case $1 in
+	root) require_feature root ;;
+	*) require_feature nobody; require_feature userns ;;
+	esac
+}
+
+# write_to FILE WRITE-LIST [READ-EXTRA]: a policy writing WRITE-LIST.
+write_to() {
+	write_policy "$1" '{"pbp":1,"id":"planted","files":{"read":["/etc"'"${3:-}"'],
+	  "write":['"$2"'],"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	  "network":"none","process":{"no_new_privs":true}}'
+}
+
+# The attack of issue 24.3: run 1 (write w) plants w/dist -> ../out; run
+# 2, whose policy writes only w/dist, would write into out, which no
+# policy names.
+t_planted() {
+	local m=$1 u
+	pneed "$m"
+	u=$(uid_of "$m")
+	chown "$u:$u" "$TMP/w" "$TMP/out"
+	write_to "$TMP/p1.json" '"'"$TMP"'/w"'
+	write_to "$TMP/p2.json" '"'"$TMP"'/w/dist"'
+	run -0 --separate-stderr as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p1.json" -- ln -s ../out "$TMP/w/dist"
+	[ "$(stat -c %u "$TMP/w/dist")" = "$u" ]
+	# Bare, the link leads into out.
+	as_m "$m" "$TRY" create "$TMP/w/dist/bare"
+	[ -e "$TMP/out/bare" ] && rm "$TMP/out/bare"
+	# Run 2 is refused before anything runs, naming the link and why.
+	for b in "" -b; do
+		run -125 --separate-stderr as_m "$m" "$SHARNESS_EXEC" run $b -p "$TMP/p2.json" -- "$TRY" create "$TMP/w/dist/evil"
+		[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.write[0] \"$TMP/w/dist\": symlink \"$TMP/w/dist\" (to \"../out\") lies in \"$TMP/w\", which uid $u owns: an earlier run as uid $u could have planted it" ]
+		[[ "${stderr_lines[1]}" == "hint: "*"name the path it points to" ]] && [ "${#stderr_lines[@]}" = 2 ]
+	done
+	[ "$(ls "$TMP/out")" = secret ]
+	# The same link made by root in a directory the target cannot write
+	# (root's, 0755; for a root target 65534's) is followed, and said.
+	[ "$m" = root ] && chown "$NOBODY_UID:$NOBODY_GID" "$TMP/w" || chown 0:0 "$TMP/w"
+	chmod 755 "$TMP/w"
+	chown -h 0:0 "$TMP/w/dist"
+	run -0 --separate-stderr as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p2.json" -- "$TRY" create "$TMP/w/dist/made"
+	[ "$stderr" = "sharness-exec: files.write[0]: \"$TMP/w/dist\" resolves to \"$TMP/out\"" ]
+	[ -e "$TMP/out/made" ]
+}
+
+@test "a symlink planted by an earlier run does not redirect a later run's rule, -b or not (root)" { t_planted root; }
+@test "a symlink planted by an earlier run does not redirect a later run's rule, -b or not (nobody)" { t_planted nobody; }
+@test "a symlink planted by an earlier run does not redirect a later run's rule, -b or not (1000)" { t_planted 1000; }
+
+@test "a symlink planted by an earlier run --user USER: USER's link, and root's in USER's directory, are refused" {
+	pneed root
+	require_feature nobody
+	chown "$NOBODY_UID:$NOBODY_GID" "$TMP/w" "$TMP/out"
+	write_to "$TMP/p1.json" '"'"$TMP"'/w"'
+	write_to "$TMP/p2.json" '"'"$TMP"'/w/dist"'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --user "$NOBODY_UID:$NOBODY_GID" -p "$TMP/p1.json" -- ln -s ../out "$TMP/w/dist"
+	run -125 --separate-stderr "$SHARNESS_EXEC" run --user "$NOBODY_UID:$NOBODY_GID" -p "$TMP/p2.json" -- "$TRY" create "$TMP/w/dist/evil"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.write[0] \"$TMP/w/dist\": symlink \"$TMP/w/dist\" is owned by uid $NOBODY_UID, not by root (--user)" ]
+	chown -h 0:0 "$TMP/w/dist"
+	run -125 --separate-stderr "$SHARNESS_EXEC" run --user "$NOBODY_UID:$NOBODY_GID" -p "$TMP/p2.json" -- "$TRY" create "$TMP/w/dist/evil"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.write[0] \"$TMP/w/dist\": symlink \"$TMP/w/dist\" (to \"../out\") lies in \"$TMP/w\", which uid $NOBODY_UID owns: an earlier run as uid $NOBODY_UID could have planted it" ]
+	[ "$(ls "$TMP/out")" = secret ]
+	# Root, running as itself, may not write 65534's 0755 directory: the
+	# link is followed.
+	chmod 755 "$TMP/w"
+	chmod 777 "$TMP/out"
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p2.json" -- "$TRY" create "$TMP/w/dist/made"
+	[ -e "$TMP/out/made" ]
+}
+
+t_group() {
+	local m=$1 u
+	pneed "$m"
+	u=$(uid_of "$m")
+	# A directory of another user's that the target's group may write.
+	chmod 777 "$TMP/out"
+	chown "12345:$u" "$TMP/w"
+	chmod 775 "$TMP/w"
+	ln -s ../out "$TMP/w/dist"
+	write_to "$TMP/p2.json" '"'"$TMP"'/w/dist"'
+	run -125 --separate-stderr as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p2.json" -- "$TRY" create "$TMP/w/dist/evil"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: files.write[0] \"$TMP/w/dist\": symlink \"$TMP/w/dist\" (to \"../out\") lies in \"$TMP/w\", which its group (gid $u), which uid $u is in, may write: an earlier run as uid $u could have planted it" ]
+	# A group the target is not in: only its members could plant there,
+	# and their links are not root's or the caller's.
+	chown "12345:12345" "$TMP/w"
+	run -0 --separate-stderr as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p2.json" -- "$TRY" create "$TMP/w/dist/made"
+	[ -e "$TMP/out/made" ]
+}
+
+@test "a symlink in a directory the target's group may write is refused; another group's is not (root)" { t_group root; }
+@test "a symlink in a directory the target's group may write is refused; another group's is not (1000)" { t_group 1000; }
+
+# listen_at PATH [WRAP...]: a listening socket at PATH, made outside by
+# the test (run through WRAP, e.g. unshare --net), that anyone may connect
+# to; up (its "up" read through a FIFO) before this returns.
+listen_at() {
+	local path=$1
+	shift
+	rm -f "$TMP/fifo"
+	mkfifo "$TMP/fifo"
+	"$@" /usr/bin/python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+os.chmod(sys.argv[1], 0o777)
+print("up", flush=True); sys.stdout.close()
+while True: s.accept()' "$path" >"$TMP/fifo" &
+	pids+=($!)
+	read -r up <"$TMP/fifo"
+	[ "$up" = up ]
+}
+
+CONNECT='import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])'
+
+# eff ABI: the ABI a run at simulated ABI ABI takes (the kernel's, if lower).
+eff() {
+	local k
+	k=$(landlock_abi)
+	echo $(( k < $1 ? k : $1 ))
+}
+
+# at_abi ABI MODE CMD...: CMD as MODE, every step at simulated ABI ABI.
+at_abi() {
+	local abi=$1
+	shift
+	SHARNESS_EXEC_TEST_ABI=$abi as_m "$@"
+}
+
+# Issue 24.4: below Landlock ABI 9 a read-only bind does not keep
+# connect(2) from a listener beneath a read path, so strict mode refuses
+# the run at the start (126), naming the socket and the rule.
+t_listener() {
+	local m=$1 u abi hint
+	pneed "$m"
+	u=$(uid_of "$m")
+	chown "$u:$u" "$TMP/w"
+	chmod 755 "$TMP/srv" "$TMP/srv/app"
+	listen_at "$TMP/srv/app/sock"
+	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
+	# Bare, the connect goes through.
+	as_m "$m" /usr/bin/python3 -c "$CONNECT" "$TMP/srv/app/sock"
+	hint="hint: FS_RESOLVE_UNIX_READ: Landlock ABI 9 (Linux 7.1), or no socket listening beneath read or exec paths: \"$TMP/srv/app/sock\" beneath files.read[1] \"$TMP/srv\"; -b (--best-effort) runs without them"
+	for abi in 7 5; do
+		run -126 --separate-stderr at_abi "$abi" "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c 'touch "$1/ran"; exec /usr/bin/python3 -c "$2" "$3"' sh "$TMP/w" "$CONNECT" "$TMP/srv/app/sock"
+		[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI $(eff "$abi"): no wall of this run holds FS_RESOLVE_UNIX_READ" ]
+		[ "${stderr_lines[1]}" = "$hint" ] && [ "${#stderr_lines[@]}" = 2 ]
+		[ ! -e "$TMP/w/ran" ]
+	done
+	# The rule may name the socket itself.
+	write_to "$TMP/p2.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv/app/sock"'
+	run -126 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p2.json" -- true
+	[[ "${stderr_lines[1]}" == *": \"$TMP/srv/app/sock\" beneath files.read[1] \"$TMP/srv/app/sock\";"* ]]
+	# What holds today at ABI 7 with the view standing: nothing, and -b
+	# says so in one line and runs; the connect from inside goes through.
+	run -0 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -b -p "$TMP/p.json" -- /usr/bin/python3 -c "$CONNECT" "$TMP/srv/app/sock"
+	[ "$stderr" = "sharness-exec-landlock: warning: Landlock ABI $(eff 7): best effort: dropped FS_RESOLVE_UNIX_READ; connect(2) reaches \"$TMP/srv/app/sock\" beneath files.read[1] \"$TMP/srv\"" ]
+	# Beneath a write path the policy grants it, on every ABI: no line.
+	write_to "$TMP/p3.json" '"'"$TMP"'/w","'"$TMP"'/srv/app"' ',"'"$TMP"'/srv"'
+	run -0 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p3.json" -- true
+	[ -z "$stderr" ]
+}
+
+@test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (root)" { t_listener root; }
+@test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (nobody)" { t_listener nobody; }
+@test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (1000)" { t_listener 1000; }
+
+# A listener in another network namespace (a container's, bound in a
+# directory the host gave it) is in no /proc/net/unix the front end reads,
+# yet a pathname socket is reached by its inode from any namespace. One
+# among a read path's own entries is found all the same; one deeper is the
+# documented gap (sharness-exec(1) CAVEATS), shown here as it stands.
+t_other_netns() {
+	local m=$1 u
+	pneed "$m"
+	require_feature root
+	u=$(uid_of "$m")
+	chown "$u:$u" "$TMP/w"
+	chmod 755 "$TMP/srv" "$TMP/srv/app"
+	listen_at "$TMP/srv/ns.sock" unshare --net
+	listen_at "$TMP/srv/app/deep.sock" unshare --net
+	! grep -q "$TMP/srv" /proc/net/unix
+	# Bare, both are reached from here.
+	as_m "$m" /usr/bin/python3 -c "$CONNECT" "$TMP/srv/ns.sock"
+	as_m "$m" /usr/bin/python3 -c "$CONNECT" "$TMP/srv/app/deep.sock"
+	# Among the read path's own entries: refused. (The known socket
+	# directories are refused whole, whatever listens there.)
+	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
+	run -126 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- true
+	[[ "${stderr_lines[1]}" == *": \"$TMP/srv/ns.sock\" beneath files.read[1] \"$TMP/srv\";"* ]]
+	# Deeper, and listening in another namespace: not found; strict mode
+	# runs, and below ABI 9 the connect goes through.
+	rm "$TMP/srv/ns.sock"
+	run -0 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- /usr/bin/python3 -c "$CONNECT" "$TMP/srv/app/deep.sock"
+	[ -z "$stderr" ]
+}
+
+@test "below ABI 9 a socket of another network namespace among a read path's entries is refused; deeper it is the documented gap (root)" { t_other_netns root; }
+@test "below ABI 9 a socket of another network namespace among a read path's entries is refused; deeper it is the documented gap (nobody)" { t_other_netns nobody; }

@@ -1,0 +1,3 @@
+module sharness-exec/tests/svid
+
+go 1.19
