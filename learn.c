@@ -182,10 +182,14 @@ static char *round_run(struct learn *l, const char *policy, const char *hash, in
 	if ((pid = fork()) < 0)
 		die(EXIT_REFUSED, "unable to fork");
 	if (!pid) {
-		if (dup2(report, 3) < 0)
-			_exit(EXIT_CONFINE);
-		syscall(SYS_execveat, l->frontend, "", argv, environ, AT_EMPTY_PATH);
-		_exit(EXIT_CONFINE);
+		/* The report goes to 3, where the front end may be: move it. */
+		int fe = fcntl(l->frontend, F_DUPFD_CLOEXEC, 4);
+		/* The command's output goes to our stderr: stdout is the
+		 * draft's hash and the list of additions, for a program. */
+		if (fe < 0 || dup2(report, 3) < 0 || dup2(2, 1) < 0)
+			die(EXIT_REFUSED, "unable to pass the report's descriptor");
+		syscall(SYS_execveat, fe, "", argv, environ, AT_EMPTY_PATH);
+		die(EXIT_REFUSED, "unable to run the front end again");
 	}
 	free(argv);
 	while (waitpid(pid, status, 0) < 0)
@@ -194,59 +198,117 @@ static char *round_run(struct learn *l, const char *policy, const char *hash, in
 	return fd_read_all(report, len);
 }
 
+/* String member KEY of object O, NUL-terminated on the heap, or NULL. */
+static char *member(const struct json_doc *doc, unsigned o, const char *key)
+{
+	unsigned v;
+
+	if (json_type(doc, o) != JSON_OBJECT || !(v = json_get(doc, o, key)) ||
+	    json_type(doc, v) != JSON_STRING)
+		return NULL;
+	return json_string(doc, v, &(size_t){ 0 });
+}
+
+/* One of the report's denials (sharness-exec-report(5): kind, what,
+ * status) as learnrules.c takes it; 0 for what no policy change can
+ * allow (the seccomp filter's own refusals, keyrings). */
+static int denial_of(struct denial *x, const char *kind, const char *what, const char *status)
+{
+	static const struct { const char *report, *learn; } kinds[] = {
+		{ "read", "read" }, { "list", "list" }, { "write", "write" },
+		{ "create", "create" }, { "remove", "remove" }, { "exec", "exec" },
+		{ "connect to UNIX socket", "connect_unix" },
+		{ "TCP connect", "connect_tcp" }, { "TCP bind", "bind_tcp" },
+		{ "UDP connect", "connect_udp" }, { "UDP bind", "bind_udp" },
+	};
+	const char *colon;
+	char *end;
+
+	if (!strcmp(status, "refused by the seccomp filter"))
+		return 0;
+	x->state = !strcmp(status, "absent") ? "absent" : !strcmp(status, "unknown") ? "unknown" :
+	           "hidden";
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		if (strcmp(kind, kinds[i].report))
+			continue;
+		x->kind = kinds[i].learn;
+		if (strncmp(x->kind + strlen(x->kind) - 4, "_tcp", 4) &&
+		    strncmp(x->kind + strlen(x->kind) - 4, "_udp", 4)) {
+			x->path = what;
+			return 1;
+		}
+		/* ADDRESS:PORT, [ADDRESS]:PORT */
+		if (!(colon = strrchr(what, ':')))
+			return 0;
+		x->port = strtol(colon + 1, &end, 10);
+		return *end == '\0' && x->port >= 0 && x->port <= 65535;
+	}
+	return 0;
+}
+
+/* Never propose what check refuses: the grant just made is taken back
+ * when the draft no longer passes. 1 when it stands. */
+static int check_grant(struct learn *l)
+{
+	struct policy p = { 0 };
+	char why[256];
+	size_t tl;
+	char *t = draft_text(&l->d.p, &tl);
+	int ok = draft_parse(t, tl, &p, why);
+
+	if (ok)
+		policy_free(&p);
+	else
+		draft_retract(&l->d, why);
+	free(t);
+	return ok;
+}
+
 /* The report's denials into the draft; how many grants they made. */
 static size_t round_learn(struct learn *l, const char *text, size_t len, char *outcome,
                           size_t outlen)
 {
-	char err[256], why[256];
+	char err[256], *tail;
+	const char *p, *q;
 	struct json_doc doc;
-	unsigned den, o;
+	unsigned den;
 	size_t grants = 0;
 
 	*outcome = '\0';
-	if (!len || !json_parse(&doc, text, len, err, sizeof err))
-		diex(EXIT_REFUSED, "refused: the round wrote no report it could read%s%s",
-		     len ? ": " : "", len ? err : "");
-	if ((o = json_get(&doc, 0, "outcome")) && json_type(&doc, o) == JSON_STRING) {
-		size_t n;
-		const char *s = json_str(&doc, o, &n);
-		snprintf(outcome, outlen, "%.*s", (int)n, s);
-	}
+	/* The report holds fractions (wall_s, cpu), which the strict reader
+	 * of policies refuses: take the two members learn reads, the outcome
+	 * (one word) and the denials, which its writer puts last. In the
+	 * report's text these bytes can only be keys: a string's quotes are
+	 * escaped. */
+	if ((p = strstr(text, ",\"outcome\":\"")))
+		snprintf(outcome, outlen, "%.*s", (int)strcspn(p + 12, "\""), p + 12);
+	if (!len || !(p = strstr(text, ",\"denials\":")))
+		diex(EXIT_REFUSED, "refused: the round wrote no report it could read");
+	for (q = p; (q = strstr(q + 1, ",\"denials\":")); p = q)
+		;
+	if (!(tail = malloc(len - (size_t)(p - text) + 2)))
+		diex(EXIT_REFUSED, "out of memory");
+	tail[0] = '{';
+	memcpy(tail + 1, p + 1, len - (size_t)(p + 1 - text) + 1);
+	if (!json_parse(&doc, tail, strlen(tail), err, sizeof err))
+		diex(EXIT_REFUSED, "refused: the round's report does not parse: %s", err);
 	den = json_get(&doc, 0, "denials");
 	if (den && json_type(&doc, den) == JSON_ARRAY) {
 		JSON_EACH_ELEMENT(&doc, den, m, e) {
+			char *kind = member(&doc, e, "kind"), *what = member(&doc, e, "what");
+			char *status = member(&doc, e, "status");
 			struct denial x = { .port = -1 };
-			char *kind = NULL, *path = NULL, *state = NULL;
-			unsigned v;
-			if (json_type(&doc, e) != JSON_OBJECT)
-				continue;
-			if ((v = json_get(&doc, e, "kind")) && json_type(&doc, v) == JSON_STRING)
-				x.kind = kind = json_string(&doc, v, &(size_t){ 0 });
-			if ((v = json_get(&doc, e, "path")) && json_type(&doc, v) == JSON_STRING)
-				x.path = path = json_string(&doc, v, &(size_t){ 0 });
-			if ((v = json_get(&doc, e, "state")) && json_type(&doc, v) == JSON_STRING)
-				x.state = state = json_string(&doc, v, &(size_t){ 0 });
-			if ((v = json_get(&doc, e, "port")) && json_type(&doc, v) == JSON_NUMBER)
-				x.port = (long)json_integer(&doc, v);
-			if (draft_consider(&l->d, &x, &l->c)) {
-				/* Never propose what check refuses: take it back. */
-				size_t tl;
-				char *t = draft_text(&l->d.p, &tl);
-				struct policy p = { 0 };
-				if (draft_parse(t, tl, &p, why)) {
-					grants++;
-					policy_free(&p);
-				} else {
-					draft_retract(&l->d, why);
-				}
-				free(t);
-			}
+
+			if (kind && what && status && denial_of(&x, kind, what, status) &&
+			    draft_consider(&l->d, &x, &l->c))
+				grants += check_grant(l);
 			free(kind);
-			free(path);
-			free(state);
+			free(what);
+			free(status);
 		}
 	}
 	json_free(&doc);
+	free(tail);
 	return grants;
 }
 
@@ -384,6 +446,7 @@ static void check_cwd(struct learn *l)
 		die(EXIT_REFUSED, "unable to find the working directory");
 	l->c.cwd = cwd;
 	l->c.home = *home == '/' ? home : "/root";
+	l->c.envhome = envhome && *envhome == '/' ? envhome : NULL;
 	if (!strcmp(cwd, "/") || path_beneath(l->c.home, cwd) ||
 	    (envhome && *envhome == '/' && path_beneath(envhome, cwd)))
 		die_hint(EXIT_REFUSED, 0, "run learn in the project's own directory",

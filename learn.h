@@ -21,7 +21,7 @@ struct denial {
 /* What learn knows beyond the draft: the cwd (whose subtree it may grant),
  * the caller's home (which it never grants), and --allow-network. */
 struct learn_ctx {
-	const char *cwd, *home;
+	const char *cwd, *home, *envhome;   /* envhome: $HOME, or NULL */
 	int allow_network;
 };
 

@@ -226,6 +226,7 @@ int draft_consider(struct draft *d, const struct denial *x, const struct learn_c
 {
 	const char *key, *grant, *never;
 	char why[PATH_MAX + 32], *dir;
+	int unknown;
 
 	if (!x->kind)
 		return 0;
@@ -234,10 +235,15 @@ int draft_consider(struct draft *d, const struct denial *x, const struct learn_c
 	if (x->path[0] != '/' || (x->state && !strcmp(x->state, "absent")))
 		return 0;	/* relative: not decidable; absent: nothing to grant */
 	snprintf(why, sizeof why, "%s %s", x->kind, x->path);
+	/* A path the observer could not decide (through a link beneath a
+	 * write path, say) is for a person to look at. */
+	unknown = x->state && !strcmp(x->state, "unknown");
 	never = beneath_any(x->path, never_dirs);
-	if (!strcmp(x->kind, "connect_unix") || never || proc_environ(x->path) ||
+	if (unknown || !strcmp(x->kind, "connect_unix") || never || proc_environ(x->path) ||
 	    has_component(x->path, secret_names) ||
-	    (path_beneath(x->path, c->home) && !path_beneath(x->path, c->cwd)) ||
+	    ((path_beneath(x->path, c->home) ||
+	      (c->envhome && path_beneath(x->path, c->envhome))) &&
+	     !path_beneath(x->path, c->cwd)) ||
 	    !(grant = allowed(x, c, &key))) {
 		dir = suggested(x);
 		note(d, strcmp(x->kind, "connect_unix") ? list_for(x->kind) : "files.write",

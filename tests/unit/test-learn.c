@@ -102,6 +102,23 @@ int main(void)
 	suggests("read", "/dev/kvm", "/dev");
 
 	{
+		struct learn_ctx c = ctx;
+		struct draft d = fresh();
+		struct denial x = { .kind = "read", .path = "/var/tmp/h/.config/x", .port = -1 };
+		c.envhome = "/var/tmp/h";
+		tap_ok(draft_consider(&d, &x, &c) == 0 && paths(&d) == 0 && d.nadd == 1,
+		       "beneath $HOME, wherever it is, only suggested");
+		draft_free(&d);
+	}
+	{
+		struct draft d = fresh();
+		struct denial x = { .kind = "read", .path = "/usr/lib/x", .port = -1,
+		                    .state = "unknown" };
+		tap_ok(draft_consider(&d, &x, &ctx) == 0 && paths(&d) == 0 && d.nadd == 1,
+		       "a path the observer could not decide is only suggested");
+		draft_free(&d);
+	}
+	{
 		struct draft d = fresh();
 		struct denial x = { .kind = "read", .path = "/opt/gone", .port = -1,
 		                    .state = "absent" };
