@@ -154,7 +154,7 @@ free_port() {
 	[ "$output" = "" ]
 	[ "${#stderr_lines[@]}" = 2 ]
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
-	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bEHRtU] [-A ABI] "* ]]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bHRtUX] [-A ABI] "* ]]
 	run -125 --separate-stderr "$LANDLOCK" -r /usr --
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
 }
