@@ -6,7 +6,8 @@
  * holds a write path's weak spots: protected trees that could be moved
  * aside, set-id files; the masked parts of /proc; the cwd's warning),
  * viewtmp.c (the private tmpfs paths of -m, and the notes that tell the
- * landlock step which tmpfs mounts this view made). */
+ * landlock step which tmpfs mounts this view made), viewplan.c (each
+ * path's rights in one pass). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -25,6 +26,7 @@ struct ent {
 	unsigned eff;		/* with its ancestors', PROT applied */
 	__u64 attr;		/* what it was mounted with */
 	int mounted;		/* 1 bound or fresh, 2 built (/dev) */
+	size_t up;		/* its nearest ancestor's index (viewplan.c) */
 };
 
 extern int view_best;		/* -b */
@@ -56,6 +58,10 @@ void mount_tmpfs(const char *cwd);
 /* viewdev.c */
 int mount_proc(struct ent *e);
 void mount_dev(struct ent *e);
+
+/* viewplan.c */
+size_t plan_sort(struct ent *ents, size_t nents);
+void plan_rights(struct ent *ents, size_t nents);
 
 /* viewguard.c */
 void guard_writes(const struct ent *ents, size_t nents);
