@@ -80,8 +80,9 @@ static int open_in_root(const char *rel)
  * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
 int at_root(const char *path, int create, int dir)
 {
-	char buf[PATH_MAX], *s;
-	int fd, pfd, last, made;
+	char buf[PATH_MAX];
+	size_t cut;
+	int fd, pfd;
 
 	if (strlen(path) >= sizeof buf) {
 		errno = ENAMETOOLONG;
@@ -91,35 +92,41 @@ int at_root(const char *path, int create, int dir)
 	fd = open_in_root(buf);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd;
-	for (s = buf; *s; ) {
-		char *end = strchrnul(s, '/'), save = *end;
-		last = !save;
-		*end = '\0';
-		fd = open_in_root(buf);
-		if (fd < 0 && errno == ENOENT) {
-			if (s > buf)
-				s[-1] = '\0';
-			pfd = open_in_root(s > buf ? buf : "");
-			if (s > buf)
-				s[-1] = '/';
-			made = pfd >= 0 && ours(pfd) &&
-				((last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
-				  mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST);
-			if (pfd >= 0)
-				close(pfd);
-			if (made)
-				fd = open_in_root(buf);
-			if (fd < 0 && !made)
-				errno = ENOENT;
+	/* The nearest ancestor there is, looked for from the path up: a
+	 * rule's parent is most often there already (the one before it). */
+	for (cut = strlen(buf);; cut--) {
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		if (cut == 0) {
+			pfd = open_in_root("");
+			break;
 		}
+		buf[cut - 1] = '\0';
+		pfd = open_in_root(buf);
+		buf[cut - 1] = '/';
+		if (pfd >= 0 || errno != ENOENT)
+			break;
+	}
+	if (pfd < 0)
+		return -1;
+	/* Then each missing component, each on a tmpfs of ours. */
+	for (;;) {
+		char *s = buf + cut, *end = strchrnul(s, '/'), save = *end;
+		int last = !save, made;
+		*end = '\0';
+		made = ours(pfd) &&
+			((last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
+			  mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST);
+		close(pfd);
+		fd = made ? open_in_root(buf) : -1;
+		if (!made)
+			errno = ENOENT;
 		*end = save;
 		if (fd < 0 || last)
 			return fd;
-		close(fd);
-		s = end + 1;
+		pfd = fd;
+		cut = (size_t)(end + 1 - buf);
 	}
-	errno = ENOENT;
-	return -1;
 }
 
 static void no_mount_point(const char *path)
