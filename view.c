@@ -412,7 +412,6 @@ static int usual_device(dev_t rdev)
 static void bind_one(size_t i)
 {
 	struct ent *e = &ents[i], *up = NULL;
-	struct stat st;
 	int m, dir;
 
 	for (size_t j = e->up; j != SIZE_MAX && !up; j = ents[j].up)
@@ -428,9 +427,9 @@ static void bind_one(size_t i)
 		return;
 	/* A device is written through a read-only mount all the same;
 	 * read-write would only let a root target chmod the host's. */
-	if (fstat(m, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+	if (S_ISCHR(clone_st.st_mode) || S_ISBLK(clone_st.st_mode)) {
 		e->attr |= MOUNT_ATTR_RDONLY;
-		if (!(e->eff & W) && !usual_device(st.st_rdev))
+		if (!(e->eff & W) && !usual_device(clone_st.st_rdev))
 			named_devices = 1;
 	}
 	set_attr(m, e->attr, e->path);
@@ -454,6 +453,7 @@ static void bind_all(void)
 			bind_one(i);
 		}
 	}
+	at_root_forget();
 	for (size_t i = 0; i < nlinks; i++)
 		make_link(links[i].link, links[i].target);
 	host_links();

@@ -11,6 +11,7 @@
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
@@ -36,6 +37,8 @@ extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
 int new_fs(const char *fs, const char *const *opts, __u64 attr);
 int ours(int fd);
 int at_root(const char *path, int create, int dir);
+void at_root_forget(void);
+extern struct stat clone_st;	/* what clone_host or clone_at cloned last */
 void mount_point(const char *path, int dir);
 void attach(int mnt, const char *path, int dir);
 int clone_host(const char *path, int *dir);

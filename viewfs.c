@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -78,9 +79,15 @@ static int open_in_root(const char *rel)
  * CREATE, it is made (a directory, or an empty file when !DIR) on a tmpfs
  * of ours, never on a bound tree. One descriptor at a time: a step under
  * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
+/* The directory of the last mount point made, known to be on a tmpfs of
+ * ours ("" for none): the next rule is most often its sibling, and its
+ * parent needs no second look. Nothing else runs in this namespace, and
+ * no symlink is made before the binds are done. */
+static char last_dir[PATH_MAX];
+
 int at_root(const char *path, int create, int dir)
 {
-	char buf[PATH_MAX];
+	char buf[PATH_MAX], *slash;
 	size_t cut;
 	int fd, pfd;
 
@@ -89,11 +96,15 @@ int at_root(const char *path, int create, int dir)
 		return -1;
 	}
 	strcpy(buf, path + 1);
+	slash = strrchr(buf, '/');
+	if (create && dir && *last_dir && slash && (size_t)(slash - buf) == strlen(last_dir) &&
+	    !strncmp(buf, last_dir, (size_t)(slash - buf)) &&
+	    (mkdirat(AT_FDCWD, buf, 0755) == 0 || errno == EEXIST))
+		return open_in_root(buf);
 	fd = open_in_root(buf);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd;
-	/* The nearest ancestor there is, looked for from the path up: a
-	 * rule's parent is most often there already (the one before it). */
+	/* The nearest ancestor there is, looked for from the path up. */
 	for (cut = strlen(buf);; cut--) {
 		while (cut > 0 && buf[cut - 1] != '/')
 			cut--;
@@ -123,10 +134,19 @@ int at_root(const char *path, int create, int dir)
 			errno = ENOENT;
 		*end = save;
 		if (fd < 0 || last)
-			return fd;
+			break;
 		pfd = fd;
 		cut = (size_t)(end + 1 - buf);
 	}
+	if (fd >= 0 && dir && slash)
+		snprintf(last_dir, sizeof last_dir, "%.*s", (int)(slash - buf), buf);
+	return fd;
+}
+
+/* No more mount points by the cache of at_root: the symlinks come next. */
+void at_root_forget(void)
+{
+	*last_dir = '\0';
 }
 
 static void no_mount_point(const char *path)
@@ -161,15 +181,16 @@ void attach(int mnt, const char *path, int dir)
 }
 
 /* A recursive clone of the tree at FD (an O_PATH descriptor of PATH); *DIR
- * says whether it is a directory. */
+ * says whether it is a directory, clone_st what it is. */
+struct stat clone_st;
+
 static int clone_fd(int fd, const char *path, int *dir)
 {
-	struct stat st;
 	int m;
 
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, &clone_st) < 0)
 		die(EXIT_CONFINE, "unable to stat %s", path);
-	*dir = S_ISDIR(st.st_mode);
+	*dir = S_ISDIR(clone_st.st_mode);
 	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 	                  AT_RECURSIVE | AT_EMPTY_PATH);
 	if (m < 0)
