@@ -71,11 +71,14 @@ static void lo_up(void)
 	close(fd);
 }
 
-/* PATH (absolute) as directories beneath the new root, the cwd. */
+/* PATH (absolute) as directories beneath the new root, the cwd: one
+ * mkdir where its parent is there already. */
 static void mkdirs(const char *path)
 {
 	char p[4096];
 
+	if (mkdir(path + 1, 0755) == 0 || errno == EEXIST)
+		return;
 	snprintf(p, sizeof p, "%s", path + 1);
 	for (char *s = p; (s = strchr(s, '/')); *s++ = '/') {
 		*s = '\0';
