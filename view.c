@@ -184,9 +184,9 @@ static int granted(const char *path)
 static void host_links(void)
 {
 	char dir[PATH_MAX], host[PATH_MAX], target[PATH_MAX], *real;
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	const char *name;
+	unsigned char type;
+	int fd, d;
 
 	for (size_t i = 0, prev = SIZE_MAX; i < nents; i++) {
 		if (!(ents[i].eff & (R | X | W)) || !strcmp(ents[i].path, "/"))
@@ -203,27 +203,27 @@ static void host_links(void)
 				continue;
 			if ((fd = at_root(dir, 0, 1)) < 0)
 				continue;
-			if (!ours(fd) || !(d = opendir(dir))) {
+			if (!ours(fd) || (d = open(dir, O_RDONLY | O_DIRECTORY)) < 0) {
 				close(fd);
 				continue;
 			}
-			while ((de = readdir(d))) {
+			while ((name = next_dirent(d, &type))) {
 				ssize_t len;
-				if ((de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) ||
+				if ((type != DT_LNK && type != DT_UNKNOWN) ||
 				    snprintf(host, sizeof host, "%s/%s", n == 1 ? "" : dir,
-				             de->d_name) >= (int)sizeof host ||
+				             name) >= (int)sizeof host ||
 				    (len = readlink(host, target, sizeof target - 1)) < 0)
 					continue;
 				target[len] = '\0';
 				if (!(real = realpath(host, NULL)))
 					continue;
-				if (granted(real) && faccessat(fd, de->d_name, F_OK,
+				if (granted(real) && faccessat(fd, name, F_OK,
 				                               AT_SYMLINK_NOFOLLOW) < 0 &&
-				    symlinkat(target, fd, de->d_name) < 0)
+				    symlinkat(target, fd, name) < 0)
 					die(EXIT_CONFINE, "unable to make the symlink %s", host);
 				free(real);
 			}
-			closedir(d);
+			close(d);
 			close(fd);
 		}
 		prev = i;
