@@ -17,8 +17,12 @@
 # Then the decomposition: what each step adds to the one before it, what
 # the pid namespace costs, what an extra exec costs, what the front end
 # (verify, compile, exec) costs.
-# Aims (issues 3, 11): full chain at most 0.6 x bwrap; the landlock helper
-# alone below 1.6 x bare. A benchmark, never a test. Needs root.
+# Beside them the floors (bench/floor: the kernel's share of each step,
+# alone) and what each step adds beside its floor. BENCH_BEFORE=BUILD-DIR
+# adds an older build's front end (with its own helpers) to the same run.
+# Aims (issues 3, 11, 27): full chain at most 0.6 x bwrap, 0.7 x with
+# caps; each step within 1.5 x its floor; the landlock helper alone below
+# 1.6 x bare. A benchmark, never a test. Needs root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -61,6 +65,16 @@ for d in /bin /lib /lib64; do
 done
 prefix() { local i s=; for ((i = 0; i < $1; i++)); do s="$s ${step[i]}"; done; echo "${s# } /bin/true"; }
 
+# BENCH_BEFORE=BUILD-DIR: that build's front end too (its own helpers),
+# with the same policies, in the same hyperfine run: a before and after.
+before=()
+if [ -n "${BENCH_BEFORE:-}" ]; then
+	bf=$(cd "$BENCH_BEFORE" && pwd)/test-sharness-exec
+	[ -x "$bf" ] || { echo "bench: no $bf" >&2; exit 2; }
+	before=(before "$bf run -p $TMP/p.json -H $hash -- /bin/true"
+		before-caps "$bf run -p $TMP/caps.json -- /bin/true")
+fi
+
 cd /
 bench_run \
 	bare '/bin/true' \
@@ -83,7 +97,8 @@ bench_run \
 	floor-landlock "$fl -P -l -r /etc $sysx -w $TMP/w -- /bin/true" \
 	floor-caps "$fl -c -- /bin/true" \
 	floor-chain "$fl -n -i -k -p -l $fbind -- /bin/true" \
-	floor-chain-caps "$fl -c -n -i -k -p -l $fbind -- /bin/true"
+	floor-chain-caps "$fl -c -n -i -k -p -l $fbind -- /bin/true" \
+	"${before[@]}"
 
 bench_table bwrap
 bench_py <<'PY'
@@ -115,6 +130,10 @@ print(f"the supervise helper alone: {ms(R['supervise-alone'] - bare)} over bare,
       f"namespace {ms(R['supervise-alone'] - bare - nopid)} (without one: {ms(nopid)})")
 print(f"the chain over its floor: {R['sharness-exec']/R['floor-chain']:.2f} x; with caps "
       f"{R['sharness-exec-caps']/R['floor-chain-caps']:.2f} x")
+if 'before' in R:
+    print(f"before: {R['before']/bw:.2f} x bwrap, with caps {R['before-caps']/bw:.2f} x; "
+          f"now {R['sharness-exec']/R['before']:.2f} x before, with caps "
+          f"{R['sharness-exec-caps']/R['before-caps']:.2f} x")
 print(f"bwrap over bare: {ms(bw - bare)}; the chain over bare: {ms(R['sharness-exec'] - bare)}; "
       f"0.6 x bwrap leaves the chain {ms(0.6 * bw - bare)} over bare")
 PY

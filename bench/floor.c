@@ -231,8 +231,10 @@ static void cgroups(void)
 	if ((pid = fork()) < 0)
 		fail("fork");
 	if (pid == 0) {
-		put(mem, "cgroup.procs", "0");
-		put(pids, "cgroup.procs", "0");
+		/* "tasks": one thread, without cgroup.procs's lock on every
+		 * thread group (an RCU grace period) */
+		put(mem, "tasks", "0");
+		put(pids, "tasks", "0");
 		return;
 	}
 	st = wait_for(pid);
