@@ -8,10 +8,13 @@
 #                                 one hyperfine run (-N, warmup 20, $RUNS
 #                                 runs, default BENCH_RUNS) of every command,
 #                                 its JSON in $TMP/r.json
-#   bench_table BASELINE          one line per command: mean, x bare, x the
-#                                 command named BASELINE
+#   bench_table BASELINE          one line per command: median, x bare, x
+#                                 the command named BASELINE
 #   bench_py <<PY ... PY          runs the python code on stdin with R, the
-#                                 means in seconds by command name
+#                                 medians in seconds by command name (a
+#                                 median, not a mean: on a shared machine a
+#                                 few runs that waited for the CPU pull a
+#                                 mean far from the rest)
 #
 # Every figure is a ratio within ONE hyperfine run: this machine is shared
 # and noisy, seconds from two runs do not compare.
@@ -46,7 +49,7 @@ bench_run() {
 
 bench_py() {
 	python3 -c "import json, sys
-R = {x['command']: x['mean'] for x in json.load(open(sys.argv[1]))['results']}
+R = {x['command']: x['median'] for x in json.load(open(sys.argv[1]))['results']}
 $(cat)" "$TMP/r.json"
 }
 
@@ -54,7 +57,7 @@ bench_table() {
 	bench_py <<PY
 base = "$1"
 w = max(len(n) for n in R)
-for name, mean in R.items():
-    print(f"{name:{w}s} {mean*1e3:8.3f} ms   {mean/R['bare']:6.2f} x bare   {mean/R[base]:6.2f} x {base}")
+for name, med in R.items():
+    print(f"{name:{w}s} {med*1e3:8.3f} ms   {med/R['bare']:6.2f} x bare   {med/R[base]:6.2f} x {base}")
 PY
 }
