@@ -27,7 +27,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 bench_init "${1:-.}" test-sharness-exec sharness-exec-landlock sharness-exec-supervise \
-	sharness-exec-limits sharness-exec-netns sharness-exec-view tests/try/deny-unshare bench/floor
+	sharness-exec-limits sharness-exec-netns sharness-exec-view tests/try/deny-unshare bench/floor \
+	bench/interleave
 fe=$build/test-sharness-exec
 ll=$build/sharness-exec-landlock
 sv=$build/sharness-exec-supervise

@@ -7,7 +7,10 @@
 #   bench_run NAME CMD [NAME CMD]...
 #                                 one hyperfine run (-N, warmup 20, $RUNS
 #                                 runs, default BENCH_RUNS) of every command,
-#                                 its JSON in $TMP/r.json
+#                                 its JSON in $TMP/r.json; with
+#                                 BENCH_INTERLEAVE=1, bench/interleave's
+#                                 round-robin instead (build it first: make
+#                                 check builds it), for a busy machine
 #   bench_table BASELINE          one line per command: median, x bare, x
 #                                 the command named BASELINE
 #   bench_py <<PY ... PY          runs the python code on stdin with R, the
@@ -39,6 +42,10 @@ bench_init() {
 
 bench_run() {
 	local args=()
+	if [ -n "${BENCH_INTERLEAVE:-}" ]; then
+		"$build/bench/interleave" "${RUNS:-${BENCH_RUNS:-200}}" 20 "$TMP/r.json" "$@" >&2
+		return
+	fi
 	while [ $# -gt 0 ]; do
 		args+=(-n "$1" "$2")
 		shift 2

@@ -12,14 +12,14 @@
 #   landlock helper's.
 # Per rule: (time with N - time without) / N. Aim (issue 27): sharness-exec
 # within 2 x the bind floor at both sizes, and ahead of bwrap.
-# RUNS_1000 (default 30) and RUNS_10000 (default 5) runs a command; SIZES
+# BENCH_INTERLEAVE=1 as in bench/lib.sh. RUNS_1000 (default 30) and RUNS_10000 (default 5) runs a command; SIZES
 # (default "1000 10000") the sizes.
 # A benchmark, never a test. Needs root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 bench_init "${1:-.}" test-sharness-exec sharness-exec-landlock sharness-exec-netns \
-	sharness-exec-supervise sharness-exec-view bench/floor
+	sharness-exec-supervise sharness-exec-view bench/floor bench/interleave
 fe=$build/test-sharness-exec
 ll=$build/sharness-exec-landlock
 fl=$build/bench/floor
