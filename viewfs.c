@@ -85,6 +85,17 @@ static int open_in_root(const char *rel)
  * no symlink is made before the binds are done. */
 static char last_dir[PATH_MAX];
 
+/* 1 when REL (relative to the new root) is a directory in last_dir,
+ * made there if missing. */
+static int beside_last(const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+
+	return *last_dir && slash && (size_t)(slash - rel) == strlen(last_dir) &&
+		!strncmp(rel, last_dir, (size_t)(slash - rel)) &&
+		(mkdirat(AT_FDCWD, rel, 0755) == 0 || errno == EEXIST);
+}
+
 int at_root(const char *path, int create, int dir)
 {
 	char buf[PATH_MAX], *slash;
@@ -97,9 +108,7 @@ int at_root(const char *path, int create, int dir)
 	}
 	strcpy(buf, path + 1);
 	slash = strrchr(buf, '/');
-	if (create && dir && *last_dir && slash && (size_t)(slash - buf) == strlen(last_dir) &&
-	    !strncmp(buf, last_dir, (size_t)(slash - buf)) &&
-	    (mkdirat(AT_FDCWD, buf, 0755) == 0 || errno == EEXIST))
+	if (create && dir && beside_last(buf))
 		return open_in_root(buf);
 	fd = open_in_root(buf);
 	if (fd >= 0 || errno != ENOENT || !create)
@@ -170,8 +179,16 @@ void mount_point(const char *path, int dir)
 /* Attach MNT (a detached mount) at PATH in the new root. */
 void attach(int mnt, const char *path, int dir)
 {
-	int mp = at_root(path, 1, dir);
+	int mp;
 
+	/* Beside the last mount point, by its path: nothing on the way
+	 * but our own directories (at_root's last_dir). */
+	if (dir && strlen(path) < PATH_MAX && beside_last(path + 1)) {
+		if (sys_move_mount(mnt, "", AT_FDCWD, path + 1, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			die(EXIT_CONFINE, "unable to mount %s in the new root", path);
+		return;
+	}
+	mp = at_root(path, 1, dir);
 	if (mp < 0)
 		no_mount_point(path);
 	if (sys_move_mount(mnt, "", mp, "", MOVE_MOUNT_F_EMPTY_PATH |
