@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include "load.h"
 
+#ifndef __GLIBC__
+void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
+#endif
+
 #ifndef HELPERDIR
 # error "HELPERDIR must name the directory of the helpers (set by Makefile.am)"
 #endif

@@ -483,7 +483,9 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'X': run_explain = 1; break;
 		case 'r': o->report = optarg; break;
 		case ':':
-			usage_fail(RUN_USAGE, "option %s needs a value", qn(argv[optind - 1]));
+			/* musl leaves optind past argc for a short one at the end. */
+			usage_fail(RUN_USAGE, "option %s needs a value",
+			           qn(argv[optind > argc ? argc - 1 : optind - 1]));
 		default:
 			usage_fail(RUN_USAGE, "unknown option %s", qn(argv[optind - 1]));
 		}

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "common.h"
 #include "trust.h"
@@ -497,12 +499,40 @@ out:
 
 /* --- rule paths --- */
 
+/* 1 when PATH, absolute and in its plain form (no ".", "..", "//" or
+ * trailing "/"), opens with no symlink anywhere on its way: then it is
+ * its own resolved path, in one system call rather than three a
+ * component (at 10,000 rules, 140,000 calls). */
+static int plain_and_symlink_free(const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	const char *p;
+	long fd;
+
+	if (path[0] != '/' || strlen(path) >= PATH_MAX || (path[1] && path[strlen(path) - 1] == '/'))
+		return 0;
+	for (p = path; (p = strchr(p, '/')); p++)
+		if (p[1] == '/' || (p[1] == '.' && (!p[2] || p[2] == '/' ||
+		                                     (p[2] == '.' && (!p[3] || p[3] == '/')))))
+			return 0;
+	if ((fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how)) < 0)
+		return 0;
+	close((int)fd);
+	return 1;
+}
+
 int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 {
 	char name[NAME_MAX + 1], link[PATH_MAX];
 	struct walker w;
 	struct stat st;
-	int r = walk_start(&w, path) < 0 ? -1 : walk(&w, name, &st, 0);
+	int r;
+
+	if (plain_and_symlink_free(path)) {
+		strcpy(out, path);
+		return 0;
+	}
+	r = walk_start(&w, path) < 0 ? -1 : walk(&w, name, &st, 0);
 
 	if (r != -1 && path_join(link, w.path, name) < 0)
 		r = -1;

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,19 +90,13 @@ static struct ent *find(const char *path)
 	return NULL;
 }
 
+/* A repeated path is joined to its first in plan(). */
 static void add(char *path, unsigned rights)
 {
-	struct ent *e = find(path);
-
-	if (e) {
-		e->rights |= rights;
-		free(path);
-		return;
-	}
 	ents = reallocarray(ents, nents + 1, sizeof *ents);
 	if (!ents)
 		die(EXIT_REFUSED, "out of memory");
-	ents[nents++] = (struct ent){ path, rights, 0, 0, 0 };
+	ents[nents++] = (struct ent){ path, rights, 0, 0, 0, SIZE_MAX };
 }
 
 static void add_link(char *link, char *target)
@@ -111,11 +106,6 @@ static void add_link(char *link, char *target)
 		die(EXIT_REFUSED, "out of memory");
 	links[nlinks].link = link;
 	links[nlinks++].target = target;
-}
-
-static int by_path(const void *a, const void *b)
-{
-	return strcmp(((const struct ent *)a)->path, ((const struct ent *)b)->path);
 }
 
 /* Each path's rights: the union of its own and its ancestors' (write
@@ -195,51 +185,49 @@ static int granted(const char *path)
 static void host_links(void)
 {
 	char dir[PATH_MAX], host[PATH_MAX], target[PATH_MAX], *real;
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	const char *name;
+	unsigned char type;
+	int fd, d;
 
-	for (size_t i = 0; i < nents; i++) {
-		if (!granted(ents[i].path) || !strcmp(ents[i].path, "/"))
+	for (size_t i = 0, prev = SIZE_MAX; i < nents; i++) {
+		if (!(ents[i].eff & (R | X | W)) || !strcmp(ents[i].path, "/"))
 			continue;
 		for (char *s = ents[i].path; (s = strchr(s, '/')); s++) {
 			size_t n = s == ents[i].path ? 1 : (size_t)(s - ents[i].path);
-			int seen = 0;
+			const char *p = prev == SIZE_MAX ? NULL : ents[prev].path;
 			memcpy(dir, ents[i].path, n);
 			dir[n] = '\0';
-			/* Each directory once: an earlier entry with it as an ancestor. */
-			for (size_t j = 0; j < i && !seen; j++)
-				seen = granted(ents[j].path) &&
-					strcmp(ents[j].path, "/") &&
-					!strncmp(ents[j].path, dir, n) &&
-					(n == 1 || ents[j].path[n] == '/');
-			if (seen)
+			/* Each directory once: an earlier entry with it as an
+			 * ancestor, which in tree order (viewplan.c) is the one
+			 * just before, if any is. */
+			if (p && !strncmp(p, dir, n) && (n == 1 || p[n] == '/'))
 				continue;
 			if ((fd = at_root(dir, 0, 1)) < 0)
 				continue;
-			if (!ours(fd) || !(d = opendir(dir))) {
+			if (!ours(fd) || (d = open(dir, O_RDONLY | O_DIRECTORY)) < 0) {
 				close(fd);
 				continue;
 			}
-			while ((de = readdir(d))) {
+			while ((name = next_dirent(d, &type))) {
 				ssize_t len;
-				if ((de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) ||
+				if ((type != DT_LNK && type != DT_UNKNOWN) ||
 				    snprintf(host, sizeof host, "%s/%s", n == 1 ? "" : dir,
-				             de->d_name) >= (int)sizeof host ||
+				             name) >= (int)sizeof host ||
 				    (len = readlink(host, target, sizeof target - 1)) < 0)
 					continue;
 				target[len] = '\0';
 				if (!(real = realpath(host, NULL)))
 					continue;
-				if (granted(real) && faccessat(fd, de->d_name, F_OK,
+				if (granted(real) && faccessat(fd, name, F_OK,
 				                               AT_SYMLINK_NOFOLLOW) < 0 &&
-				    symlinkat(target, fd, de->d_name) < 0)
+				    symlinkat(target, fd, name) < 0)
 					die(EXIT_CONFINE, "unable to make the symlink %s", host);
 				free(real);
 			}
-			closedir(d);
+			close(d);
 			close(fd);
 		}
+		prev = i;
 	}
 }
 
@@ -376,12 +364,10 @@ static void plan(void)
 	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
 		if (!find(special[i]) && (effective(special[i]) & (R | X | W)))
 			add(strdup(special[i]), 0);
-	if (nents)
-		qsort(ents, nents, sizeof *ents, by_path);
-	for (size_t i = 0; i < nents; i++) {
-		ents[i].eff = effective(ents[i].path);
+	nents = plan_sort(ents, nents);
+	plan_rights(ents, nents);
+	for (size_t i = 0; i < nents; i++)
 		ents[i].attr = attr_of(&ents[i]);
-	}
 }
 
 /* The new root, a clone of / or a small tmpfs, on top of the old one (so
@@ -428,14 +414,11 @@ static int usual_device(dev_t rdev)
 static void bind_one(size_t i)
 {
 	struct ent *e = &ents[i], *up = NULL;
-	struct stat st;
 	int m, dir;
 
-	for (size_t j = i; j-- > 0;)
-		if (ents[j].mounted && path_beneath(e->path, ents[j].path)) {
+	for (size_t j = e->up; j != SIZE_MAX && !up; j = ents[j].up)
+		if (ents[j].mounted)
 			up = &ents[j];
-			break;
-		}
 	if (up && up->mounted == 1 && up->attr == e->attr)
 		return;
 	if (up && !strcmp(up->path, "/proc"))
@@ -446,9 +429,9 @@ static void bind_one(size_t i)
 		return;
 	/* A device is written through a read-only mount all the same;
 	 * read-write would only let a root target chmod the host's. */
-	if (fstat(m, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+	if (S_ISCHR(clone_st.st_mode) || S_ISBLK(clone_st.st_mode)) {
 		e->attr |= MOUNT_ATTR_RDONLY;
-		if (!(e->eff & W) && !usual_device(st.st_rdev))
+		if (!(e->eff & W) && !usual_device(clone_st.st_rdev))
 			named_devices = 1;
 	}
 	set_attr(m, e->attr, e->path);
@@ -472,6 +455,7 @@ static void bind_all(void)
 			bind_one(i);
 		}
 	}
+	at_root_forget();
 	for (size_t i = 0; i < nlinks; i++)
 		make_link(links[i].link, links[i].target);
 	host_links();

@@ -6,10 +6,12 @@
  * holds a write path's weak spots: protected trees that could be moved
  * aside, set-id files; the masked parts of /proc; the cwd's warning),
  * viewtmp.c (the private tmpfs paths of -m, and the notes that tell the
- * landlock step which tmpfs mounts this view made). */
+ * landlock step which tmpfs mounts this view made), viewplan.c (each
+ * path's rights in one pass). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
@@ -25,6 +27,7 @@ struct ent {
 	unsigned eff;		/* with its ancestors', PROT applied */
 	__u64 attr;		/* what it was mounted with */
 	int mounted;		/* 1 bound or fresh, 2 built (/dev) */
+	size_t up;		/* its nearest ancestor's index (viewplan.c) */
 };
 
 extern int view_best;		/* -b */
@@ -34,6 +37,8 @@ extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
 int new_fs(const char *fs, const char *const *opts, __u64 attr);
 int ours(int fd);
 int at_root(const char *path, int create, int dir);
+void at_root_forget(void);
+extern struct stat clone_st;	/* what clone_host or clone_at cloned last */
 void mount_point(const char *path, int dir);
 void attach(int mnt, const char *path, int dir);
 int clone_host(const char *path, int *dir);
@@ -56,6 +61,11 @@ void mount_tmpfs(const char *cwd);
 /* viewdev.c */
 int mount_proc(struct ent *e);
 void mount_dev(struct ent *e);
+
+/* viewplan.c */
+size_t plan_sort(struct ent *ents, size_t nents);
+void plan_rights(struct ent *ents, size_t nents);
+const char *next_dirent(int fd, unsigned char *type);
 
 /* viewguard.c */
 void guard_writes(const struct ent *ents, size_t nents);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -78,48 +79,83 @@ static int open_in_root(const char *rel)
  * CREATE, it is made (a directory, or an empty file when !DIR) on a tmpfs
  * of ours, never on a bound tree. One descriptor at a time: a step under
  * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
+/* The directory of the last mount point made, known to be on a tmpfs of
+ * ours ("" for none): the next rule is most often its sibling, and its
+ * parent needs no second look. Nothing else runs in this namespace, and
+ * no symlink is made before the binds are done. */
+static char last_dir[PATH_MAX];
+
+/* 1 when REL (relative to the new root) is a directory in last_dir,
+ * made there if missing. */
+static int beside_last(const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+
+	return *last_dir && slash && (size_t)(slash - rel) == strlen(last_dir) &&
+		!strncmp(rel, last_dir, (size_t)(slash - rel)) &&
+		(mkdirat(AT_FDCWD, rel, 0755) == 0 || errno == EEXIST);
+}
+
 int at_root(const char *path, int create, int dir)
 {
-	char buf[PATH_MAX], *s;
-	int fd, pfd, last, made;
+	char buf[PATH_MAX], *slash;
+	size_t cut;
+	int fd, pfd;
 
 	if (strlen(path) >= sizeof buf) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	strcpy(buf, path + 1);
+	slash = strrchr(buf, '/');
+	if (create && dir && beside_last(buf))
+		return open_in_root(buf);
 	fd = open_in_root(buf);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd;
-	for (s = buf; *s; ) {
-		char *end = strchrnul(s, '/'), save = *end;
-		last = !save;
-		*end = '\0';
-		fd = open_in_root(buf);
-		if (fd < 0 && errno == ENOENT) {
-			if (s > buf)
-				s[-1] = '\0';
-			pfd = open_in_root(s > buf ? buf : "");
-			if (s > buf)
-				s[-1] = '/';
-			made = pfd >= 0 && ours(pfd) &&
-				((last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
-				  mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST);
-			if (pfd >= 0)
-				close(pfd);
-			if (made)
-				fd = open_in_root(buf);
-			if (fd < 0 && !made)
-				errno = ENOENT;
+	/* The nearest ancestor there is, looked for from the path up. */
+	for (cut = strlen(buf);; cut--) {
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		if (cut == 0) {
+			pfd = open_in_root("");
+			break;
 		}
+		buf[cut - 1] = '\0';
+		pfd = open_in_root(buf);
+		buf[cut - 1] = '/';
+		if (pfd >= 0 || errno != ENOENT)
+			break;
+	}
+	if (pfd < 0)
+		return -1;
+	/* Then each missing component, each on a tmpfs of ours. */
+	for (;;) {
+		char *s = buf + cut, *end = strchrnul(s, '/'), save = *end;
+		int last = !save, made;
+		*end = '\0';
+		made = ours(pfd) &&
+			((last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
+			  mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST);
+		close(pfd);
+		fd = made ? open_in_root(buf) : -1;
+		if (!made)
+			errno = ENOENT;
 		*end = save;
 		if (fd < 0 || last)
-			return fd;
-		close(fd);
-		s = end + 1;
+			break;
+		pfd = fd;
+		cut = (size_t)(end + 1 - buf);
 	}
-	errno = ENOENT;
-	return -1;
+	if (fd >= 0 && dir && slash)
+		snprintf(last_dir, sizeof last_dir, "%.*s", (int)(slash - buf), buf);
+	return fd;
+}
+
+/* No more mount points by the cache of at_root: the symlinks come next. */
+void at_root_forget(void)
+{
+	*last_dir = '\0';
 }
 
 static void no_mount_point(const char *path)
@@ -143,8 +179,16 @@ void mount_point(const char *path, int dir)
 /* Attach MNT (a detached mount) at PATH in the new root. */
 void attach(int mnt, const char *path, int dir)
 {
-	int mp = at_root(path, 1, dir);
+	int mp;
 
+	/* Beside the last mount point, by its path: nothing on the way
+	 * but our own directories (at_root's last_dir). */
+	if (dir && strlen(path) < PATH_MAX && beside_last(path + 1)) {
+		if (sys_move_mount(mnt, "", AT_FDCWD, path + 1, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			die(EXIT_CONFINE, "unable to mount %s in the new root", path);
+		return;
+	}
+	mp = at_root(path, 1, dir);
 	if (mp < 0)
 		no_mount_point(path);
 	if (sys_move_mount(mnt, "", mp, "", MOVE_MOUNT_F_EMPTY_PATH |
@@ -154,15 +198,16 @@ void attach(int mnt, const char *path, int dir)
 }
 
 /* A recursive clone of the tree at FD (an O_PATH descriptor of PATH); *DIR
- * says whether it is a directory. */
+ * says whether it is a directory, clone_st what it is. */
+struct stat clone_st;
+
 static int clone_fd(int fd, const char *path, int *dir)
 {
-	struct stat st;
 	int m;
 
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, &clone_st) < 0)
 		die(EXIT_CONFINE, "unable to stat %s", path);
-	*dir = S_ISDIR(st.st_mode);
+	*dir = S_ISDIR(clone_st.st_mode);
 	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 	                  AT_RECURSIVE | AT_EMPTY_PATH);
 	if (m < 0)

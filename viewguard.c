@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -37,7 +38,23 @@ struct walk {
 	const struct ent *ents;
 	size_t nents, found;
 	int view;		/* in the view: bind, and the protected paths */
+	int prot;		/* a protected path in ents: is_prot looks */
+	size_t depth;		/* of the directory being read, its buffer */
 	char path[PATH_MAX], first[PATH_MAX];
+};
+
+/* One getdents64 buffer a depth, kept for the walk's life: readdir's
+ * DIR costs an fstat, an fcntl and an allocation a directory, and reads
+ * 2 KiB a call. A path of PATH_MAX bytes is at most PATH_MAX / 2 deep. */
+#define DENTS_SIZE 32768
+static char *dents[PATH_MAX / 2 + 1];
+
+struct dent64 {
+	unsigned long long ino;
+	long long off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
 };
 
 static const char *rel(const struct walk *w)
@@ -64,7 +81,7 @@ static int has_caps(const struct walk *w, int dfd, const char *name)
 
 static int is_prot(const struct walk *w)
 {
-	for (size_t i = 0; w->view && i < w->nents; i++)
+	for (size_t i = 0; w->view && w->prot && i < w->nents; i++)
 		if ((w->ents[i].rights & PROT) && !strcmp(w->ents[i].path, w->path))
 			return 1;
 	return 0;
@@ -113,12 +130,12 @@ static void regular(struct walk *w, int dfd, const char *name,
 		bind_ro(dfd, name, w->path);
 }
 
-static void walk_dir(struct walk *w, int fd, int prot);
+static void walk_dir(struct walk *w, int fd, int prot, dev_t up);
 
-/* NAME in DFD, of type TYPE (readdir's, or DT_UNKNOWN), following no
- * symlink; w->path already names it. */
+/* NAME in DFD (on device DEV), of type TYPE (getdents's, or DT_UNKNOWN),
+ * following no symlink; w->path already names it. */
 static void visit(struct walk *w, int dfd, const char *name, unsigned char type,
-                  int prot)
+                  int prot, dev_t dev)
 {
 	struct stat st;
 	int fd;
@@ -134,9 +151,11 @@ static void visit(struct walk *w, int dfd, const char *name, unsigned char type,
 		if (!S_ISDIR(st.st_mode))
 			return;
 	}
-	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* By the system call: musl's openat adds an fcntl for O_CLOEXEC. */
+	fd = (int)syscall(SYS_openat, dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	                  O_CLOEXEC);
 	if (fd >= 0)
-		walk_dir(w, fd, prot);
+		walk_dir(w, fd, prot, dev);
 	/* EACCES: the target, the same uid without capabilities, cannot
 	 * list it either; ENOENT, ELOOP, ENOTDIR: gone or swapped since. */
 	else if (errno != EACCES && errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
@@ -145,35 +164,49 @@ static void visit(struct walk *w, int dfd, const char *name, unsigned char type,
 
 /* The tree at FD (a directory opened for reading), across its mounts but
  * for procfs, sysfs and the tmpfs mounts the view made (nothing set-id
- * there); FD is closed. */
-static void walk_dir(struct walk *w, int fd, int prot)
+ * there), which are looked for only where the device changes from UP
+ * (0: always), the directory above it; FD is closed. */
+static void walk_dir(struct walk *w, int fd, int prot, dev_t up)
 {
-	size_t len = strlen(w->path);
-	struct dirent *de;
+	size_t len = strlen(w->path), nlen;
 	struct statfs sf;
-	DIR *d;
+	struct stat st;
+	char *buf;
+	long n;
 
-	if ((fstatfs(fd, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC ||
+	if (fstat(fd, &st) < 0)
+		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
+	if (st.st_dev != up &&
+	    ((fstatfs(fd, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC ||
 	                               sf.f_type == SYSFS_MAGIC)) ||
-	    (w->view && ours(fd))) {
+	     (w->view && ours(fd)))) {
 		close(fd);
 		return;
 	}
-	if (!(d = fdopendir(fd)))
-		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
-	while ((errno = 0, de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (snprintf(w->path + len, sizeof w->path - len, "%s%s",
-		             len > 1 ? "/" : "", de->d_name) >= (int)(sizeof w->path - len))
-			diex(EXIT_CONFINE, "unable to walk %s: a path longer than %d bytes "
-			     "beneath it", qn(w->path), PATH_MAX);
-		visit(w, dirfd(d), de->d_name, de->d_type, prot);
-		w->path[len] = '\0';
+	if (!dents[w->depth] && !(dents[w->depth] = malloc(DENTS_SIZE)))
+		diex(EXIT_CONFINE, "out of memory");
+	buf = dents[w->depth++];
+	while ((n = syscall(SYS_getdents64, fd, buf, DENTS_SIZE)) > 0) {
+		for (long off = 0; off < n; off += ((struct dent64 *)(buf + off))->reclen) {
+			struct dent64 *de = (struct dent64 *)(buf + off);
+			if (de->name[0] == '.' && (!de->name[1] ||
+			                          (de->name[1] == '.' && !de->name[2])))
+				continue;
+			nlen = strlen(de->name);
+			if (len + (len > 1) + nlen >= sizeof w->path)
+				diex(EXIT_CONFINE, "unable to walk %s: a path longer than %d "
+				     "bytes beneath it", qn(w->path), PATH_MAX);
+			if (len > 1)
+				w->path[len] = '/';
+			memcpy(w->path + len + (len > 1), de->name, nlen + 1);
+			visit(w, fd, de->name, de->type, prot, st.st_dev);
+			w->path[len] = '\0';
+		}
 	}
-	if (errno)
+	if (n < 0)
 		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
-	closedir(d);
+	w->depth--;
+	close(fd);
 }
 
 /* Each write path not beneath another one (its rights RIGHTS: the
@@ -204,7 +237,7 @@ static void walk_writes(struct walk *w, unsigned (*rights)(const struct ent *))
 		                                 O_CLOEXEC) : -1;
 		close(fd);
 		if (d >= 0)
-			walk_dir(w, d, is_prot(w));
+			walk_dir(w, d, is_prot(w), 0);
 	}
 }
 
@@ -272,6 +305,8 @@ void guard_writes(const struct ent *ents, size_t nents)
 	w.ents = ents;
 	w.nents = nents;
 	w.view = 1;
+	for (size_t i = 0; i < nents; i++)
+		w.prot |= (ents[i].rights & PROT) != 0;
 	walk_writes(&w, eff_of);
 	pin_protected(ents, nents);
 }

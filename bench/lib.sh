@@ -7,11 +7,17 @@
 #   bench_run NAME CMD [NAME CMD]...
 #                                 one hyperfine run (-N, warmup 20, $RUNS
 #                                 runs, default BENCH_RUNS) of every command,
-#                                 its JSON in $TMP/r.json
-#   bench_table BASELINE          one line per command: mean, x bare, x the
-#                                 command named BASELINE
+#                                 its JSON in $TMP/r.json; with
+#                                 BENCH_INTERLEAVE=1, bench/interleave's
+#                                 round-robin instead (build it first: make
+#                                 check builds it), for a busy machine
+#   bench_table BASELINE          one line per command: median, x bare, x
+#                                 the command named BASELINE
 #   bench_py <<PY ... PY          runs the python code on stdin with R, the
-#                                 means in seconds by command name
+#                                 medians in seconds by command name (a
+#                                 median, not a mean: on a shared machine a
+#                                 few runs that waited for the CPU pull a
+#                                 mean far from the rest)
 #
 # Every figure is a ratio within ONE hyperfine run: this machine is shared
 # and noisy, seconds from two runs do not compare.
@@ -36,6 +42,10 @@ bench_init() {
 
 bench_run() {
 	local args=()
+	if [ -n "${BENCH_INTERLEAVE:-}" ]; then
+		"$build/bench/interleave" "${RUNS:-${BENCH_RUNS:-200}}" 20 "$TMP/r.json" "$@" >&2
+		return
+	fi
 	while [ $# -gt 0 ]; do
 		args+=(-n "$1" "$2")
 		shift 2
@@ -46,7 +56,7 @@ bench_run() {
 
 bench_py() {
 	python3 -c "import json, sys
-R = {x['command']: x['mean'] for x in json.load(open(sys.argv[1]))['results']}
+R = {x['command']: x['median'] for x in json.load(open(sys.argv[1]))['results']}
 $(cat)" "$TMP/r.json"
 }
 
@@ -54,7 +64,7 @@ bench_table() {
 	bench_py <<PY
 base = "$1"
 w = max(len(n) for n in R)
-for name, mean in R.items():
-    print(f"{name:{w}s} {mean*1e3:8.3f} ms   {mean/R['bare']:6.2f} x bare   {mean/R[base]:6.2f} x {base}")
+for name, med in R.items():
+    print(f"{name:{w}s} {med*1e3:8.3f} ms   {med/R['bare']:6.2f} x bare   {med/R[base]:6.2f} x {base}")
 PY
 }

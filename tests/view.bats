@@ -191,6 +191,43 @@ t_submount() {
 @test "a write into a submount of a read path is refused (root)" { t_submount root; }
 @test "a write into a submount of a read path is refused (nobody)" { t_submount nobody; }
 
+# Paths in an order where plain byte order misleads ("/t/a-b" sorts
+# between "/t/a" and "/t/a/b"), and siblings by the score: each path gets
+# the rights of its own ancestors, each sibling is bound, and an unlisted
+# one beside them is not there.
+t_tree_order() {
+	local m=$1 i k reads=
+	vneed "$m"
+	mkdir -p "$TMP/t/a/b" "$TMP/t/a-b" "$TMP/s/other"
+	for i in $(seq 20); do
+		mkdir "$TMP/s/$i"
+		echo "$i" >"$TMP/s/$i/file"
+		reads="$reads,\"$TMP/s/$i\""
+	done
+	echo original >"$TMP/s/other/file"
+	chown -R "$NOBODY_UID:$NOBODY_GID" "$TMP/t" "$TMP/s"
+	chmod -R 777 "$TMP/t"
+	policy ',"'"$TMP"'/t/a-b","'"$TMP"'/t/a/b"'"$reads" ',"'"$TMP"'/t/a"'
+	# beneath the write path, though listed to read: writable
+	run -0 viewed "$m" "$TRY" create "$TMP/t/a/b/new"
+	[ -e "$TMP/t/a/b/new" ]
+	# its sibling in byte order, read-only
+	run -1 viewed "$m" "$TRY" create "$TMP/t/a-b/new"
+	[ "$output" = "refused: Read-only file system" ]
+	[ ! -e "$TMP/t/a-b/new" ]
+	# the same user, bare, could have
+	run -0 as "$m" "$TRY" create "$TMP/t/a-b/bare"
+	for k in 1 7 20; do
+		run -0 --separate-stderr viewed "$m" cat "$TMP/s/$k/file"
+		[ "$output" = "$k" ] || { echo "$TMP/s/$k/file: $output"; return 1; }
+	done
+	run -1 viewed "$m" "$TRYV" stat "$TMP/s/other/file"
+	[ "$output" = "refused: No such file or directory" ]
+	run -0 as "$m" cat "$TMP/s/other/file"
+}
+
+@test "rules in tree order: a read path beneath a write path is writable, its byte-order sibling not; 20 sibling rules each there, an unlisted one not (root)" { t_tree_order root; }
+
 t_protected() {
 	local m=$1 before
 	vneed "$m"

@@ -1,0 +1,109 @@
+/* sharness-exec-view: each path's effective rights in one pass, and a
+ * directory's entries 32 KiB at a time (view.h).
+ * The paths sorted with '/' below every other byte keep each tree in one
+ * run, parents first ("/a", "/a/b", "/a-b": plain strcmp would put "/a-b"
+ * between "/a" and "/a/b"), so that a stack of the current path's
+ * ancestors gives its rights, and its nearest listed ancestor, with no
+ * scan of the list: at 10,000 rules a scan a path was most of the step. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "exitcodes.h"
+#include "text.h"
+#include "view.h"
+
+static int tree_cmp(const void *a, const void *b)
+{
+	const unsigned char *p = (const unsigned char *)((const struct ent *)a)->path;
+	const unsigned char *q = (const unsigned char *)((const struct ent *)b)->path;
+
+	for (; *p && *p == *q; p++, q++)
+		;
+	return (*p == '/' ? 1 : *p) - (*q == '/' ? 1 : *q);
+}
+
+/* ENTS in tree order, each path once (the rights of its repeats joined):
+ * the new count. */
+size_t plan_sort(struct ent *ents, size_t nents)
+{
+	size_t n = 0;
+
+	if (nents)
+		qsort(ents, nents, sizeof *ents, tree_cmp);
+	for (size_t i = 0; i < nents; i++) {
+		if (n && !strcmp(ents[n - 1].path, ents[i].path)) {
+			ents[n - 1].rights |= ents[i].rights;
+			free(ents[i].path);
+			continue;
+		}
+		ents[n++] = ents[i];
+	}
+	return n;
+}
+
+/* Each entry's eff (the union of its own rights and its ancestors', write
+ * implying read and exec, less write at or beneath a protected path) and
+ * up (its nearest ancestor in ENTS, SIZE_MAX for none), ENTS in tree
+ * order. */
+void plan_rights(struct ent *ents, size_t nents)
+{
+	size_t *stack = calloc(nents + 1, sizeof *stack), depth = 0;
+	unsigned *acc = calloc(nents + 1, sizeof *acc);
+
+	if (!stack || !acc)
+		die(EXIT_REFUSED, "out of memory");
+	for (size_t i = 0; i < nents; i++) {
+		struct ent *e = &ents[i];
+		unsigned u;
+		while (depth && !path_beneath(e->path, ents[stack[depth - 1]].path))
+			depth--;
+		e->up = depth ? stack[depth - 1] : SIZE_MAX;
+		acc[depth + 1] = acc[depth] | (e->rights & (R | X | W | PROT));
+		stack[depth++] = i;
+		u = acc[depth] & (R | X | W);
+		if (u & W)
+			u |= R | X;
+		if (acc[depth] & PROT)
+			u &= ~(unsigned)W;
+		e->eff = u;
+	}
+	free(stack);
+	free(acc);
+}
+
+/* The next entry of the directory FD (open for reading), its type in
+ * *TYPE, "." and ".." left out; NULL at the end or on an error. One
+ * directory at a time: readdir reads 2 KiB a call and allocates a DIR,
+ * and the host's /tmp can hold thousands of entries. */
+const char *next_dirent(int fd, unsigned char *type)
+{
+	static char buf[32768];
+	static long len, off;
+	static int at = -1;
+	struct d64 { unsigned long long ino; long long off; unsigned short reclen;
+	             unsigned char type; char name[]; } *de;
+
+	if (fd != at) {
+		at = fd;
+		len = off = 0;
+	}
+	for (;;) {
+		if (off >= len) {
+			if ((len = syscall(SYS_getdents64, fd, buf, sizeof buf)) <= 0) {
+				at = -1;
+				return NULL;
+			}
+			off = 0;
+		}
+		de = (struct d64 *)(buf + off);
+		off += de->reclen;
+		if (de->name[0] == '.' && (!de->name[1] || (de->name[1] == '.' && !de->name[2])))
+			continue;
+		*type = de->type;
+		return de->name;
+	}
+}
