@@ -222,8 +222,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("sharness-exec %s\n", PACKAGE_VERSION);
-		return 0;
+		printf("sharness-exec %s\nLicense: MIT\n", PACKAGE_VERSION);
+		return fflush(stdout) ? EXIT_REFUSED : 0;
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
 		if (strcmp(cmd, cmds[i].name))
