@@ -21,6 +21,14 @@
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
 #define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
 #define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
+/* The helpers' directory: HELPERDIR, fixed at build time; the test
+ * build's are beside itself, wherever the tests put it (a copy that uid
+ * 65534 can reach, tests/helpers/load.bash). helper_path: NAME there, on
+ * the heap. helper_fail: "unable to WHAT PATH: errno", the hint to
+ * reinstall, and 125. */
+const char *helperdir(void);
+char *helper_path(const char *name);
+NORETURN void helper_fail(const char *what, const char *path);
 
 int cmd_run(int argc, char **argv);
 /* SUBCOMMAND --help: its usage, then a line for each option; 0. */

@@ -234,10 +234,9 @@ static int check_mode;
 
 static void helper(struct vec *chain, const char *name)
 {
-	push(chain, "%s/%s", HELPERDIR, name);
+	push(chain, "%s/%s", helperdir(), name);
 	if (access(chain->v[chain->n - 1], X_OK) < 0)
-		die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
-		         "unable to find helper %s", chain->v[chain->n - 1]);
+		helper_fail("find helper", chain->v[chain->n - 1]);
 	if (check_mode)
 		push(chain, "-t");
 }

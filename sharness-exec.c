@@ -95,7 +95,7 @@ static int beside(int argc, char **argv)
 	if (self < 0)
 		die(EXIT_REFUSED, "unable to open /proc/self/exe");
 	snprintf(fd, sizeof fd, "%d", self);
-	v[n++] = HELPERDIR "/sharness-exec-probe";
+	v[n++] = helper_path("sharness-exec-probe");
 	v[n++] = "-F";
 	v[n++] = fd;
 	v[n++] = argv[0];
@@ -125,8 +125,44 @@ static int beside(int argc, char **argv)
 			diex(EXIT_REFUSED, "out of memory");
 	}
 	execv(v[0], (char *const *)v);
-	die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
-	         "unable to execute %s", v[0]);
+	helper_fail("execute", v[0]);
+}
+
+const char *helperdir(void)
+{
+#ifdef SHARNESS_TEST_HOOKS
+	static char dir[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (!*dir) {
+		n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+		if (n <= 0 || !(slash = memrchr(dir, '/', (size_t)n)))
+			die(EXIT_REFUSED, "unable to read /proc/self/exe");
+		*slash = '\0';
+	}
+	return dir;
+#else
+	return HELPERDIR;
+#endif
+}
+
+char *helper_path(const char *name)
+{
+	char *s;
+
+	if (asprintf(&s, "%s/%s", helperdir(), name) < 0)
+		diex(EXIT_REFUSED, "out of memory");
+	return s;
+}
+
+void helper_fail(const char *what, const char *path)
+{
+	char h[PATH_MAX + 64];
+	int e = errno;
+
+	snprintf(h, sizeof h, "reinstall sharness-exec: its helpers live in %s", helperdir());
+	die_hint(EXIT_REFUSED, e, h, "unable to %s %s", what, path);
 }
 
 /* Each command: its usage, what it does, and for its --help a line for

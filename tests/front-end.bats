@@ -5,7 +5,7 @@
 load helpers/load
 
 # Read and exec what a shell and the probe program need, nothing else.
-DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir/tests/try"'"],"read":["/etc","/proc"]},"network":"none","process":{"no_new_privs":true}}'
+DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"],"read":["/etc","/proc"]},"network":"none","process":{"no_new_privs":true}}'
 
 @test "no arguments: 125, one fatal line and the usage on stderr" {
 	run -125 --separate-stderr "$SHARNESS_EXEC"

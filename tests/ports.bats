@@ -12,7 +12,7 @@
 # message, since every kernel here has the guard).
 load helpers/load
 
-TP="$top_builddir/tests/try/try-ports"
+TP="$TRYDIR/try-ports"
 
 setup() {
 	setup_tmp
@@ -192,7 +192,7 @@ guards_in() {
 
 # --- UDP ---------------------------------------------------------------------
 
-abi() { "$top_builddir/tests/try/try-syscall" landlock-abi; }
+abi() { "$TRYDIR/try-syscall" landlock-abi; }
 
 t_udp_no_keys() {
 	local m=$1

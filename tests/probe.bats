@@ -7,8 +7,8 @@
 # independent way to call it from the shell).
 load helpers/load
 
-DENY_LANDLOCK="$top_builddir/tests/try/deny-landlock"
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+DENY_LANDLOCK="$TRYDIR/deny-landlock"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 
 setup() {
 	setup_tmp

@@ -9,7 +9,7 @@
 #   no user manager runs.
 load helpers/load
 
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 PYTHON=/usr/bin/python3
 SYSTEM='"/usr","/bin","/lib","/lib64"'
 

@@ -37,7 +37,7 @@ need_uids() {
 # policy FILE [EXTRA-WRITE [EXTRA-KEYS]]: a policy that may run try-syscall
 # and write $TMP/out (and EXTRA-WRITE, a JSON list tail), owned by root.
 policy() {
-	write_policy "$1" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"],"read":["/etc"],"write":["'"$TMP"'/out"'"${2:-}"']},"network":"none","process":{"no_new_privs":true}'"${3:-}"'}'
+	write_policy "$1" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"],"read":["/etc"],"write":["'"$TMP"'/out"'"${2:-}"']},"network":"none","process":{"no_new_privs":true}'"${3:-}"'}'
 }
 
 # --- the policy file (DESIGN.md 4.1) ---
@@ -267,7 +267,7 @@ t_view_resolved() {
 	chmod 777 "$TMP/victim"
 	as_uid "$me" ln -s "$mine/w" "$TMP/shared/cache"
 	as_uid "$me" ln -s "$mine/w/git" "$TMP/shared/git"
-	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"],"read":["/etc"],"write":["'"$TMP"'/out","'"$TMP"'/shared/cache"],"protected":["'"$TMP"'/shared/cache/git"]},"network":"none","process":{"no_new_privs":true}}'
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"],"read":["/etc"],"write":["'"$TMP"'/out","'"$TMP"'/shared/cache"],"protected":["'"$TMP"'/shared/cache/git"]},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
 	[[ "$stderr" == *"files.write[1]: \"$TMP/shared/cache\" resolves to \"$mine/w\""* ]]
 	[[ "$stderr" == *"files.protected[0]: \"$TMP/shared/cache/git\" resolves to \"$mine/w/git\""* ]]
@@ -414,21 +414,21 @@ t_bench_policy() {
 
 @test "without openat2 (ENOSYS) the landlock step walks each path with O_NOFOLLOW: same rules, same refusals" {
 	require_feature landlock
-	local NO2="$top_builddir/tests/try/no-openat2"
+	local NO2="$TRYDIR/no-openat2"
 	mkdir -m 755 "$TMP/real" "$TMP/real/sub" "$TMP/outside"
 	echo in >"$TMP/real/sub/f"
 	echo out >"$TMP/outside/f"
 	ln -s "$TMP/outside" "$TMP/real/link"
 	# A real directory, a file, and a missing path: as with openat2.
-	run -0 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$TMP/real/sub" -r "$TMP/real/sub/f" \
+	run -0 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$TRYDIR" -r "$TMP/real/sub" -r "$TMP/real/sub/f" \
 		-r "$TMP/real/nope" -- "$TRY" read "$TMP/real/sub/f"
 	[ "$output" = ok ]
 	[ "$stderr" = "sharness-exec-landlock: warning: skipping missing path $TMP/real/nope" ]
-	run -1 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$TMP/real/sub" -- "$TRY" read "$TMP/outside/f"
+	run -1 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$TRYDIR" -r "$TMP/real/sub" -- "$TRY" read "$TMP/outside/f"
 	[ "$output" = "refused: Permission denied" ]
 	# A symlink, last or in the middle: refused, nothing runs.
 	for p in "$TMP/real/link" "$TMP/real/link/f"; do
-		run -126 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$p" -- "$TRY" create "$TMP/real/ran"
+		run -126 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$TRYDIR" -r "$p" -- "$TRY" create "$TMP/real/ran"
 		case ${stderr_lines[0]} in
 		"sharness-exec-landlock: fatal: unable to open $p: Too many levels of symbolic links") ;;
 		"sharness-exec-landlock: fatal: unable to open $p: Symbolic link loop") ;;

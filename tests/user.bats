@@ -11,7 +11,7 @@
 # (root here always can): the limits step's refusal is tried on its own.
 load helpers/load
 
-TRYDIR="$top_builddir/tests/try"
+TRYDIR="$TRYDIR"
 
 setup() {
 	setup_tmp

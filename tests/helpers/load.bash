@@ -11,7 +11,8 @@ NETNS="$HELPERDIR/sharness-exec-netns"
 SUPERVISE="$HELPERDIR/sharness-exec-supervise"
 LIMITS="$HELPERDIR/sharness-exec-limits"
 LANDLOCK="$HELPERDIR/sharness-exec-landlock"
-TRY="$top_builddir/tests/try/try-syscall"
+TRYDIR="$top_builddir/tests/try"
+TRY="$TRYDIR/try-syscall"
 CONFORMANCE="$top_srcdir/tests/conformance"
 NOBODY_UID=65534
 NOBODY_GID=65534
@@ -24,6 +25,49 @@ setup_tmp() {
 
 teardown_tmp() {
 	[ -n "${TMP:-}" ] && rm -rf "$TMP"
+	[ -n "${REACH:-}" ] && rm -rf "$REACH"
+	return 0
+}
+
+# reach_programs: where uid 65534 cannot reach the build tree (a clone in a
+# 0700 directory, as root's home is, or in a `mktemp -d`), the programs the
+# tests run as another uid are put where it can: in this test's own 0755
+# directory $REACH beneath /var/tmp (world-traversable, and outside /tmp,
+# which some tests make read-only or a private tmpfs), else beneath
+# ${BATS_TMPDIR:-/tmp}; teardown_tmp removes it. They are hard links where
+# the file system allows, else copies, and $SHARNESS_EXEC, $HELPERDIR, the
+# helpers' names, $TRYDIR and $TRY name them there. The test front end
+# finds its helpers beside itself, so the whole chain runs from there.
+reach_programs() {
+	local base f
+	REACH=
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || return 0
+	[ "$SHARNESS_EXEC" = "$top_builddir/test-sharness-exec" ] || return 0
+	as_nobody test -x "$SHARNESS_EXEC" 2>/dev/null && return 0
+	base=${BATS_TMPDIR:-/tmp}
+	[ -d /var/tmp ] && [ -w /var/tmp ] && case $(realpath /var/tmp)/ in /tmp/*) ;; *) base=/var/tmp ;; esac
+	REACH=$(mktemp -d "$base/sharness-exec-reach.XXXXXX")
+	chmod 755 "$REACH"
+	mkdir -m 755 "$REACH/tests" "$REACH/tests/try"
+	for f in "$SHARNESS_EXEC" "$HELPERDIR"/sharness-exec-*; do
+		[ -f "$f" ] && [ -x "$f" ] && reach_put "$f" "$REACH"
+	done
+	for f in "$top_builddir"/tests/try/*; do
+		[ -f "$f" ] && [ -x "$f" ] && reach_put "$f" "$REACH/tests/try"
+	done
+	SHARNESS_EXEC=$REACH/${SHARNESS_EXEC##*/}
+	HELPERDIR=$REACH
+	NETNS="$HELPERDIR/sharness-exec-netns"
+	SUPERVISE="$HELPERDIR/sharness-exec-supervise"
+	LIMITS="$HELPERDIR/sharness-exec-limits"
+	LANDLOCK="$HELPERDIR/sharness-exec-landlock"
+	TRYDIR="$REACH/tests/try"
+	TRY="$TRYDIR/try-syscall"
+}
+
+# reach_put FILE DIR: FILE in DIR, a hard link or else a copy.
+reach_put() {
+	ln "$1" "$2/" 2>/dev/null || cp -p "$1" "$2/"
 }
 
 setup() { setup_tmp; }
@@ -111,7 +155,9 @@ require_feature() {
 		[ "$(id -u)" = 0 ] || why="needs root" ;;
 	nobody)
 		[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null ||
-			why="running as nobody needs root and setpriv" ;;
+			why="running as nobody needs root and setpriv"
+		[ -n "$why" ] || as_nobody test -x "$SHARNESS_EXEC" ||
+			why="uid $NOBODY_UID cannot reach $SHARNESS_EXEC" ;;
 	pty)
 		command -v script >/dev/null || why="script(1) is not installed" ;;
 	tool:*)
@@ -245,7 +291,7 @@ write_policy() {
 chain_policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"'"$1"'",
 	  "files":{"read":['"$3"'],"write":['"$4"'],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"'"${5:+,$5}"']'"${7:-}"'},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"'"${5:+,$5}"']'"${7:-}"'},
 	  "network":'"$2"',"process":{"no_new_privs":true'"${6:-}"'}}'
 }
 
@@ -263,3 +309,8 @@ need() {
 	[ "$1" = root ] && require_feature root
 	return 0
 }
+
+# Each test's own copy, made as its file is loaded (bats loads it again for
+# each test; not for setup_file, which runs as root): the names above are
+# read by the test files' own first lines.
+[ -z "${BATS_TEST_NAME:-}" ] || reach_programs
