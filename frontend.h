@@ -21,6 +21,11 @@
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
 #define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
 #define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
+#define WRAP_USAGE   "sharness-exec wrap -o FILE --policy FILE [--expect-hash sha256:HEX] " \
+	"[--trust-key FILE]... [--signature FILE] [--expect-id ID] [--best-effort] " \
+	"[--check] [--verbose] [--timeout DURATION [--kill-after DURATION]] " \
+	"[--user USER [--user-groups]]"
+
 /* The helpers' directory: HELPERDIR, fixed at build time; the test
  * build's are beside itself, wherever the tests put it (a copy that uid
  * 65534 can reach, tests/helpers/load.bash). helper_path: NAME there, on
@@ -31,6 +36,8 @@ char *helper_path(const char *name);
 NORETURN void helper_fail(const char *what, const char *path);
 
 int cmd_run(int argc, char **argv);
+/* wrap.c: write a one-word wrapper that runs a pinned or signed policy. */
+int cmd_wrap(int argc, char **argv);
 /* SUBCOMMAND --help: its usage, then a line for each option; 0. */
 int cmd_help(const char *name);
 

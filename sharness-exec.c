@@ -21,7 +21,7 @@ const char *progname = "sharness-exec";
 #define HELLO_USAGE "sharness-exec hello"
 #define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
 #define USAGE RUN_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
-	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n" \
+	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n       " WRAP_USAGE "\n" \
 	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n" \
 	"       sharness-exec --help | --version"
 
@@ -165,6 +165,21 @@ void helper_fail(const char *what, const char *path)
 	die_hint(EXIT_REFUSED, e, h, "unable to %s %s", what, path);
 }
 
+/* What run and wrap share: how a policy is pinned by a key, and the
+ * options that wrap passes on to run. */
+#define PIN_OPTS \
+	"    --trust-key FILE\taccept a policy signed by this key (repeatable)\n" \
+	"    --signature FILE\tthe signature (default: the policy's path .sig)\n" \
+	"    --expect-id ID\trefuse unless the policy's id is ID\n"
+#define RUN_OPTS \
+	"-b, --best-effort\tgo on where no wall holds a right; say which\n" \
+	"    --check\teach step prints what it uses; COMMAND optional\n" \
+	"-v, --verbose\tsay what is done on stderr\n" \
+	"    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n" \
+	"    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n" \
+	"    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n" \
+	"    --user-groups\twith --user: keep USER's supplementary groups\n"
+
 /* Each command: its usage, what it does, and for its --help a line for
  * each option and operand, "OPTION\tdescription\n" (two columns). */
 static const struct cmd {
@@ -175,17 +190,8 @@ static const struct cmd {
 	{ "run", RUN_USAGE, "check and hash the policy, then run COMMAND confined", cmd_run,
 	  "-p, --policy FILE\tthe policy (required)\n"
 	  "-H, --expect-hash sha256:HEX\trefuse unless the policy has this hash\n"
-	  "-b, --best-effort\tgo on where no wall holds a right; say which\n"
-	  "    --check\teach step prints what it uses; COMMAND optional\n"
 	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
-	  "-v, --verbose\tsay what is done on stderr\n"
-	  "    --trust-key FILE\taccept a policy signed by this key (repeatable)\n"
-	  "    --signature FILE\tthe signature (default: the policy's path .sig)\n"
-	  "    --expect-id ID\trefuse unless the policy's id is ID\n"
-	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
-	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n"
-	  "    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n"
-	  "    --user-groups\twith --user: keep USER's supplementary groups\n" },
+	  PIN_OPTS RUN_OPTS },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object", cmd_hash,
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"
 	  "FILE\tthe JSON object; - is standard input\n" },
@@ -200,6 +206,11 @@ static const struct cmd {
 	  "-K NAME.pub\tthe public key\n"
 	  "POLICY\tthe policy; - is standard input\n"
 	  "SIG\tthe signature (default: POLICY.sig)\n" },
+	{ "wrap", WRAP_USAGE, "write FILE, a one-word wrapper: FILE ARG... runs ARG... confined", cmd_wrap,
+	  "-o FILE\tthe wrapper (mode 0755), not beneath a files.write path\n"
+	  "-p, --policy FILE\tthe policy (required)\n"
+	  "-H, --expect-hash sha256:HEX\tits hash (this, or --trust-key, is required)\n"
+	  PIN_OPTS RUN_OPTS },
 	{ "hello", HELLO_USAGE, "self-test: show what this machine holds", beside, "" },
 	{ "probe", PROBE_USAGE, "report what this machine can enforce", beside,
 	  "    --json\tone JSON object, for a program to read\n"
