@@ -69,9 +69,11 @@ reach_programs() {
 	cd "$REACH"
 }
 
-# reach_put FILE DIR: FILE in DIR, a hard link or else a copy.
+# reach_put FILE DIR: FILE in DIR, a hard link where others may already
+# execute it, else a copy that they may.
 reach_put() {
-	ln "$1" "$2/" 2>/dev/null || cp -p "$1" "$2/"
+	[ -n "$(find "$1" -perm -005)" ] && ln "$1" "$2/" 2>/dev/null && return
+	cp "$1" "$2/" && chmod 755 "$2/${1##*/}"
 }
 
 setup() { setup_tmp; }
