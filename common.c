@@ -29,6 +29,15 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 	exit(code);
 }
 
+void fatal_say(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("fatal", err, fmt, ap);
+	va_end(ap);
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;

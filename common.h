@@ -23,6 +23,9 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 	NORETURN PRINTF(4, 5);
 #define die(code, ...) die_hint(code, errno, NULL, __VA_ARGS__)
 #define diex(code, ...) die_hint(code, 0, NULL, __VA_ARGS__)
+/* The same fatal line, and no exit: for a caller that says more first or
+ * unwinds (load.c reads a policy for check, which reports every problem). */
+void fatal_say(int err, const char *fmt, ...) PRINTF(2, 3);
 /* "PROG: warning: MSG" */
 void warnx_(const char *fmt, ...) PRINTF(1, 2);
 /* "hint: MSG", after a message of one's own. */

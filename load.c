@@ -83,11 +83,11 @@ char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
 	else
 		text = read_policy_file(path, len, err, sizeof err);
 	if (!text) {
-		fprintf(stderr, "%s: fatal: %s\n", progname, err);
+		fatal_say(0, "%s", err);
 		return NULL;
 	}
 	if (!json_parse(doc, text, *len, err, sizeof err)) {
-		fprintf(stderr, "%s: fatal: %s: %s\n", progname, qn(path), err);
+		fatal_say(0, "%s: %s", qn(path), err);
 		free(text);
 		return NULL;
 	}
@@ -119,8 +119,8 @@ int load_policy(int fd, const char *path, struct loaded *l, const unsigned char 
 	if (want && !hash_equal(l->digest, want)) {
 		char want_text[HASH_TEXT_LEN + 1];
 		hash_format(want, want_text);
-		fprintf(stderr, "%s: fatal: refused: policy hash is %s, expected %s. Nothing ran.\n",
-		        progname, l->hash, want_text);
+		fatal_say(0, "refused: policy hash is %s, expected %s. Nothing ran.", l->hash,
+		          want_text);
 		unload_policy(l);
 		return 0;
 	}

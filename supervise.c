@@ -449,11 +449,9 @@ static void pid_namespace(unsigned long abi_cap)
 		abi = 6;
 	if (abi < 6 && !run.best_effort) {
 		end_watcher();
-		fprintf(stderr, "%s: fatal: unable to confine signals: no pid namespace "
-		        "(%s) and Landlock ABI %ld, which cannot scope them (ABI 6 can)\n",
-		        progname, strerror(err), abi);
-		hint("-b (--best-effort) runs with signals unscoped");
-		exit(EXIT_CONFINE);
+		die_hint(EXIT_CONFINE, 0, "-b (--best-effort) runs with signals unscoped",
+		         "unable to confine signals: no pid namespace (%s) and Landlock ABI %ld, "
+		         "which cannot scope them (ABI 6 can)", strerror(err), abi);
 	}
 	if (abi < 6)
 		warnx_("best effort: no pid namespace (%s) and Landlock ABI %ld: signals are "
