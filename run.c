@@ -228,6 +228,9 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 
 /* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
 
+/* The limits step's name in the chain, or 0 without one. */
+static size_t limits_word;
+
 /* --check: each step also says in one line what it uses (its -t), and the
  * landlock step, with no COMMAND, ends the run inside its domain. */
 static int check_mode;
@@ -365,6 +368,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_timeout(chain);
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
+		limits_word = chain->n;
 		helper(chain, "sharness-exec-limits");
 		if (run_user())
 			push(chain, "-U");
@@ -440,7 +444,9 @@ static void put_word(const char *w, FILE *f)
 	fputc('\'', f);
 }
 
-/* Each step on a line of its own, the NTARGET words of the target last. */
+/* Each step on a line of its own, the NTARGET words of the target last;
+ * after the limits step's name, @CGROUP@ for what supervise puts there at
+ * run time: -g DIR for each cgroup it made, or -r WHY. */
 static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 {
 	for (size_t i = 0; i < chain->n; i++) {
@@ -448,7 +454,7 @@ static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 		if (i < chain->n - ntarget && !strcmp(chain->v[i], "--"))
 			fputc('\n', f);
 		else if (i + 1 < chain->n)
-			fputc(' ', f);
+			fputs(limits_word && i == limits_word ? " @CGROUP@ " : " ", f);
 	}
 	fputc('\n', f);
 }
