@@ -35,6 +35,23 @@ const char *helperdir(void);
 char *helper_path(const char *name);
 NORETURN void helper_fail(const char *what, const char *path);
 
+/* The long options run and wrap share (run adds --dry-run), each with
+ * its letter. */
+#define RUN_LONGOPTS \
+	{ "policy", required_argument, NULL, 'p' }, \
+	{ "expect-hash", required_argument, NULL, 'H' }, \
+	{ "best-effort", no_argument, NULL, 'b' },	/* -b, the hints' word */ \
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "trust-key", required_argument, NULL, 'K' },	/* long only */ \
+	{ "signature", required_argument, NULL, 'S' }, \
+	{ "expect-id", required_argument, NULL, 'I' }, \
+	{ "check", no_argument, NULL, 'C' }, \
+	{ "timeout", required_argument, NULL, 't' },	/* long only */ \
+	{ "kill-after", required_argument, NULL, 'k' }, \
+	{ "user", required_argument, NULL, 'u' },	/* long only */ \
+	{ "user-groups", no_argument, NULL, 'g' }
+
 int cmd_run(int argc, char **argv);
 /* wrap.c: write a one-word wrapper that runs a pinned or signed policy. */
 int cmd_wrap(int argc, char **argv);

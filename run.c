@@ -488,20 +488,8 @@ struct run_opts {
 static void parse_run(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "expect-hash", required_argument, NULL, 'H' },
-		{ "best-effort", no_argument, NULL, 'b' },	/* -b, the hints' word */
+		RUN_LONGOPTS,
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "trust-key", required_argument, NULL, 'K' },  /* long only */
-		{ "signature", required_argument, NULL, 'S' },
-		{ "expect-id", required_argument, NULL, 'I' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "timeout", required_argument, NULL, 't' },  /* long only */
-		{ "kill-after", required_argument, NULL, 'k' },
-		{ "user", required_argument, NULL, 'u' },	/* long only */
-		{ "user-groups", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;

@@ -58,28 +58,38 @@ static void arg(struct wrap *w, const char *word)
 	w->args[w->nargs++] = (char *)word;
 }
 
-static void pass(struct wrap *w, const char *opt, const char *value)
+/* Each option but -o and -p goes on to run, spelt long, as run reads it:
+ * run checks them again at every run. */
+static void pass_on(struct wrap *w, const struct option *o, int c, char *value)
 {
-	arg(w, opt);
-	arg(w, value);
+	char *word;
+
+	if (c == 'K' || c == 'S')
+		value = absolute(value);
+	if (c == 'K') {
+		if (!(w->trust = reallocarray(w->trust, w->ntrust + 1, sizeof *w->trust)))
+			diex(EXIT_REFUSED, "out of memory");
+		w->trust[w->ntrust++] = value;
+	}
+	if (c == 'H')
+		w->expect = value;
+	else if (c == 'S')
+		w->sig = value;
+	else if (c == 'I')
+		w->id = value;
+	while (o->val != c)
+		o++;
+	if (asprintf(&word, "--%s", o->name) < 0)
+		diex(EXIT_REFUSED, "out of memory");
+	arg(w, word);
+	if (o->has_arg)
+		arg(w, value);
 }
 
 static void parse_wrap(int argc, char **argv, struct wrap *w)
 {
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "expect-hash", required_argument, NULL, 'H' },
-		{ "trust-key", required_argument, NULL, 'K' },
-		{ "signature", required_argument, NULL, 'S' },
-		{ "expect-id", required_argument, NULL, 'I' },
-		{ "best-effort", no_argument, NULL, 'b' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "kill-after", required_argument, NULL, 'k' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "user-groups", no_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
+		RUN_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -87,32 +97,18 @@ static void parse_wrap(int argc, char **argv, struct wrap *w)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:p:H:bvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': w->out = optarg; break;
-		case 'p': w->policy = optarg; break;
-		case 'H': w->expect = optarg; pass(w, "--expect-hash", optarg); break;
-		case 'K':
-			if (!(w->trust = reallocarray(w->trust, w->ntrust + 1, sizeof *w->trust)))
-				diex(EXIT_REFUSED, "out of memory");
-			w->trust[w->ntrust] = absolute(optarg);
-			pass(w, "--trust-key", w->trust[w->ntrust++]);
-			break;
-		case 'S': w->sig = absolute(optarg); pass(w, "--signature", w->sig); break;
-		case 'I': w->id = optarg; pass(w, "--expect-id", optarg); break;
-		case 'h': exit(cmd_help("wrap"));
-		/* run's own options go on as run reads them: it checks them */
-		case 'b': arg(w, "--best-effort"); break;
-		case 'C': arg(w, "--check"); break;
-		case 'v': arg(w, "--verbose"); break;
-		case 'g': arg(w, "--user-groups"); break;
-		case 't': pass(w, "--timeout", optarg); break;
-		case 'k': pass(w, "--kill-after", optarg); break;
-		case 'u': pass(w, "--user", optarg); break;
-		case ':':
+		if (c == ':')
 			usage_fail(WRAP_USAGE, "option %s needs a value", qn(argv[optind - 1]));
-		default:
+		if (c == '?')
 			usage_fail(WRAP_USAGE, "unknown option %s", qn(argv[optind - 1]));
-		}
+		if (c == 'h')
+			exit(cmd_help("wrap"));
+		if (c == 'o')
+			w->out = optarg;
+		else if (c == 'p')
+			w->policy = optarg;
+		else
+			pass_on(w, longopts, c, optarg);
 	}
 	if (optind < argc)
 		usage_fail(WRAP_USAGE, "wrap takes no operand: the wrapper's arguments are the command");
@@ -225,7 +221,7 @@ static void write_script(const char *out, const char *text, size_t len)
 
 int cmd_wrap(int argc, char **argv)
 {
-	struct wrap w = { 0 };
+	static struct wrap w;	/* static: what it holds stays reachable for LSan */
 	unsigned char want[HASH_LEN];
 	char self[PATH_MAX], *out, *text;
 	const char *key;
@@ -242,7 +238,7 @@ int cmd_wrap(int argc, char **argv)
 	if (!load_policy(-1, w.policy, &l, w.expect ? want : NULL))
 		return EXIT_REFUSED;
 	key = sign_run_check(&l, w.policy, w.sig, w.trust, w.ntrust, w.id);
-	out = absolute(w.out);
+	w.out = out = absolute(w.out);
 	place_check(out, &l.pol);
 	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
 		die(EXIT_REFUSED, "unable to read /proc/self/exe");
