@@ -14,7 +14,7 @@ setup() {
 	setup_tmp
 	PY=/usr/bin/python3
 	[ -x "$PY" ] || PY=$(command -v python3) || PY=
-	CHECK="$top_srcdir/tests/helpers/check-probe.py"
+	CHECK=$(reachable "$top_srcdir/tests/helpers/check-probe.py")
 }
 
 # check_json [PREFIX...]: run `probe --json` and the checker, under PREFIX

@@ -304,7 +304,7 @@ go_os() {
 	goroot=$(go env GOROOT)
 	require_feature file:"$goroot/src/os"
 	[ "$m" = root ] || require_feature "nobody-reaches:$LANDLOCK"
-	bin=$(mktemp -d "$top_builddir/tests/realsuites-go.XXXXXX")
+	bin=$(outside_tmp realsuites-go)
 	chmod 755 "$bin"
 	GOCACHE="$TMP/gocache" GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOENV=off \
 		go test -c -o "$bin/os.test" os

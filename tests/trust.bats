@@ -377,7 +377,7 @@ t_bench_policy() {
 	require_that merged-usr "/bin is no symlink here" test -L /bin
 	require_feature builddir-outside-tmp
 	write_policy "$p" '{"pbp":1,"id":"bench","files":{"read":["/etc"],"exec":["/usr","/bin","/lib","/lib64"],"write":["/tmp"]},"network":"none","process":{"no_new_privs":true}}'
-	outside=$(mktemp -d "$top_builddir/tests/outside.XXXXXX")
+	outside=$(outside_tmp outside)
 	chmod 777 "$outside"
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- /bin/true
 	[ -z "$stderr" ]

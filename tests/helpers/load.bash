@@ -69,6 +69,20 @@ reach_programs() {
 	cd "$REACH"
 }
 
+# reachable FILE: the path of FILE, or where uid 65534 cannot reach the
+# build tree, of a copy of it in $REACH, which it can (a script of the
+# source tree that a test runs as that uid).
+reachable() {
+	[ -n "${REACH:-}" ] || { echo "$1"; return; }
+	cp "$1" "$REACH/" && chmod 755 "$REACH/${1##*/}" && echo "$REACH/${1##*/}"
+}
+
+# outside_tmp NAME: a new directory NAME.XXXXXX outside /tmp, beneath the
+# build tree, or beneath $REACH where uid 65534 cannot reach that; its path.
+outside_tmp() {
+	mktemp -d "${REACH:-$top_builddir/tests}/$1.XXXXXX"
+}
+
 # reach_put FILE DIR: FILE in DIR, a hard link where others may already
 # execute it, else a copy that they may.
 reach_put() {
