@@ -95,7 +95,7 @@ ceiling() {
 # such lines in a run's stderr (walls.c, sign.c), and the wrapper that
 # wrap.c writes, a shell script that says its own.
 fatal_writers() {
-	(cd "$1" && grep -nE '"[^"]*fatal: ' -- *.c *.h) |
+	(cd "$1" && grep -HnE '"[^"]*fatal: ' -- *.[ch]) |
 		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*)' |
 		grep -vE '^common\.[ch]:' |
 		grep -vE '^walls\.c:.*strstr\(c->err, ": fatal: "\)' |
