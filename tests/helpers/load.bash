@@ -34,18 +34,25 @@ teardown_tmp() {
 # tests run as another uid are put where it can: in this test's own 0755
 # directory $REACH beneath /var/tmp (world-traversable, and outside /tmp,
 # which some tests make read-only or a private tmpfs), else beneath
-# ${BATS_TMPDIR:-/tmp}; teardown_tmp removes it. They are hard links where
+# ${BATS_TMPDIR:-/tmp}; and so they are where the build tree lies beneath
+# /tmp, for any caller. teardown_tmp removes it. They are hard links where
 # the file system allows, else copies, and $SHARNESS_EXEC, $HELPERDIR, the
 # helpers' names, $TRYDIR and $TRY name them there. The test front end
 # finds its helpers beside itself, so the whole chain runs from there.
 reach_programs() {
-	local base f
+	local base= f
 	REACH=
-	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || return 0
 	[ "$SHARNESS_EXEC" = "$top_builddir/test-sharness-exec" ] || return 0
-	as_nobody test -x "$SHARNESS_EXEC" 2>/dev/null && return 0
-	base=${BATS_TMPDIR:-/tmp}
 	[ -d /var/tmp ] && [ -w /var/tmp ] && case $(realpath /var/tmp)/ in /tmp/*) ;; *) base=/var/tmp ;; esac
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	   ! as_nobody test -x "$SHARNESS_EXEC" 2>/dev/null; then
+		base=${base:-${BATS_TMPDIR:-/tmp}}
+	else
+		# A build tree beneath /tmp, which some tests hide: the copy
+		# lies outside it, where there is such a place.
+		case $(realpath "$top_builddir")/ in /tmp/*) ;; *) return 0 ;; esac
+		[ -n "$base" ] || return 0
+	fi
 	REACH=$(mktemp -d "$base/sharness-exec-reach.XXXXXX")
 	chmod 755 "$REACH"
 	mkdir -m 755 "$REACH/tests" "$REACH/tests/try"
@@ -145,7 +152,8 @@ no_view_root_hint() {
 #   nobody-reaches:PATH    uid 65534 may execute PATH (the build tree)
 #   dir-outside-tmp        a writable directory outside /tmp (/var/tmp or
 #                          the build tree)
-#   builddir-outside-tmp   the build tree does not lie beneath /tmp
+#   builddir-outside-tmp   the programs the tests run (the build tree, or
+#                          its copy, reach_programs) do not lie beneath /tmp
 #   static-front-end       $SHARNESS_EXEC has no ELF interpreter
 #   no-asan                $SHARNESS_EXEC is not built with AddressSanitizer
 #   tiocsti                TIOCSTI is not disabled (dev.tty.legacy_tiocsti)
@@ -199,7 +207,7 @@ require_feature() {
 			break
 		done ;;
 	builddir-outside-tmp)
-		case $(realpath "$top_builddir")/ in /tmp/*) why="the build tree is under /tmp" ;; esac ;;
+		case $(realpath "$HELPERDIR")/ in /tmp/*) why="the build tree is under /tmp" ;; esac ;;
 	static-front-end)
 		! readelf -l "$SHARNESS_EXEC" 2>/dev/null | grep -q INTERP ||
 			why="this front end is linked dynamically (sanitizers or --disable-static-link)" ;;
