@@ -492,7 +492,7 @@ outer_domain() {
 # connected to, and strict mode refuses it (FS_RESOLVE_UNIX_READ).
 outer_x() {
 	OUTER_X=(-x /usr -x /etc -x /proc -x /sys -x /dev -x "$TMP"
-	         -x "$top_builddir" -x "$top_srcdir")
+	         -x "$HELPERDIR" -x "$top_srcdir")
 }
 
 # The inner policy writes to $TMP/b and $TMP/c; its network is the object

@@ -88,7 +88,7 @@ t_ls_nested() {
 	local m=$1
 	need "$m"
 	write_policy "$TMP/inner.json" '{"pbp":1,"id":"inner","files":{"read":["/etc"],"exec":["/usr"]},"network":"none","process":{"no_new_privs":true}}'
-	policy '"read":["/etc","'"$TMP"'"],"exec":["/usr","'"$top_builddir"'"]'
+	policy '"read":["/etc","'"$TMP"'"],"exec":["/usr","'"$HELPERDIR"'"]'
 	# The outer run lists its root; the inner run's view cannot stand in
 	# the outer Landlock domain, and its / is the outer's tmpfs, which the
 	# inner run's walls record does not note: no READ_DIR for it.
