@@ -11,7 +11,7 @@ NETNS="$HELPERDIR/sharness-exec-netns"
 SUPERVISE="$HELPERDIR/sharness-exec-supervise"
 LIMITS="$HELPERDIR/sharness-exec-limits"
 LANDLOCK="$HELPERDIR/sharness-exec-landlock"
-TRYDIR="$top_builddir/tests/try"
+: "${TRYDIR:=$top_builddir/tests/try}"
 TRY="$TRYDIR/try-syscall"
 CONFORMANCE="$top_srcdir/tests/conformance"
 NOBODY_UID=65534
@@ -68,7 +68,9 @@ reach_programs() {
 	SUPERVISE="$HELPERDIR/sharness-exec-supervise"
 	LIMITS="$HELPERDIR/sharness-exec-limits"
 	LANDLOCK="$HELPERDIR/sharness-exec-landlock"
-	TRYDIR="$REACH/tests/try"
+	# Exported, as make exports the others: a bats run inside a test
+	# (walls.bats runs confine.bats) uses this copy too.
+	export TRYDIR="$REACH/tests/try"
 	TRY="$TRYDIR/try-syscall"
 	# The tests run where the helpers are, as make check runs them in the
 	# build tree: a working directory outside the policy is one that holds
