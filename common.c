@@ -43,6 +43,15 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
 	exit(code);
 }
 
+void fatal_say(int code, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("fatal", code, err, fmt, ap);
+	va_end(ap);
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;

@@ -27,6 +27,9 @@ void die_hint(int code, int err, const char *hintmsg, const char *fmt, ...)
  * stderr (no newline) and the status a fatal one exits with (0 for a
  * warning): the status pipe's (statuspipe.c), the report's. */
 extern void (*msg_hook)(int code, const char *line);
+/* The same fatal line (and to msg_hook, with CODE), and no exit: for a caller that says more first or
+ * unwinds (load.c reads a policy for check, which reports every problem). */
+void fatal_say(int code, int err, const char *fmt, ...) PRINTF(3, 4);
 /* "PROG: warning: MSG" */
 void warnx_(const char *fmt, ...) PRINTF(1, 2);
 /* "hint: MSG", after a message of one's own. */

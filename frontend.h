@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "common.h"
 #include "load.h"
 
 #ifndef __GLIBC__
@@ -29,6 +30,36 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
 #define SIGN_USAGE   "sharness-exec sign -k NAME.key POLICY"
 #define VERIFY_USAGE "sharness-exec verify -K NAME.pub POLICY [SIG]"
+#define WRAP_USAGE   "sharness-exec wrap -o FILE --policy FILE [--expect-hash sha256:HEX] " \
+	"[--trust-key FILE]... [--signature FILE] [--expect-id ID] [--best-effort] " \
+	"[--check] [--verbose] [--timeout DURATION [--kill-after DURATION]] " \
+	"[--user USER [--user-groups]]"
+
+/* The helpers' directory: HELPERDIR, fixed at build time; the test
+ * build's are beside itself, wherever the tests put it (a copy that uid
+ * 65534 can reach, tests/helpers/load.bash). helper_path: NAME there, on
+ * the heap. helper_fail: "unable to WHAT PATH: errno", the hint to
+ * reinstall, and 125. */
+const char *helperdir(void);
+char *helper_path(const char *name);
+NORETURN void helper_fail(const char *what, const char *path);
+
+/* The long options run and wrap share (run adds --dry-run), each with
+ * its letter. */
+#define RUN_LONGOPTS \
+	{ "policy", required_argument, NULL, 'p' }, \
+	{ "expect-hash", required_argument, NULL, 'H' }, \
+	{ "best-effort", no_argument, NULL, 'b' },	/* -b, the hints' word */ \
+	{ "verbose", no_argument, NULL, 'v' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "trust-key", required_argument, NULL, 'K' },	/* long only */ \
+	{ "signature", required_argument, NULL, 'S' }, \
+	{ "expect-id", required_argument, NULL, 'I' }, \
+	{ "check", no_argument, NULL, 'C' }, \
+	{ "timeout", required_argument, NULL, 't' },	/* long only */ \
+	{ "kill-after", required_argument, NULL, 'k' }, \
+	{ "user", required_argument, NULL, 'u' },	/* long only */ \
+	{ "user-groups", no_argument, NULL, 'g' }
 
 int cmd_run(int argc, char **argv);
 /* launch.c: verify a manifest; --dry-run prints the plan. */
@@ -40,6 +71,8 @@ void manifest_describe(const struct manifest *m, FILE *f);
  * rules. --timeout and --kill-after: a duration in seconds, or 125. */
 extern int run_explain;
 unsigned long duration(const char *opt, const char *s);
+/* wrap.c: write a one-word wrapper that runs a pinned or signed policy. */
+int cmd_wrap(int argc, char **argv);
 /* SUBCOMMAND --help: its usage, then a line for each option; 0. */
 int cmd_help(const char *name);
 

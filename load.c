@@ -83,11 +83,11 @@ char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
 	else
 		text = read_policy_file(path, len, err, sizeof err);
 	if (!text) {
-		fprintf(stderr, "%s: fatal: %s\n", progname, err);
+		fatal_say(EXIT_REFUSED, 0, "%s", err);
 		return NULL;
 	}
 	if (!json_parse(doc, text, *len, err, sizeof err)) {
-		fprintf(stderr, "%s: fatal: %s: %s\n", progname, qn(path), err);
+		fatal_say(EXIT_REFUSED, 0, "%s: %s", qn(path), err);
 		free(text);
 		return NULL;
 	}
@@ -132,13 +132,10 @@ int load_as(int fd, const char *path, struct loaded *l, const unsigned char *wan
 		diex(EXIT_REFUSED, "out of memory");
 	hash_format(l->digest, l->hash);
 	if (want && !hash_equal(l->digest, want)) {
-		char want_text[HASH_TEXT_LEN + 1], line[256];
+		char want_text[HASH_TEXT_LEN + 1];
 		hash_format(want, want_text);
-		snprintf(line, sizeof line, "%s: fatal: refused: %s hash is %s, expected %s. "
-		         "Nothing ran.", progname, l->kind, l->hash, want_text);
-		fprintf(stderr, "%s\n", line);
-		if (msg_hook) /* the report's (runreport.c) */
-			msg_hook(EXIT_REFUSED, line);
+		fatal_say(EXIT_REFUSED, 0, "refused: %s hash is %s, expected %s. Nothing ran.",
+		          l->kind, l->hash, want_text);
 		unload_policy(l);
 		return 0;
 	}

@@ -12,9 +12,9 @@
 
 #include "common.h"
 #include "policy.h"
+#include "policyrules.h"
 
 #define KEYPATH_MAX (3 * QUOTED_MAX)
-#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789"
 #define COUNT(a) (sizeof (a) / sizeof *(a))
 
 const char *const policy_private_vars[POLICY_PRIVATE_N] = {
@@ -34,32 +34,6 @@ static const char *const reserved_names[] = {
  * their permission bits), so never a files.write path. */
 static const char *const never_written[] = {
 	"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/sys",
-};
-
-struct ck {
-	const struct json_doc *d;
-	struct policy *p;
-	void (*report)(void *ctx, const char *line);
-	void *ctx;
-	size_t n;                        /* problems so far */
-	int private;                     /* env.private is given */
-	const struct rule *rules;
-	size_t nrules;
-};
-
-/* One key of the format: its parent's key path and its name, and the
- * function that checks its value at key path KP and stores it in OUT (a
- * port list's length in N). LO-HI: the range of an integer or a port, or
- * of a boolean (0-1 true or false, 1-1 must be true); ITEM: one entry of
- * a list of strings. */
-struct rule {
-	const char *parent, *name;
-	int required;
-	void (*check)(struct ck *c, const struct rule *r, const char *kp, unsigned v);
-	void *out;
-	size_t *n;
-	long long lo, hi;
-	char *(*item)(struct ck *c, const char *kp, unsigned v);
 };
 
 #define TYPE(c, i) json_type((c)->d, i)
@@ -456,6 +430,7 @@ static void check_object(struct ck *c, const struct rule *r, const char *kp, uns
 {
 	const struct rule *m, *end = c->rules + c->nrules;
 	char at[KEYPATH_MAX];
+	const char *near;
 
 	(void)r;
 	if (TYPE(c, o) != JSON_OBJECT) {
@@ -469,6 +444,8 @@ static void check_object(struct ck *c, const struct rule *r, const char *kp, uns
 		keypath(at, kp, c, k);
 		if (m < end)
 			m->check(c, m, at, k + 1);
+		else if ((near = policy_near_key(c, kp, k)))
+			problem(c, at, "unknown key; did you mean %s%s%s?", kp, *kp ? "." : "", near);
 		else
 			problem(c, at, "unknown key");
 	}

@@ -186,16 +186,18 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 
 /* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
 
+/* The limits step's name in the chain, or 0 without one. */
+static size_t limits_word;
+
 /* --check: each step also says in one line what it uses (its -t), and the
  * landlock step, with no COMMAND, ends the run inside its domain. */
 static int check_mode;
 
 static void helper(struct vec *chain, const char *name)
 {
-	push(chain, "%s/%s", HELPERDIR, name);
+	push(chain, "%s/%s", helperdir(), name);
 	if (access(chain->v[chain->n - 1], X_OK) < 0)
-		die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
-		         "unable to find helper %s", chain->v[chain->n - 1]);
+		helper_fail("find helper", chain->v[chain->n - 1]);
 	if (check_mode)
 		push(chain, "-t");
 	report_push(chain); /* the status pipe, under --report */
@@ -319,6 +321,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	}
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
+		limits_word = chain->n;
 		helper(chain, "sharness-exec-limits");
 		if (run_user())
 			push(chain, "-U");
@@ -396,7 +399,9 @@ static void put_word(const char *w, FILE *f)
 	fputc('\'', f);
 }
 
-/* Each step on a line of its own, the NTARGET words of the target last. */
+/* Each step on a line of its own, the NTARGET words of the target last;
+ * after the limits step's name, @CGROUP@ for what supervise puts there at
+ * run time: -g DIR for each cgroup it made, or -r WHY. */
 static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 {
 	for (size_t i = 0; i < chain->n; i++) {
@@ -404,7 +409,7 @@ static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 		if (i < chain->n - ntarget && !strcmp(chain->v[i], "--"))
 			fputc('\n', f);
 		else if (i + 1 < chain->n)
-			fputc(' ', f);
+			fputs(limits_word && i == limits_word ? " @CGROUP@ " : " ", f);
 	}
 	fputc('\n', f);
 }
@@ -438,20 +443,8 @@ struct run_opts {
 static void parse_run(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "expect-hash", required_argument, NULL, 'H' },
-		{ "best-effort", no_argument, NULL, 'b' },	/* -b, the hints' word */
+		RUN_LONGOPTS,
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "trust-key", required_argument, NULL, 'K' },  /* long only */
-		{ "signature", required_argument, NULL, 'S' },
-		{ "expect-id", required_argument, NULL, 'I' },
-		{ "check", no_argument, NULL, 'C' },
-		{ "timeout", required_argument, NULL, 't' },  /* long only */
-		{ "kill-after", required_argument, NULL, 'k' },
-		{ "user", required_argument, NULL, 'u' },	/* long only */
-		{ "user-groups", no_argument, NULL, 'g' },
 		{ "explain", no_argument, NULL, 'X' },	/* long only */
 		{ "report", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
@@ -522,6 +515,7 @@ int cmd_run(int argc, char **argv)
 
 	if (!load_run_policy(o.policy, &l, o.expect ? want : NULL, o.ntrust > 0)) {
 		free(o.trust);
+		report_refused(EXIT_REFUSED);
 		return EXIT_REFUSED;
 	}
 	report_policy(l.pol.id, l.hash);

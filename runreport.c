@@ -27,6 +27,7 @@ static struct {
 	int dry;
 	const char *id, *hash, *key;
 	const char *fatal;         /* the front end's own fatal line */
+	int code;                  /* the status it exits with; 0: none yet */
 	char *warnings[16];        /* and its first warnings */
 	size_t nwarnings;
 } rr = { .fd = -1, .rfd = -1, .wfd = -1 };
@@ -140,13 +141,15 @@ static void put_str(FILE *f, const char *s)
 
 /* The refusal's report, as the front end exits before any step ran: the
  * fields of report_write (report.h), all null but these. */
-static void front_exit(int status, void *unused)
+/* At exit (atexit: musl has no on_exit), with the status of the refusal:
+ * a fatal line's, or report_refused's. */
+static void front_exit(void)
 {
+	int status = rr.code;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	(void)unused;
 	if (rr.fd < 0 || rr.dry || status == 0 || !(f = open_memstream(&buf, &len)))
 		return;
 	signal(SIGPIPE, SIG_IGN); /* fd:N's reader gone: the status stays ours */
@@ -182,8 +185,10 @@ static void front_exit(int status, void *unused)
 
 static void front_line(int code, const char *line)
 {
-	if (code && !rr.fatal)
+	if (code && !rr.fatal) {
 		rr.fatal = strdup(line);
+		rr.code = code;
+	}
 	else if (!code && rr.nwarnings < sizeof rr.warnings / sizeof *rr.warnings)
 		rr.nwarnings += (rr.warnings[rr.nwarnings] = strdup(line)) != NULL;
 }
@@ -202,8 +207,13 @@ void report_start(const char *arg, int dry_run)
 		make_file(arg);
 	}
 	msg_hook = front_line;
-	if (on_exit(front_exit, NULL) != 0)
+	if (atexit(front_exit) != 0)
 		diex(EXIT_REFUSED, "unable to arrange the report of a refusal");
+}
+
+void report_refused(int code)
+{
+	rr.code = code;
 }
 
 void report_policy(const char *id, const char *hash)

@@ -20,6 +20,9 @@ void report_chain(const char *key);
  * -u PERCENT for a CPU cap, 0: none). */
 void report_push(struct vec *chain);
 void report_push_supervise(struct vec *chain, unsigned long cpu_percent);
+/* The front end exits CODE without a fatal line of its own (a policy's
+ * problems, each said on a line): the report says so. */
+void report_refused(int code);
 /* Just before the exec: the descriptors open across it; 0, or -1. */
 int report_pass(void);
 

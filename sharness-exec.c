@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -23,7 +24,7 @@ const char *progname = "sharness-exec";
 #define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
 	"[--allow-network] -- COMMAND [ARG...]"
 #define USAGE RUN_USAGE "\n       " LAUNCH_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
-	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n" \
+	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n       " WRAP_USAGE "\n" \
 	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n       " LEARN_USAGE "\n" \
 	"       sharness-exec --help | --version"
 
@@ -118,8 +119,7 @@ static int beside(int argc, char **argv)
 	if (self < 0)
 		die(EXIT_REFUSED, "unable to open /proc/self/exe");
 	snprintf(fd, sizeof fd, "%d", self);
-	v[n++] = strcmp(argv[0], "learn") ? HELPERDIR "/sharness-exec-probe"
-	                                  : HELPERDIR "/sharness-exec-learn";
+	v[n++] = helper_path(strcmp(argv[0], "learn") ? "sharness-exec-probe" : "sharness-exec-learn");
 	v[n++] = "-F";
 	v[n++] = fd;
 	v[n++] = argv[0];
@@ -149,9 +149,61 @@ static int beside(int argc, char **argv)
 			diex(EXIT_REFUSED, "out of memory");
 	}
 	execv(v[0], (char *const *)v);
-	die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
-	         "unable to execute %s", v[0]);
+	helper_fail("execute", v[0]);
 }
+
+const char *helperdir(void)
+{
+#ifdef SHARNESS_TEST_HOOKS
+	static char dir[PATH_MAX];
+	const char *run_as = (const char *)getauxval(AT_EXECFN);
+
+	if (*dir)
+		return dir;
+	/* Without /proc (a run in a view that has none), the name it was
+	 * executed by, which the tests give whole. */
+	if (readlink("/proc/self/exe", dir, sizeof dir - 1) <= 0 &&
+	    (!run_as || *run_as != '/' || !realpath(run_as, dir)))
+		die(EXIT_REFUSED, "unable to find this program: no /proc/self/exe");
+	*strrchr(dir, '/') = '\0';
+	return dir;
+#else
+	return HELPERDIR;
+#endif
+}
+
+char *helper_path(const char *name)
+{
+	char *s;
+
+	if (asprintf(&s, "%s/%s", helperdir(), name) < 0)
+		diex(EXIT_REFUSED, "out of memory");
+	return s;
+}
+
+void helper_fail(const char *what, const char *path)
+{
+	char h[PATH_MAX + 64];
+	int e = errno;
+
+	snprintf(h, sizeof h, "reinstall sharness-exec: its helpers live in %s", helperdir());
+	die_hint(EXIT_REFUSED, e, h, "unable to %s %s", what, path);
+}
+
+/* What run and wrap share: how a policy is pinned by a key, and the
+ * options that wrap passes on to run. */
+#define PIN_OPTS \
+	"    --trust-key FILE\taccept a policy signed by this key (repeatable)\n" \
+	"    --signature FILE\tthe signature (default: the policy's path .sig)\n" \
+	"    --expect-id ID\trefuse unless the policy's id is ID\n"
+#define RUN_OPTS \
+	"-b, --best-effort\tgo on where no wall holds a right; say which\n" \
+	"    --check\teach step prints what it uses; COMMAND optional\n" \
+	"-v, --verbose\tsay what is done on stderr\n" \
+	"    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n" \
+	"    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n" \
+	"    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n" \
+	"    --user-groups\twith --user: keep USER's supplementary groups\n"
 
 /* Each command: its usage, what it does, and for its --help a line for
  * each option and operand, "OPTION\tdescription\n" (two columns). */
@@ -163,18 +215,9 @@ static const struct cmd {
 	{ "run", RUN_USAGE, "check and hash the policy, then run COMMAND confined", cmd_run,
 	  "-p, --policy FILE\tthe policy (required)\n"
 	  "-H, --expect-hash sha256:HEX\trefuse unless the policy has this hash\n"
-	  "-b, --best-effort\tgo on where no wall holds a right; say which\n"
-	  "    --check\teach step prints what it uses; COMMAND optional\n"
 	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
-	  "-v, --verbose\tsay what is done on stderr\n"
-	  "    --trust-key FILE\taccept a policy signed by this key (repeatable)\n"
-	  "    --signature FILE\tthe signature (default: the policy's path .sig)\n"
-	  "    --expect-id ID\trefuse unless the policy's id is ID\n"
-	  "    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n"
-	  "    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n"
+	  PIN_OPTS RUN_OPTS
 	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to a new FILE or fd N\n"
-	  "    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n"
-	  "    --user-groups\twith --user: keep USER's supplementary groups\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n" },
 	{ "launch", LAUNCH_USAGE, "verify a launch manifest; --dry-run prints its plan",
 	  cmd_launch,
@@ -204,6 +247,11 @@ static const struct cmd {
 	  "    --base POLICY\tstart from this policy (default: see sharness-exec(1))\n"
 	  "    --rounds N\trun COMMAND at most N times (5; 1 to 20)\n"
 	  "    --allow-network\tmay turn \"none\" into the object form for ports\n" },
+	{ "wrap", WRAP_USAGE, "write FILE, a one-word wrapper: FILE ARG... runs ARG... confined", cmd_wrap,
+	  "-o FILE\tthe wrapper (mode 0755), not beneath a files.write path\n"
+	  "-p, --policy FILE\tthe policy (required)\n"
+	  "-H, --expect-hash sha256:HEX\tits hash (this, or --trust-key, is required)\n"
+	  PIN_OPTS RUN_OPTS },
 	{ "hello", HELLO_USAGE, "self-test: show what this machine holds", beside, "" },
 	{ "probe", PROBE_USAGE, "report what this machine can enforce", beside,
 	  "    --json\tone JSON object, for a program to read\n"
@@ -262,8 +310,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("sharness-exec %s\n", PACKAGE_VERSION);
-		return 0;
+		printf("sharness-exec %s\nLicense: MIT\n", PACKAGE_VERSION);
+		return fflush(stdout) ? EXIT_REFUSED : 0;
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
 		if (strcmp(cmd, cmds[i].name))

@@ -20,11 +20,10 @@ int cmd_signer(int argc, char **argv)
 
 	if (!(v = calloc((size_t)argc + 2, sizeof *v)))
 		diex(EXIT_REFUSED, "out of memory");
-	v[0] = HELPERDIR "/sharness-exec-sign";
+	v[0] = helper_path("sharness-exec-sign");
 	memcpy(v + 1, argv, (size_t)argc * sizeof *v);
 	execv(v[0], (char *const *)v);
-	die_hint(EXIT_REFUSED, errno, "reinstall sharness-exec: its helpers live in " HELPERDIR,
-	         "unable to execute %s", v[0]);
+	helper_fail("execute", v[0]);
 }
 
 /* A trust anchor gets the policy file's check (DESIGN.md 2.3). */

@@ -486,8 +486,8 @@ static void pid_namespace(unsigned long abi_cap)
 	if (abi < 6 && !run.best_effort) {
 		end_watcher();
 		die_hint(EXIT_CONFINE, 0, "-b (--best-effort) runs with signals unscoped",
-		         "unable to confine signals: no pid namespace (%s) and Landlock ABI "
-		         "%ld, which cannot scope them (ABI 6 can)", strerror(err), abi);
+		         "unable to confine signals: no pid namespace (%s) and Landlock ABI %ld, "
+		         "which cannot scope them (ABI 6 can)", strerror(err), abi);
 	}
 	if (abi < 6)
 		warnx_("best effort: no pid namespace (%s) and Landlock ABI %ld: signals are "

@@ -79,7 +79,7 @@ teardown() {
 policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"cgroup2",
 	  "files":{"read":["/etc","/proc","/dev/zero"],"write":["'"$TMP"'/rw","/dev/null"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},
 	  "network":"none",
 	  "process":{"no_new_privs":true'"$1"'}}'
 }

@@ -46,7 +46,7 @@ golden() {
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
 	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns -W 4 --" ]
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory -m 64 --" ]
-	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -m 64 -b --" ]
+	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits @CGROUP@ -m 64 -b --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -W 4 -b --" ]
 	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b -R --" ]
 	[ "${lines[5]}" = "true" ]
@@ -54,7 +54,7 @@ golden() {
 	# a pids cap alone: limits has nothing to be best effort about
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_pids":9}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
-	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -p 9 --" ]
+	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits @CGROUP@ -p 9 --" ]
 }
 
 @test "the target's words are printed quoted, the last line of the chain" {
@@ -77,6 +77,68 @@ golden() {
 	# Run the printed chain by hand, as an auditor would.
 	run -0 --separate-stderr sh -c "$chain /bin/echo a 'b c'"
 	[ "$output" = "a b c" ]
+}
+
+# strace_matches DRY STRACE...: each step of the dry run DRY (one a line,
+# the target's words last) was exec'd with exactly the words the dry run
+# shows, its own and those of the steps after it, as the strace -ff files
+# STRACE... record each execve; @CGROUP@, after the limits step's name, is
+# what supervise puts there as it execs that step: one or more -g DIR (a
+# cgroup directory), or -r WHY; in the steps before, nothing yet.
+strace_matches() {
+	python3 - "$@" <<'PY'
+import codecs, re, shlex, sys
+dry = [shlex.split(l) for l in open(sys.argv[1]).read().splitlines()]
+call = re.compile(r'^execve\("((?:[^"\\]|\\.)*)", \[((?:"(?:[^"\\]|\\.)*"(?:, )?)*)\], .*\) = 0$')
+word = re.compile(r'"((?:[^"\\]|\\.)*)"')
+unq = lambda s: codecs.decode(s, 'unicode_escape')
+execs = {}
+for f in sys.argv[2:]:
+    for line in open(f):
+        m = call.match(line.rstrip('\n'))
+        if m:
+            execs.setdefault(unq(m.group(1)), []).append([unq(w) for w in word.findall(m.group(2))])
+def match(want, got, own):
+    j = 0
+    for w in want:
+        if w != '@CGROUP@':
+            assert got[j:j + 1] == [w], (w, got[j:j + 3])
+            j += 1
+        elif own and got[j:j + 1] == ['-r']:
+            j += 2
+        elif own:
+            n = j
+            while got[j:j + 1] == ['-g'] and got[j + 1].startswith('/sys/fs/cgroup/'):
+                j += 2
+            assert j > n, ('no -g DIR for @CGROUP@', got[n:n + 3])
+    assert j == len(got), ('more words ran', got[j:])
+for i, step in enumerate(dry):
+    want = sum(dry[i:], [])
+    got = execs.get(step[0], [])
+    assert len(got) == 1, (step[0], 'exec\'d %d times' % len(got))
+    match(want, got[0], '@CGROUP@' in step)
+    print('ran as shown:', step[0], len(got[0]), 'words')
+PY
+}
+
+@test "--dry-run is what runs: every step's execve as strace -f records it, caps included; @CGROUP@ is supervise's" {
+	require_feature landlock
+	require_feature tool:strace
+	require_feature tool:python3
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"read":["'"$TMP"'"],"exec":["/usr","/bin","/lib","/lib64"]},"network":"none","process":{"no_new_privs":true,"max_memory_mb":256,"max_pids":64}}'
+	cd "$TMP"
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- /bin/echo a 'b c'
+	printf '%s\n' "${lines[@]}" >"$TMP/dry"
+	[[ ${lines[2]} == */sharness-exec-limits" @CGROUP@ -m 256 -p 64 --" ]]
+	run -0 --separate-stderr strace -f -ff -v -s 65536 -e trace=execve -o "$TMP/st" \
+		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/echo a 'b c'
+	[ "$output" = "a b c" ]
+	run -0 strace_matches "$TMP/dry" "$TMP"/st.*
+	echo "$output"
+	[ "${#lines[@]}" = 6 ]
+	# The comparison sees a word that differs.
+	sed -i '2s/ -m 256 / -m 255 /' "$TMP/dry"
+	run -1 strace_matches "$TMP/dry" "$TMP"/st.*
 }
 
 @test "--verbose prints the hash and the chain on stderr, nothing on stdout" {

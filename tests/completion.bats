@@ -185,13 +185,38 @@ help_run_options() {
 
 @test "bash: the word lists are sorted in LC_ALL=C order" {
 	local f="$COMPLETIONS/bash/sharness-exec" name list n=0
-	for name in commands run_opts probe_opts; do
+	for name in commands run_opts wrap_opts probe_opts; do
 		list=$(sed -n "s/^ *local $name='\\(.*\\)'\$/\\1/p" "$f")
 		[ -n "$list" ]
 		tr ' ' '\n' <<<"$list" | LC_ALL=C sort -C
 		n=$((n + 1))
 	done
-	[ "$n" = 3 ]
+	[ "$n" = 4 ]
+}
+
+# wrap's options, from wrap --help: -o and the long ones.
+help_wrap_options() {
+	"$SHARNESS_EXEC" wrap --help | sed -n '/^options:/,$p' | grep -oE -- '(^  -o|--[a-z-]+)' |
+		sed 's/^ *//' | LC_ALL=C sort -u
+}
+
+@test "bash, zsh and fish: wrap's options are those of wrap --help; -o, --policy and -H complete" {
+	require_feature file:"$BASH_COMPLETION"
+	local want
+	want=$(help_wrap_options)
+	[[ $want == *--user-groups* ]] && [[ $want == *-o* ]]
+	run -0 bash_complete "$TMP" sharness-exec wrap -
+	[ "$output" = "$want" ]
+	run -0 bash_complete "$TMP/dir" sharness-exec wrap --policy ''
+	[ "$output" = $'a.json\nb.json\nsub' ]
+	run -0 bash_complete "$TMP/dir" sharness-exec wrap -p a.json -H ''
+	[ "$output" = "$(cd "$TMP/dir" && "$SHARNESS_EXEC" hash a.json)" ]
+	run -0 bash_complete "$TMP/dir" sharness-exec wrap -o ''
+	[[ $output == *a.json* ]]
+	run -0 sed -n "/^        (wrap)/,/;;/s/.*\(--[a-z][a-z-]*\|-o\)[]=+}[].*/\1/p" "$COMPLETIONS/zsh/_sharness-exec"
+	[ "$(LC_ALL=C sort <<<"$output")" = "$want" ]
+	run -0 sed -n "s/^complete .*__fish_seen_subcommand_from wrap' .*-\(s o\|l [a-z-]*\) .*/\1/p" "$COMPLETIONS/fish/sharness-exec.fish"
+	[ "$(sed -e 's/^s /-/' -e 's/^l /--/' <<<"$output" | LC_ALL=C sort)" = "$want" ]
 }
 
 # zsh_complete DIR LINE: what zsh completes LINE to, in DIR, one a line,

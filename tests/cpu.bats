@@ -104,10 +104,10 @@ need_v1_cpu() {
 	policy ',"max_cpu_percent":150'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --policy "$TMP/p.json" -- true
 	[[ "$output" == *"/sharness-exec-supervise -W 4 -c cpu --"* ]]
-	[[ "$output" == *"/sharness-exec-limits -u 150 --"* ]]
+	[[ "$output" == *"/sharness-exec-limits @CGROUP@ -u 150 --"* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --best-effort --policy "$TMP/p.json" -- true
 	[[ "$output" == *"/sharness-exec-supervise -W 4 -b -c cpu --"* ]]
-	[[ "$output" == *"/sharness-exec-limits -b -u 150 --"* ]]
+	[[ "$output" == *"/sharness-exec-limits @CGROUP@ -b -u 150 --"* ]]
 }
 
 @test "root, cgroup v1: max_cpu_percent 50 holds a busy loop of 2 s to at most 60 % of one CPU" {

@@ -35,7 +35,8 @@ setup() {
 	export HOME TMPDIR=$WORK
 	mkdir "$WORK/bin"
 	ln -s "$SHARNESS_EXEC" "$WORK/bin/sharness-exec"
-	export PATH="$WORK/bin:$PATH"
+	# The wrappers of the Meson, Go and Cargo examples, outside /tmp.
+	export PATH="$WORK/bin:$HOME/.local/bin:$PATH"
 }
 
 teardown() {
@@ -77,9 +78,19 @@ command_line() {
 	sed -n "s|^$2 \\\$ ||p" "$1"
 }
 
-# no_canary: the canaries left nothing in $HOME.
+# no_canary: the canaries left nothing in $HOME, which holds at most the
+# wrappers an example wrote to ~/.local/bin.
 no_canary() {
-	[ -z "$(ls -A "$HOME")" ]
+	[ -z "$(find "$HOME" -mindepth 1 ! -path "$HOME/.local" ! -path "$HOME/.local/bin" \
+		! -path "$HOME/.local/bin/sum-*-test")" ]
+}
+
+# wrapper NAME: the wrapper ~/.local/bin/NAME that `sharness-exec wrap`
+# wrote: 0755, the caller's, the example's policy by absolute path.
+wrapper() {
+	local w="$HOME/.local/bin/$1"
+	[ "$(stat -c '%a %u' "$w")" = "755 $(id -u)" ]
+	grep -qF "run --policy '$PWD/policy.json' '--expect-hash' 'sha256:" "$w"
 }
 
 @test "every example's policy is valid and its hash is the one pinned" {
@@ -177,7 +188,7 @@ no_canary() {
 	grep -q "SUM_DATA is not set" test-sum.log
 }
 
-@test "meson: meson test --wrapper runs every test confined" {
+@test "meson: the default test setup's exe_wrapper, from sharness-exec wrap, runs every test confined" {
 	require_feature tool:meson
 	require_feature tool:ninja
 	require_feature tool:cc
@@ -185,23 +196,26 @@ no_canary() {
 	pins . policy.json
 	local line
 	line=$(command_line meson.build '#')
-	[[ $line == *"meson test"*"--wrapper"* ]]
+	[[ $line == "mkdir -p ~/.local/bin && sharness-exec wrap -o ~/.local/bin/sum-meson-test "*"meson test -C build" ]]
+	grep -q "^add_test_setup('confined', is_default: true," meson.build
 	run -0 sh -c "$line"
+	wrapper sum-meson-test
 	[[ $output =~ Ok:\ +2 ]]
 	[[ $output =~ Fail:\ +0 ]]
 	grep -q "ok: cannot write to $HOME" build/meson-logs/testlog*.txt
 	no_canary
 }
 
-@test "go: go test -exec runs the test binary confined" {
+@test "go: GOFLAGS=-exec= and a wrapper from sharness-exec wrap run the test binary confined" {
 	require_feature tool:go
 	example go
 	pins . policy.json
 	local line
 	line=$(command_line sum_test.go '//')
-	[[ $line == "go test -exec "* ]]
-	export GOCACHE="$WORK/gocache" GOPATH="$WORK/gopath" GOPROXY=off GOTOOLCHAIN=local GOFLAGS=-v
+	[[ $line == "mkdir -p ~/.local/bin && sharness-exec wrap -o ~/.local/bin/sum-go-test "*" && GOFLAGS=-exec=\$HOME/.local/bin/sum-go-test go test -v ./..." ]]
+	export GOCACHE="$WORK/gocache" GOPATH="$WORK/gopath" GOPROXY=off GOTOOLCHAIN=local
 	run -0 sh -c "$line"
+	wrapper sum-go-test
 	[[ $output == *"--- PASS: TestSum"* ]]
 	[[ $output == *"--- PASS: TestCannotWriteHome"* ]]
 	# Its own HTTP servers on 127.0.0.1 and ::1 (httptest), inside.
@@ -210,16 +224,22 @@ no_canary() {
 	no_canary
 }
 
-@test "cargo: the runner of .cargo/config.toml runs cargo test confined" {
+@test "cargo: the runner of .cargo/config.toml, from sharness-exec wrap, runs cargo test confined" {
 	require_feature tool:cargo
 	# cargo from rustup finds its toolchains through the real home.
 	[ -d "$REAL_HOME/.rustup" ] && export RUSTUP_HOME="${RUSTUP_HOME:-$REAL_HOME/.rustup}"
 	[ -d "$REAL_HOME/.cargo" ] && export CARGO_HOME="${CARGO_HOME:-$REAL_HOME/.cargo}"
 	example cargo
 	pins . policy.json
-	grep -q '^runner = \["sharness-exec", "run", ' .cargo/config.toml
+	grep -qx 'runner = "sum-cargo-test"' .cargo/config.toml
+	run -0 sh -c "$(command_line .cargo/config.toml '#')"
+	wrapper sum-cargo-test
 	CARGO_NET_OFFLINE=true run -0 --separate-stderr cargo test
 	[[ $output == *"test tests::sums ... ok"* ]]
+	[[ $output == *"test tests::cannot_write_home ... ok"* ]]
+	# The policy's path is absolute: the same from a subdirectory.
+	cd src
+	CARGO_NET_OFFLINE=true run -0 --separate-stderr cargo test
 	[[ $output == *"test tests::cannot_write_home ... ok"* ]]
 	no_canary
 }

@@ -5,7 +5,7 @@
 load helpers/load
 
 # Read and exec what a shell and the probe program need, nothing else.
-DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir/tests/try"'"],"read":["/etc","/proc"]},"network":"none","process":{"no_new_privs":true}}'
+DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"],"read":["/etc","/proc"]},"network":"none","process":{"no_new_privs":true}}'
 
 @test "no arguments: 125, one fatal line and the usage on stderr" {
 	run -125 --separate-stderr "$SHARNESS_EXEC"
@@ -34,7 +34,10 @@ DENY='{"pbp":1,"id":"fe","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_
 	[[ "$output" == "usage: sharness-exec run "* ]]
 	[[ "$output" == *"exit status"* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" --version
-	[[ "$output" =~ ^sharness-exec\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[[ "${lines[0]}" =~ ^sharness-exec\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[ "${lines[1]}" = "License: MIT" ] && [ "${#lines[@]}" = 2 ]
+	# The licence it names is the one the tree ships.
+	grep -qx 'MIT License' "$top_srcdir/LICENSE"
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --help
 	[[ "$output" == "usage: sharness-exec run "* ]]
 }

@@ -8,7 +8,7 @@ load helpers/load
 
 HELLO_HASH=sha256:ce63861acaca388d965240fe54c656b9b3e8902d9a1d73731a6fc04b2ba8253f
 HELLO_POLICY='{"pbp":1,"id":"sharness-exec-hello","files":{"read":["/etc"],"write":[],"exec":["/bin","/lib","/lib64","/sbin","/usr"]},"network":"none","process":{"no_new_privs":true,"max_memory_mb":256}}'
-DENY_LANDLOCK="$top_builddir/tests/try/deny-landlock"
+DENY_LANDLOCK="$TRYDIR/deny-landlock"
 
 setup() {
 	setup_tmp
@@ -120,7 +120,7 @@ usage: sharness-exec hello" ]
 	require_feature landlock
 	require_feature nobody
 	cd "$TMP/cwd"
-	run -126 --separate-stderr as_nobody env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
+	run -126 --separate-stderr as_nobody env TMPDIR="$TMP/t" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC" hello
 	printf '%s\n' "$output" | grep -qE '^a local server works +allowed +NOT held +refused \(exit [0-9]+\): listen: Address family not supported by protocol$'
 	printf '%s\n' "$output" | grep -qE '^TCP to 127\.0\.0\.1:[0-9]+ +refused +held '
 	printf '%s\n' "$output" | grep -qF 'so loopback is unavailable and no local server works'
@@ -136,7 +136,7 @@ usage: sharness-exec hello" ]
 	require_feature landlock
 	require_feature root
 	cd "$TMP/cwd"
-	run -126 --separate-stderr env TMPDIR="$TMP/t" "$top_builddir/tests/try/deny-unshare" "$SHARNESS_EXEC" hello
+	run -126 --separate-stderr env TMPDIR="$TMP/t" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC" hello
 	printf '%s\n' "$output" | grep -qx '0/6 held'
 	printf '%s\n' "$output" | grep -qE '^read /etc/os-release +allowed +NOT held +did not run: sharness-exec exit 126: hint: for a root caller chmod '
 	[ "${lines[-1]}" = "hello: 6 expectations did NOT hold" ]

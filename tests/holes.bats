@@ -9,8 +9,8 @@
 # victims belong to the user who attacks, so only the view refuses.
 load helpers/load
 
-TRYV="$top_builddir/tests/try/try-view"
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+TRYV="$TRYDIR/try-view"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 
 setup() {
 	setup_tmp

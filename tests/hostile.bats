@@ -12,8 +12,8 @@
 # cgroup v2 (this machine has v1 memory and pids).
 load helpers/load
 
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
-DENY_LANDLOCK="$top_builddir/tests/try/deny-landlock"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
+DENY_LANDLOCK="$TRYDIR/deny-landlock"
 # Debian's, which nobody can run too (a python3 first on root's PATH may
 # live in root's home).
 PYTHON=/usr/bin/python3
@@ -36,7 +36,7 @@ policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"hostile",
 	  "files":{"read":["/etc","/proc"],
 	           "write":["'"$TMP"'/rw","/dev/null"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},
 	  "network":'"${3:-\"none\"}"','"${2:-}"'
 	  "process":{"no_new_privs":true'"${1:-}"'}}'
 }
@@ -442,7 +442,7 @@ t_deny_landlock() {
 	# by the view and the namespaces alone.
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"no-landlock",
 	  "files":{"read":["/etc"],"write":["'"$TMP"'/rw","/dev/null"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},
 	  "network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr as "$1" "$DENY_LANDLOCK" 38 \
 		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
@@ -498,8 +498,10 @@ outer_domain() {
 # a nested run cannot make, would keep a daemon's socket there from being
 # connected to, and strict mode refuses it (FS_RESOLVE_UNIX_READ).
 outer_x() {
-	OUTER_X=(-x /usr -x /etc -x /proc -x /sys -x /dev -x "$TMP"
-	         -x "$top_builddir" -x "$top_srcdir")
+	OUTER_X=(-x /usr -x /etc -x /proc -x /sys -x /dev -x "$TMP" -x "$HELPERDIR")
+	# The source tree too, but where uid 65534 could not open it: the
+	# programs then run from their copy (reach_programs).
+	[ -n "${REACH:-}" ] || OUTER_X+=(-x "$top_srcdir")
 }
 
 # The inner policy writes to $TMP/b and $TMP/c; its network is the object
@@ -507,7 +509,7 @@ outer_x() {
 inner_policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"nested",
 	  "files":{"read":["/etc","/proc"],"write":["'"$TMP"'/b","'"$TMP"'/c","/dev/null"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},
 	  "network":{"connect_tcp_ports":[]},"process":{"no_new_privs":true}}'
 }
 
@@ -575,7 +577,7 @@ t_nested_netns() {
 $(no_view_warning "unshare: Operation not permitted")" ]
 	[ -e "$TMP/rw/ran" ]
 	run -1 --separate-stderr as "$1" "$LANDLOCK" "${OUTER_X[@]}" -w "$TMP/rw" -w /dev/null -- \
-		"$SHARNESS_EXEC" run $best -p "$TMP/p.json" -- "$top_builddir/tests/try/try-net" tcp4
+		"$SHARNESS_EXEC" run $best -p "$TMP/p.json" -- "$TRYDIR/try-net" tcp4
 	[ "$output" = "refused: socket: Address family not supported by protocol" ]
 }
 

@@ -24,7 +24,7 @@ teardown() {
 policy() { # NETWORK
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"ipc",
 	  "files":{"read":["/etc","/proc"],"write":[],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},
 	  "network":'"$1"',
 	  "process":{"no_new_privs":true}}'
 }

@@ -24,9 +24,9 @@ load helpers/load
 # below their ABI, so no ABI lacks them here.
 RIGHTS="SCOPE_ABSTRACT_UNIX_SOCKET:6:net NET_BIND_TCP:4:net NET_CONNECT_TCP:4:net NET_BIND_UDP:10:udp NET_CONNECT_SEND_UDP:10:udp"
 
-TP="$top_builddir/tests/try/try-ports"
-TRYV="$top_builddir/tests/try/try-view"
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+TP="$TRYDIR/try-ports"
+TRYV="$TRYDIR/try-view"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 
 setup() {
 	setup_tmp
@@ -213,7 +213,7 @@ t_view_unix() {
 # out of reach, one in a write path is not. (The helper opens rule paths
 # without following symlinks, so /usr alone: /bin and /lib lead there.)
 t_resolve_unix_helper() {
-	local m=$1 sys=(-x /usr -x "$top_builddir/tests/try")
+	local m=$1 sys=(-x /usr -x "$TRYDIR")
 	need "$m"
 	needs_abi 9
 	listener unix "$TMP/out/sock"

@@ -13,7 +13,7 @@ load helpers/load
 USAGE="usage: sharness-exec-limits [-bUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
 AS_WARN="RLIMIT_AS caps each process's address space, not the memory all of them use, and does not count shared memory (memfd, tmpfs, /dev/shm), and AddressSanitizer, which reserves terabytes of it, fails under it"
 NPROC_WARN="RLIMIT_NPROC counts every process of the user, not only this command's, and does not apply to root"
-TRY_SUPER="$top_builddir/tests/try/try-super"
+TRY_SUPER="$TRYDIR/try-super"
 
 # The caller's own cgroup path in a v1 hierarchy, "" for its root.
 own_path() {

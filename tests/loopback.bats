@@ -9,7 +9,7 @@
 #   covers it on the helper, where loopback is refused with the rest).
 load helpers/load
 
-NET="$top_builddir/tests/try/try-net"
+NET="$TRYDIR/try-net"
 # The system python3: a pyenv shim under /root is out of nobody's reach.
 PY=/usr/bin/python3
 FORKED='import os, socket
@@ -41,7 +41,7 @@ teardown() {
 policy() { # NETWORK
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"loopback",
 	  "files":{"read":["/etc","/proc"],"write":["'"$TMP"'/rw"],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},
 	  "network":'"${1:-\"none\"}"',
 	  "process":{"no_new_privs":true}}'
 }

@@ -18,14 +18,14 @@
 load helpers/load
 load helpers/ipc
 
-DENY="$top_builddir/tests/try/deny-unshare"
+DENY="$TRYDIR/deny-unshare"
 # The system python3: a pyenv shim under /root is out of nobody's reach.
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3 || echo python3)
 WARNING="sharness-exec-netns: warning: no network namespace available (unshare: Operation not permitted): loopback is unavailable, sockets other than AF_UNIX are refused by a seccomp filter, and SysV and POSIX IPC objects are shared with the caller"
 WARNING_H="sharness-exec-netns: warning: no IPC namespace available (unshare: Operation not permitted): SysV and POSIX IPC objects are shared with the caller"
-IPC="$top_builddir/tests/try/try-ipc"
-NET="$top_builddir/tests/try/try-net"
+IPC="$TRYDIR/try-ipc"
+NET="$TRYDIR/try-net"
 # CapAmb, CapEff and CapPrm in a user namespace: CAP_SYS_ADMIN (21),
 # CAP_SYS_PTRACE (19) and CAP_SETPCAP (8).
 AMBIENT=0000000000280100

@@ -44,10 +44,24 @@ $p: files.exec[0]: has a \"..\" component: \"/a/../b\"
 $p: env.set: not a variable name: \"1X\"
 $p: network.bind_tcp_ports[2]: must be 1-65535, not 0
 $p: network.bind_tcp_ports[1]: duplicate of network.bind_tcp_ports[0]: 22
-$p: ppb: unknown key
+$p: ppb: unknown key; did you mean pbp?
 $p: pbp: missing required key
 $p: process: missing required key" ]
 	[ -z "$output" ]
+}
+
+@test "an unknown key that one key is near: did you mean, in check and in run; a tie or a far key: none" {
+	# bind_ucp_ports is one edit from both bind_udp_ports and bind_tcp_ports.
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"wirte":[]},"network":{"bind_ucp_ports":[1]},"process":{"no_new_privs":true,"max_open_files":1,"Max_pids":1}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/p.json"
+	p="sharness-exec: $TMP/p.json"
+	[ "$stderr" = "$p: files.wirte: unknown key; did you mean files.write?
+$p: network.bind_ucp_ports: unknown key
+$p: process.max_open_files: unknown key
+$p: process.Max_pids: unknown key; did you mean process.max_pids?" ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- touch "$TMP/ran"
+	[ "${stderr_lines[0]}" = "$p: files.wirte: unknown key; did you mean files.write?" ]
+	[ ! -e "$TMP/ran" ]
 }
 
 @test "an id or key with control characters cannot forge extra lines" {

@@ -12,7 +12,7 @@
 # message, since every kernel here has the guard).
 load helpers/load
 
-TP="$top_builddir/tests/try/try-ports"
+TP="$TRYDIR/try-ports"
 
 setup() {
 	setup_tmp
@@ -181,18 +181,18 @@ guards_in() {
 
 @test "a guard inside another: 126 with a hint, or with -b listen() refused outright" {
 	require_feature landlock
-	run -126 --separate-stderr "$LANDLOCK" -H -x /usr -x "$top_builddir" -- "$LANDLOCK" -H -x /usr -x "$top_builddir" -- true
+	run -126 --separate-stderr "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- true
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to install the listen guard's seccomp filter: Device or resource busy" ] ||
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to install the listen guard's seccomp filter: Resource busy" ]
 	[[ "${stderr_lines[1]}" == "hint: a filter above already has a seccomp listener"* ]]
-	run -1 --separate-stderr "$LANDLOCK" -H -x /usr -x "$top_builddir" -- "$LANDLOCK" -b -H -x /usr -x "$top_builddir" -w "$TMP/rw" -- "$TP" listen-unix "$TMP/rw/sock"
+	run -1 --separate-stderr "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- "$LANDLOCK" -b -H -x /usr -x "$HELPERDIR" -w "$TMP/rw" -- "$TP" listen-unix "$TMP/rw/sock"
 	[ "$output" = "refused: Permission denied" ]
 	[ "$stderr" = "sharness-exec-landlock: warning: no listen guard (a seccomp listener is already in place): best effort: listen() is refused on every socket" ]
 }
 
 # --- UDP ---------------------------------------------------------------------
 
-abi() { "$top_builddir/tests/try/try-syscall" landlock-abi; }
+abi() { "$TRYDIR/try-syscall" landlock-abi; }
 
 t_udp_no_keys() {
 	local m=$1
@@ -254,12 +254,12 @@ t_udp_keys_old_abi() {
 	listener tcp
 	local a n=0
 	for a in 1 2 3 4 5 6 7 8 9 10 11; do
-		run -0 --separate-stderr "$LANDLOCK" -A "$a" -b -H -c "$port" -x /usr -x "$top_builddir" -- "$TP" connect "$port"
+		run -0 --separate-stderr "$LANDLOCK" -A "$a" -b -H -c "$port" -x /usr -x "$HELPERDIR" -- "$TP" connect "$port"
 		[ "$output" = ok ]
 		n=$((n + 1))
 		logged "$log" "$n"
 		if [ "$a" -ge 4 ]; then
-			run -1 --separate-stderr "$LANDLOCK" -A "$a" -b -H -x /usr -x "$top_builddir" -- "$TP" connect "$port"
+			run -1 --separate-stderr "$LANDLOCK" -A "$a" -b -H -x /usr -x "$HELPERDIR" -- "$TP" connect "$port"
 			[ "$output" = "refused: Permission denied" ]
 		fi
 	done
@@ -275,12 +275,12 @@ t_udp_keys_old_abi() {
 	run -126 --separate-stderr "$LANDLOCK" -A 5 -H -- true
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI 5: no wall of this run holds SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL" ]
 	[ "${stderr_lines[1]}" = "hint: SCOPE_ABSTRACT_UNIX_SOCKET: Landlock ABI 6 (Linux 6.12) or a network namespace (\"network\": \"none\"); SCOPE_SIGNAL: Landlock ABI 6 (Linux 6.12) or a pid namespace; -b (--best-effort) runs without them" ]
-	run -0 --separate-stderr "$LANDLOCK" -A 6 -b -C 53 -x /usr -x "$top_builddir" -- true
+	run -0 --separate-stderr "$LANDLOCK" -A 6 -b -C 53 -x /usr -x "$HELPERDIR" -- true
 	[ "$stderr" = "sharness-exec-landlock: warning: Landlock ABI 6: best effort: dropped NET_BIND_UDP, NET_CONNECT_SEND_UDP: UDP is unrestricted" ]
 	# RESOLVE_UNIX (ABI 9) is used where the kernel has it, never required:
 	# ABIs 6 to 8 without UDP run without a word.
 	for a in 6 7 8; do
-		run -0 --separate-stderr "$LANDLOCK" -A "$a" -H -x /usr -x "$top_builddir" -- true
+		run -0 --separate-stderr "$LANDLOCK" -A "$a" -H -x /usr -x "$HELPERDIR" -- true
 		[ "$stderr" = "" ]
 	done
 	# An ABI above the kernel's changes nothing.

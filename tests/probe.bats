@@ -7,14 +7,14 @@
 # independent way to call it from the shell).
 load helpers/load
 
-DENY_LANDLOCK="$top_builddir/tests/try/deny-landlock"
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+DENY_LANDLOCK="$TRYDIR/deny-landlock"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 
 setup() {
 	setup_tmp
 	PY=/usr/bin/python3
 	[ -x "$PY" ] || PY=$(command -v python3) || PY=
-	CHECK="$top_srcdir/tests/helpers/check-probe.py"
+	CHECK=$(reachable "$top_srcdir/tests/helpers/check-probe.py")
 }
 
 # check_json [PREFIX...]: run `probe --json` and the checker, under PREFIX

@@ -9,7 +9,7 @@
 #   no user manager runs.
 load helpers/load
 
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 PYTHON=/usr/bin/python3
 SYSTEM='"/usr","/bin","/lib","/lib64"'
 
@@ -88,7 +88,7 @@ t_ls_nested() {
 	local m=$1
 	need "$m"
 	write_policy "$TMP/inner.json" '{"pbp":1,"id":"inner","files":{"read":["/etc"],"exec":["/usr"]},"network":"none","process":{"no_new_privs":true}}'
-	policy '"read":["/etc","'"$TMP"'"],"exec":["/usr","'"$top_builddir"'"]'
+	policy '"read":["/etc","'"$TMP"'"],"exec":["/usr","'"$HELPERDIR"'"]'
 	# The outer run lists its root; the inner run's view cannot stand in
 	# the outer Landlock domain, and its / is the outer's tmpfs, which the
 	# inner run's walls record does not note: no READ_DIR for it.
@@ -304,7 +304,7 @@ go_os() {
 	goroot=$(go env GOROOT)
 	require_feature file:"$goroot/src/os"
 	[ "$m" = root ] || require_feature "nobody-reaches:$LANDLOCK"
-	bin=$(mktemp -d "$top_builddir/tests/realsuites-go.XXXXXX")
+	bin=$(outside_tmp realsuites-go)
 	chmod 755 "$bin"
 	GOCACHE="$TMP/gocache" GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOENV=off \
 		go test -c -o "$bin/os.test" os

@@ -21,8 +21,8 @@
 # that: then an empty cgroup may be left, CAVEATS of the man page).
 load helpers/load
 
-TRY_SUPER="$top_builddir/tests/try/try-super"
-DENY="$top_builddir/tests/try/deny-unshare"
+TRY_SUPER="$TRYDIR/try-super"
+DENY="$TRYDIR/deny-unshare"
 USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] [-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-p N] [-R FD] [-T SECONDS] [-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [--] PROGRAM [ARG...]"
 
 setup() {
@@ -49,7 +49,7 @@ policy() {
 	[ "$2" = yes ] && caps=',"max_memory_mb":512,"max_pids":4096'
 	mkdir -p "$1"
 	chmod 777 "$1"
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"supervise","files":{"read":["/etc","/proc"],"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir/tests/try"'"],"write":["'"$1"'","/dev/null"]},"network":"none","process":{"no_new_privs":true'"$caps"'}}'
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"supervise","files":{"read":["/etc","/proc"],"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"],"write":["'"$1"'","/dev/null"]},"network":"none","process":{"no_new_privs":true'"$caps"'}}'
 }
 
 # prep MODE CAPS: a new writable directory W for the next run, and its policy.

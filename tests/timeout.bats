@@ -18,7 +18,7 @@
 # (the "killed N processes" line).
 load helpers/load
 
-DENY="$top_builddir/tests/try/deny-unshare"
+DENY="$TRYDIR/deny-unshare"
 
 setup() {
 	setup_tmp

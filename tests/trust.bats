@@ -55,7 +55,7 @@ need_uids() {
 # policy FILE [EXTRA-WRITE [EXTRA-KEYS]]: a policy that may run try-syscall
 # and write $TMP/out (and EXTRA-WRITE, a JSON list tail), owned by root.
 policy() {
-	write_policy "$1" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"],"read":["/etc"],"write":["'"$TMP"'/out"'"${2:-}"']},"network":"none","process":{"no_new_privs":true}'"${3:-}"'}'
+	write_policy "$1" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"],"read":["/etc"],"write":["'"$TMP"'/out"'"${2:-}"']},"network":"none","process":{"no_new_privs":true}'"${3:-}"'}'
 }
 
 # --- the policy file (DESIGN.md 4.1) ---
@@ -296,7 +296,7 @@ t_view_resolved() {
 	linkdir "$me"
 	as_uid_link "$me" "$mine/w" "$TMP/links/cache"
 	as_uid_link "$me" "$mine/w/git" "$TMP/links/git"
-	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"],"read":["/etc"],"write":["'"$TMP"'/out","'"$TMP"'/links/cache"],"protected":["'"$TMP"'/links/cache/git"]},"network":"none","process":{"no_new_privs":true}}'
+	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"],"read":["/etc"],"write":["'"$TMP"'/out","'"$TMP"'/links/cache"],"protected":["'"$TMP"'/links/cache/git"]},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
 	[[ "$stderr" == *"files.write[1]: \"$TMP/links/cache\" resolves to \"$mine/w\""* ]]
 	[[ "$stderr" == *"files.protected[0]: \"$TMP/links/cache/git\" resolves to \"$mine/w/git\""* ]]
@@ -408,7 +408,7 @@ t_bench_policy() {
 	require_that merged-usr "/bin is no symlink here" test -L /bin
 	require_feature builddir-outside-tmp
 	write_policy "$p" '{"pbp":1,"id":"bench","files":{"read":["/etc"],"exec":["/usr","/bin","/lib","/lib64"],"write":["/tmp"]},"network":"none","process":{"no_new_privs":true}}'
-	outside=$(mktemp -d "$top_builddir/tests/outside.XXXXXX")
+	outside=$(outside_tmp outside)
 	chmod 777 "$outside"
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- /bin/true
 	[ -z "$stderr" ]
@@ -445,21 +445,21 @@ t_bench_policy() {
 
 @test "without openat2 (ENOSYS) the landlock step walks each path with O_NOFOLLOW: same rules, same refusals" {
 	require_feature landlock
-	local NO2="$top_builddir/tests/try/no-openat2"
+	local NO2="$TRYDIR/no-openat2"
 	mkdir -m 755 "$TMP/real" "$TMP/real/sub" "$TMP/outside"
 	echo in >"$TMP/real/sub/f"
 	echo out >"$TMP/outside/f"
 	ln -s "$TMP/outside" "$TMP/real/link"
 	# A real directory, a file, and a missing path: as with openat2.
-	run -0 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$TMP/real/sub" -r "$TMP/real/sub/f" \
+	run -0 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$TRYDIR" -r "$TMP/real/sub" -r "$TMP/real/sub/f" \
 		-r "$TMP/real/nope" -- "$TRY" read "$TMP/real/sub/f"
 	[ "$output" = ok ]
 	[ "$stderr" = "sharness-exec-landlock: warning: skipping missing path $TMP/real/nope" ]
-	run -1 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$TMP/real/sub" -- "$TRY" read "$TMP/outside/f"
+	run -1 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$TRYDIR" -r "$TMP/real/sub" -- "$TRY" read "$TMP/outside/f"
 	[ "$output" = "refused: Permission denied" ]
 	# A symlink, last or in the middle: refused, nothing runs.
 	for p in "$TMP/real/link" "$TMP/real/link/f"; do
-		run -126 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$top_builddir/tests/try" -r "$p" -- "$TRY" create "$TMP/real/ran"
+		run -126 --separate-stderr "$NO2" "$LANDLOCK" -x /usr -x "$TRYDIR" -r "$p" -- "$TRY" create "$TMP/real/ran"
 		case ${stderr_lines[0]} in
 		"sharness-exec-landlock: fatal: unable to open $p: Too many levels of symbolic links") ;;
 		"sharness-exec-landlock: fatal: unable to open $p: Symbolic link loop") ;;

@@ -11,7 +11,7 @@
 # (root here always can): the limits step's refusal is tried on its own.
 load helpers/load
 
-TRYDIR="$top_builddir/tests/try"
+TRYDIR="$TRYDIR"
 
 setup() {
 	setup_tmp
@@ -73,7 +73,7 @@ ids_are() {
 	# limits step is told that rlimits will not do.
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --user 65534:65534 -p "$TMP/p.json" -- true
 	grep -q '^.*/sharness-exec-landlock -e [0-9]* -W [0-9]* -u 65534:65534 -r /proc ' <<<"$output"
-	grep -q '^.*/sharness-exec-limits -U -m 64 --$' <<<"$output"
+	grep -q '^.*/sharness-exec-limits @CGROUP@ -U -m 64 --$' <<<"$output"
 	! grep -q -- ' -G ' <<<"$output"
 }
 

@@ -13,8 +13,8 @@
 load helpers/load
 
 VIEW="$HELPERDIR/sharness-exec-view"
-TRYV="$top_builddir/tests/try/try-view"
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+TRYV="$TRYDIR/try-view"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 
 setup() {
 	setup_tmp

@@ -64,7 +64,7 @@ function __sharness_exec_hash
     $tokens[1] hash $policy 2>/dev/null
 end
 
-set -l commands check hash hello keygen launch learn probe run sign verify
+set -l commands check hash hello keygen launch learn probe run sign verify wrap
 set -l in_run '__fish_seen_subcommand_from run; and not __sharness_exec_command'
 
 complete -c sharness-exec -f
@@ -81,6 +81,7 @@ complete -c sharness-exec -n __fish_use_subcommand -a probe -d 'Report what this
 complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned or signed policy'
 complete -c sharness-exec -n __fish_use_subcommand -a sign -d 'Check a policy and write its signature'
 complete -c sharness-exec -n __fish_use_subcommand -a verify -d 'Check the signature of a policy'
+complete -c sharness-exec -n __fish_use_subcommand -a wrap -d 'Write a one-word wrapper that runs its arguments confined'
 
 complete -c sharness-exec -n $in_run -l best-effort -d 'Go on when the kernel lacks a right'
 complete -c sharness-exec -n $in_run -l check -d 'Each step also prints what it uses'
@@ -123,3 +124,18 @@ complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -s o -r -d 'Wri
 complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -l base -r -d 'Start from this policy'
 complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -l rounds -x -d 'Run the command at most this many times'
 complete -c sharness-exec -n '__fish_seen_subcommand_from learn' -l allow-network -d 'May turn "none" into the object form for ports'
+
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -s o -r -d 'The wrapper to write'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy the wrapper enforces'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Pin the policy to this hash'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a policy signed by this key'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l expect-id -x -d 'Refuse unless the policy has this id'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l best-effort -d 'The wrapper runs with --best-effort'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l check -d 'The wrapper runs with --check'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l help -d 'Print the usage of wrap'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l kill-after -x -d 'With --timeout, kill what is left this much later'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l timeout -x -d 'End each run after this long, exit 124'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l user -x -a '(__fish_complete_users)' -d 'Root only: run the command as this user'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -l user-groups -d 'With --user, keep the user\'s groups'
+complete -c sharness-exec -n '__fish_seen_subcommand_from wrap' -s v -l verbose -d 'The wrapper runs with --verbose'

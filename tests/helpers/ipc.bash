@@ -9,7 +9,7 @@
 # The caller sets INSIDE to the command words that run a command confined
 # (run as MODE's user by `as MODE`), and calls ipc_cleanup in teardown.
 
-IPC="$top_builddir/tests/try/try-ipc"
+IPC="$TRYDIR/try-ipc"
 IPC_SHM=()
 IPC_MQ=()
 

@@ -11,7 +11,8 @@ NETNS="$HELPERDIR/sharness-exec-netns"
 SUPERVISE="$HELPERDIR/sharness-exec-supervise"
 LIMITS="$HELPERDIR/sharness-exec-limits"
 LANDLOCK="$HELPERDIR/sharness-exec-landlock"
-TRY="$top_builddir/tests/try/try-syscall"
+: "${TRYDIR:=$top_builddir/tests/try}"
+TRY="$TRYDIR/try-syscall"
 CONFORMANCE="$top_srcdir/tests/conformance"
 NOBODY_UID=65534
 NOBODY_GID=65534
@@ -24,6 +25,78 @@ setup_tmp() {
 
 teardown_tmp() {
 	[ -n "${TMP:-}" ] && rm -rf "$TMP"
+	[ -n "${REACH:-}" ] && rm -rf "$REACH"
+	return 0
+}
+
+# reach_programs: where uid 65534 cannot reach the build tree (a clone in a
+# 0700 directory, as root's home is, or in a `mktemp -d`), the programs the
+# tests run as another uid are put where it can: in this test's own 0755
+# directory $REACH beneath /var/tmp (world-traversable, and outside /tmp,
+# which some tests make read-only or a private tmpfs), else beneath
+# ${BATS_TMPDIR:-/tmp}; and so they are where the build tree lies beneath
+# /tmp, for any caller. teardown_tmp removes it. They are hard links where
+# the file system allows, else copies, and $SHARNESS_EXEC, $HELPERDIR, the
+# helpers' names, $TRYDIR and $TRY name them there. The test front end
+# finds its helpers beside itself, so the whole chain runs from there.
+reach_programs() {
+	local base= f
+	REACH=
+	[ "$SHARNESS_EXEC" = "$top_builddir/test-sharness-exec" ] || return 0
+	[ -d /var/tmp ] && [ -w /var/tmp ] && case $(realpath /var/tmp)/ in /tmp/*) ;; *) base=/var/tmp ;; esac
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	   ! as_nobody test -x "$SHARNESS_EXEC" 2>/dev/null; then
+		base=${base:-${BATS_TMPDIR:-/tmp}}
+	else
+		# A build tree beneath /tmp, which some tests hide: the copy
+		# lies outside it, where there is such a place.
+		case $(realpath "$top_builddir")/ in /tmp/*) ;; *) return 0 ;; esac
+		[ -n "$base" ] || return 0
+	fi
+	REACH=$(mktemp -d "$base/sharness-exec-reach.XXXXXX")
+	chmod 755 "$REACH"
+	mkdir -m 755 "$REACH/tests" "$REACH/tests/try"
+	for f in "$SHARNESS_EXEC" "$HELPERDIR"/sharness-exec-*; do
+		[ -f "$f" ] && [ -x "$f" ] && reach_put "$f" "$REACH"
+	done
+	for f in "$top_builddir"/tests/try/*; do
+		[ -f "$f" ] && [ -x "$f" ] && reach_put "$f" "$REACH/tests/try"
+	done
+	SHARNESS_EXEC=$REACH/${SHARNESS_EXEC##*/}
+	HELPERDIR=$REACH
+	NETNS="$HELPERDIR/sharness-exec-netns"
+	SUPERVISE="$HELPERDIR/sharness-exec-supervise"
+	LIMITS="$HELPERDIR/sharness-exec-limits"
+	LANDLOCK="$HELPERDIR/sharness-exec-landlock"
+	# Exported, as make exports the others: a bats run inside a test
+	# (walls.bats runs confine.bats) uses this copy too.
+	export TRYDIR="$REACH/tests/try"
+	TRY="$TRYDIR/try-syscall"
+	# The tests run where the helpers are, as make check runs them in the
+	# build tree: a working directory outside the policy is one that holds
+	# a step the view binds, not an empty one the view warns of.
+	cd "$REACH"
+}
+
+# reachable FILE: the path of FILE, or where uid 65534 cannot reach the
+# build tree, of a copy of it in $REACH, which it can (a script of the
+# source tree that a test runs as that uid).
+reachable() {
+	[ -n "${REACH:-}" ] || { echo "$1"; return; }
+	cp "$1" "$REACH/" && chmod 755 "$REACH/${1##*/}" && echo "$REACH/${1##*/}"
+}
+
+# outside_tmp NAME: a new directory NAME.XXXXXX outside /tmp, beneath the
+# build tree, or beneath $REACH where uid 65534 cannot reach that; its path.
+outside_tmp() {
+	mktemp -d "${REACH:-$top_builddir/tests}/$1.XXXXXX"
+}
+
+# reach_put FILE DIR: FILE in DIR, a hard link where others may already
+# execute it, else a copy that they may.
+reach_put() {
+	[ -n "$(find "$1" -perm -005)" ] && ln "$1" "$2/" 2>/dev/null && return
+	cp "$1" "$2/" && chmod 755 "$2/${1##*/}"
 }
 
 setup() { setup_tmp; }
@@ -81,7 +154,8 @@ no_view_root_hint() {
 #   nobody-reaches:PATH    uid 65534 may execute PATH (the build tree)
 #   dir-outside-tmp        a writable directory outside /tmp (/var/tmp or
 #                          the build tree)
-#   builddir-outside-tmp   the build tree does not lie beneath /tmp
+#   builddir-outside-tmp   the programs the tests run (the build tree, or
+#                          its copy, reach_programs) do not lie beneath /tmp
 #   static-front-end       $SHARNESS_EXEC has no ELF interpreter
 #   no-asan                $SHARNESS_EXEC is not built with AddressSanitizer
 #   tiocsti                TIOCSTI is not disabled (dev.tty.legacy_tiocsti)
@@ -111,7 +185,9 @@ require_feature() {
 		[ "$(id -u)" = 0 ] || why="needs root" ;;
 	nobody)
 		[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null ||
-			why="running as nobody needs root and setpriv" ;;
+			why="running as nobody needs root and setpriv"
+		[ -n "$why" ] || as_nobody test -x "$SHARNESS_EXEC" ||
+			why="uid $NOBODY_UID cannot reach $SHARNESS_EXEC" ;;
 	pty)
 		command -v script >/dev/null || why="script(1) is not installed" ;;
 	tool:*)
@@ -133,7 +209,7 @@ require_feature() {
 			break
 		done ;;
 	builddir-outside-tmp)
-		case $(realpath "$top_builddir")/ in /tmp/*) why="the build tree is under /tmp" ;; esac ;;
+		case $(realpath "$HELPERDIR")/ in /tmp/*) why="the build tree is under /tmp" ;; esac ;;
 	static-front-end)
 		! readelf -l "$SHARNESS_EXEC" 2>/dev/null | grep -q INTERP ||
 			why="this front end is linked dynamically (sanitizers or --disable-static-link)" ;;
@@ -245,7 +321,7 @@ write_policy() {
 chain_policy() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"'"$1"'",
 	  "files":{"read":['"$3"'],"write":['"$4"'],
-	           "exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"'"${5:+,$5}"']'"${7:-}"'},
+	           "exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"'"${5:+,$5}"']'"${7:-}"'},
 	  "network":'"$2"',"process":{"no_new_privs":true'"${6:-}"'}}'
 }
 
@@ -287,3 +363,8 @@ need() {
 	[ "$1" = root ] && require_feature root
 	return 0
 }
+
+# Each test's own copy, made as its file is loaded (bats loads it again for
+# each test; not for setup_file, which runs as root): the names above are
+# read by the test files' own first lines.
+[ -z "${BATS_TEST_NAME:-}" ] || reach_programs

@@ -86,7 +86,7 @@ static const struct { const char *json, *want; } cases[] = {
 	  "files.write[2]: beneath /proc/sysrq-trigger, which is always read-only: '/proc/sysrq-trigger/x'\n"
 	  "files.write[3]: beneath /proc/irq, which is always read-only: '/proc/irq/1'\n"
 	  "files.write[4]: beneath /proc/bus, which is always read-only: '/proc/bus'\n" },
-	{ "{" BASE ",'files':{'wrte':[]}}", "files.wrte: unknown key\n" },
+	{ "{" BASE ",'files':{'wrte':[]}}", "files.wrte: unknown key; did you mean files.write?\n" },
 	{ "{" BASE ",'files':{'read':'/usr'}}", "files.read: must be an array\n" },
 	{ "{" BASE ",'files':{'exec':[1,null,['/a']]}}",
 	  "files.exec[0]: must be a string\nfiles.exec[1]: must be a string\n"
@@ -213,7 +213,7 @@ static const struct { const char *json, *want; } cases[] = {
 	  "id: must be 1-128 characters, not 0\n"
 	  "files.read[0]: not an absolute path: 'a'\n"
 	  "files.read[1]: has a '..' component: '/b/..'\n"
-	  "files.wirte: unknown key\n"
+	  "files.wirte: unknown key; did you mean files.write?\n"
 	  "network.connect_tcp_ports[0]: must be 1-65535, not 0\n"
 	  "process.max_pids: must be 1-4194304, not 0\n"
 	  "process.no_new_privs: missing required key\n"
