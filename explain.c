@@ -85,13 +85,11 @@ void explain_check(const char *usage)
 	n = fd >= 0 ? read(fd, scope, sizeof scope - 1) : -1;
 	if (fd >= 0)
 		close(fd);
-	if (n > 0 && atoi(scope) >= 3) {
-		fprintf(stderr, "%s: fatal: refused: --explain traces the command, and Yama's "
-		        "kernel.yama.ptrace_scope is 3, which forbids every ptrace attach\n", progname);
-		hint("run without --explain, or lower kernel.yama.ptrace_scope (it cannot be "
-		     "lowered from 3 without a reboot)");
-		exit(EXIT_CONFINE);
-	}
+	if (n > 0 && atoi(scope) >= 3)
+		die_hint(EXIT_CONFINE, 0, "run without --explain, or lower kernel.yama.ptrace_scope "
+		         "(it cannot be lowered from 3 without a reboot)",
+		         "refused: --explain traces the command, and Yama's "
+		         "kernel.yama.ptrace_scope is 3, which forbids every ptrace attach");
 }
 
 /* The rights the policy grants at PATH: those of every rule path it lies

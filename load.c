@@ -122,9 +122,9 @@ int load_as(int fd, const char *path, struct loaded *l, const unsigned char *wan
 	l->manifest = manifest_is(&l->doc);
 	l->kind = l->manifest ? "manifest" : "policy";
 	if (!(kinds & (l->manifest ? LOAD_MANIFEST : LOAD_POLICY))) {
-		fprintf(stderr, "%s: fatal: %s: %s. Nothing ran.\n", progname, qn(path), l->manifest ?
-		        "a launch manifest, not a policy: see sharness-exec launch" :
-		        "a policy, not a launch manifest (it has no \"launch\" key)");
+		fatal_say(EXIT_REFUSED, 0, "%s: %s. Nothing ran.", qn(path), l->manifest ?
+		          "a launch manifest, not a policy: see sharness-exec launch" :
+		          "a policy, not a launch manifest (it has no \"launch\" key)");
 		unload_policy(l);
 		return 0;
 	}

@@ -92,13 +92,15 @@ ceiling() {
 # fatal_writers DIR: the lines of DIR's .c and .h files whose string
 # literals write "fatal: " by hand, comments aside; common.c alone writes
 # it (die_hint, diex, usage_fail, fatal_say). Not writers: the readers of
-# such lines in a run's stderr (walls.c, sign.c), and the wrapper that
+# such lines in a run's stderr (walls.c, sign.c) or the status pipe
+# (report.c), and the wrapper that
 # wrap.c writes, a shell script that says its own.
 fatal_writers() {
 	(cd "$1" && grep -HnE '"[^"]*fatal: ' -- *.[ch]) |
 		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*)' |
 		grep -vE '^common\.[ch]:' |
 		grep -vE '^walls\.c:.*strstr\(c->err, ": fatal: "\)' |
+		grep -vE '^report\.c:.*memmem\(line, len, ": fatal: ", 9\)' |
 		grep -vE '^sign\.c:.*static const char fatal\[\] = ' |
 		grep -vE "^wrap\.c:.*printf '%%s: fatal: refused: " || true
 }
