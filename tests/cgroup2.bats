@@ -308,6 +308,45 @@ t_pids() {
 }
 
 @test "root: the pids cap bounds a fork loop (RLIMIT_NPROC would not), nothing left" { t_pids root; }
+
+# run --report on v2 (sharness-exec-report(5)): the counters come from
+# the run's cgroup, memory.peak, memory.events, pids.events and cpu.stat,
+# which this machine's v1 hierarchies do not have (tests/report.bats).
+t_report_v2() {
+	local m=$1 marker=sharness-exec-cg2-report-$$-$RANDOM
+	need "$m"
+	need_cgroup2
+	policy ',"max_memory_mb":64,"max_pids":16'
+	make_base "$m"
+	run -0 --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run "${be[@]}" \
+		--report "$TMP/rw/forks.json" -p "$TMP/p.json" -- "$TRY" fork 100 "$marker"
+	run -0 python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["outcome"] == "exited", r
+assert r["memory"]["source"] == "memory.peak" and r["memory"]["peak_bytes"] > 0, r["memory"]
+assert r["memory"]["cap_bytes"] == 64 << 20, r["memory"]
+assert r["pids"]["cap"] == 16 and r["pids"]["refused_forks"] > 0, r["pids"]
+assert r["cpu"]["source"] == "cpu.stat", r["cpu"]
+print("ok")' "$TMP/rw/forks.json"
+	[ "$output" = ok ]
+	nothing_left "$base"
+	run --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run "${be[@]}" \
+		--report "$TMP/rw/oom.json" -p "$TMP/p.json" -- sh -c 'exec dd if=/dev/zero of="$1" bs=1M count=128' sh "$TMP/rw/fill"
+	[ "$status" = 137 ] || [ "$status" = 1 ]
+	run -0 python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = r["memory"]
+assert m["source"] == "memory.peak" and m["peak_bytes"] <= (64 << 20) + (1 << 20), m
+assert r["outcome"] != "signaled" or m["oom_kills"] >= 1, r
+print("ok")' "$TMP/rw/oom.json"
+	[ "$output" = ok ]
+	rm -f "$TMP/rw/fill"
+	nothing_left "$base"
+}
+
+@test "root: the report's counters on v2, from memory.peak, memory.events, pids.events and cpu.stat" { t_report_v2 root; }
 @test "nobody, delegated: the pids cap bounds a fork loop, nothing left" { t_pids nobody; }
 
 t_daemon() {

@@ -164,3 +164,56 @@ except OSError as e:
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -p draft.json -H "$hash" -- ./test-sum
 	[ "$output" = "$bare" ]
 }
+
+# go_test_lines / cargo_test_lines: each test's name and verdict, without
+# the times, from a test binary's verbose output.
+verdicts() {
+	grep -E '^(--- (PASS|FAIL): [A-Za-z0-9_]+|test [a-z0-9_:]+ \.\.\. (ok|FAILED))' | sed 's/ (.*//' | sort
+}
+
+@test "learn: the Go example's test binary runs under the draft exactly as bare" {
+	require_feature landlock
+	require_feature tool:go
+	cp -R "$top_srcdir/examples/go" "$PROJ/"
+	chmod -R u+w "$PROJ"
+	cd "$PROJ/go"
+	export GOCACHE="$OUTSIDE/gocache" GOPATH="$OUTSIDE/gopath" GOPROXY=off GOTOOLCHAIN=local GOFLAGS=
+	run -0 go test -c -o sum.test .
+	# bare, the canary (a file in $HOME) fails: HOME is writable here
+	run env HOME="$OUTSIDE" ./sum.test -test.v
+	local bare
+	bare=$(verdicts <<<"$output")
+	[[ $bare == *"--- PASS: TestSum"* ]]
+	run -0 --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" learn -o draft.json -- ./sum.test -test.v
+	echo "$output"
+	local hash
+	hash=$("$SHARNESS_EXEC" hash draft.json)
+	# learn's private env gives the binary a HOME of its own, writable
+	run --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" run -p draft.json -H "$hash" -- ./sum.test -test.v
+	[ "$(verdicts <<<"$output")" = "$bare" ]
+	[ ! -e "$OUTSIDE/.sharness-exec-canary" ]
+}
+
+@test "learn: the cargo example's test binary runs under the draft exactly as bare" {
+	require_feature landlock
+	require_feature tool:cargo
+	cp -R "$top_srcdir/examples/cargo" "$PROJ/"
+	chmod -R u+w "$PROJ"
+	rm -rf "$PROJ/cargo/.cargo"   # its runner is the example's wrapper
+	cd "$PROJ/cargo"
+	[ -d "$HOME/.cargo" ] && export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+	run -0 cargo test --offline --no-run
+	local bin
+	bin=$(find target/debug/deps -maxdepth 1 -type f -perm -u+x -name 'sum-*' | head -1)
+	[ -n "$bin" ]
+	run env HOME="$OUTSIDE" "$bin"
+	local bare
+	bare=$(verdicts <<<"$output")
+	[[ $bare == *"test tests::sums ... ok"* ]]
+	run -0 --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" learn -o draft.json -- "$bin"
+	echo "$output"
+	local hash
+	hash=$("$SHARNESS_EXEC" hash draft.json)
+	run --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" run -p draft.json -H "$hash" -- "$bin"
+	[ "$(verdicts <<<"$output")" = "$bare" ]
+}
