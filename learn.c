@@ -422,6 +422,7 @@ static int rounds(struct learn *l)
 	if (grants)
 		printf("note: the round limit (%lu) was reached with more to add\n", l->rounds);
 	printf("note: the last round ended with %s; review the draft before pinning it\n", st);
+	draft_free(&l->d);
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
