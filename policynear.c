@@ -42,9 +42,12 @@ const char *policy_near_key(const struct ck *c, const char *kp, unsigned k)
 
 	/* A typo is of letters: a long key, or one of other bytes (a NUL,
 	 * an escape sequence), is near none of the format's. */
-	key = json_str(c->d, k, &len);
-	if (!key || len > KEY_MAX || strspn(key, NAME_CHARS "-") < len)
+	key = json_str(c->d, k, &len);	/* LEN bytes, no NUL after them */
+	if (!key || len > KEY_MAX)
 		return NULL;
+	for (size_t i = 0; i < len; i++)
+		if (!key[i] || !strchr(NAME_CHARS "-", key[i]))
+			return NULL;
 	for (size_t i = 0; i < c->nrules; i++) {
 		if (strcmp(c->rules[i].parent, kp))
 			continue;
