@@ -1,6 +1,6 @@
-/* sharness-exec-learn: `sharness-exec learn` (DESIGN.md 4.7), beside the
- * verify path. It never runs COMMAND unconfined: each round runs it through
- * the front end (the descriptor -F), pinned to the round's draft, with
+/* `sharness-exec learn` (DESIGN.md 4.7), in sharness-exec-sign, the program
+ * beside the verify path that parses JSON. It never runs COMMAND
+ * unconfined: each round runs it through the front end (the descriptor -F), pinned to the round's draft, with
  * --explain and --report, reads the report's denials, widens the draft by
  * what learnrules.c allows, and stops when a round is refused nothing new
  * or at the round limit. Exit 0 with the draft written, 125 refused. */
@@ -23,8 +23,6 @@
 #include "json.h"
 #include "learn.h"
 #include "load.h"
-
-const char *progname = "sharness-exec";
 
 #define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
 	"[--allow-network] -- COMMAND [ARG...]"
@@ -496,7 +494,7 @@ static char **parse(struct learn *l, int argc, char **argv)
 	return argv + optind;
 }
 
-int main(int argc, char **argv)
+int cmd_learn(int argc, char **argv)
 {
 	struct learn l = { .frontend = -1 };
 	unsigned long fd;

@@ -52,4 +52,8 @@ void draft_retract(struct draft *d, const char *why);
 void draft_write(FILE *f, const struct policy *p);
 void draft_free(struct draft *d);
 
+/* learn.c: sharness-exec-sign -F FD learn ARGS..., FD the front end that
+ * execs it, to run again round by round. */
+int cmd_learn(int argc, char **argv);
+
 #endif

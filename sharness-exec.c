@@ -104,7 +104,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 /* hello and probe live beside the verify path, in a program of their own
- * (DESIGN.md 1), and learn in another, each of which runs this one again
+ * (DESIGN.md 1), and learn in the signer's, each of which runs this one again
  * through the descriptor -F. Only this program reads keys: probe's
  * --trust-key FILE goes on as -k FILE with -f FINGERPRINT or -E WHY. */
 static int beside(int argc, char **argv)
@@ -119,7 +119,7 @@ static int beside(int argc, char **argv)
 	if (self < 0)
 		die(EXIT_REFUSED, "unable to open /proc/self/exe");
 	snprintf(fd, sizeof fd, "%d", self);
-	v[n++] = helper_path(strcmp(argv[0], "learn") ? "sharness-exec-probe" : "sharness-exec-learn");
+	v[n++] = helper_path(strcmp(argv[0], "learn") ? "sharness-exec-probe" : "sharness-exec-sign");
 	v[n++] = "-F";
 	v[n++] = fd;
 	v[n++] = argv[0];

@@ -1,6 +1,8 @@
 /* sharness-exec-sign: `sharness-exec keygen` and `sharness-exec sign`,
  * beside the verify path (DESIGN.md 2.3): the front end execs this
- * program, so private keys are read, made and used here only. It speaks
+ * program, so private keys are read, made and used here only. It holds
+ * `sharness-exec learn` too (learn.c), the other command beside the verify
+ * path that parses JSON. It speaks
  * as the front end, whose subcommands these are. Exit 0, or 125 with one
  * line on stderr. */
 #include <errno.h>
@@ -14,11 +16,14 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "learn.h"
 #include "privkey.h"
 
 const char *progname = "sharness-exec";
 
 #define USAGE "sharness-exec-sign keygen -o NAME\n" \
+	"       sharness-exec-sign -F FD learn -o DRAFT [--base POLICY] [--rounds N] " \
+	"[--allow-network] -- COMMAND [ARG...]\n" \
 	"       sharness-exec-sign sign -k NAME.key POLICY"
 
 static char *with_suffix(const char *path, const char *suffix)
@@ -161,6 +166,8 @@ int main(int argc, char **argv)
 		return cmd_keygen(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "sign"))
 		return cmd_sign(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "-F"))
+		return cmd_learn(argc, argv);
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: %s\n", USAGE);
 		return fflush(stdout) ? EXIT_REFUSED : 0;
