@@ -115,3 +115,27 @@ fatal_writers() {
 	run -0 fatal_writers "$TMP"
 	[ "$output" = "x.c:4:	fprintf(stderr, \"%s: fatal: %s\n\", progname, why);" ]
 }
+
+# DESIGN.md 6 names each program's own files: its row is the program's
+# sources in Makefile.am, less what every program links (the libraries'),
+# in any order; and every top-level .c file is named there.
+@test "DESIGN.md's table of programs and their files is Makefile.am's" {
+	local design="$top_srcdir/DESIGN.md" prog row want got n=0 f
+	local shared=" common.c text.c helper.c seccomp.c rights.c statuspipe.c "
+	while IFS='|' read -r _ prog row _; do
+		prog=$(tr -d ' `' <<<"$prog")
+		[[ $prog == sharness-exec* ]] || continue
+		got=$(tr ' ' '\n' <<<"$row" | grep . | LC_ALL=C sort | tr '\n' ' ')
+		want=$(bash "$SHAPE" "$top_srcdir" files "$prog" | grep '\.c$' |
+			while read -r f; do [[ $shared == *" $f "* ]] || echo "$f"; done |
+			LC_ALL=C sort -u | tr '\n' ' ')
+		echo "$prog"$'\n'"  DESIGN.md:   $got"$'\n'"  Makefile.am: $want"
+		[ "$got" = "$want" ]
+		n=$((n + 1))
+	done < <(sed -n '/^## 6\. The chain as built/,$p' "$design")
+	[ "$n" = 8 ]
+	for f in "$top_srcdir"/*.c; do
+		f=$(basename "$f")
+		grep -q "\b${f//./\\.}\b" "$design" || { echo "not in DESIGN.md: $f"; return 1; }
+	done
+}
