@@ -217,3 +217,35 @@ verdicts() {
 	run --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" run -p draft.json -H "$hash" -- "$bin"
 	[ "$(verdicts <<<"$output")" = "$bare" ]
 }
+
+@test "learn: meson's example suite runs under the draft exactly as bare" {
+	require_feature landlock
+	require_feature tool:meson
+	require_feature tool:ninja
+	require_feature tool:cc
+	cp -R "$top_srcdir/examples/meson" "$top_srcdir/examples/src" "$PROJ/"
+	chmod -R u+w "$PROJ"
+	cd "$PROJ/meson"
+	# The example's exe_wrapper confines each test with the example's
+	# policy; here the learned draft confines the whole of meson test, so
+	# the wrapper only passes the test on. It is found in ~/.local/bin at
+	# setup: a HOME in the project for that, outside it for the runs (a
+	# file in the caller's home is never granted).
+	mkdir -p wrapper-home/.local/bin
+	printf '#!/bin/sh\nexec "$@"\n' >wrapper-home/.local/bin/sum-meson-test
+	chmod 755 wrapper-home/.local/bin/sum-meson-test
+	run -0 env HOME="$PWD/wrapper-home" meson setup build
+	run -0 ninja -C build
+	export HOME="$OUTSIDE"
+	run meson test -C build --no-rebuild
+	local bare
+	bare=$(grep -E '^(Ok|Fail|Expected Fail|Unexpected Pass|Skipped|Timeout): ' <<<"$output")
+	[[ $bare == *"Ok:"* ]]
+	run -0 --separate-stderr "$SHARNESS_EXEC" learn -o draft.json -- meson test -C build --no-rebuild
+	echo "$output"
+	local hash
+	hash=$("$SHARNESS_EXEC" hash draft.json)
+	run "$SHARNESS_EXEC" run -p draft.json -H "$hash" -- meson test -C build --no-rebuild
+	echo "$output"
+	[ "$(grep -E '^(Ok|Fail|Expected Fail|Unexpected Pass|Skipped|Timeout): ' <<<"$output")" = "$bare" ]
+}
