@@ -294,7 +294,8 @@ static void help(void)
 	fputs(
 	"\n"
 	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"
-	"helper); 126 could not confine or could not execute; 127 not found.\n",
+	"helper); 126 could not confine or could not execute; 127 not found;\n"
+	"124 --timeout expired.\n",
 	stdout);
 }
 
