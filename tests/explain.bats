@@ -13,7 +13,7 @@
 # memory and descriptors.
 load helpers/load
 
-DENY_UNSHARE="$top_builddir/tests/try/deny-unshare"
+DENY_UNSHARE="$TRYDIR/deny-unshare"
 X="sharness-exec-supervise: explain: "
 
 setup() {

@@ -46,7 +46,7 @@ pneed() {
 # write_to FILE WRITE-LIST [READ-EXTRA]: a policy writing WRITE-LIST.
 write_to() {
 	write_policy "$1" '{"pbp":1,"id":"planted","files":{"read":["/etc"'"${3:-}"'],
-	  "write":['"$2"'],"exec":["/usr","/bin","/lib","/lib64","'"$top_builddir"'/tests/try"]},
+	  "write":['"$2"'],"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},
 	  "network":"none","process":{"no_new_privs":true}}'
 }
 

@@ -15,7 +15,7 @@
 # O_NOFOLLOW fallback); a status pipe that overflows.
 load helpers/load
 
-DENY="$top_builddir/tests/try/deny-unshare"
+DENY="$TRYDIR/deny-unshare"
 
 setup() {
 	setup_tmp

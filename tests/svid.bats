@@ -11,7 +11,7 @@
 # which nothing can wipe; the session runtime, which is not built.
 load helpers/load
 
-TRY_SVID="$top_builddir/tests/try/try-svid"
+TRY_SVID="$TRYDIR/try-svid"
 
 setup_file() {
 	command -v go >/dev/null || return 0
