@@ -10,31 +10,38 @@
 #include "common.h"
 #include "explain.h"
 
+static void to_file(void *f, const char *s, size_t n)
+{
+	fwrite(s, 1, n, f);
+}
+
+/* S as a JSON string, each byte that is not UTF-8 as U+FFFD first, since
+ * json_quote takes UTF-8 only. */
 static void str(FILE *f, const char *s)
 {
-	size_t n = strlen(s), ok;
+	static const char fffd[] = "\xef\xbf\xbd";
+	size_t n = strlen(s), ok, len = 0;
+	char *clean = malloc(3 * n + 1);
 
-	putc('"', f);
+	if (!clean) {
+		fputs("null", f);
+		return;
+	}
 	while (n) {
 		ok = utf8_check((const unsigned char *)s, n);
-		for (size_t i = 0; i < ok; i++) {
-			unsigned char c = (unsigned char)s[i];
-			if (c == '"' || c == '\\')
-				fprintf(f, "\\%c", c);
-			else if (c < 0x20)
-				fprintf(f, "\\u%04x", c);
-			else
-				putc(c, f);
-		}
+		memcpy(clean + len, s, ok);
+		len += ok;
 		s += ok;
 		n -= ok;
 		if (n) { /* one byte that is not UTF-8 */
-			fputs("\\ufffd", f);
+			memcpy(clean + len, fffd, 3);
+			len += 3;
 			s++;
 			n--;
 		}
 	}
-	putc('"', f);
+	json_quote(to_file, f, clean, len);
+	free(clean);
 }
 
 void denials_json(const struct denials *d, int fd)

@@ -283,23 +283,15 @@ void draft_retract(struct draft *d, const char *why)
 
 /* --- the draft as JSON --- */
 
+static void to_file(void *f, const char *s, size_t n)
+{
+	fwrite(s, 1, n, f);
+}
+
+/* A policy's strings are UTF-8 (policy_check), as json_quote wants. */
 static void str(FILE *f, const char *s)
 {
-	putc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			putc(ch, f);
-	}
-	putc('"', f);
+	json_quote(to_file, f, s, strlen(s));
 }
 
 static void strs(FILE *f, const char *indent, const char *name, const struct strlist *l,
