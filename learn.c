@@ -136,14 +136,10 @@ static char *fd_read_all(int fd, size_t *len)
 
 	if (size < 0 || size > JSON_MAX_BYTES || !(buf = malloc((size_t)size + 1)))
 		diex(EXIT_REFUSED, "refused: the round's report is too large or unreadable");
-	for (*len = 0; *len < (size_t)size; *len += (size_t)n)
-		if ((n = pread(fd, buf + *len, (size_t)size - *len, (off_t)*len)) <= 0) {
-			if (n < 0 && errno == EINTR) {
-				n = 0;
-				continue;
-			}
-			die(EXIT_REFUSED, "unable to read the round's report");
-		}
+	if (lseek(fd, 0, SEEK_SET) < 0 || (n = read_upto(fd, buf, (size_t)size)) < 0 ||
+	    n > size)
+		die(EXIT_REFUSED, "unable to read the round's report");
+	*len = (size_t)n;
 	buf[*len] = '\0';
 	close(fd);
 	return buf;
