@@ -23,12 +23,12 @@
 #include "common.h"
 #include "helper.h"
 #include "landlock-abi.h"
-#include "landlockview.h"
-#include "listenguard.h"
+#include "landlock/landlockview.h"
+#include "landlock/listenguard.h"
 #include "rights.h"
 #include "seccomp.h"
 #include "statuspipe.h"
-#include "switchuser.h"
+#include "landlock/switchuser.h"
 
 const char *progname = "sharness-exec-landlock";
 

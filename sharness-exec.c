@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "frontend.h"
+#include "front/frontend.h"
 #include "key.h"
-#include "sign.h"
+#include "front/sign.h"
 
 const char *progname = "sharness-exec";
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "key.h"
-#include "privkey.h"
+#include "sign/privkey.h"
 
 /* hash.c quotes file names with common.c's quote(), whose messages name us. */
 const char *progname = "pem-fuzzer";

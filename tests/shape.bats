@@ -45,25 +45,30 @@ ceiling() {
 	[ "$total" -le "$LINK_TODAY" ]
 }
 
-@test "no top-level .c file is over $FILE_BUDGET lines, but those named, which do not grow" {
+# sources: the .c files of the house (shape.sh sources: what an installed
+# program or a library links), as paths from the top.
+sources() { bash "$SHAPE" "$top_srcdir" sources | grep '\.c$'; }
+
+@test "no .c file of the house is over $FILE_BUDGET lines, but those named, which do not grow" {
 	local f n over=0 max
-	for f in "$top_srcdir"/*.c; do
-		n=$(wc -l <"$f")
-		max=$(ceiling "$FILES_OVER" "${f##*/}" "$FILE_BUDGET")
+	[ "$(sources | wc -l)" -gt 50 ]   # the scan found the sources at all
+	for f in $(sources); do
+		n=$(wc -l <"$top_srcdir/$f")
+		max=$(ceiling "$FILES_OVER" "$f" "$FILE_BUDGET")
 		[ "$n" -le "$max" ] && continue
-		echo "over: ${f##*/}: $n lines (ceiling $max)"
+		echo "over: $f: $n lines (ceiling $max)"
 		over=$((over + 1))
 	done
 	[ "$over" = 0 ]
 }
 
-@test "no function of a top-level .c file is over $FUNCTION_BUDGET lines, but those named, which do not grow" {
+@test "no function of a .c file of the house is over $FUNCTION_BUDGET lines, but those named, which do not grow" {
 	local f n name over=0 max
-	for f in "$top_srcdir"/*.c; do
-		read -r n name < <(bash "$SHAPE" "$top_srcdir" longest "$f")
-		max=$(ceiling "$FUNCTIONS_OVER" "${f##*/}:$name" "$FUNCTION_BUDGET")
+	for f in $(sources); do
+		read -r n name < <(bash "$SHAPE" "$top_srcdir" longest "$top_srcdir/$f")
+		max=$(ceiling "$FUNCTIONS_OVER" "$f:$name" "$FUNCTION_BUDGET")
 		[ "$n" -le "$max" ] && continue
-		echo "over: ${f##*/}: $name() is $n lines (ceiling $max)"
+		echo "over: $f: $name() is $n lines (ceiling $max)"
 		over=$((over + 1))
 	done
 	[ "$over" = 0 ]
@@ -89,20 +94,23 @@ ceiling() {
 	[ -z "$pairs" ] || { echo "$pairs"; return 1; }
 }
 
-# fatal_writers DIR: the lines of DIR's .c and .h files whose string
-# literals write "fatal: " by hand, comments aside; common.c alone writes
+# fatal_writers DIR: the lines of DIR's .c and .h files (the house's, where
+# DIR is the tree) whose string
+# literals write "fatal: " by hand, comments aside; lib/common.c alone writes
 # it (die_hint, diex, usage_fail, fatal_say). Not writers: the readers of
 # such lines in a run's stderr (walls.c, sign.c) or the status pipe
 # (report.c), and the wrapper that
 # wrap.c writes, a shell script that says its own.
 fatal_writers() {
-	(cd "$1" && grep -HnE '"[^"]*fatal: ' -- *.[ch]) |
+	local files
+	if [ -f "$1/Makefile.am" ]; then files=$(bash "$SHAPE" "$1" sources); else files=$(cd "$1" && echo *.[ch]); fi
+	(cd "$1" && grep -HnE '"[^"]*fatal: ' -- $files) |
 		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*)' |
-		grep -vE '^common\.[ch]:' |
-		grep -vE '^walls\.c:.*strstr\(c->err, ": fatal: "\)' |
-		grep -vE '^report\.c:.*memmem\(line, len, ": fatal: ", 9\)' |
-		grep -vE '^sign\.c:.*static const char fatal\[\] = ' |
-		grep -vE "^wrap\.c:.*printf '%%s: fatal: refused: " || true
+		grep -vE '^lib/common\.[ch]:' |
+		grep -vE '^probe/walls\.c:.*strstr\(c->err, ": fatal: "\)' |
+		grep -vE '^supervise/report\.c:.*memmem\(line, len, ": fatal: ", 9\)' |
+		grep -vE '^front/sign\.c:.*static const char fatal\[\] = ' |
+		grep -vE "^front/wrap\.c:.*printf '%%s: fatal: refused: " || true
 }
 
 @test "one voice: no fatal: line is written by hand, outside common.c's helpers" {
@@ -121,7 +129,7 @@ fatal_writers() {
 # in any order; and every top-level .c file is named there.
 @test "DESIGN.md's table of programs and their files is Makefile.am's" {
 	local design="$top_srcdir/DESIGN.md" prog row want got n=0 f
-	local shared=" common.c text.c helper.c seccomp.c rights.c statuspipe.c "
+	local shared=" $(bash "$SHAPE" "$top_srcdir" files libhelper.a | tr '\n' ' ') "
 	while IFS='|' read -r _ prog row _; do
 		prog=$(tr -d ' `' <<<"$prog")
 		[[ $prog == sharness-exec* ]] || continue
@@ -134,8 +142,7 @@ fatal_writers() {
 		n=$((n + 1))
 	done < <(sed -n '/^## 6\. The chain as built/,$p' "$design")
 	[ "$n" = 8 ]
-	for f in "$top_srcdir"/*.c; do
-		f=$(basename "$f")
+	for f in $(sources); do
 		grep -q "\b${f//./\\.}\b" "$design" || { echo "not in DESIGN.md: $f"; return 1; }
 	done
 }

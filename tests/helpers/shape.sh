@@ -9,6 +9,8 @@
 #   shape.sh TOP longest FILE    "LINES NAME" of FILE's longest function
 #   shape.sh TOP table           a row per installed program: own and linked
 #                                lines
+#   shape.sh TOP sources         the house: every .c and .h file that an
+#                                installed program or a library links, once
 #
 # Makefile.am: continuation lines are joined, `VAR = ...` and `VAR += ...`
 # collected (a line with a ':' before its '=' is a target's own variable and
@@ -128,15 +130,24 @@ longest() {
 	END { print best + 0, (bestname == "" ? "-" : bestname) }' "$1"
 }
 
+programs() {
+	expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-} ${VAL[signexec_PROGRAMS]:-}"
+}
+
 load_vars
 case $cmd in
 files) files "$1" | awk '!seen[$0]++' ;;
 lines) echo "$(own_files "$1" | count) $(files "$1" | awk '!seen[$0]++' | count)" ;;
 longest) longest "$1" ;;
 table)
-	for p in $(expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-} ${VAL[signexec_PROGRAMS]:-}"); do
+	for p in $(programs); do
 		printf '%-28s %s\n' "$p" "$(bash "$0" "$top" lines "$p")"
 	done
+	;;
+sources)
+	for p in $(programs) $(expand "${VAL[noinst_LIBRARIES]:-}"); do
+		own_files "$p"
+	done | LC_ALL=C sort -u
 	;;
 *) echo "shape.sh: unknown command $cmd" >&2; exit 2 ;;
 esac

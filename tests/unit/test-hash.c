@@ -14,7 +14,7 @@
 
 #include <bearssl.h>
 
-#include "../../load.h"
+#include "load.h"
 #include "tap.h"
 
 const char *progname = "test-hash";

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../json.h"
+#include "json.h"
 #include "tap.h"
 
 const char *progname = "test-json";

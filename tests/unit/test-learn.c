@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common.h"
-#include "../../learn.h"
+#include "common.h"
+#include "sign/learn.h"
 #include "tap.h"
 
 const char *progname = "test-learn";

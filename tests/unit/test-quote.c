@@ -2,7 +2,7 @@
  * messages (issue 12), and UTF-8, hex and the duplicate check. TAP. */
 #include <string.h>
 
-#include "../../text.h"
+#include "text.h"
 #include "tap.h"
 
 const char *progname = "test-quote";

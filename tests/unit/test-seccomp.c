@@ -2,7 +2,7 @@
  * of this test's own on made-up seccomp_data: every rule, and what the
  * machine running the tests cannot show live (i386 and x32 calls, 64-bit
  * argument registers with high bits set, the emitter's bounds). */
-#include "../../seccomp.c"
+#include "seccomp.c"
 
 #include <signal.h>
 #include <string.h>

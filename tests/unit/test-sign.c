@@ -8,8 +8,8 @@
 
 #include <bearssl.h>
 
-#include "../../key.h"
-#include "../../privkey.h"
+#include "key.h"
+#include "sign/privkey.h"
 #include "tap.h"
 
 const char *progname = "test-sign";

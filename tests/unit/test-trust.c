@@ -22,8 +22,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "../../common.h"
-#include "../../trust.h"
+#include "common.h"
+#include "front/trust.h"
 #include "tap.h"
 
 const char *progname = "test-trust";

@@ -15,7 +15,7 @@
 #include <bearssl.h>
 
 #include "common.h"
-#include "frontend.h"
+#include "front/frontend.h"
 #include "learn.h"
 #include "privkey.h"
 
