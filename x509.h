@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <time.h>
-#include "privkey.h"
+#include "sign/privkey.h"
 
 #define SVID_SESSION_LEN   16                   /* random bytes */
 #define SVID_SESSION_HEX   (2 * SVID_SESSION_LEN)
