@@ -84,7 +84,8 @@ learn_job() {
 	echo "$output"$'\n'"$stderr"
 	[[ $stderr == *"each round runs the command again"* ]]
 	[[ $output == *"added files.tmpfs \"/tmp\""* ]]
-	[[ $output == *"added files.read \"/proc\""* ]]
+	# the run's own /proc: read in the default base
+	grep -q '"read": \["/etc", "/proc"\]' draft.json
 	# The hash printed is the draft's, and check takes the draft.
 	local hash
 	hash=$("$SHARNESS_EXEC" hash draft.json)
@@ -100,6 +101,24 @@ learn_job() {
 
 @test "learn: a draft under which the job runs as bare (root)" { learn_job root; }
 @test "learn: a draft under which the job runs as bare (nobody)" { learn_job nobody; }
+
+@test "learn: a path the command only probes (stat, access) is learned as its read" {
+	require_feature landlock
+	cd "$PROJ"
+	local probe='[ -d /tmp ] && echo tmp; [ -r /dev/zero ] && echo zero; [ -e "$0/x" ] || echo none'
+	run -0 sh -c "$probe" "$OUTSIDE/gone"
+	local bare=$output
+	[ "$bare" = $'tmp\nzero\nnone' ]
+	run -0 --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" learn -o draft.json -- \
+		sh -c "$probe" "$OUTSIDE/gone"
+	echo "$output"$'\n'"$stderr"
+	[[ $output == *"added files.tmpfs \"/tmp\": list /tmp"* ]]
+	[[ $output == *"added files.write \"/dev/zero\": read /dev/zero"* ]]
+	[[ $output != *gone* ]]
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p draft.json -H "$("$SHARNESS_EXEC" hash draft.json)" -- \
+		sh -c "$probe" "$OUTSIDE/gone"
+	[ "$output" = "$bare" ]
+}
 
 @test "learn: a file in the caller's home is suggested, never granted, and never read" {
 	require_feature landlock
