@@ -379,16 +379,11 @@ static const struct pathcall {
 	 * and a command that only probes (a test that skips, make looking
 	 * for a target) is told nothing else. */
 #ifdef SYS_stat
-	{ SYS_stat, -1, 0, K_PROBE, 0 },
-	{ SYS_lstat, -1, 0, K_PROBE, 0 },
+	{ SYS_stat, -1, 0, K_PROBE, 0 }, { SYS_lstat, -1, 0, K_PROBE, 0 },
 	{ SYS_access, -1, 0, K_PROBE, 0 },
-	{ SYS_readlink, -1, 0, K_PROBE, 0 },
 #endif
-	{ SYS_newfstatat, 0, 1, K_PROBE, 0 },
-	{ SYS_statx, 0, 1, K_PROBE, 0 },
-	{ SYS_faccessat, 0, 1, K_PROBE, 0 },
-	{ SYS_faccessat2, 0, 1, K_PROBE, 0 },
-	{ SYS_readlinkat, 0, 1, K_PROBE, 0 },
+	{ SYS_newfstatat, 0, 1, K_PROBE, 0 }, { SYS_statx, 0, 1, K_PROBE, 0 },
+	{ SYS_faccessat, 0, 1, K_PROBE, 0 }, { SYS_faccessat2, 0, 1, K_PROBE, 0 },
 };
 
 /* A copy of PID's descriptor FD (pidfd_getfd, a tracer's right), which
