@@ -14,6 +14,7 @@
 # not tested: the suites as nobody but httptest's (the cheapest: the
 # rules do not depend on the uid, tests/learn.bats runs its job as both).
 load helpers/load
+load helpers/learn
 load helpers/clients
 
 setup_file() {
@@ -23,16 +24,11 @@ setup_file() {
 setup() {
 	setup_tmp
 	unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
-	# The project lies outside /tmp, so that learn may make /tmp a tmpfs
-	# of the run's own; HOME lies outside the project, and is never granted.
-	PROJ=$(mktemp -d /var/tmp/sharness-exec-learn-clients.XXXXXX)
-	OUTSIDE=$(mktemp -d /var/tmp/sharness-exec-learn-clients-home.XXXXXX)
-	chmod 755 "$PROJ" "$OUTSIDE"
+	setup_project
 }
 
 teardown() {
-	[ -n "${PROJ:-}" ] && rm -rf "$PROJ"
-	[ -n "${OUTSIDE:-}" ] && rm -rf "$OUTSIDE"
+	teardown_project
 	teardown_tmp
 }
 

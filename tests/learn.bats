@@ -9,19 +9,15 @@
 # not tested: learn where no wall holds --explain (ptrace_scope 3).
 
 load helpers/load
+load helpers/learn
 
 setup() {
 	setup_tmp
-	# The project lies outside /tmp, so that /tmp may become a tmpfs of the
-	# run's own (a tmpfs may not hold the cwd, which the draft writes).
-	PROJ=$(mktemp -d /var/tmp/sharness-exec-learn.XXXXXX)
-	OUTSIDE=$(mktemp -d /var/tmp/sharness-exec-learn-out.XXXXXX)
-	chmod 755 "$PROJ" "$OUTSIDE"
+	setup_project
 }
 
 teardown() {
-	[ -n "${PROJ:-}" ] && rm -rf "$PROJ"
-	[ -n "${OUTSIDE:-}" ] && rm -rf "$OUTSIDE"
+	teardown_project
 	teardown_tmp
 }
 
