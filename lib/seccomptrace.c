@@ -18,6 +18,12 @@
 #ifndef SYS_fchmodat2
 # define SYS_fchmodat2 452
 #endif
+#ifndef SYS_faccessat2
+# define SYS_faccessat2 439
+#endif
+#ifndef AT_EMPTY_PATH
+# define AT_EMPTY_PATH 0x1000
+#endif
 
 /* The calls explain.c knows how to read, and chdir/fchdir, whose result
  * tells relative paths apart. */
@@ -32,6 +38,14 @@ static const long traced[] = {
 	SYS_openat, SYS_execve, SYS_execveat, SYS_mkdirat, SYS_mknodat, SYS_unlinkat,
 	SYS_renameat2, SYS_linkat, SYS_symlinkat, SYS_truncate, SYS_fchmodat, SYS_fchmodat2,
 	SYS_chdir, SYS_fchdir,
+	/* the probes (explain.c); newfstatat and statx only with a path:
+	 * below. Not readlink: realpath calls it on every component (gcc's
+	 * driver, 1,800 times a compile, nearly all EINVAL), and then opens
+	 * or stats what it found. */
+#ifdef SYS_stat
+	SYS_stat, SYS_lstat, SYS_access,
+#endif
+	SYS_newfstatat, SYS_statx, SYS_faccessat, SYS_faccessat2,
 #ifdef SYS_connect
 	SYS_connect, SYS_bind,
 #endif
@@ -47,16 +61,34 @@ int seccomp_traced(long nr)
 	return 0;
 }
 
+/* The low word of argument N (seccomp_data's args are 64 bits). */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define ARG_LO(n) (offsetof(struct seccomp_data, args) + 8 * (n))
+#else
+# define ARG_LO(n) (offsetof(struct seccomp_data, args) + 8 * (n) + 4)
+#endif
+#define NHEAD 7
+
 int seccomp_trace_install(void)
 {
-	struct sock_filter f[NTRACED + 3];
-	struct sock_fprog prog = { (unsigned short)(NTRACED + 3), f };
+	struct sock_filter f[NHEAD + NTRACED + 2];
+	struct sock_fprog prog = { (unsigned short)(NHEAD + NTRACED + 2), f };
 	unsigned n = 0;
 
 	/* A foreign ABI's numbers mean other calls, and the main filter
 	 * fails them all (ENOSYS), which outranks a TRACE. */
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 	                                      offsetof(struct seccomp_data, nr));
+	/* glibc's fstat is newfstatat(fd, "", AT_EMPTY_PATH): a descriptor,
+	 * no path, and far too frequent to stop for; so is statx's. */
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_newfstatat, 0, 2);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(3));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, AT_EMPTY_PATH,
+	                                      (__u8)(NTRACED + 3), (__u8)(NTRACED + 4));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 2);
+	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, AT_EMPTY_PATH,
+	                                      (__u8)NTRACED, (__u8)(NTRACED + 1));
 	for (unsigned i = 0; i < NTRACED; i++, n++)
 		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)traced[i],
 		                                    (__u8)(NTRACED - i), 0);

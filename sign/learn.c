@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -76,16 +77,19 @@ static char *draft_text(const struct policy *p, size_t *len)
 	return text;
 }
 
-/* The default base: read /etc, exec the system directories that exist,
- * write the cwd, no network, a private env in CWD/.sharness-env. */
+/* The default base: read /etc and the run's own /proc, exec the system
+ * directories that exist, write the cwd and /dev/null, no network, a
+ * private env in CWD/.sharness-env. /proc and /dev/null are what nearly
+ * every command asks for first, each a round when learned (tests/
+ * learn-clients.bats): both are on the allowlist anyway. */
 static char *default_base(const char *cwd, size_t *len)
 {
 	static const char *const sys[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32",
 	                                   "/lib64", "/libx32" };
 	struct policy p = { 0 };
 	char **exec = calloc(sizeof sys / sizeof *sys, sizeof *exec), *text;
-	char etc[] = "/etc", id[] = "learned", priv[PATH_MAX];
-	char *write[1] = { (char *)cwd }, *read[1] = { etc };
+	char etc[] = "/etc", proc[] = "/proc", null[] = "/dev/null", id[] = "learned";
+	char *write[2] = { (char *)cwd, null }, *read[2] = { etc, proc }, priv[PATH_MAX];
 	struct stat st;
 
 	if (!exec)
@@ -98,8 +102,8 @@ static char *default_base(const char *cwd, size_t *len)
 		diex(EXIT_REFUSED, "refused: the working directory's name is too long");
 	p.id = id;
 	p.exec.v = exec;
-	p.read = (struct strlist){ read, 1 };
-	p.write = (struct strlist){ write, 1 };
+	p.read = (struct strlist){ read, 2 };
+	p.write = (struct strlist){ write, 2 };
 	p.net_none = 1;
 	p.env_private = priv;
 	text = draft_text(&p, len);
@@ -386,6 +390,7 @@ static int rounds(struct learn *l)
 	size_t grants = 1, len;
 	int status = 0;
 	char *report;
+	struct timespec t0, t1;
 
 	if (!mkdtemp(dir))
 		die(EXIT_REFUSED, "unable to make a directory in /tmp");
@@ -393,12 +398,16 @@ static int rounds(struct learn *l)
 	        progname);
 	while (grants && n < l->rounds) {
 		round_write(l, dir, ++n, path, sizeof path, hash);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		report = round_run(l, path, hash, &status, &len);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		grants = round_learn(l, report, len, outcome, sizeof outcome);
 		free(report);
 		status_text(status, st, sizeof st);
-		fprintf(stderr, "%s: learn: round %lu: %s (%s), %zu added\n", progname, n, st,
-		        *outcome ? outcome : "no outcome", grants);
+		/* Each round reruns the command: its time is what a round costs. */
+		fprintf(stderr, "%s: learn: round %lu: %s (%s), %zu added, %.1f s\n", progname, n,
+		        st, *outcome ? outcome : "no outcome", grants,
+		        (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 		if (!strcmp(outcome, "refused") || !strcmp(outcome, "could_not_confine")) {
 			rmround(dir, n);
 			diex(EXIT_REFUSED, "refused: round %lu could not run the command confined "

@@ -32,6 +32,9 @@
 #ifndef SYS_openat2
 # define SYS_openat2 437
 #endif
+#ifndef SYS_faccessat2
+# define SYS_faccessat2 439
+#endif
 #ifndef SYS_pidfd_open
 # define SYS_pidfd_open 434
 #endif
@@ -332,7 +335,7 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 
 /* --- the calls --- */
 
-enum { K_OPEN, K_EXEC, K_CREATE, K_REMOVE, K_WRITE, K_CHDIR };
+enum { K_OPEN, K_EXEC, K_CREATE, K_REMOVE, K_WRITE, K_CHDIR, K_PROBE };
 
 /* Each traced path call: where its directory descriptor (-1: none) and
  * path are, and what it does; for open, where its flags are (-1: creat). */
@@ -372,6 +375,15 @@ static const struct pathcall {
 	{ SYS_fchmodat, 0, 1, K_WRITE, 0 },
 	{ SYS_fchmodat2, 0, 1, K_WRITE, 0 },
 	{ SYS_chdir, -1, 0, K_CHDIR, 0 },
+	/* Probes: a stat or access of a hidden path fails as its open would,
+	 * and a command that only probes (a test that skips, make looking
+	 * for a target) is told nothing else. */
+#ifdef SYS_stat
+	{ SYS_stat, -1, 0, K_PROBE, 0 }, { SYS_lstat, -1, 0, K_PROBE, 0 },
+	{ SYS_access, -1, 0, K_PROBE, 0 },
+#endif
+	{ SYS_newfstatat, 0, 1, K_PROBE, 0 }, { SYS_statx, 0, 1, K_PROBE, 0 },
+	{ SYS_faccessat, 0, 1, K_PROBE, 0 }, { SYS_faccessat2, 0, 1, K_PROBE, 0 },
 };
 
 /* A copy of PID's descriptor FD (pidfd_getfd, a tracer's right), which
@@ -453,9 +465,10 @@ int failure_of_policy(int err)
 static void explain_path(pid_t pid, const struct pathcall *pc, const struct call *c,
                          int err, const char *cwd)
 {
-	char name[PATH_MAX], abs[PATH_MAX];
+	char name[PATH_MAX], abs[PATH_MAX], there[PATH_MAX];
 	const char *path;
 	int dirfd = pc->dirfd < 0 ? AT_FDCWD : (int)c->args[(int)pc->dirfd];
+	mode_t mode;
 
 	if (!failure_of_policy(err) ||
 	    observe_string(pid, c->args[(int)pc->path], name, sizeof name) <= 0)
@@ -471,6 +484,12 @@ static void explain_path(pid_t pid, const struct pathcall *pc, const struct call
 	case K_REMOVE: record_path("remove", path, name, err, R_WRITE, 1, 0); break;
 	case K_WRITE: record_path("write", path, name, err, R_WRITE, 0, 0); break;
 	case K_CHDIR: record_path("list", path, name, err, R_READ, 0, 0); break;
+	case K_PROBE:
+		/* Most probes are of files that exist nowhere: only a path
+		 * that is there, hidden, is worth a line, as its open's. */
+		if (path && host_walk(path, there, &mode) == EXISTS)
+			record_path(S_ISDIR(mode) ? "list" : "read", path, name, err, R_READ, 0, 1);
+		break;
 	}
 }
 

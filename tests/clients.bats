@@ -10,6 +10,7 @@
 # not tested: the suites as nobody (the time is better spent on
 #   tests/loopback.bats and tests/ipc.bats, which run as both).
 load helpers/load
+load helpers/clients
 
 POLICY="$top_srcdir/tests/clients/policy.json"
 PIN=sha256:927e453c137196516ac453f46a153c07f0c10680ec7018a822d7f9578a94be26
@@ -17,14 +18,12 @@ PIN=sha256:927e453c137196516ac453f46a153c07f0c10680ec7018a822d7f9578a94be26
 # write the host's /tmp where every other job's files are.
 PTY_POLICY="$top_srcdir/tests/clients/policy-pty-tmpfs.json"
 PTY_PIN=sha256:a11866814057206ca3af9f766cd53fe7073fa7b02c56df74c9c8f3bc233f4afa
-PYTHON=/usr/bin/python3
 
 setup_file() {
 	# One Go build cache for the bare and the confined run: the test
 	# binaries are built once, outside the confinement, as go test -exec
 	# does it. The policy lets these through to the suites that run go.
-	export GOCACHE="$BATS_FILE_TMPDIR/gocache" GOPATH="$BATS_FILE_TMPDIR/gopath" \
-		GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local GOENV=off GO111MODULE=auto
+	go_env
 }
 
 setup() {
@@ -48,30 +47,6 @@ pty_tmpfs() {
 	export GOTMPDIR
 }
 
-# bare CMD...: CMD as a user's shell would run it, with no descriptor
-# above 2 (bats and make leave some open; sharness-exec closes them, and
-# suites check for leaks).
-bare() {
-	"$PYTHON" -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
-}
-
-# go_verdicts: from go test -json, "PACKAGE TEST pass|fail|skip" a line,
-# for each top-level test (a subtest's failure fails its parent; with -exec,
-# go 1.19 reads the verdicts of subtests back from text, where a subtest
-# that logs a child's own test output can lose its line).
-go_verdicts() {
-	"$PYTHON" -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        e = json.loads(line)
-    except ValueError:
-        continue
-    if e.get("Action") in ("pass", "fail", "skip") and "/" not in e.get("Test", ""):
-        print(e.get("Package", "?"), e.get("Test", "(package)"), e["Action"])' |
-		LC_ALL=C sort
-}
-
 # go_suite EXCLUDE PKG...: Go's own tests of PKG (golang-1.19-src), every
 # top-level test but those matching the regexp EXCLUDE, bare and then
 # through go test -exec.
@@ -83,26 +58,14 @@ go_suite() {
 	require_feature file:"$(go env GOROOT 2>/dev/null)/src/$1"
 	cd "$TMP"
 	run -0 go test -list . "$@"
-	tests=$(printf '%s\n' "${lines[@]}" | grep -E '^(Test|Example)' | grep -vxE "$exclude" |
-		LC_ALL=C sort -u | paste -sd '|')
-	run bare go test -short -json -run "^($tests)\$" "$@"
+	tests=$(printf '%s\n' "${lines[@]}" | go_run_regexp "$exclude")
+	run bare go test -short -json -run "$tests" "$@"
 	go_verdicts <<<"$output" >"$TMP/bare"
-	run go test -short -json -run "^($tests)\$" -exec "$(printf '%q ' "${CONFINED[@]}")" "$@"
+	run go test -short -json -run "$tests" -exec "$(printf '%q ' "${CONFINED[@]}")" "$@"
 	go_verdicts <<<"$output" >"$TMP/confined"
 	diff -u "$TMP/bare" "$TMP/confined"
 	[ "$(grep -c ' pass$' "$TMP/bare")" -ge 10 ]
 	! grep -q ' fail$' "$TMP/bare"
-}
-
-# py_verdicts XML: from python3 -m test --junit-xml, "TEST-ID
-# ok|skipped|failure|error" a line.
-py_verdicts() {
-	"$PYTHON" -c '
-import sys, xml.etree.ElementTree as ET
-for case in ET.parse(sys.argv[1]).iter("testcase"):
-    kids = [k.tag for k in case if k.tag in ("skipped", "failure", "error")]
-    print(case.get("name"), kids[0] if kids else "ok")' "$1" |
-		LC_ALL=C sort
 }
 
 @test "policy: valid, and the hash pinned here" {

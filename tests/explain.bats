@@ -212,6 +212,20 @@ t_absent() {
 @test "explain (nobody, seccomp fallback): an openat2 the filter refused" { t_openat2 nobody fallback; }
 @test "explain (nobody, seccomp fallback): a file that exists nowhere, named absent" { t_absent nobody fallback; }
 
+t_probe() {
+	need "$1"; policy
+	# A stat and an access (test -e, test -r) of a hidden file fail as
+	# its open would: named as its read. Of a file that exists nowhere:
+	# nothing (most probes are). Landlock alone hides nothing from stat.
+	run -0 as "$1" /bin/sh -c '[ -e "$1" ] && [ -r "$1" ]' sh "$TMP/out/f"
+	explained "$1" chain "read $TMP/out/f: $ENOENT, hidden by the policy, 2 times; allow with \"files\": {\"read\": [\"$TMP/out\"]}" \
+		/bin/sh -c '[ -e "$1" ] || [ -r "$1" ] || [ -e "$2" ] || echo none' sh "$TMP/out/f" "$TMP/gone/x"
+	[ "$output" = none ]
+}
+
+@test "explain (root, full chain): a stat or access probe of a hidden file is named, of an absent one not" { t_probe root; }
+@test "explain (nobody, full chain): a stat or access probe of a hidden file is named, of an absent one not" { t_probe nobody; }
+
 # --- without --explain, nothing; with it, the three steps' -X ---
 
 @test "explain: only --explain adds -X (the observer, the TRACE rules), to netns, supervise and landlock" {

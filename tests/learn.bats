@@ -9,19 +9,15 @@
 # not tested: learn where no wall holds --explain (ptrace_scope 3).
 
 load helpers/load
+load helpers/learn
 
 setup() {
 	setup_tmp
-	# The project lies outside /tmp, so that /tmp may become a tmpfs of the
-	# run's own (a tmpfs may not hold the cwd, which the draft writes).
-	PROJ=$(mktemp -d /var/tmp/sharness-exec-learn.XXXXXX)
-	OUTSIDE=$(mktemp -d /var/tmp/sharness-exec-learn-out.XXXXXX)
-	chmod 755 "$PROJ" "$OUTSIDE"
+	setup_project
 }
 
 teardown() {
-	[ -n "${PROJ:-}" ] && rm -rf "$PROJ"
-	[ -n "${OUTSIDE:-}" ] && rm -rf "$OUTSIDE"
+	teardown_project
 	teardown_tmp
 }
 
@@ -84,7 +80,8 @@ learn_job() {
 	echo "$output"$'\n'"$stderr"
 	[[ $stderr == *"each round runs the command again"* ]]
 	[[ $output == *"added files.tmpfs \"/tmp\""* ]]
-	[[ $output == *"added files.read \"/proc\""* ]]
+	# the run's own /proc: read in the default base
+	grep -q '"read": \["/etc", "/proc"\]' draft.json
 	# The hash printed is the draft's, and check takes the draft.
 	local hash
 	hash=$("$SHARNESS_EXEC" hash draft.json)
@@ -100,6 +97,24 @@ learn_job() {
 
 @test "learn: a draft under which the job runs as bare (root)" { learn_job root; }
 @test "learn: a draft under which the job runs as bare (nobody)" { learn_job nobody; }
+
+@test "learn: a path the command only probes (stat, access) is learned as its read" {
+	require_feature landlock
+	cd "$PROJ"
+	local probe='[ -d /tmp ] && echo tmp; [ -r /dev/zero ] && echo zero; [ -e "$0/x" ] || echo none'
+	run -0 sh -c "$probe" "$OUTSIDE/gone"
+	local bare=$output
+	[ "$bare" = $'tmp\nzero\nnone' ]
+	run -0 --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" learn -o draft.json -- \
+		sh -c "$probe" "$OUTSIDE/gone"
+	echo "$output"$'\n'"$stderr"
+	[[ $output == *"added files.tmpfs \"/tmp\": list /tmp"* ]]
+	[[ $output == *"added files.write \"/dev/zero\": read /dev/zero"* ]]
+	[[ $output != *gone* ]]
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p draft.json -H "$("$SHARNESS_EXEC" hash draft.json)" -- \
+		sh -c "$probe" "$OUTSIDE/gone"
+	[ "$output" = "$bare" ]
+}
 
 @test "learn: a file in the caller's home is suggested, never granted, and never read" {
 	require_feature landlock

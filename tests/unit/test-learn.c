@@ -80,7 +80,8 @@ int main(void)
 	grants("create", "/tmp/go-build123/x", "tmpfs", "/tmp");
 	grants("write", "/var/tmp/cache", "tmpfs", "/var/tmp");
 	grants("write", "/dev/null", "write", "/dev/null");
-	grants("read", "/dev/urandom", "read", "/dev/urandom");
+	grants("read", "/dev/urandom", "write", "/dev/urandom");
+	grants("read", "/dev/null", "write", "/dev/null");
 	grants("read", "/dev/ptmx", "read", "/dev");
 	grants("read", "/proc/self/stat", "read", "/proc");
 
