@@ -23,15 +23,6 @@ struct pubkey {
 	char fp_text[HASH_TEXT_LEN + 1];            /* "sha256:..." */
 };
 
-/* The argument of a subcommand's one option "-LETTER ARG", optind past
- * it; --help prints USAGE and exits 0, anything else is a usage error. */
-const char *one_option(int argc, char **argv, int letter, const char *usage);
-
-/* PATH, a regular file of at most MAX bytes, into BUF (MAX bytes), from
- * FD, or when FD is -1 looked at before it is opened; FD is closed.
- * Refuses with one line and exit 125 anything else. Returns the length. */
-size_t file_read(int fd, const char *path, unsigned char *buf, size_t max);
-
 enum pem_status {
 	PEM_FOUND,   /* exactly one object named NAME, decoded whole */
 	PEM_NONE,    /* no object named NAME */

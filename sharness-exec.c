@@ -28,6 +28,20 @@ const char *progname = "sharness-exec";
 	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n       " LEARN_USAGE "\n" \
 	"       sharness-exec --help | --version"
 
+/* keygen, sign, verify and `hash --canonical` are sharness-exec-sign's
+ * (DESIGN.md 2.3): exec it with ARGV. */
+static int cmd_signer(int argc, char **argv)
+{
+	static const char **v;	/* static: reachable for LSan if the exec fails */
+
+	if (!(v = calloc((size_t)argc + 2, sizeof *v)))
+		diex(EXIT_REFUSED, "out of memory");
+	v[0] = helper_path("sharness-exec-sign");
+	memcpy(v + 1, argv, (size_t)argc * sizeof *v);
+	execv(v[0], (char *const *)v);
+	helper_fail("execute", v[0]);
+}
+
 static int cmd_hash(int argc, char **argv)
 {
 	char out[HASH_TEXT_LEN + 1];
@@ -37,7 +51,7 @@ static int cmd_hash(int argc, char **argv)
 	char *text;
 
 	if (argc == 3 && !strcmp(argv[1], "--canonical"))
-		return canonical_print(argv[2]);
+		return cmd_signer(argc, argv);
 	if (argc != 2 || !strcmp(argv[1], "--canonical"))
 		usage_fail(HASH_USAGE, "hash takes one FILE");
 	if (!(text = read_json(-1, argv[1], &len, &doc)))
@@ -238,7 +252,7 @@ static const struct cmd {
 	{ "sign", SIGN_USAGE, "check a policy and write its signature to POLICY.sig", cmd_signer,
 	  "-k NAME.key\tthe private key (only sharness-exec-sign reads it)\n"
 	  "POLICY\tthe policy; the signature goes to POLICY.sig\n" },
-	{ "verify", VERIFY_USAGE, "check a policy's signature, print its hash, id and key", cmd_verify,
+	{ "verify", VERIFY_USAGE, "check a policy's signature, print its hash, id and key", cmd_signer,
 	  "-K NAME.pub\tthe public key\n"
 	  "POLICY\tthe policy; - is standard input\n"
 	  "SIG\tthe signature (default: POLICY.sig)\n" },
