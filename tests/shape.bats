@@ -5,7 +5,8 @@
 # read from Makefile.am) at most 3,000 lines; no top-level .c file over 600
 # lines; no function over 100 lines (a brace-depth scan, documented in
 # tests/helpers/shape.sh); no pair of places sharing six lines or more in the
-# C sources outside tests/ and fuzz/ (the examples share examples/src/).
+# C sources outside tests/ and fuzz/ (the examples share examples/src/);
+# no circle of calls between the files of a program (issue 28).
 # Each failure lists the files at fault.
 # not tested: what the compiler makes of the sources (the budgets count
 # lines, comments included).
@@ -138,4 +139,44 @@ fatal_writers() {
 		f=$(basename "$f")
 		grep -q "\b${f//./\\.}\b" "$design" || { echo "not in DESIGN.md: $f"; return 1; }
 	done
+}
+
+# loops EDGES: tsort's report of each loop among EDGES ("A B SYMBOL"
+# lines), each loop's calls with their symbols after it; nothing when
+# there is none.
+loops() {
+	local report
+	report=$(cut -d' ' -f1,2 "$1" | tsort 2>&1 >/dev/null) && return 0
+	echo "$report"
+	grep -o '[^ ]*\.o$' <<<"$report" | sort -u >"$1.in"
+	echo "the calls among them:"
+	awk 'NR == FNR { in_loop[$1] = 1; next } in_loop[$1] && in_loop[$2]' "$1.in" "$1"
+}
+
+# A function-level circle: file A calls what file B alone defines, and B
+# (or a file B calls, and so on) calls what A defines. Read from the build
+# tree's objects with nm (tests/helpers/shape.sh edges), so it sees what
+# the compiler made of the sources, for each installed program and each
+# library.
+@test "no circle between files: the calls between a program's objects all go one way" {
+	local f
+	bash "$SHAPE" "$top_srcdir" edges "$top_builddir" >"$TMP/edges"
+	# The scan found the programs' calls: the front end's run.c calls
+	# load.c's load_policy.
+	grep -q '^\([^ ]*/\)\?sharness_exec-run\.o \([^ ]*/\)\?sharness_exec-load\.o load_policy$' "$TMP/edges"
+	run -0 loops "$TMP/edges"
+	[ -z "$output" ]
+	# It can fail: two objects that call each other, and a third that
+	# calls one of them, are one loop, named with its calls.
+	printf '%s\n' 'void b(void);' 'void a(void) { b(); }' >"$TMP/a.c"
+	printf '%s\n' 'void a(void);' 'void b(void) { a(); }' >"$TMP/b.c"
+	printf '%s\n' 'void a(void);' 'int main(void) { a(); return 0; }' >"$TMP/c.c"
+	for f in a b c; do
+		cc -c -o "$TMP/$f.o" "$TMP/$f.c"
+	done
+	bash "$SHAPE" "$top_srcdir" edges "$TMP" "$TMP/a.o" "$TMP/b.o" "$TMP/c.o" >"$TMP/planted"
+	run -0 loops "$TMP/planted"
+	[[ $output == *"input contains a loop"* ]]
+	[[ $output == *$'\na.o b.o b\n'* && $output == *$'\nb.o a.o a'* ]]
+	[[ $output != *"c.o a.o"* ]]
 }
