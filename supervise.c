@@ -1,5 +1,6 @@
-/* sharness-exec-supervise: the run's one fork, and the guarantee that
- * nothing of a run outlives it (DESIGN.md 4.3). This process stays outside
+/* sharness-exec-supervise: the run's init (and its watcher, the other
+ * fork of this step), and the guarantee that nothing of a run outlives it
+ * (DESIGN.md 4.3, 6). This process stays outside
  * as the supervisor; its child is a tiny init, pid 1 of a new pid namespace
  * where one can be made (else a subreaper), which starts PROGRAM as its own
  * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
