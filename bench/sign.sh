@@ -48,6 +48,7 @@ hash=$("$fe" hash "$tmp/p.json")
 "$fe" verify -K "$tmp/k.pub" "$tmp/p.json" >/dev/null
 ${CC:-cc} -O2 -D_GNU_SOURCE -I"$top" -o "$tmp/sign-cpu" "$top/bench/sign-cpu.c" \
 	"$top/key.c" "$top/hash.c" "$top/json.c" "$top/load.c" "$top/policy.c" \
+	"$top/policyfiles.c" "$top/policynear.c" "$top/manifest.c" \
 	"$top/common.c" "$top/text.c" -lbearssl
 read -r round ecdsa < <("$tmp/sign-cpu" "$tmp/p.json" "$tmp/k.pub" "$tmp/p.json.sig" "${ROUNDS:-500}")
 
