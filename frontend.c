@@ -54,11 +54,11 @@ void helper_fail(const char *what, const char *path)
 #define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
 #define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
 	"[--allow-network] -- COMMAND [ARG...]"
-const char front_usage[] = RUN_USAGE "\n       " LAUNCH_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
-	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n       " WRAP_USAGE "\n" \
-	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n       " LEARN_USAGE "\n" \
-	"       sharness-exec --help | --version";
-
+/* Every usage line, as sharness-exec(1)'s SYNOPSIS has them. */
+const char front_usage[] = RUN_USAGE "\n       " LAUNCH_USAGE "\n       " HASH_USAGE
+	"\n       " CHECK_USAGE "\n       " KEYGEN_USAGE "\n       " SIGN_USAGE "\n       "
+	VERIFY_USAGE "\n       " WRAP_USAGE "\n       " HELLO_USAGE "\n       " PROBE_USAGE
+	"\n       " LEARN_USAGE "\n       sharness-exec --help | --version";
 
 /* What run and wrap share: how a policy is pinned by a key, and the
  * options that wrap passes on to run. */
