@@ -1,32 +1,36 @@
 /* sharness-exec: the front end and the verify-hash step. It is the only
  * program of the chain that parses JSON or links BearSSL: it reads the
  * policy once, checks and hashes it, and for `run` compiles it into the argv
- * of the helpers and execs the first (run.c). Exit: 0, or 125 when refused. */
-#include <errno.h>
+ * of the helpers and execs the first (run.c). This file is the top of the
+ * front end: each command's entry point, and hash, check and the commands
+ * that exec a program beside it. Exit: 0, or 125 when refused. */
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "common.h"
 #include "front/frontend.h"
 #include "key.h"
-#include "front/sign.h"
+#include "verify.h"
 
 const char *progname = "sharness-exec";
 
-#define HELLO_USAGE "sharness-exec hello"
-#define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
-#define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
-	"[--allow-network] -- COMMAND [ARG...]"
-#define USAGE RUN_USAGE "\n       " LAUNCH_USAGE "\n       " HASH_USAGE "\n       " CHECK_USAGE "\n       " \
-	KEYGEN_USAGE "\n       " SIGN_USAGE "\n       " VERIFY_USAGE "\n       " WRAP_USAGE "\n" \
-	"       " HELLO_USAGE "\n       " PROBE_USAGE "\n       " LEARN_USAGE "\n" \
-	"       sharness-exec --help | --version"
+/* keygen, sign, verify and `hash --canonical` are sharness-exec-sign's
+ * (DESIGN.md 2.3): exec it with ARGV. */
+static int cmd_signer(int argc, char **argv)
+{
+	static const char **v;	/* static: reachable for LSan if the exec fails */
+
+	if (!(v = calloc((size_t)argc + 2, sizeof *v)))
+		diex(EXIT_REFUSED, "out of memory");
+	v[0] = helper_path("sharness-exec-sign");
+	memcpy(v + 1, argv, (size_t)argc * sizeof *v);
+	execv(v[0], (char *const *)v);
+	helper_fail("execute", v[0]);
+}
 
 static int cmd_hash(int argc, char **argv)
 {
@@ -37,7 +41,7 @@ static int cmd_hash(int argc, char **argv)
 	char *text;
 
 	if (argc == 3 && !strcmp(argv[1], "--canonical"))
-		return canonical_print(argv[2]);
+		return cmd_signer(argc, argv);
 	if (argc != 2 || !strcmp(argv[1], "--canonical"))
 		usage_fail(HASH_USAGE, "hash takes one FILE");
 	if (!(text = read_json(-1, argv[1], &len, &doc)))
@@ -152,162 +156,26 @@ static int beside(int argc, char **argv)
 	helper_fail("execute", v[0]);
 }
 
-const char *helperdir(void)
-{
-#ifdef SHARNESS_TEST_HOOKS
-	static char dir[PATH_MAX];
-	const char *run_as = (const char *)getauxval(AT_EXECFN);
-
-	if (*dir)
-		return dir;
-	/* Without /proc (a run in a view that has none), the name it was
-	 * executed by, which the tests give whole. */
-	if (readlink("/proc/self/exe", dir, sizeof dir - 1) <= 0 &&
-	    (!run_as || *run_as != '/' || !realpath(run_as, dir)))
-		die(EXIT_REFUSED, "unable to find this program: no /proc/self/exe");
-	*strrchr(dir, '/') = '\0';
-	return dir;
-#else
-	return HELPERDIR;
-#endif
-}
-
-char *helper_path(const char *name)
-{
-	char *s;
-
-	if (asprintf(&s, "%s/%s", helperdir(), name) < 0)
-		diex(EXIT_REFUSED, "out of memory");
-	return s;
-}
-
-void helper_fail(const char *what, const char *path)
-{
-	char h[PATH_MAX + 64];
-	int e = errno;
-
-	snprintf(h, sizeof h, "reinstall sharness-exec: its helpers live in %s", helperdir());
-	die_hint(EXIT_REFUSED, e, h, "unable to %s %s", what, path);
-}
-
-/* What run and wrap share: how a policy is pinned by a key, and the
- * options that wrap passes on to run. */
-#define PIN_OPTS \
-	"    --trust-key FILE\taccept a policy signed by this key (repeatable)\n" \
-	"    --signature FILE\tthe signature (default: the policy's path .sig)\n" \
-	"    --expect-id ID\trefuse unless the policy's id is ID\n"
-#define RUN_OPTS \
-	"-b, --best-effort\tgo on where no wall holds a right; say which\n" \
-	"    --check\teach step prints what it uses; COMMAND optional\n" \
-	"-v, --verbose\tsay what is done on stderr\n" \
-	"    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n" \
-	"    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n" \
-	"    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n" \
-	"    --user-groups\twith --user: keep USER's supplementary groups\n"
-
-/* Each command: its usage, what it does, and for its --help a line for
- * each option and operand, "OPTION\tdescription\n" (two columns). */
-static const struct cmd {
-	const char *name, *usage, *what;
+/* Each command and what runs it; frontend.c holds what it says of itself. */
+static const struct {
+	const char *name;
 	int (*run)(int, char **);
-	const char *opts;
 } cmds[] = {
-	{ "run", RUN_USAGE, "check and hash the policy, then run COMMAND confined", cmd_run,
-	  "-p, --policy FILE\tthe policy (required)\n"
-	  "-H, --expect-hash sha256:HEX\trefuse unless the policy has this hash\n"
-	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
-	  PIN_OPTS RUN_OPTS
-	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to a new FILE or fd N\n"
-	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n" },
-	{ "launch", LAUNCH_USAGE, "verify a launch manifest; --dry-run prints its plan",
-	  cmd_launch,
-	  "-m, --manifest FILE\tthe launch 1 manifest (required)\n"
-	  "-H, --expect-hash sha256:HEX\trefuse unless the manifest has this hash\n"
-	  "    --trust-key FILE\taccept a manifest signed by this key (repeatable)\n"
-	  "    --signature FILE\tthe signature (default: the manifest's path .sig)\n"
-	  "    --expect-id ID\trefuse unless the manifest's id is ID\n"
-	  "-n, --dry-run\tprint the plan and each chain, and exit\n"
-	  "COMMAND\tmain's command\n" },
-	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object", cmd_hash,
-	  "    --canonical\twrite the canonical bytes instead, no newline\n"
-	  "FILE\tthe JSON object; - is standard input\n" },
-	{ "check", CHECK_USAGE, "report every problem of a policy or manifest, one line each",
-	  cmd_check, "FILE\tthe policy or launch manifest; - is standard input\n" },
-	{ "keygen", KEYGEN_USAGE, "make an ECDSA P-256 key pair NAME.key and NAME.pub", cmd_signer,
-	  "-o NAME\twrite NAME.key (mode 0600, by sharness-exec-sign) and NAME.pub\n" },
-	{ "sign", SIGN_USAGE, "check a policy and write its signature to POLICY.sig", cmd_signer,
-	  "-k NAME.key\tthe private key (only sharness-exec-sign reads it)\n"
-	  "POLICY\tthe policy; the signature goes to POLICY.sig\n" },
-	{ "verify", VERIFY_USAGE, "check a policy's signature, print its hash, id and key", cmd_verify,
-	  "-K NAME.pub\tthe public key\n"
-	  "POLICY\tthe policy; - is standard input\n"
-	  "SIG\tthe signature (default: POLICY.sig)\n" },
-	{ "learn", LEARN_USAGE, "draft a policy from confined runs of COMMAND", beside,
-	  "-o DRAFT\twrite the draft policy here (replaced if it exists)\n"
-	  "    --base POLICY\tstart from this policy (default: see sharness-exec(1))\n"
-	  "    --rounds N\trun COMMAND at most N times (5; 1 to 20)\n"
-	  "    --allow-network\tmay turn \"none\" into the object form for ports\n" },
-	{ "wrap", WRAP_USAGE, "write FILE, a one-word wrapper: FILE ARG... runs ARG... confined", cmd_wrap,
-	  "-o FILE\tthe wrapper (mode 0755), not beneath a files.write path\n"
-	  "-p, --policy FILE\tthe policy (required)\n"
-	  "-H, --expect-hash sha256:HEX\tits hash (this, or --trust-key, is required)\n"
-	  PIN_OPTS RUN_OPTS },
-	{ "hello", HELLO_USAGE, "self-test: show what this machine holds", beside, "" },
-	{ "probe", PROBE_USAGE, "report what this machine can enforce", beside,
-	  "    --json\tone JSON object, for a program to read\n"
-	  "    --trust-key FILE\tsay whether run would take this key (repeatable)\n" },
+	{ "run", cmd_run }, { "launch", cmd_launch }, { "hash", cmd_hash },
+	{ "check", cmd_check }, { "keygen", cmd_signer }, { "sign", cmd_signer },
+	{ "verify", cmd_signer }, { "learn", beside }, { "wrap", cmd_wrap },
+	{ "hello", beside }, { "probe", beside },
 };
-
-static void print_opts(const char *s)
-{
-	for (int n; *s; s += strcspn(s, "\n") + 1) {
-		n = (int)strcspn(s, "\t");
-		printf("  %-30.*s%.*s\n", n, s, (int)strcspn(s + n + 1, "\n"), s + n + 1);
-	}
-}
-
-int cmd_help(const char *name)
-{
-	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-		if (!strcmp(name, cmds[i].name)) {
-			printf("usage: %s\n\n%s\n\noptions:\n", cmds[i].usage, cmds[i].what);
-			print_opts(cmds[i].opts);
-			print_opts("-h, --help\tprint this help and exit\n");
-		}
-	return fflush(stdout) ? EXIT_REFUSED : 0;
-}
-
-static void help(void)
-{
-	printf("usage: %s\n\n", USAGE);
-	fputs(
-	"Confine COMMAND, and everything it starts, to what a pbp 1 JSON policy\n"
-	"allows: paths it may read, write and execute, TCP ports, network,\n"
-	"memory, processes and environment. The policy must hash to the pinned\n"
-	"sha256 (see `sharness-exec hash`), or be signed by a trusted key.\n"
-	"\n"
-	"commands:\n", stdout);
-	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-		printf("  %-7s %s\n", cmds[i].name, cmds[i].what);
-	fputs("\nrun options:\n", stdout);
-	print_opts(cmds[0].opts);
-	fputs(
-	"\n"
-	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"
-	"helper); 126 could not confine or could not execute; 127 not found;\n"
-	"124 --timeout expired.\n",
-	stdout);
-}
 
 int main(int argc, char **argv)
 {
 	const char *cmd;
 
 	if (argc < 2)
-		usage_fail(USAGE, "no command given");
+		usage_fail(front_usage, "no command given");
 	cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		help();
+		front_help();
 		return 0;
 	}
 	if (!strcmp(cmd, "--version")) {
@@ -321,5 +189,5 @@ int main(int argc, char **argv)
 			return cmd_help(cmd);
 		return cmds[i].run(argc - 1, argv + 1);
 	}
-	usage_fail(USAGE, "unknown command %s", qn(cmd));
+	usage_fail(front_usage, "unknown command %s", qn(cmd));
 }

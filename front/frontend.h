@@ -1,4 +1,5 @@
-/* What the front end's subcommands share. */
+/* What the front end's subcommands share (frontend.c, and the subcommands'
+ * usage lines and entry points). */
 #ifndef SHARNESS_FRONTEND_H
 #define SHARNESS_FRONTEND_H
 
@@ -35,7 +36,7 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 	"[--check] [--verbose] [--timeout DURATION [--kill-after DURATION]] " \
 	"[--user USER [--user-groups]]"
 
-/* The helpers' directory: HELPERDIR, fixed at build time; the test
+/* frontend.c: the helpers' directory: HELPERDIR, fixed at build time; the test
  * build's are beside itself, wherever the tests put it (a copy that uid
  * 65534 can reach, tests/helpers/load.bash). helper_path: NAME there, on
  * the heap. helper_fail: "unable to WHAT PATH: errno", the hint to
@@ -73,7 +74,10 @@ extern int run_explain;
 unsigned long duration(const char *opt, const char *s);
 /* wrap.c: write a one-word wrapper that runs a pinned or signed policy. */
 int cmd_wrap(int argc, char **argv);
-/* SUBCOMMAND --help: its usage, then a line for each option; 0. */
+/* frontend.c: SUBCOMMAND --help: its usage, then a line for each option;
+ * 0. front_help: --help, every usage line (front_usage) and command. */
 int cmd_help(const char *name);
+void front_help(void);
+extern const char front_usage[];
 
 #endif

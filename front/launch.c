@@ -14,7 +14,7 @@
 
 #include "common.h"
 #include "frontend.h"
-#include "sign.h"
+#include "verify.h"
 #include "trust.h"
 
 struct launch_opts {

@@ -20,7 +20,7 @@
 #include "runuser.h"
 #include "sockscan.h"
 #include "runvec.h"
-#include "sign.h"
+#include "verify.h"
 #include "trust.h"
 
 /* --- the environment (DESIGN.md 2.2) --- */
@@ -536,6 +536,7 @@ int cmd_run(int argc, char **argv)
 		        o.expect ? " (pinned)" : key ? "" : " (not pinned)",
 		        key ? " (signed by " : "", key ? key : "", key ? ")" : "");
 		print_chain(&chain, (size_t)(argc - optind), stderr);
+		print_forks(&chain, (size_t)(argc - optind), stderr);
 	}
 	if (o.dry_run) {
 		int rc;

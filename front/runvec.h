@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "common.h"
 
 struct vec {
@@ -17,5 +18,9 @@ void push(struct vec *a, const char *fmt, ...) PRINTF(2, 3);
 /* OPT and its argument. */
 void push_opt(struct vec *a, const char *opt, const char *fmt, ...) PRINTF(3, 4);
 void vfree(struct vec *a);
+
+/* runforks.c, for --verbose: a line on F for each process the run whose
+ * argv is CHAIN (its NTARGET last words the target's) forks. */
+void print_forks(const struct vec *chain, size_t ntarget, FILE *f);
 
 #endif

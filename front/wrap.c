@@ -16,7 +16,7 @@
 
 #include "common.h"
 #include "frontend.h"
-#include "sign.h"
+#include "verify.h"
 #include "trust.h"
 
 /* PATH made absolute as written (symlinks kept: run finds POLICY.sig

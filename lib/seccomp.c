@@ -35,26 +35,6 @@
 # define NATIVE_ARCH AUDIT_ARCH_RISCV64
 #endif
 
-/* Syscalls newer than some C libraries' headers: numbers from 424 on are
- * the same on every architecture. */
-#ifndef SYS_io_uring_setup
-# define SYS_io_uring_setup 425
-#endif
-#ifndef SYS_io_uring_enter
-# define SYS_io_uring_enter 426
-#endif
-#ifndef SYS_io_uring_register
-# define SYS_io_uring_register 427
-#endif
-#ifndef SYS_clone3
-# define SYS_clone3 435
-#endif
-#ifndef SYS_openat2
-# define SYS_openat2 437
-#endif
-#ifndef SYS_fchmodat2
-# define SYS_fchmodat2 452
-#endif
 /* Linux 6.19's file delegations block outside openers as leases do. */
 #ifndef F_SETDELEG
 # define F_SETDELEG (F_SETLEASE + 16)

@@ -5,7 +5,32 @@
 #ifndef SHARNESS_SECCOMP_H
 #define SHARNESS_SECCOMP_H
 
+#include <sys/syscall.h>
 #include <sys/types.h>
+
+/* Syscalls newer than some C libraries' headers: numbers from 424 on are
+ * the same on every architecture. */
+#ifndef SYS_io_uring_setup
+# define SYS_io_uring_setup 425
+#endif
+#ifndef SYS_io_uring_enter
+# define SYS_io_uring_enter 426
+#endif
+#ifndef SYS_io_uring_register
+# define SYS_io_uring_register 427
+#endif
+#ifndef SYS_clone3
+# define SYS_clone3 435
+#endif
+#ifndef SYS_openat2
+# define SYS_openat2 437
+#endif
+#ifndef SYS_faccessat2
+# define SYS_faccessat2 439
+#endif
+#ifndef SYS_fchmodat2
+# define SYS_fchmodat2 452
+#endif
 
 /* socket(2) and socketpair(2) for every family but AF_UNIX fail with
  * EAFNOSUPPORT; io_uring_setup(2), which could go around that, with ENOSYS.

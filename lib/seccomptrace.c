@@ -15,12 +15,6 @@
 
 #include "seccomp.h"
 
-#ifndef SYS_fchmodat2
-# define SYS_fchmodat2 452
-#endif
-#ifndef SYS_faccessat2
-# define SYS_faccessat2 439
-#endif
 #ifndef AT_EMPTY_PATH
 # define AT_EMPTY_PATH 0x1000
 #endif

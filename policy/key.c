@@ -1,71 +1,10 @@
 /* What the verify path and sharness-exec-sign share (key.h). */
-#include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <bearssl.h>
 
 #include "common.h"
 #include "key.h"
-
-const char *one_option(int argc, char **argv, int letter, const char *usage)
-{
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char optstring[] = "+:X:h";
-	const char *arg = NULL;
-	int c;
-
-	optstring[2] = (char)letter;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
-		if (c == letter) {
-			arg = optarg;
-		} else if (c == 'h') {
-			printf("usage: %s\n", usage);
-			exit(fflush(stdout) ? EXIT_REFUSED : 0);
-		} else {
-			usage_option(usage, c, argv[optind - 1]);
-		}
-	}
-	if (!arg)
-		usage_fail(usage, "-%c is required", letter);
-	return arg;
-}
-
-size_t file_read(int fd, const char *path, unsigned char *buf, size_t max)
-{
-	struct stat st;
-	ssize_t n;
-
-	if (fd < 0) {
-		/* Look before opening: opening a device can act, a FIFO block
-		 * (O_NONBLOCK, should it have become one since). */
-		if (stat(path, &st) < 0)
-			die(EXIT_REFUSED, "refused: unable to read %s", qn(path));
-		if (S_ISREG(st.st_mode))
-			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	}
-	if ((fd < 0 && S_ISREG(st.st_mode)) || (fd >= 0 && fstat(fd, &st) < 0))
-		die(EXIT_REFUSED, "refused: unable to read %s", qn(path));
-	if (!S_ISREG(st.st_mode))
-		diex(EXIT_REFUSED, "refused: %s %s", qn(path), S_ISDIR(st.st_mode) ? "is a directory" :
-		     S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file" : "is not a regular file");
-	/* Read to the end, but never past MAX: the file may grow meanwhile. */
-	if ((n = read_upto(fd, buf, max)) < 0)
-		die(EXIT_REFUSED, "refused: unable to read %s", qn(path));
-	if ((size_t)n > max)
-		diex(EXIT_REFUSED, "refused: %s is larger than %zu bytes", qn(path), max);
-	close(fd);
-	return (size_t)n;
-}
 
 /* --- PEM, on BearSSL's decoder: one event at a time --- */
 

@@ -1,4 +1,4 @@
-/* What the verify path (sign.c) and sharness-exec-sign share (DESIGN.md
+/* What the verify path (verify.c) and sharness-exec-sign share (DESIGN.md
  * 2.3): PEM (RFC 7468) on BearSSL's decoder, and the DER BearSSL does not
  * read for us, each taken only in its one DER encoding (X.690 10): a
  * P-256 SubjectPublicKeyInfo (RFC 5480), whose SHA-256 is the key's
@@ -22,15 +22,6 @@ struct pubkey {
 	unsigned char q[P256_POINT_LEN];            /* on the curve */
 	char fp_text[HASH_TEXT_LEN + 1];            /* "sha256:..." */
 };
-
-/* The argument of a subcommand's one option "-LETTER ARG", optind past
- * it; --help prints USAGE and exits 0, anything else is a usage error. */
-const char *one_option(int argc, char **argv, int letter, const char *usage);
-
-/* PATH, a regular file of at most MAX bytes, into BUF (MAX bytes), from
- * FD, or when FD is -1 looked at before it is opened; FD is closed.
- * Refuses with one line and exit 125 anything else. Returns the length. */
-size_t file_read(int fd, const char *path, unsigned char *buf, size_t max);
 
 enum pem_status {
 	PEM_FOUND,   /* exactly one object named NAME, decoded whole */

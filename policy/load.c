@@ -1,4 +1,4 @@
-/* Reading a policy (load.h). */
+/* Reading a policy, a key or a signature (load.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,40 +10,99 @@
 #include "common.h"
 #include "load.h"
 
-static char *refuse(char *err, size_t errlen, const char *name, const char *why)
+/* Why the file ST describes is none to read, or NULL: a regular file, or
+ * with PIPES a pipe or a FIFO too. Its size is read_upto's to bound: a
+ * pipe shows none, a file may grow. */
+static const char *unfit(const struct stat *st, int pipes)
 {
-	snprintf(err, errlen, "unable to read %s: %s", qn(name), why);
-	return NULL;
+	if (S_ISREG(st->st_mode) || (pipes && S_ISFIFO(st->st_mode)))
+		return NULL;
+	if (pipes)
+		return S_ISDIR(st->st_mode) ? strerror(EISDIR) : "not a regular file or a pipe";
+	return S_ISDIR(st->st_mode) ? "it is a directory" : S_ISFIFO(st->st_mode) ?
+	       "it is a FIFO, not a regular file" : "it is not a regular file";
 }
 
-/* Why the file ST describes is no policy to read, or NULL. Its size is
- * read_upto's to bound: a pipe shows none, a file may grow. */
-static const char *unfit(const struct stat *st)
+/* FD into BUF, at most MAX bytes: the length, or -1 and why not. */
+static ssize_t read_fd(int fd, void *buf, size_t max, int pipes, const char **why)
 {
-	if (S_ISDIR(st->st_mode))
-		return strerror(EISDIR);
-	if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode))
-		return "not a regular file or a pipe";
-	return NULL;
-}
-
-static char *read_fd(int fd, const char *name, size_t *len, char *err, size_t errlen)
-{
+	static char over[48];
 	struct stat st;
-	const char *why;
 	ssize_t n;
-	char *buf;
 
-	if (fstat(fd, &st) < 0)
-		return refuse(err, errlen, name, strerror(errno));
-	if ((why = unfit(&st)))
-		return refuse(err, errlen, name, why);
-	if (!(buf = malloc(JSON_MAX_BYTES + 1)))
-		return refuse(err, errlen, name, strerror(ENOMEM));
-	if ((n = read_upto(fd, buf, JSON_MAX_BYTES)) < 0 || n > (ssize_t)JSON_MAX_BYTES) {
-		int e = errno;
+	if (fstat(fd, &st) < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if ((*why = unfit(&st, pipes)))
+		return -1;
+	if ((n = read_upto(fd, buf, max)) < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if ((size_t)n <= max)
+		return n;
+	if (max % JSON_MAX_BYTES)
+		snprintf(over, sizeof over, "larger than %zu bytes", max);
+	else
+		snprintf(over, sizeof over, "larger than %zu MiB", max / JSON_MAX_BYTES);
+	*why = over;
+	return -1;
+}
+
+/* The one file reader: FD (not -1: read, left open), or else PATH, looked
+ * at before it is opened (with PIPES, "-" is standard input), into BUF, at
+ * most MAX bytes: a regular file, or with PIPES a pipe or a FIFO too.
+ * Returns the length, or -1 with "unable to read PATH: why" in ERR. */
+static ssize_t read_file(int fd, const char *path, void *buf, size_t max, int pipes, char *err,
+                         size_t errlen)
+{
+	const char *name = pipes && !strcmp(path, "-") ? "standard input" : path, *why;
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0 && !strcmp(name, path)) {
+		/* Look before opening: opening a device can block or act (a
+		 * tape rewinds, a tty waits for carrier), and /dev/zero is
+		 * endless. O_NONBLOCK keeps open() from waiting for a FIFO's
+		 * writer; the reads wait with poll() instead. */
+		why = stat(path, &st) < 0 ? strerror(errno) : unfit(&st, pipes);
+		if (!why && (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+			why = strerror(errno);
+		n = why ? -1 : read_fd(fd, buf, max, pipes, &why);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		n = read_fd(fd < 0 ? 0 : fd, buf, max, pipes, &why);
+	}
+	if (n < 0)
+		snprintf(err, errlen, "unable to read %s: %s", qn(name), why);
+	return n;
+}
+
+size_t file_read(int fd, const char *path, unsigned char *buf, size_t max)
+{
+	char err[QUOTED_MAX + 256];
+	ssize_t n = read_file(fd, path, buf, max, 0, err, sizeof err);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		diex(EXIT_REFUSED, "refused: %s", err);
+	return (size_t)n;
+}
+
+/* FD (or PATH, when FD is -1) whole, in a heap buffer with a NUL added. */
+static char *read_text(int fd, const char *path, size_t *len, char *err, size_t errlen)
+{
+	char *buf = malloc(JSON_MAX_BYTES + 1);
+	ssize_t n;
+
+	if (!buf)
+		diex(EXIT_REFUSED, "out of memory");
+	if ((n = read_file(fd, path, buf, JSON_MAX_BYTES, 1, err, errlen)) < 0) {
 		free(buf);
-		return refuse(err, errlen, name, n < 0 ? strerror(e) : "larger than 1 MiB");
+		return NULL;
 	}
 	buf[n] = '\0';
 	*len = (size_t)n;
@@ -52,37 +111,14 @@ static char *read_fd(int fd, const char *name, size_t *len, char *err, size_t er
 
 char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	struct stat st;
-	const char *why;
-	char *buf;
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return read_fd(0, "standard input", len, err, errlen);
-	/* Look before opening: opening a device can block or act (a tape
-	 * rewinds, a tty waits for carrier), and /dev/zero is endless. */
-	if (stat(path, &st) < 0)
-		return refuse(err, errlen, path, strerror(errno));
-	if ((why = unfit(&st)))
-		return refuse(err, errlen, path, why);
-	/* O_NONBLOCK keeps open() from waiting for a FIFO's writer; the reads
-	 * wait with poll() instead. */
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
-		return refuse(err, errlen, path, strerror(errno));
-	buf = read_fd(fd, path, len, err, errlen);
-	close(fd);
-	return buf;
+	return read_text(-1, path, len, err, errlen);
 }
 
 char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
 {
 	char err[QUOTED_MAX + 256], *text;
 
-	if (fd >= 0)
-		text = read_fd(fd, strcmp(path, "-") ? path : "standard input", len, err, sizeof err);
-	else
-		text = read_policy_file(path, len, err, sizeof err);
-	if (!text) {
+	if (!(text = read_text(fd, path, len, err, sizeof err))) {
 		fatal_say(EXIT_REFUSED, 0, "%s", err);
 		return NULL;
 	}

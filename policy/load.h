@@ -24,10 +24,15 @@ struct loaded {
 	const char *id, *kind;     /* POL's or MAN's id; "policy" or "manifest" */
 };
 
-/* Read a whole file ("-" is stdin) of at most JSON_MAX_BYTES into a heap
- * buffer, NUL added. Returns NULL with a one-line reason in ERR when it is
- * not a readable regular file or pipe, is larger than the limit, or on I/O
- * error. */
+/* Key and signature files: PATH, a regular file of at most MAX bytes,
+ * into BUF, from FD, or when FD is -1 looked at before it is opened; FD is
+ * closed. Refuses anything else ("refused: unable to read PATH: why") with
+ * exit 125. Returns the length. */
+size_t file_read(int fd, const char *path, unsigned char *buf, size_t max);
+/* Policies: a whole file ("-" is stdin) of at most JSON_MAX_BYTES, a
+ * regular file or a pipe, into a heap buffer, NUL added. Returns NULL with
+ * a one-line reason in ERR when it is anything else, is larger than the
+ * limit, or on I/O error. */
 char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen);
 /* The same from FD when it is not -1 (left open), else from PATH, then
  * json_parse; on failure one fatal line on stderr and NULL. */

@@ -1,12 +1,14 @@
-/* sharness-exec-sign: `sharness-exec keygen` and `sharness-exec sign`,
- * beside the verify path (DESIGN.md 2.3): the front end execs this
- * program, so private keys are read, made and used here only. It holds
- * `sharness-exec learn` too (learn.c), the other command beside the verify
- * path that parses JSON. It speaks
- * as the front end, whose subcommands these are. Exit 0, or 125 with one
- * line on stderr. */
+/* sharness-exec-sign: `sharness-exec keygen`, `sign`, `verify` and `hash
+ * --canonical`, beside the verify path (DESIGN.md 2.3): the front end execs
+ * this program, so private keys are read, made and used here only, and
+ * the subcommands that only print what a file holds are not in the
+ * program that runs the chain. It holds `sharness-exec learn` too
+ * (learn.c), the other command beside the verify path that parses JSON.
+ * It speaks as the front end, whose subcommands these are. Exit 0, or 125
+ * with one line on stderr. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +20,46 @@
 #include "front/frontend.h"
 #include "learn.h"
 #include "privkey.h"
+#include "verify.h"
 
 const char *progname = "sharness-exec";
 
 #define USAGE "sharness-exec-sign keygen -o NAME\n" \
 	"       sharness-exec-sign -F FD learn -o DRAFT [--base POLICY] [--rounds N] " \
 	"[--allow-network] -- COMMAND [ARG...]\n" \
-	"       sharness-exec-sign sign -k NAME.key POLICY"
+	"       sharness-exec-sign sign -k NAME.key POLICY\n" \
+	"       sharness-exec-sign verify -K NAME.pub POLICY [SIG]\n" \
+	"       sharness-exec-sign hash --canonical FILE"
+
+/* The argument of a subcommand's one option "-LETTER ARG", optind past
+ * it; --help prints USAGE and exits 0, anything else is a usage error. */
+static const char *one_option(int argc, char **argv, int letter, const char *usage)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char optstring[] = "+:X:h";
+	const char *arg = NULL;
+	int c;
+
+	optstring[2] = (char)letter;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (c == letter) {
+			arg = optarg;
+		} else if (c == 'h') {
+			printf("usage: %s\n", usage);
+			exit(fflush(stdout) ? EXIT_REFUSED : 0);
+		} else {
+			usage_option(usage, c, argv[optind - 1]);
+		}
+	}
+	if (!arg)
+		usage_fail(usage, "-%c is required", letter);
+	return arg;
+}
 
 static char *with_suffix(const char *path, const char *suffix)
 {
@@ -160,18 +195,69 @@ static int cmd_sign(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_verify(int argc, char **argv)
+{
+	char *keys[1] = { (char *)one_option(argc, argv, 'K', VERIFY_USAGE) };
+	const char *fp;
+	struct loaded l;
+
+	if (optind + 1 != argc && optind + 2 != argc)
+		usage_fail(VERIFY_USAGE, "verify takes a POLICY and, optionally, its SIG");
+	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST))
+		return EXIT_REFUSED;
+	fp = sign_run_check(&l, argv[optind], argv[optind + 1], keys, 1, NULL);
+	if (printf("hash: %s\nid: %s\nkey: %s\n", l.hash, l.id, fp) < 0 || fflush(stdout))
+		die(EXIT_REFUSED, "unable to write standard output");
+	unload_policy(&l);
+	return 0;
+}
+
+static void write_out(void *ctx, const void *buf, size_t len)
+{
+	if (fwrite(buf, 1, len, stdout) != len)
+		*(int *)ctx = 1;
+}
+
+/* `hash --canonical FILE`: its canonical bytes on standard output. */
+static int cmd_canonical(int argc, char **argv)
+{
+	struct json_doc doc;
+	size_t len;
+	int bad = 0;
+	char *text;
+
+	if (argc != 3 || strcmp(argv[1], "--canonical"))
+		usage_fail(HASH_USAGE, "hash takes one FILE");
+	if (!(text = read_json(-1, argv[2], &len, &doc)))
+		return EXIT_REFUSED;
+	if (!canon_write(&doc, write_out, &bad))
+		diex(EXIT_REFUSED, "out of memory");
+	if (bad || fflush(stdout))
+		die(EXIT_REFUSED, "unable to write standard output");
+	json_free(&doc);
+	free(text);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(int, char **);
+} cmds[] = {
+	{ "keygen", cmd_keygen }, { "sign", cmd_sign }, { "verify", cmd_verify },
+	{ "hash", cmd_canonical },
+};
+
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "keygen"))
-		return cmd_keygen(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "sign"))
-		return cmd_sign(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "-F"))
 		return cmd_learn(argc, argv);
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: %s\n", USAGE);
 		return fflush(stdout) ? EXIT_REFUSED : 0;
 	}
+	for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof *cmds; i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
 	if (argc > 1)
 		usage_fail(USAGE, "unknown command %s", qn(argv[1]));
 	usage_fail(USAGE, "no command given");

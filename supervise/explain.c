@@ -1,6 +1,7 @@
 /* run --explain, what each traced call that failed means (explain.h):
- * which access it was, whether its path exists outside the run, and the
- * policy change that would allow it; the list of denials and its printer.
+ * given the access it was (explaincall.c), whether its path exists outside
+ * the run, and the policy change that would allow it; the list of denials
+ * and its printer.
  * Existence is decided as the caller (init is in the host's mount
  * namespace), walking the host component by component with fstatat
  * (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT), opening nothing and following no
@@ -17,7 +18,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -26,21 +26,6 @@
 #include "explain.h"
 #include "text.h"
 
-#ifndef SYS_fchmodat2
-# define SYS_fchmodat2 452
-#endif
-#ifndef SYS_openat2
-# define SYS_openat2 437
-#endif
-#ifndef SYS_faccessat2
-# define SYS_faccessat2 439
-#endif
-#ifndef SYS_pidfd_open
-# define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-# define SYS_pidfd_getfd 438
-#endif
 #ifndef AT_NO_AUTOMOUNT
 # define AT_NO_AUTOMOUNT 0x800
 #endif
@@ -333,94 +318,6 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 	       "hidden by the policy", allow, NULL);
 }
 
-/* --- the calls --- */
-
-enum { K_OPEN, K_EXEC, K_CREATE, K_REMOVE, K_WRITE, K_CHDIR, K_PROBE };
-
-/* Each traced path call: where its directory descriptor (-1: none) and
- * path are, and what it does; for open, where its flags are (-1: creat). */
-static const struct pathcall {
-	long nr;
-	signed char dirfd, path, kind, flags;
-} pathcalls[] = {
-#ifdef SYS_open
-	{ SYS_open, -1, 0, K_OPEN, 1 },
-#endif
-#ifdef SYS_creat
-	{ SYS_creat, -1, 0, K_OPEN, -1 },
-#endif
-	{ SYS_openat, 0, 1, K_OPEN, 2 },
-	{ SYS_execve, -1, 0, K_EXEC, 0 },
-	{ SYS_execveat, 0, 1, K_EXEC, 0 },
-#ifdef SYS_mkdir
-	{ SYS_mkdir, -1, 0, K_CREATE, 0 },
-	{ SYS_mknod, -1, 0, K_CREATE, 0 },
-	{ SYS_unlink, -1, 0, K_REMOVE, 0 },
-	{ SYS_rmdir, -1, 0, K_REMOVE, 0 },
-	{ SYS_rename, -1, 1, K_CREATE, 0 },
-	{ SYS_link, -1, 1, K_CREATE, 0 },
-	{ SYS_symlink, -1, 1, K_CREATE, 0 },
-	{ SYS_chmod, -1, 0, K_WRITE, 0 },
-#endif
-	{ SYS_mkdirat, 0, 1, K_CREATE, 0 },
-	{ SYS_mknodat, 0, 1, K_CREATE, 0 },
-	{ SYS_unlinkat, 0, 1, K_REMOVE, 0 },
-#ifdef SYS_renameat
-	{ SYS_renameat, 2, 3, K_CREATE, 0 },
-#endif
-	{ SYS_renameat2, 2, 3, K_CREATE, 0 },
-	{ SYS_linkat, 2, 3, K_CREATE, 0 },
-	{ SYS_symlinkat, 1, 2, K_CREATE, 0 },
-	{ SYS_truncate, -1, 0, K_WRITE, 0 },
-	{ SYS_fchmodat, 0, 1, K_WRITE, 0 },
-	{ SYS_fchmodat2, 0, 1, K_WRITE, 0 },
-	{ SYS_chdir, -1, 0, K_CHDIR, 0 },
-	/* Probes: a stat or access of a hidden path fails as its open would,
-	 * and a command that only probes (a test that skips, make looking
-	 * for a target) is told nothing else. */
-#ifdef SYS_stat
-	{ SYS_stat, -1, 0, K_PROBE, 0 }, { SYS_lstat, -1, 0, K_PROBE, 0 },
-	{ SYS_access, -1, 0, K_PROBE, 0 },
-#endif
-	{ SYS_newfstatat, 0, 1, K_PROBE, 0 }, { SYS_statx, 0, 1, K_PROBE, 0 },
-	{ SYS_faccessat, 0, 1, K_PROBE, 0 }, { SYS_faccessat2, 0, 1, K_PROBE, 0 },
-};
-
-/* A copy of PID's descriptor FD (pidfd_getfd, a tracer's right), which
- * the caller closes at once; or -1. */
-int fd_copy(pid_t pid, int fd)
-{
-	int pfd, copy;
-
-	pfd = (int)syscall(SYS_pidfd_open, pid, O_EXCL); /* PIDFD_THREAD, 6.9 */
-	if (pfd < 0)
-		pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pfd < 0)
-		return -1;
-	copy = (int)syscall(SYS_pidfd_getfd, pfd, fd, 0);
-	close(pfd);
-	return copy;
-}
-
-/* The path of PID's descriptor FD, in OUT (PATH_MAX): 0, or -1. */
-int fd_path(pid_t pid, int fd, char *out)
-{
-	char link[64];
-	int copy = fd_copy(pid, fd);
-	ssize_t n = -1;
-
-	if (copy < 0)
-		return -1;
-	snprintf(link, sizeof link, "/proc/self/fd/%d", copy);
-	n = readlink(link, out, PATH_MAX - 1);
-	if (n > 0 && out[0] == '/')
-		out[n] = '\0';
-	else
-		n = -1;
-	close(copy);
-	return n > 0 ? 0 : -1;
-}
-
 /* The absolute path a call names: NAME against DIRFD (AT_FDCWD: CWD);
  * NULL when the base is not known. */
 const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd, char *out)
@@ -439,9 +336,22 @@ const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd, ch
 	return normalize(out, cwd ? cwd : "/", name) < 0 ? NULL : out;
 }
 
+/* A stat or access of a hidden path fails as its open would, and a command
+ * that only probes (a test that skips, make looking for a target) is told
+ * nothing else; most probes are of files that exist nowhere, so only a
+ * path that is there, hidden, is worth a line, as its open's. */
+void record_probe(const char *path, const char *name, int err)
+{
+	char there[PATH_MAX];
+	mode_t mode;
+
+	if (path && host_walk(path, there, &mode) == EXISTS)
+		record_path(S_ISDIR(mode) ? "list" : "read", path, name, err, R_READ, 0, 1);
+}
+
 /* Which access an open was: with O_CREAT of a file that is not there, a
  * create in its directory; for writing, a write; else a read or a list. */
-static void record_open(const char *path, const char *shown, int flags, int err)
+void record_open(const char *path, const char *shown, int flags, int err)
 {
 	char resolved[PATH_MAX];
 	mode_t mode = 0;
@@ -460,54 +370,6 @@ static void record_open(const char *path, const char *shown, int flags, int err)
 int failure_of_policy(int err)
 {
 	return err == ENOENT || err == EACCES || err == EPERM || err == EROFS;
-}
-
-static void explain_path(pid_t pid, const struct pathcall *pc, const struct call *c,
-                         int err, const char *cwd)
-{
-	char name[PATH_MAX], abs[PATH_MAX], there[PATH_MAX];
-	const char *path;
-	int dirfd = pc->dirfd < 0 ? AT_FDCWD : (int)c->args[(int)pc->dirfd];
-	mode_t mode;
-
-	if (!failure_of_policy(err) ||
-	    observe_string(pid, c->args[(int)pc->path], name, sizeof name) <= 0)
-		return;
-	path = absolute(pid, dirfd, name, cwd, abs);
-	switch (pc->kind) {
-	case K_OPEN:
-		record_open(path, name, pc->flags < 0 ? O_CREAT | O_WRONLY | O_TRUNC :
-		            (int)c->args[(int)pc->flags], err);
-		break;
-	case K_EXEC: record_path("exec", path, name, err, R_EXEC, 0, 1); break;
-	case K_CREATE: record_path("create", path, name, err, R_WRITE, 1, 0); break;
-	case K_REMOVE: record_path("remove", path, name, err, R_WRITE, 1, 0); break;
-	case K_WRITE: record_path("write", path, name, err, R_WRITE, 0, 0); break;
-	case K_CHDIR: record_path("list", path, name, err, R_READ, 0, 0); break;
-	case K_PROBE:
-		/* Most probes are of files that exist nowhere: only a path
-		 * that is there, hidden, is worth a line, as its open's. */
-		if (path && host_walk(path, there, &mode) == EXISTS)
-			record_path(S_ISDIR(mode) ? "list" : "read", path, name, err, R_READ, 0, 1);
-		break;
-	}
-}
-
-void explain_call(pid_t pid, const struct call *c, int err, const char *cwd)
-{
-	if (!err)
-		return;
-#ifdef SYS_connect
-	if (c->nr == SYS_connect || c->nr == SYS_bind) {
-		explain_socket(pid, c, err, cwd, c->nr == SYS_bind);
-		return;
-	}
-#endif
-	for (size_t i = 0; i < sizeof pathcalls / sizeof *pathcalls; i++)
-		if (pathcalls[i].nr == c->nr) {
-			explain_path(pid, &pathcalls[i], c, err, cwd);
-			return;
-		}
 }
 
 /* --- the printer --- */

@@ -4,7 +4,11 @@
  * stop) and, when the target ends, lists every access the policy refused
  * or hid (explain.c: what each was, whether the path exists outside, the
  * policy change that would allow it). One list (struct denials) and one
- * printer, so that a JSON writer can be put beside it. */
+ * printer, so that a JSON writer can be put beside it. The files, each
+ * calling only those below it: observer.c (the tracer), explaincall.c
+ * (which access a call was), explainnet.c (sockets, the filter's own
+ * refusals), explain.c (the policy, the record, the printer), tracee.c
+ * (the tracee's memory and descriptors). */
 #ifndef SHARNESS_EXPLAIN_H
 #define SHARNESS_EXPLAIN_H
 
@@ -60,19 +64,25 @@ struct call {
 	long nr;
 	unsigned long long args[6];
 };
-/* The call C of PID ended with -ERR (0: it did not fail); CWD is the
- * process's working directory as far as the observer knows it (NULL:
- * unknown). Records it in denials if the policy refused or hid it. */
+/* explaincall.c: the call C of PID ended with -ERR (0: it did not
+ * fail); CWD is the process's working directory as far as the observer
+ * knows it (NULL: unknown). Records it in denials if the policy refused
+ * or hid it. */
 void explain_call(pid_t pid, const struct call *c, int err, const char *cwd);
-/* The call C of PID was refused with ERR by a rule of the seccomp filter
- * (SECCOMP_EXPLAIN): record it from the filter's rule table. */
+/* explainnet.c: the call C of PID was refused with ERR by a rule of the
+ * seccomp filter (SECCOMP_EXPLAIN): record it from the filter's rule
+ * table. */
 void explain_refused(pid_t pid, const struct call *c, int err);
 
-/* observer.c: read the NUL-terminated string at ADDR in PID's memory, by
+/* tracee.c: read the NUL-terminated string at ADDR in PID's memory, by
  * process_vm_readv (never /proc), into BUF of SIZE bytes: its length, or
- * -1. And LEN bytes at ADDR. */
+ * -1. And LEN bytes at ADDR. fd_copy: a copy of PID's descriptor FD
+ * (pidfd_getfd), which the caller closes at once; or -1. fd_path: its
+ * path, in OUT (PATH_MAX): 0, or -1. */
 ssize_t observe_string(pid_t pid, unsigned long long addr, char *buf, size_t size);
 int observe_bytes(pid_t pid, unsigned long long addr, void *buf, size_t len);
+int fd_copy(pid_t pid, int fd);
+int fd_path(pid_t pid, int fd, char *out);
 
 /* observer.c, in init: before the fork, during it (in the child: wait
  * until traced), after it (seize the child, then let it go on), and at
@@ -84,7 +94,7 @@ void observe_start(pid_t child);
 int observe_status(pid_t pid, int status);
 void observe_exited(pid_t pid);
 
-/* Between explain.c and explainnet.c. Rights: */
+/* explain.c, for explaincall.c and explainnet.c. Rights: */
 #define R_READ 1
 #define R_EXEC 2
 #define R_WRITE 4
@@ -95,9 +105,13 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
                  int need, int parent, int suggest_dir);
 const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd, char *out);
 int failure_of_policy(int err);
-int fd_copy(pid_t pid, int fd);
-/* The path of PID's descriptor FD, in OUT (PATH_MAX): 0, or -1. */
-int fd_path(pid_t pid, int fd, char *out);
+/* Which access an open with FLAGS of PATH (as the call named it: SHOWN)
+ * was, recorded. */
+void record_open(const char *path, const char *shown, int flags, int err);
+/* A stat or access of PATH that failed: recorded as its read (or list)
+ * only if PATH is there, hidden. */
+void record_probe(const char *path, const char *shown, int err);
+/* explainnet.c, for explaincall.c. */
 void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, int bind);
 
 #endif

@@ -2,25 +2,23 @@
  * the target's domain, in the host's mount namespace, it traces the
  * target's whole tree. The landlock step's SECCOMP_RET_TRACE rules stop
  * each path-taking and socket call; PTRACE_SYSCALL takes it to its exit
- * stop, where PTRACE_GET_SYSCALL_INFO gives the result, and explain.c
- * says what a failure meant. Memory is read with process_vm_readv, by
- * pids of init's own pid namespace (init's /proc is the host's). The
- * observer only ever looks, or makes a call fail (the filter's own
- * refusals, SECCOMP_EXPLAIN): it never lets one through that would not
- * pass without it. PTRACE_O_EXITKILL: if init dies, so does the tree;
+ * stop, where PTRACE_GET_SYSCALL_INFO gives the result, and explaincall.c
+ * says what a failure meant. Memory is read with process_vm_readv
+ * (tracee.c), by pids of init's own pid namespace (init's /proc is the
+ * host's). The observer only ever looks, or makes a call fail (the
+ * filter's own refusals, SECCOMP_EXPLAIN): it never lets one through that
+ * would not pass without it. PTRACE_O_EXITKILL: if init dies, so does the tree;
  * and with no tracer, the kernel fails a TRACE rule's call with ENOSYS. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,40 +105,6 @@ static void set_cwd(struct task *t, const char *cwd)
 
 	free(t->cwd);
 	t->cwd = c;
-}
-
-/* --- memory, by process_vm_readv --- */
-
-int observe_bytes(pid_t pid, unsigned long long addr, void *buf, size_t len)
-{
-	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
-
-	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
-}
-
-ssize_t observe_string(pid_t pid, unsigned long long addr, char *buf, size_t size)
-{
-	size_t got = 0;
-
-	/* A page at a time: a read that crosses into an unmapped page
-	 * fails whole. */
-	while (got + 1 < size) {
-		size_t chunk = 4096 - (size_t)((addr + got) & 4095);
-		struct iovec l, r;
-		ssize_t n;
-		char *z;
-
-		if (chunk > size - 1 - got)
-			chunk = size - 1 - got;
-		l = (struct iovec){ buf + got, chunk };
-		r = (struct iovec){ (void *)(uintptr_t)(addr + got), chunk };
-		if ((n = process_vm_readv(pid, &l, 1, &r, 1, 0)) <= 0)
-			return -1;
-		if ((z = memchr(buf + got, '\0', (size_t)n)))
-			return z - buf;
-		got += (size_t)n;
-	}
-	return -1; /* longer than a path may be */
 }
 
 /* Does the netns step's seccomp fallback refuse sockets here? Under -E

@@ -1,5 +1,6 @@
-/* sharness-exec-supervise: the run's one fork, and the guarantee that
- * nothing of a run outlives it (DESIGN.md 4.3). This process stays outside
+/* sharness-exec-supervise: the run's init (and its watcher, the other
+ * fork of this step), and the guarantee that nothing of a run outlives it
+ * (DESIGN.md 4.3, 6). This process stays outside
  * as the supervisor; its child is a tiny init, pid 1 of a new pid namespace
  * where one can be made (else a subreaper), which starts PROGRAM as its own
  * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
@@ -7,7 +8,6 @@
  * file of its own (watcher.c; supervise.h says why). Trusts nothing but
  * argv. Exit: PROGRAM's own status or signal; 124 -T expired (timeout.c);
  * 125 usage; 126 could not confine or exec; 127 not found. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -46,64 +46,6 @@ const char *progname = "sharness-exec-supervise";
  * by the supervisor by looking whether the supervisor is still there. */
 #define PDEATH_SIG SIGHUP
 
-struct run run = { .children = -1, .up = -1, .down = -1 };
-
-/* --- descriptors --- */
-
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
-
-/* Close the descriptors LO to HI. close_range(2) came in Linux 5.9:
- * before, one by one, and the open ones above LO from /proc/self/fd when
- * HI is unbounded. */
-static void close_span(unsigned int lo, unsigned int hi)
-{
-	DIR *d;
-	struct dirent *e;
-
-	if (syscall(SYS_close_range, lo, hi, 0) == 0)
-		return;
-	if (hi != ~0U) {
-		for (unsigned int fd = lo; fd <= hi; fd++)
-			close((int)fd);
-		return;
-	}
-	if (!(d = opendir("/proc/self/fd")))
-		return;
-	while ((e = readdir(d))) {
-		long fd = strtol(e->d_name, NULL, 10);
-
-		if (e->d_name[0] != '.' && fd >= (long)lo && fd != dirfd(d))
-			close((int)fd);
-	}
-	closedir(d);
-}
-
-/* Close every descriptor but the N in KEEP (-1 entries are skipped): the
- * supervisor, init and the watcher hold only what they use, so that
- * nothing the caller handed on (the sealed environment, a pipe the
- * caller waits on) stays open in them for the whole run. */
-void keep_only(int *keep, int n)
-{
-	unsigned int from = 0;
-
-	for (int i = 1; i < n; i++) /* sort: n is tiny */
-		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
-			int t = keep[j];
-			keep[j] = keep[j - 1];
-			keep[j - 1] = t;
-		}
-	for (int i = 0; i < n; i++) {
-		if (keep[i] < 0 || (unsigned int)keep[i] < from)
-			continue;
-		if ((unsigned int)keep[i] > from)
-			close_span(from, (unsigned int)keep[i] - 1);
-		from = (unsigned int)keep[i] + 1;
-	}
-	close_span(from, ~0U);
-}
-
 /* --- init --- */
 
 /* Is the supervisor gone? Then nobody reads the status pipe any more. */
@@ -112,19 +54,6 @@ static int supervisor_gone(void)
 	struct pollfd p = { run.status[1], 0, 0 };
 
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
-}
-
-/* Kill everything of the run that is left, and what holds it. */
-void init_kill_all(void)
-{
-	if (run.pidns) {
-		kill(-1, SIGKILL); /* from a namespace's init: all of it but us */
-		while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
-			;
-	} else {
-		empty_cgroup(&run.cg);
-		kill_descendants();
-	}
 }
 
 /* Linux 6.6 made vm.memfd_noexec per pid namespace, hierarchical, and 2 a

@@ -7,7 +7,9 @@
  * with the limits step, stays the mechanism and knows nothing of it.
  * Beside them: descendants.c, the subreaper's walk of /proc, and the
  * end of a run (ending.h): the timeout, timeout.c, and the caps that
- * were hit, caphits.c. */
+ * were hit, caphits.c. Below them all, runstate.c: the state they share
+ * (run, ending) and keep_only, so that every call goes down: supervise.c
+ * calls the others, none calls it. */
 #ifndef SHARNESS_SUPERVISE_H
 #define SHARNESS_SUPERVISE_H
 
@@ -42,10 +44,11 @@ extern struct run {
 	struct rusage ru;        /* init's, with what it waited for */
 } run;
 
-/* supervise.c: close every descriptor but the N in KEEP (-1 entries are
- * skipped), which it sorts. */
+/* runstate.c, which defines run and ending: close every descriptor but
+ * the N in KEEP (-1 entries are skipped), which it sorts. */
 void keep_only(int *keep, int n);
-/* supervise.c, in init: kill everything of the run that is left. */
+/* timeout.c, in init: kill everything of the run that is left (the
+ * timeout's -K, and the end of every run). */
 void init_kill_all(void);
 
 /* report.c (-O, -R, -I, -H, -F, -u; report.h): the options, C and its

@@ -6,18 +6,18 @@
  * init, their subreaper. Never to the process group: the caller's shell
  * is in it. At -K after that, init ends the run as when the target exits.
  * The supervisor then exits 124, whichever of the two ended it. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
 #include "ending.h"
 #include "helper.h"
 #include "supervise.h"
-
-struct ending ending = { .kill_after = 5, .hits = { -1, -1, -1, -1, -1, 0 } };
 
 void ending_option(int c, const char *optarg, const char *usage)
 {
@@ -65,6 +65,19 @@ static void signal_run(int sig)
 		kill(-1, sig);
 	else
 		signal_descendants(sig);
+}
+
+/* Kill everything of the run that is left, and what holds it. */
+void init_kill_all(void)
+{
+	if (run.pidns) {
+		kill(-1, SIGKILL); /* from a namespace's init: all of it but us */
+		while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+			;
+	} else {
+		empty_cgroup(&run.cg);
+		kill_descendants();
+	}
 }
 
 void timeout_fired(void)

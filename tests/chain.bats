@@ -121,24 +121,116 @@ for i, step in enumerate(dry):
 PY
 }
 
-@test "--dry-run is what runs: every step's execve as strace -f records it, caps included; @CGROUP@ is supervise's" {
+# forks_match VERBOSE NOPIDNS STRACE...: the processes the run forked, as
+# the strace -ff files STRACE... record each fork, vfork, clone and clone3
+# (with --decode-pids=pidns: a pid inside the run's pid namespace is also
+# given as strace sees it) are the "fork:" lines of --dry-run --verbose's
+# stderr VERBOSE, "CHILD, by PARENT", each once; one "(only without a pid
+# namespace)" is expected only when NOPIDNS is 1. A process is named by the
+# last program it executed, or, before it executes one, by what it is to
+# its parent: supervise's child that forks is init, the other the watcher;
+# init's child is init's child; landlock's the listen guard, whose child is
+# the listen guard's child. And init's child executes the step its line
+# names.
+forks_match() {
+	python3 - "$@" <<'PY'
+import os, re, sys
+line = re.compile(r'^sharness-exec: fork(?: \((.*)\))?: (.*?), by (.*?): (.*)$')
+want, execs_next = [], None
+for l in open(sys.argv[1]).read().splitlines():
+    m = line.match(l)
+    if not m:
+        continue
+    cond, child, parent, what = m.groups()
+    assert cond in (None, 'only without a pid namespace'), cond
+    if cond and sys.argv[2] != '1':
+        continue
+    want.append(child + ', by ' + parent)
+    if child == "init's child":
+        execs_next = re.match(r'execs (\S+),', what).group(1)
+fork = re.compile(r'^(?:fork|vfork|clone|clone3)\(.*\)\s+= (\d+)(?: /\* (\d+) in strace\'s PID NS \*/)?$')
+execve = re.compile(r'^execve\("((?:[^"\\]|\\.)*)", .*\)\s+= 0$')
+events = {}
+for f in sys.argv[3:]:
+    ev = events.setdefault(int(f.rsplit('.', 1)[1]), [])
+    for l in open(f):
+        l = l.rstrip('\n')
+        if (m := fork.match(l)):
+            ev.append(('fork', int(m.group(2) or m.group(1))))
+        elif (m := execve.match(l)):
+            ev.append(('exec', os.path.basename(m.group(1))))
+children = {c for ev in events.values() for k, c in ev if k == 'fork'}
+root, = [p for p in events if p not in children]
+got, first_exec = [], {}
+def walk(pid, name):
+    for kind, x in events[pid]:
+        if kind == 'exec':
+            name = x
+            continue
+        forks = any(k == 'fork' for k, _ in events[x])
+        role = {'sharness-exec-supervise': 'init' if forks else 'the watcher',
+                'init': "init's child", 'sharness-exec-landlock': 'the listen guard',
+                'the listen guard': "the listen guard's child"}.get(name, 'a child of ' + name)
+        got.append(role + ', by ' + name)
+        first_exec[role] = next((y for k, y in events[x] if k == 'exec'), None)
+        walk(x, role)
+walk(root, None)
+print('forked:', *got, sep='\n  ')
+assert sorted(got) == sorted(want), ('--verbose names', want)
+assert first_exec.get("init's child") == execs_next, (first_exec, execs_next)
+PY
+}
+
+@test "--dry-run is what runs: every step's execve and every fork as strace -f records them, caps and the object form included; @CGROUP@ is supervise's" {
 	require_feature landlock
 	require_feature tool:strace
 	require_feature tool:python3
-	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"read":["'"$TMP"'"],"exec":["/usr","/bin","/lib","/lib64"]},"network":"none","process":{"no_new_privs":true,"max_memory_mb":256,"max_pids":64}}'
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"read":["'"$TMP"'"],"exec":["/usr","/bin","/lib","/lib64"]},"network":{"connect_tcp_ports":[80]},"process":{"no_new_privs":true,"max_memory_mb":256,"max_pids":64}}'
 	cd "$TMP"
-	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- /bin/echo a 'b c'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/echo a 'b c'
 	printf '%s\n' "${lines[@]}" >"$TMP/dry"
+	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"
 	[[ ${lines[2]} == */sharness-exec-limits" @CGROUP@ -m 256 -p 64 --" ]]
-	run -0 --separate-stderr strace -f -ff -v -s 65536 -e trace=execve -o "$TMP/st" \
+	[[ ${lines[4]} == */sharness-exec-landlock" "*" -H "*" -c 80 "* ]]
+	run -0 --separate-stderr strace -f -ff -v -s 65536 --decode-pids=pidns \
+		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
 		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/echo a 'b c'
 	[ "$output" = "a b c" ]
 	run -0 strace_matches "$TMP/dry" "$TMP"/st.*
 	echo "$output"
 	[ "${#lines[@]}" = 6 ]
-	# The comparison sees a word that differs.
+	run -0 forks_match "$TMP/verbose" 0 "$TMP"/st.*
+	echo "$output"
+	[ "${#lines[@]}" = 6 ]
+	# The comparisons see a word that differs, and a fork not named.
 	sed -i '2s/ -m 256 / -m 255 /' "$TMP/dry"
 	run -1 strace_matches "$TMP/dry" "$TMP"/st.*
+	sed -i '/the listen guard.s child/d' "$TMP/verbose"
+	run -1 forks_match "$TMP/verbose" 0 "$TMP"/st.*
+}
+
+@test "--dry-run --verbose: without caps the watcher is forked only where no pid namespace can be made, as strace -f records it" {
+	require_feature landlock
+	require_feature tool:strace
+	require_feature tool:python3
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"exec":["/usr","/bin","/lib","/lib64"]},"network":"none","process":{"no_new_privs":true}}'
+	cd "$TMP"
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -b -n -v -p "$TMP/p.json" -- /bin/true
+	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"
+	grep -q '^sharness-exec: fork (only without a pid namespace): the watcher, by sharness-exec-supervise: ' "$TMP/verbose"
+	# With a pid namespace: init and its child alone.
+	run -0 --separate-stderr strace -f -ff --decode-pids=pidns \
+		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
+		"$SHARNESS_EXEC" run -b -p "$TMP/p.json" -- /bin/true
+	run -0 forks_match "$TMP/verbose" 0 "$TMP"/st.*
+	[ "${#lines[@]}" = 3 ]
+	# Where unshare(2) is refused: the watcher too.
+	rm "$TMP"/st.*
+	run -0 --separate-stderr "$TRYDIR/deny-unshare" strace -f -ff --decode-pids=pidns \
+		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
+		"$SHARNESS_EXEC" run -b -p "$TMP/p.json" -- /bin/true
+	run -0 forks_match "$TMP/verbose" 1 "$TMP"/st.*
+	[ "${#lines[@]}" = 4 ]
 }
 
 @test "--verbose prints the hash and the chain on stderr, nothing on stdout" {

@@ -432,17 +432,22 @@ assert keys[1]["fingerprint"] is None and "private key" in keys[1]["error"], key
 	run -125 --separate-stderr "$top_builddir/test-sharness-exec-nohelpers" sign -k "$TMP/keys/k.key" "$POLICY"
 	[ "${stderr_lines[0]}" = "$missing" ]
 	[ ! -e "$POLICY.sig" ]
-	# ... while verify, in the front end, still works without it.
+	# ... and so do verify and hash --canonical, the signer's too (issue
+	# 28); run's own --trust-key check is the front end's (vrfy above).
 	"$SHARNESS_EXEC" sign -k "$TMP/keys/k.key" "$POLICY" >/dev/null
-	run -0 --separate-stderr "$top_builddir/test-sharness-exec-nohelpers" verify -K "$TMP/keys/k.pub" "$POLICY"
+	run -125 --separate-stderr "$top_builddir/test-sharness-exec-nohelpers" verify -K "$TMP/keys/k.pub" "$POLICY"
+	[ "${stderr_lines[0]}" = "$missing" ] && [ -z "$output" ]
+	run -125 --separate-stderr "$top_builddir/test-sharness-exec-nohelpers" hash --canonical "$POLICY"
+	[ "${stderr_lines[0]}" = "$missing" ] && [ -z "$output" ]
+	run -0 --separate-stderr "$HELPERDIR/sharness-exec-sign" verify -K "$TMP/keys/k.pub" "$POLICY"
 	[ "${lines[2]}" = "key: $FP" ]
 	# The signer on its own: the usage of its page, 125 without a command.
 	run -0 --separate-stderr "$HELPERDIR/sharness-exec-sign" --help
 	[ "${lines[0]}" = "usage: sharness-exec-sign keygen -o NAME" ]
 	run -125 --separate-stderr "$HELPERDIR/sharness-exec-sign"
 	[ "${stderr_lines[0]}" = "sharness-exec: fatal: no command given" ]
-	run -125 --separate-stderr "$HELPERDIR/sharness-exec-sign" verify -K "$TMP/keys/k.pub" "$POLICY"
-	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown command verify" ]
+	run -125 --separate-stderr "$HELPERDIR/sharness-exec-sign" check "$POLICY"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown command check" ]
 }
 
 @test "a private key given where a public key goes is refused, and nothing runs, with or without a signature" {

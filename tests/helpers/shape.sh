@@ -11,6 +11,16 @@
 #                                lines
 #   shape.sh TOP sources         the house: every .c and .h file that an
 #                                installed program or a library links, once
+#   shape.sh TOP edges BUILD [OBJECT...]
+#                                "A.o B.o SYMBOL": A uses SYMBOL, which B alone
+#                                defines among the objects of one program or
+#                                library built in BUILD (its own and those of
+#                                the libraries it links), for each program
+#                                installed and each library; or among the
+#                                OBJECTs given. progname is passed over: each
+#                                program's main file defines it for the
+#                                libraries (common.h), by design the one use
+#                                that goes up.
 #
 # Makefile.am: continuation lines are joined, `VAR = ...` and `VAR += ...`
 # collected (a line with a ':' before its '=' is a target's own variable and
@@ -134,6 +144,35 @@ programs() {
 	expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-} ${VAL[signexec_PROGRAMS]:-}"
 }
 
+# objects BUILD TARGET: the objects of TARGET's own .c files in BUILD, as
+# automake names them (subdir-objects: beside the source; with the
+# target's own flags, prefixed with its canonical name).
+objects() {
+	local src base dir o
+	for src in $(own_files "$2" | grep '\.c$'); do
+		base=${src##*/} base=${base%.c} dir=
+		[[ $src == */* ]] && dir=${src%/*}/
+		for o in "$1/$dir$(canon "$2")-$base.o" "$1/$dir$base.o"; do
+			[ -f "$o" ] && { echo "$o"; break; }
+		done
+	done
+}
+
+# edges BUILD OBJECT...: "A B SYMBOL" for each global SYMBOL that A leaves
+# undefined and B alone of them defines (B other than A), names relative
+# to BUILD.
+edges() {
+	local b=$1
+	shift
+	for o in "$@"; do
+		nm -g --defined-only "$o" | awk -v o="${o#"$b"/}" 'NF == 3 { print "D", o, $3 }'
+		nm -g --undefined-only "$o" | awk -v o="${o#"$b"/}" 'NF == 2 { print "U", o, $2 }'
+	done | awk '$1 == "D" { n[$3]++; by[$3] = $2; next }
+		$3 != "progname" { use[++m] = $2 " " $3 }
+		END { for (i = 1; i <= m; i++) { split(use[i], u, " ")
+			if (n[u[2]] == 1 && by[u[2]] != u[1]) print u[1], by[u[2]], u[2] } }'
+}
+
 load_vars
 case $cmd in
 files) files "$1" | awk '!seen[$0]++' ;;
@@ -148,6 +187,17 @@ sources)
 	for p in $(programs) $(expand "${VAL[noinst_LIBRARIES]:-}"); do
 		own_files "$p"
 	done | LC_ALL=C sort -u
+	;;
+edges)
+	[ $# -gt 1 ] && { edges "$@"; exit; }
+	for p in $(programs) $(expand "${VAL[noinst_LIBRARIES]:-}"); do
+		mapfile -t objs < <(objects "$1" "$p"
+			for lib in $(expand "${VAL[$(canon "$p")_LDADD]:-}"); do
+				[[ $lib == *.a ]] && objects "$1" "$lib"
+			done)
+		[ "${#objs[@]}" -gt 0 ] || { echo "shape.sh: no objects of $p in $1" >&2; exit 1; }
+		edges "$1" "${objs[@]}"
+	done | awk '!seen[$0]++'
 	;;
 *) echo "shape.sh: unknown command $cmd" >&2; exit 2 ;;
 esac

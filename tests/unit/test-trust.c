@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "front/trust.h"
+#include "trust.h"
 #include "tap.h"
 
 const char *progname = "test-trust";

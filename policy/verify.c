@@ -1,4 +1,4 @@
-/* Signed policies on the verify path (sign.h, DESIGN.md 2.3). A policy is
+/* Signed policies on the verify path (verify.h, DESIGN.md 2.3). A policy is
  * signed by signing its canonical bytes, so the message digest ECDSA
  * signs is the policy's own hash: loading the policy computes it. Exit 0,
  * or 125 with one line on stderr. */
@@ -11,20 +11,8 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "sign.h"
+#include "verify.h"
 #include "trust.h"
-
-int cmd_signer(int argc, char **argv)
-{
-	static const char **v;	/* static: reachable for LSan if the exec fails */
-
-	if (!(v = calloc((size_t)argc + 2, sizeof *v)))
-		diex(EXIT_REFUSED, "out of memory");
-	v[0] = helper_path("sharness-exec-sign");
-	memcpy(v + 1, argv, (size_t)argc * sizeof *v);
-	execv(v[0], (char *const *)v);
-	helper_fail("execute", v[0]);
-}
 
 /* A trust anchor gets the policy file's check (DESIGN.md 2.3). */
 static void key_read(const char *path, struct pubkey *k)
@@ -86,47 +74,6 @@ static char *sig_read(const char *policy, const char *sig, unsigned char raw[SIG
 	if (!sig_der_decode(der, file_read(-1, path, der, sizeof der), raw))
 		diex(EXIT_REFUSED, "refused: %s is not a DER ECDSA P-256 signature", qn(path));
 	return path;
-}
-
-int cmd_verify(int argc, char **argv)
-{
-	char *keys[1] = { (char *)one_option(argc, argv, 'K', VERIFY_USAGE) };
-	const char *fp;
-	struct loaded l;
-
-	if (optind + 1 != argc && optind + 2 != argc)
-		usage_fail(VERIFY_USAGE, "verify takes a POLICY and, optionally, its SIG");
-	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST))
-		return EXIT_REFUSED;
-	fp = sign_run_check(&l, argv[optind], argv[optind + 1], keys, 1, NULL);
-	if (printf("hash: %s\nid: %s\nkey: %s\n", l.hash, l.id, fp) < 0 || fflush(stdout))
-		die(EXIT_REFUSED, "unable to write standard output");
-	unload_policy(&l);
-	return 0;
-}
-
-static void write_out(void *ctx, const void *buf, size_t len)
-{
-	if (fwrite(buf, 1, len, stdout) != len)
-		*(int *)ctx = 1;
-}
-
-int canonical_print(const char *path)
-{
-	struct json_doc doc;
-	size_t len;
-	int bad = 0;
-	char *text = read_json(-1, path, &len, &doc);
-
-	if (!text)
-		return EXIT_REFUSED;
-	if (!canon_write(&doc, write_out, &bad))
-		diex(EXIT_REFUSED, "out of memory");
-	if (bad || fflush(stdout))
-		die(EXIT_REFUSED, "unable to write standard output");
-	json_free(&doc);
-	free(text);
-	return 0;
 }
 
 const char *sign_run_check(const struct loaded *l, const char *policy, const char *sig,

@@ -1,20 +1,13 @@
-/* Signed policies on the verify path (DESIGN.md 2.3): verify, `hash
- * --canonical` and run's --trust-key step. keygen and sign, which read
- * private keys, are sharness-exec-sign's (signer.c). */
-#ifndef SHARNESS_SIGN_H
-#define SHARNESS_SIGN_H
+/* Signed policies (DESIGN.md 2.3): the checks of run's --trust-key (and
+ * launch's and wrap's), which sharness-exec-sign's verify makes too, so
+ * both programs link this file. keygen and sign, which read private keys,
+ * and verify and `hash --canonical` are sharness-exec-sign's (signer.c). */
+#ifndef SHARNESS_VERIFY_H
+#define SHARNESS_VERIFY_H
 
 #include <stddef.h>
-#include "frontend.h"
 #include "key.h"
-
-/* keygen and sign: exec sharness-exec-sign with ARGV; 125 if it cannot. */
-int cmd_signer(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-
-/* `hash --canonical`: the canonical bytes of the JSON object in PATH on
- * standard output; 0, or 125 when refused. */
-int canonical_print(const char *path);
+#include "load.h"
 
 /* For probe, which lists every key and goes on: 1 and K when run would
  * take key file PATH, else 0 and what run would refuse it with in ERR. */

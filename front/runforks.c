@@ -1,0 +1,67 @@
+/* run --verbose: every process a run forks (DESIGN.md 6), a line each
+ * after the chain, "PROG: fork: CHILD, by PARENT: what it does", read from
+ * the chain's own words as each step's page says it forks: supervise, the
+ * watcher (with caps, its -c; without, only where no pid namespace can be
+ * made, which it finds out at run time), init and init's child; landlock
+ * in the object form (its -H), the listen guard and the guard's child. No
+ * other step forks. A fork a step decides at run time is named with its
+ * condition in parentheses. */
+#include <stdio.h>
+#include <string.h>
+
+#include "runvec.h"
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* 1 when the step whose words start at V, up to its "--", has OPT (no
+ * option argument of the chain looks like one: paths are absolute). */
+static int has(char *const *v, const char *opt)
+{
+	for (v++; strcmp(*v, "--"); v++)
+		if (!strcmp(*v, opt))
+			return 1;
+	return 0;
+}
+
+static void say(FILE *f, const char *cond, const char *child, const char *parent,
+                const char *what)
+{
+	fprintf(f, "%s: fork%s%s%s: %s, by %s: %s\n", progname, cond ? " (" : "",
+	        cond ? cond : "", cond ? ")" : "", child, parent, what);
+}
+
+void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
+{
+	char *const *v = chain->v;
+	char what[128];
+	size_t i = 0, next;
+
+	for (; i < chain->n - ntarget; i = next) {
+		const char *step = base(v[i]), *guard = has(v + i, "-b") ?
+		                   "where it can be started" : NULL;
+		int caps = has(v + i, "-c");
+
+		for (next = i; strcmp(v[next], "--"); next++)
+			;
+		next++;
+		if (!strcmp(step, "sharness-exec-supervise")) {
+			say(f, caps ? NULL : "only without a pid namespace", "the watcher", step,
+			    caps ? "makes the run's cgroup for the caps, reads its counters and "
+			    "removes it" : "makes a cgroup that only tracks the run, and removes it");
+			say(f, NULL, "init", step, "pid 1 of the run's pid namespace (without "
+			    "one, a subreaper), which reaps what the run leaves");
+			snprintf(what, sizeof what, "execs %s, the rest of the chain", base(v[next]));
+			say(f, NULL, "init's child", "init", what);
+		} else if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "-H")) {
+			say(f, guard, "the listen guard", step, "forks the guard's child and "
+			    "exits at once");
+			say(f, guard, "the listen guard's child", "the listen guard", "answers "
+			    "the seccomp filter's listen(2) calls, outside the domain");
+		}
+	}
+}
