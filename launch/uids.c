@@ -1,0 +1,171 @@
+/* The session's ephemeral uids (launch.h). A range above 65535 that no
+ * user, group, subordinate range or systemd range may touch, checked at
+ * every start; in it, a uid is taken by holding flock(2) on UIDS_DIR/UID
+ * (a root-only directory), which the launcher, the session's init and its
+ * watcher share, so two launches never hold one uid. The lock files stay:
+ * removing one would let two launches lock two files of one name. Each
+ * uid's gid is the same number. */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "launch.h"
+
+/* systemd's documented ranges (UIDS-GIDS.md): DynamicUser=, and the
+ * container range of nspawn and userns. */
+static const struct { unsigned long lo, hi; const char *what; } systemd[] = {
+	{ 61184, 65519, "systemd's DynamicUser range 61184-65519" },
+	{ 524288, 1879048191, "systemd's container range 524288-1879048191" },
+};
+
+void uids_parse(struct launch *s, const char *arg)
+{
+	char *end = NULL;
+	int ok = 0;
+
+	s->first = UID_FIRST;
+	s->last = UID_LAST;
+	if (!arg)
+		return;
+	errno = 0;
+	if (*arg >= '0' && *arg <= '9')
+		s->first = strtoul(arg, &end, 10);
+	if (end && *end == '-' && end[1] >= '0' && end[1] <= '9') {
+		s->last = strtoul(end + 1, &end, 10);
+		ok = !errno && !*end;
+	}
+	if (!ok || s->first < 65536 || s->last < s->first || s->last > 4294967294UL)
+		diex(EXIT_REFUSED, "--uid-range %s: not FIRST-LAST with 65536 <= FIRST <= LAST "
+		     "< 4294967295. Nothing ran.", q(arg));
+}
+
+static int overlaps(const struct launch *s, unsigned long lo, unsigned long hi)
+{
+	return lo <= s->last && hi >= s->first;
+}
+
+static NORETURN void taken(const struct launch *s, const char *what)
+{
+	die_hint(EXIT_REFUSED, 0, "choose another range with --uid-range FIRST-LAST",
+	         "the uid range %lu-%lu overlaps %s. Nothing ran.", s->first, s->last, what);
+}
+
+/* /etc/subuid or /etc/subgid: NAME:START:COUNT lines. */
+static void check_sub(const struct launch *s, const char *file)
+{
+	char line[512], what[600];
+	unsigned long start, count;
+	FILE *f = fopen(file, "re");
+
+	if (!f && errno == ENOENT)
+		return;
+	if (!f)
+		die(EXIT_REFUSED, "unable to read %s. Nothing ran", file);
+	while (fgets(line, sizeof line, f)) {
+		char *c = strchr(line, ':');
+
+		if (!c || sscanf(c + 1, "%lu:%lu", &start, &count) != 2 || !count)
+			continue;
+		if (overlaps(s, start, start + count - 1)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(what, sizeof what, "%s's %s", file, line);
+			fclose(f);
+			taken(s, what);
+		}
+	}
+	fclose(f);
+}
+
+void uids_check(const struct launch *s)
+{
+	char what[300];
+	struct passwd *pw;
+	struct group *gr;
+
+	for (size_t i = 0; i < sizeof systemd / sizeof *systemd; i++)
+		if (overlaps(s, systemd[i].lo, systemd[i].hi))
+			taken(s, systemd[i].what);
+	setpwent();
+	while ((pw = getpwent()))
+		if (overlaps(s, pw->pw_uid, pw->pw_uid) || overlaps(s, pw->pw_gid, pw->pw_gid)) {
+			snprintf(what, sizeof what, "user %s (%lu:%lu)", qn(pw->pw_name),
+			         (unsigned long)pw->pw_uid, (unsigned long)pw->pw_gid);
+			taken(s, what);
+		}
+	endpwent();
+	setgrent();
+	while ((gr = getgrent()))
+		if (overlaps(s, gr->gr_gid, gr->gr_gid)) {
+			snprintf(what, sizeof what, "group %s (%lu)", qn(gr->gr_name),
+			         (unsigned long)gr->gr_gid);
+			taken(s, what);
+		}
+	endgrent();
+	check_sub(s, "/etc/subuid");
+	check_sub(s, "/etc/subgid");
+}
+
+int own_dir(int at, const char *name, mode_t mode)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdirat(at, name, mode) < 0 && errno != EEXIST)
+		die(EXIT_CONFINE, "unable to make %s", name);
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die(EXIT_CONFINE, "unable to open %s", name);
+	if (st.st_uid != 0 || (st.st_mode & 07777) != mode)
+		diex(EXIT_CONFINE, "refused: %s is not root's with mode %04o", name, (unsigned)mode);
+	return fd;
+}
+
+int run_dir(void)
+{
+	return own_dir(AT_FDCWD, RUN_DIR, 0755);
+}
+
+void uids_take(struct launch *s)
+{
+	int run = run_dir(), dir = own_dir(run, "uids", 0700), fd;
+	unsigned long uid = s->first;
+	char name[16];
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct role *r = &s->r[i];
+
+		r->lock = -1;
+		if (r->main && s->user)
+			continue;
+		for (;; uid++) {
+			if (uid > s->last)
+				die_hint(EXIT_CONFINE, 0, "wait for a launch to end, or widen "
+				         "--uid-range", "no free uid left in %lu-%lu for %s",
+				         s->first, s->last, q(r->c->role));
+			snprintf(name, sizeof name, "%lu", uid);
+			fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+			if (fd < 0)
+				die(EXIT_CONFINE, "unable to open %s/%s", UIDS_DIR, name);
+			if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+				break;
+			if (errno != EWOULDBLOCK)
+				die(EXIT_CONFINE, "unable to lock %s/%s", UIDS_DIR, name);
+			close(fd);
+		}
+		r->lock = fd;
+		r->uid = (uid_t)uid;
+		r->gid = (gid_t)uid;
+		snprintf(r->ids, sizeof r->ids, "%lu:%lu", uid, uid);
+		uid++;
+	}
+	close(dir);
+	close(run);
+}
