@@ -58,4 +58,10 @@ void manifest_free(struct manifest *m);
 #define MANIFEST_READY_NAME_MAX (sizeof MANIFEST_READY_PREFIX + MANIFEST_ROLE_MAX)
 void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role);
 
+/* 1 when NAME is a variable launch sets in every component and main
+ * (DESIGN.md 4.8), as the front end sets SHARNESS_AI_POLICY_* (which
+ * policy.c refuses already): SHARNESS_AI_CERT, _KEY, _CA, _SESSION_CA and
+ * every SHARNESS_AI_READY_*. No inline policy may name one. */
+int manifest_launch_sets(const char *name);
+
 #endif

@@ -47,6 +47,17 @@ static void env_put(struct vec *env, const char *name, const char *value)
 	push(env, "%s=%s", name, value);
 }
 
+/* --launch-env: VAR (NAME=VALUE) of this process's when launch sets it. */
+static void launch_var(struct vec *env, const char *var)
+{
+	const char *eq = strchr(var, '=');
+	char *name = eq ? strndup(var, (size_t)(eq - var)) : NULL;
+
+	if (name && manifest_launch_sets(name))
+		env_put(env, name, eq + 1);
+	free(name);
+}
+
 /* KEY: the fingerprint of the key that verified the policy, or NULL. */
 static void build_env(struct vec *env, const struct loaded *l, const char *key, int dry_run)
 {
@@ -77,6 +88,8 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
 	}
 	for (size_t i = 0; i < p->env_set_names.n; i++)
 		env_put(env, p->env_set_names.v[i], p->env_set_values.v[i]);
+	for (char **e = run_launch_env ? environ : NULL; e && *e; e++)
+		launch_var(env, *e);
 	env_put(env, "SHARNESS_AI_POLICY_HASH", l->hash);
 	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
 	env_put(env, "SHARNESS_AI_POLICY_KEY", key);
@@ -447,6 +460,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "explain", no_argument, NULL, 'X' },	/* long only */
 		{ "report", required_argument, NULL, 'r' },
+		{ "launch-env", no_argument, NULL, 'L' },	/* long only */
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -475,6 +489,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'g': o->user_groups = 1; break;
 		case 'X': run_explain = 1; break;
 		case 'r': o->report = optarg; break;
+		case 'L': run_launch_env = 1; break;
 		case ':':
 			/* musl leaves optind past argc for a short one at the end. */
 			usage_fail(RUN_USAGE, "option %s needs a value",
