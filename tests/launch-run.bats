@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# launch's runtime, sharness-exec-launch (issue 29, DESIGN.md 4.8), as
+# root: a session of two components, a TCP echo service (python3) and a
+# key server that prints one line, and main, which reaches the first over
+# the session's loopback and reads the second's line from
+# SHARNESS_AI_READY_KMS; the certificates each role finds in its state
+# directory verify under `openssl verify -x509_strict` against the
+# session's CA and carry their SPIFFE URI (Go's crypto/x509 as well, where
+# go is installed); a role cannot read another's key or state directory,
+# signal or ptrace another, or reach the host's network; after the launch
+# returns, and after a SIGKILL to the launcher, nothing of the session is
+# left (no process of a session uid, no lock held, no cgroup, no mount of
+# its tmpfs); a component that is not ready makes the launch exit 126
+# naming it; two launches at once get disjoint uids. Ports are fixed
+# (7000): the session's network namespace is its own, so no other process
+# on the machine can hold them. The roles' scripts wait on FIFOs the test
+# writes, never on time.
+# not tested: readiness on a UNIX socket and freeze_when_ready (not built:
+# the launch refuses them, 126); a uid range that overlaps a passwd entry
+# (the test would have to add a user above 65535).
+load helpers/load
+
+STATE=/run/sharness-exec/session
+UIDS=/run/sharness-exec/uids
+FIRST=1879048192
+LAST=1879113727
+SYS='"/usr","/bin","/lib","/lib64"'
+
+setup() {
+	require_feature root
+	require_feature landlock
+	require_feature tool:python3
+	setup_tmp
+	reach_programs
+	lp=
+	listener=
+	printf '%s\n' 'import socket' 's = socket.socket()' \
+		's.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)' \
+		's.bind(("127.0.0.1", 7000))' 's.listen()' 'while True:' \
+		'    c, _ = s.accept()' '    c.sendall(c.recv(64))' '    c.close()' >"$TMP/echo.py"
+	printf '%s\n' '#!/bin/sh' \
+		'printf "%s %s\n" "$(id -u)" "$(base64 -w0 "$SHARNESS_AI_CERT")"' \
+		'exec sleep infinity' >"$TMP/kms.sh"
+	mkfifo -m 666 "$TMP/to-test" "$TMP/to-main"
+	chmod 644 "$TMP/echo.py" "$TMP/kms.sh"
+}
+
+teardown() {
+	[ -n "$lp" ] && kill -9 "$lp" 2>/dev/null
+	[ -n "$listener" ] && kill "$listener" 2>/dev/null
+	teardown_tmp
+}
+
+# manifest MAIN_SCRIPT [MAIN_NETWORK_PORTS] [MAIN_READ]: $TMP/m.json, the
+# echo and kms components and main, which runs the script MAIN_SCRIPT
+# (written to $TMP/main.sh); its hash in $H.
+manifest() {
+	printf '#!/bin/sh\n%s\n' "$1" >"$TMP/main.sh"
+	chmod 755 "$TMP/main.sh"
+	write_policy "$TMP/m.json" '{"launch":1,"id":"two","components":[
+	 {"role":"echo","command":["/usr/bin/python3","'"$TMP"'/echo.py"],
+	  "policy":{"pbp":1,"id":"echo","files":{"exec":['"$SYS"'],"read":["'"$TMP"'/echo.py"]},
+	            "network":{"bind_tcp_ports":[7000]},"process":{"no_new_privs":true}},
+	  "ready":{"tcp":7000},"identity":true},
+	 {"role":"kms","command":["/bin/sh","'"$TMP"'/kms.sh"],
+	  "policy":{"pbp":1,"id":"kms","files":{"exec":['"$SYS"'],
+	            "read":["'"$TMP"'/kms.sh","'"$STATE"'/kms"]},
+	            "network":"none","process":{"no_new_privs":true}},
+	  "ready":{"stdout_line":true},"identity":true}],
+	 "main":{"role":"main","identity":true,
+	  "policy":{"pbp":1,"id":"main","files":{"exec":['"$SYS"',"'"$TRYDIR"'","'"$TMP"'/main.sh"],
+	            "read":["'"${3:-$STATE/main}"'"],
+	            "write":["'"$TMP"'/to-test","'"$TMP"'/to-main"]},
+	            "network":{"connect_tcp_ports":[7000'"${2:-}"']},"process":{"no_new_privs":true}}}}'
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+}
+
+# What main says of the echo service: "echo REPLY".
+ECHO_PING='python3 -c "import socket; s = socket.create_connection((\"127.0.0.1\", 7000)); s.sendall(b\"ping\"); print(\"echo\", s.recv(64).decode())"'
+
+# session_procs: every process of a uid in the default range, "UID PID".
+session_procs() {
+	ps -eo uid=,pid= | awk -v lo="$FIRST" -v hi="$LAST" '$1 >= lo && $1 <= hi'
+}
+
+# nothing_left UID...: no process of a session uid, each uid's lock free,
+# no session's cgroup, no process that sees a session's tmpfs.
+nothing_left() {
+	local uid
+	[ -z "$(session_procs)" ]
+	for uid; do
+		flock -n "$UIDS/$uid" true
+	done
+	[ -z "$(find /sys/fs/cgroup -maxdepth 6 -name 'sharness-exec-session-*' 2>/dev/null)" ]
+	! grep -qs ' sharness-exec-session ' /proc/[0-9]*/mountinfo
+	[ -z "$(ls -A "$STATE")" ]
+}
+
+# pem N FILE: the Nth certificate (from 1) in FILE.
+pem() {
+	awk -v n="$1" '/BEGIN CERTIFICATE/ { k++ } k == n { print } /END CERTIFICATE/ && k == n { exit }' "$2"
+}
+
+@test "a session of two: main reaches the echo service on the session's loopback and gets the key server's line" {
+	manifest "echo \"kms \$SHARNESS_AI_READY_KMS\"; echo \"main \$(id -u)\"; $ECHO_PING"
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh"
+	[ "${lines[2]}" = "echo ping" ]
+	local kms main
+	kms=$(awk '$1 == "kms" { print $2 }' <<<"$output")
+	main=$(awk '$1 == "main" { print $2 }' <<<"$output")
+	# each role a uid of its own, in the default range
+	[ "$kms" -ge "$FIRST" ] && [ "$kms" -le "$LAST" ]
+	[ "$main" -ge "$FIRST" ] && [ "$main" -le "$LAST" ]
+	[ "$kms" != "$main" ]
+	# the line is the key server's own: its uid and its certificate
+	base64 -d <<<"$(awk '$1 == "kms" { print $3 }' <<<"$output")" >"$TMP/kms.pem"
+	openssl x509 -in "$TMP/kms.pem" -noout
+	nothing_left "$kms" "$main"
+}
+
+@test "each role's certificate verifies with openssl -x509_strict against the session's CA, with its SPIFFE URI" {
+	manifest "echo \"kms \$SHARNESS_AI_READY_KMS\"; echo \"ca \$SHARNESS_AI_SESSION_CA\"; cat \"\$SHARNESS_AI_CA\" \"\$SHARNESS_AI_CERT\"; ls -ln \"\$(dirname \"\$SHARNESS_AI_KEY\")\""
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh"
+	printf '%s\n' "$output" >"$TMP/out"
+	pem 1 "$TMP/out" >"$TMP/ca.pem"
+	pem 2 "$TMP/out" >"$TMP/main.pem"
+	base64 -d <<<"$(awk '$1 == "kms" { print $3 }' <<<"$output")" >"$TMP/kms.pem"
+	run -0 openssl verify -x509_strict -CAfile "$TMP/ca.pem" "$TMP/main.pem" "$TMP/kms.pem"
+	[ "$output" = "$TMP/main.pem: OK
+$TMP/kms.pem: OK" ]
+	local session
+	session=$(openssl x509 -in "$TMP/ca.pem" -noout -ext subjectAltName | sed -n 's/^ *URI:spiffe:\/\///p')
+	[[ $session =~ ^[0-9a-f]{32}$ ]]
+	openssl x509 -in "$TMP/main.pem" -noout -ext subjectAltName | grep -qx " *URI:spiffe://$session/main"
+	openssl x509 -in "$TMP/kms.pem" -noout -ext subjectAltName | grep -qx " *URI:spiffe://$session/kms"
+	# SHARNESS_AI_SESSION_CA is the CA certificate's SHA-256
+	grep -qx "ca sha256:$(openssl x509 -in "$TMP/ca.pem" -outform DER | sha256sum | cut -c1-64)" "$TMP/out"
+	# key, certificate and CA: the role's uid's, mode 0400, nothing else
+	[ "$(grep -c '^-r-------- 1 \([0-9]*\) \1 ' "$TMP/out")" = 3 ]
+	if command -v go >/dev/null; then
+		(cd "$top_srcdir/tests/svid" && GOPROXY=off GOFLAGS=-mod=mod GO111MODULE=on \
+			GOPATH="$TMP/gopath" GOCACHE="$TMP/gocache" go build -o "$TMP/svid-check" .)
+		run -0 "$TMP/svid-check" leaf "$TMP/ca.pem" "$TMP/kms.pem" "spiffe://$session/kms" 86400
+	fi
+}
