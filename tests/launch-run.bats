@@ -143,3 +143,86 @@ $TMP/kms.pem: OK" ]
 		run -0 "$TMP/svid-check" leaf "$TMP/ca.pem" "$TMP/kms.pem" "spiffe://$session/kms" 86400
 	fi
 }
+
+# fifos: the test's ends of main's FIFOs, opened read-write so that no open
+# blocks: 7 reads what main says, 8 writes to main (3 is bats's). A read waits at most
+# 60 s, so that a launch that failed early ends the test, never hangs it.
+fifos() {
+	exec 7<>"$TMP/to-test" 8<>"$TMP/to-main"
+}
+hear() {
+	read -r -t 60 -u 7 "$@"
+}
+
+
+@test "a role cannot read another's key or state directory, nor signal or ptrace another" {
+	manifest "try=$TRYDIR/try-syscall; to=$TMP/to-test; from=$TMP/to-main
+	echo \"own-key \$(\$try read \"\$SHARNESS_AI_KEY\")\"
+	echo \"kms-key \$(\$try read $STATE/kms/key.pem)\"
+	echo \"kms-dir \$(\$try list $STATE/kms)\"
+	echo \"kms-new \$(\$try create $STATE/kms/planted)\"
+	echo \"ready \$SHARNESS_AI_READY_KMS\" >\$to
+	read -r pid <\$from
+	sleep infinity & own=\$!
+	echo \"kill-own \$(\$try kill \$own)\"
+	echo \"kill-kms \$(\$try kill9 \$pid)\"
+	echo \"ptrace-kms \$(\$try ptrace \$pid)\"
+	kill \$own
+	echo done >\$to
+	read -r w <\$from" "" "$STATE"
+	fifos
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	lp=$!
+	local word kms pid
+	hear word kms _
+	[ "$word" = ready ]
+	# the key server's sleep, seen from outside: alive before and after
+	pid=$(pgrep -u "$kms" -x sleep)
+	kill -0 "$pid"
+	echo "$pid" >&8
+	hear word
+	[ "$word" = done ]
+	kill -0 "$pid"
+	[ "$(stat -c %u "/proc/$pid")" = "$kms" ]
+	echo end >&8
+	wait "$lp"
+	lp=
+	cat "$TMP/out"
+	grep -qx 'own-key ok' "$TMP/out"
+	grep -qx 'kms-key refused: Permission denied' "$TMP/out"
+	grep -qx 'kms-dir refused: Permission denied' "$TMP/out"
+	grep -qx 'kms-new refused: Permission denied' "$TMP/out"
+	grep -qx 'kill-own ok' "$TMP/out"
+	# another role's processes are not in main's pid namespace at all
+	grep -qx 'kill-kms refused: No such process' "$TMP/out"
+	grep -qx 'ptrace-kms refused: No such process' "$TMP/out"
+	nothing_left "$kms"
+}
+
+@test "a role cannot reach the host's network: the session's loopback is its own" {
+	python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+open(sys.argv[1], "w").write("%d\n" % s.getsockname()[1])
+log = open(sys.argv[2], "a")
+while True:
+    c, _ = s.accept(); d = c.recv(64); log.write(d.decode() + "\n"); log.flush(); c.sendall(d); c.close()' \
+		"$TMP/to-test" "$TMP/log" &
+	listener=$!
+	local port
+	fifos
+	hear port
+	# bare, from the host, the listener answers
+	client() {
+		python3 -c 'import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.sendall(sys.argv[2].encode()); print(s.recv(64).decode())' "$@"
+	}
+	[ "$(client "$port" bare)" = bare ]
+	manifest "echo \"host \$($TRYDIR/try-syscall connect $port)\"" ",$port"
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh"
+	[ "$output" = "host refused: Connection refused" ]
+	# the listener took connections in order: this one's answer means it
+	# has seen every earlier one, and none came from the session
+	[ "$(client "$port" last)" = last ]
+	[ "$(cat "$TMP/log")" = "bare
+last" ]
+}
