@@ -226,3 +226,72 @@ s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); s.sendall(sys.arg
 	[ "$(cat "$TMP/log")" = "bare
 last" ]
 }
+
+@test "after a SIGKILL to the launcher the watcher tears the session down: no process, lock, cgroup or tmpfs left" {
+	manifest "echo \"main \$(id -u) \$SHARNESS_AI_READY_KMS\" >$TMP/to-test; read -r w <$TMP/to-main"
+	fifos
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	lp=$!
+	local word main kms uid
+	hear word main kms _
+	[ "$word" = main ]
+	# the session runs: its uids' processes, locks held, a cgroup
+	[ -n "$(session_procs)" ]
+	! flock -n "$UIDS/$kms" true
+	[ -n "$(find /sys/fs/cgroup -maxdepth 6 -name 'sharness-exec-session-*')" ]
+	kill -9 "$lp"
+	run -137 wait "$lp"
+	lp=
+	# the watcher releases the locks last: once it has, all else is gone
+	for uid in "$kms" "$main"; do
+		flock "$UIDS/$uid" true
+	done
+	nothing_left "$kms" "$main"
+}
+
+@test "a component that is not ready in time, or ends before it is, makes the launch exit 126 naming it; main never runs" {
+	write_policy "$TMP/never.json" '{"launch":1,"id":"never","components":[
+	 {"role":"silent","command":["/bin/sleep","infinity"],
+	  "policy":{"pbp":1,"id":"s","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}},
+	  "ready":{"stdout_line":true,"timeout_seconds":1}},
+	 {"role":"late","command":["/bin/true"],
+	  "policy":{"pbp":1,"id":"l","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/never.json" \
+		-H "$("$SHARNESS_EXEC" hash "$TMP/never.json")" -- /bin/echo main ran
+	[ -z "$output" ]
+	[ "${stderr_lines[-1]}" = 'sharness-exec-launch: fatal: component "silent" is not ready within 1 s: no line on its stdout' ]
+	sed -i 's|"/bin/sleep","infinity"|"/bin/false"|; s|"stdout_line":true|"tcp":7000|' "$TMP/never.json"
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/never.json" \
+		-H "$("$SHARNESS_EXEC" hash "$TMP/never.json")" -- /bin/echo main ran
+	[ -z "$output" ]
+	[ "${stderr_lines[-1]}" = 'sharness-exec-launch: fatal: component "silent" ended before it was ready' ]
+	nothing_left
+}
+
+@test "two launches at once get disjoint uids" {
+	manifest "echo \"uids \$(id -u) \$SHARNESS_AI_READY_KMS\" >\$1; read -r w <\$2"
+	mkfifo -m 666 "$TMP/b-to-test" "$TMP/b-to-main"
+	sed -i "s|\"$TMP/to-test\",\"$TMP/to-main\"|&,\"$TMP/b-to-test\",\"$TMP/b-to-main\"|" "$TMP/m.json"
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+	fifos
+	exec 5<>"$TMP/b-to-test" 6<>"$TMP/b-to-main"
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh" "$TMP/to-test" "$TMP/to-main" \
+		>"$TMP/a.out" 2>"$TMP/a.err" &
+	lp=$!
+	local a1 a2 b1 b2 word lb
+	hear word a1 a2 _
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh" "$TMP/b-to-test" "$TMP/b-to-main" \
+		>"$TMP/b.out" 2>"$TMP/b.err" &
+	lb=$!
+	read -r -t 60 -u 5 word b1 b2 _
+	echo "a: $a1 $a2 b: $b1 $b2"
+	[ -n "$a1" ] && [ -n "$a2" ] && [ -n "$b1" ] && [ -n "$b2" ]
+	[ "$(printf '%s\n' "$a1" "$a2" "$b1" "$b2" | sort -u | wc -l)" = 4 ]
+	echo end >&8
+	echo end >&6
+	wait "$lp"
+	lp=
+	wait "$lb"
+	nothing_left "$a1" "$a2" "$b1" "$b2"
+}
