@@ -144,7 +144,8 @@ static int show_chain(const struct loaded *l, const struct component *p, char **
 	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_REFUSED;
 }
 
-static int dry_run(const struct loaded *l, const char *how, char **main_cmd)
+static int dry_run(const struct loaded *l, const struct launch_opts *o, const char *how,
+                   char **main_cmd)
 {
 	const struct manifest *m = &l->man;
 	int rc = 0;
@@ -152,7 +153,9 @@ static int dry_run(const struct loaded *l, const char *how, char **main_cmd)
 	printf("manifest %s %s (%s)\n", q(m->id), l->hash, how);
 	printf("session: an id of 16 random bytes; a network namespace of its own, loopback only; "
 	       "state directories on a session tmpfs\n");
-	printf("uids: allocated at run time, one for each component and main\n");
+	printf("uids: allocated at run time by %s/sharness-exec-launch from %s, one for each "
+	       "component%s%s\n", helperdir(), o->uid_range ? o->uid_range : MANIFEST_UID_RANGE,
+	       o->user ? "; main runs as " : " and main", o->user ? o->user : "");
 	printf("CA: P-256, spiffe://SESSION, never written\n");
 	manifest_describe(m, stdout);
 	for (size_t i = 0; i <= m->ncomp && !rc; i++) {
@@ -228,7 +231,7 @@ int cmd_launch(int argc, char **argv)
 		exec_launcher(&l, &o, argv + optind);
 	snprintf(how, sizeof how, "%s%s", o.expect ? "pinned" : key ? "signed by " : "not pinned",
 	         !o.expect && key ? key : "");
-	rc = dry_run(&l, how, argv + optind);
+	rc = dry_run(&l, &o, how, argv + optind);
 	unload_policy(&l);
 	return rc;
 }

@@ -16,6 +16,9 @@
 #define MANIFEST_READY_TIMEOUT  60          /* seconds, when not set */
 #define MANIFEST_READY_TIMEOUT_MAX 3600
 #define MANIFEST_READY_PREFIX   "SHARNESS_AI_READY_"
+/* launch's uids when --uid-range is not given: above systemd's container
+ * range (524288-1879048191), below its foreign range (2147352576 on). */
+#define MANIFEST_UID_RANGE      "1879048192-1879113727"
 
 enum ready { READY_NONE, READY_TCP, READY_UNIX, READY_STDOUT_LINE };
 

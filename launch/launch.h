@@ -29,10 +29,6 @@
 #define RUN_DIR      "/run/sharness-exec"
 #define SESSION_DIR  RUN_DIR "/session"
 #define UIDS_DIR     RUN_DIR "/uids"
-/* The default uid range: above systemd's container range (524288 to
- * 1879048191), below its foreign range (from 2147352576). */
-#define UID_FIRST    1879048192UL
-#define UID_LAST     1879113727UL
 #define READY_LINE_MAX 4096
 #define STOP_GRACE_MS  5000     /* SIGTERM, then SIGKILL this long after */
 

@@ -57,9 +57,9 @@ static int usage_help(void)
 	       "  -F FD           the front end, which runs each role\n"
 	       "  -M FD           the verified manifest, a sealed memfd\n"
 	       "  -H sha256:HEX   the manifest's hash, checked again\n"
-	       "  -r FIRST-LAST   the uid range (default %lu-%lu)\n"
+	       "  -r FIRST-LAST   the uid range (default %s)\n"
 	       "  -u USER         main runs as USER, not a uid of the session's\n", USAGE,
-	       UID_FIRST, UID_LAST);
+	       MANIFEST_UID_RANGE);
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
@@ -123,6 +123,10 @@ static void roles(struct launch *s)
 	for (size_t i = 0; i < s->n; i++) {
 		s->r[i].c = &m->comp[i];
 		s->r[i].main = i == m->ncomp;
+		if (m->comp[i].ready == READY_UNIX)
+			die_hint(EXIT_CONFINE, 0, "wait for a TCP port or a stdout line instead",
+			         "component %s: readiness on a UNIX socket is not built. Nothing ran.",
+			         q(m->comp[i].role));
 		if (m->comp[i].freeze_when_ready)
 			die_hint(EXIT_CONFINE, 0, "leave freeze_when_ready out on this machine",
 			         "component %s: freeze_when_ready is not built: it needs cgroup v2, "

@@ -72,25 +72,22 @@ static void set_env(const struct launch *s, const struct role *r)
 static const char **run_argv(const struct launch *s, const struct role *r, char **policy)
 {
 	char **cmd = r->main ? s->cmd : r->c->command.v;
-	size_t n = 0, k = 0;
+	const char *head[] = {
+		"sharness-exec", "run", "--user", r->main && s->user ? s->user : r->ids,
+		"--launch-env", "--expect-hash", r->c->hash, NULL, "--",
+	};
+	const size_t nh = sizeof head / sizeof *head;
+	size_t words = 0;
 	const char **v;
 
-	while (cmd[n])
-		n++;
-	if (!(v = calloc(n + 12, sizeof *v)))
+	for (; cmd[words]; words++)
+		;
+	if (asprintf(policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy) < 0 ||
+	    !(v = calloc(nh + words + 1, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
-	v[k++] = "sharness-exec";
-	v[k++] = "run";
-	v[k++] = "--user";
-	v[k++] = r->main && s->user ? s->user : r->ids;
-	v[k++] = "--launch-env";
-	v[k++] = "--expect-hash";
-	v[k++] = r->c->hash;
-	if (asprintf(policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy) < 0)
-		diex(EXIT_CONFINE, "out of memory");
-	v[k++] = *policy;
-	v[k++] = "--";
-	memcpy(v + k, cmd, n * sizeof *v);
+	head[nh - 2] = *policy;
+	memcpy(v, head, sizeof head);
+	memcpy(v + nh, cmd, words * sizeof *v);
 	return v;
 }
 

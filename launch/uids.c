@@ -31,10 +31,8 @@ void uids_parse(struct launch *s, const char *arg)
 	char *end = NULL;
 	int ok = 0;
 
-	s->first = UID_FIRST;
-	s->last = UID_LAST;
 	if (!arg)
-		return;
+		arg = MANIFEST_UID_RANGE;
 	errno = 0;
 	if (*arg >= '0' && *arg <= '9')
 		s->first = strtoul(arg, &end, 10);
