@@ -218,6 +218,9 @@ static const struct cmd {
 	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
 	  PIN_OPTS RUN_OPTS
 	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to a new FILE or fd N\n"
+	  "    --in-session\tkeep the caller's network namespace, a session's: lo alone (launch)\n"
+	  "    --passwd-fd FD\ta sealed memfd of passwd lines, the view's /etc/passwd (launch)\n"
+	  "    --group-fd FD\ta sealed memfd of group lines, the view's /etc/group (launch)\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n"
 	  "    --launch-env\tpass on the variables launch sets (SHARNESS_AI_CERT...)\n" },
 	{ "launch", LAUNCH_USAGE,

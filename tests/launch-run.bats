@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
 # launch's runtime, sharness-exec-launch (issue 29, DESIGN.md 4.8), as
 # root: a session of two components, a TCP echo service (python3) and a
-# key server that prints one line, and main, which reaches the first over
-# the session's loopback and reads the second's line from
-# SHARNESS_AI_READY_KMS; the certificates each role finds in its state
+# key server that prints one line (its policy's network "none", which in a
+# session is the session's loopback: it reaches the echo service too), and
+# main, which reaches the first over the session's loopback, reads the
+# second's line from SHARNESS_AI_READY_KMS, and finds its own name and
+# home in the view's /etc/passwd; the certificates each role finds in its state
 # directory verify under `openssl verify -x509_strict` against the
 # session's CA and carry their SPIFFE URI (Go's crypto/x509 as well, where
 # go is installed); a role cannot read another's key or state directory,
@@ -26,6 +28,9 @@ FIRST=1879048192
 LAST=1879113727
 SYS='"/usr","/bin","/lib","/lib64"'
 
+# What main says of the echo service: "echo REPLY".
+ECHO_PING='python3 -c "import socket; s = socket.create_connection((\"127.0.0.1\", 7000)); s.sendall(b\"ping\"); print(\"echo\", s.recv(64).decode())"'
+
 setup() {
 	require_feature root
 	require_feature landlock
@@ -38,8 +43,11 @@ setup() {
 		's.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)' \
 		's.bind(("127.0.0.1", 7000))' 's.listen()' 'while True:' \
 		'    c, _ = s.accept()' '    c.sendall(c.recv(64))' '    c.close()' >"$TMP/echo.py"
+	# the key server's line: its uid, its certificate, and what the echo
+	# service answers it: "none" is the session's loopback
 	printf '%s\n' '#!/bin/sh' \
-		'printf "%s %s\n" "$(id -u)" "$(base64 -w0 "$SHARNESS_AI_CERT")"' \
+		"echo=\$($ECHO_PING)" \
+		'printf "%s %s %s\n" "$(id -u)" "$(base64 -w0 "$SHARNESS_AI_CERT")" "$echo"' \
 		'exec sleep infinity' >"$TMP/kms.sh"
 	mkfifo -m 666 "$TMP/to-test" "$TMP/to-main"
 	chmod 644 "$TMP/echo.py" "$TMP/kms.sh"
@@ -75,9 +83,6 @@ manifest() {
 	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
 }
 
-# What main says of the echo service: "echo REPLY".
-ECHO_PING='python3 -c "import socket; s = socket.create_connection((\"127.0.0.1\", 7000)); s.sendall(b\"ping\"); print(\"echo\", s.recv(64).decode())"'
-
 # session_procs: every process of a uid in the default range, "UID PID".
 session_procs() {
 	ps -eo uid=,pid= | awk -v lo="$FIRST" -v hi="$LAST" '$1 >= lo && $1 <= hi'
@@ -102,9 +107,13 @@ pem() {
 }
 
 @test "a session of two: main reaches the echo service on the session's loopback and gets the key server's line" {
-	manifest "echo \"kms \$SHARNESS_AI_READY_KMS\"; echo \"main \$(id -u)\"; $ECHO_PING"
+	manifest "echo \"kms \$SHARNESS_AI_READY_KMS\"; echo \"main \$(id -u)\"; $ECHO_PING; echo \"user \$(id -un) \$HOME \$USER\""
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh"
 	[ "${lines[2]}" = "echo ping" ]
+	# the view's /etc/passwd has main's own line: its name, its state directory
+	[ "${lines[3]}" = "user main $STATE/main main" ]
+	# the key server, whose policy's network is "none", reached it too
+	[ "$(awk '$1 == "kms" { print $4, $5 }' <<<"$output")" = "echo ping" ]
 	local kms main
 	kms=$(awk '$1 == "kms" { print $2 }' <<<"$output")
 	main=$(awk '$1 == "main" { print $2 }' <<<"$output")
