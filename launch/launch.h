@@ -96,6 +96,8 @@ void start_role(struct launch *s, struct role *r);
 /* ready.c: wait until component R is ready, draining the others' stdout;
  * 126 naming it when it ends or its time passes. */
 void ready_wait(struct launch *s, struct role *r);
+/* unixready.c: the probe of R's UNIX socket, in R's view, as R. */
+NORETURN void unix_probe(const struct role *r);
 /* Read what component R wrote on its stdout; 0 at its end. */
 int drain(struct role *r);
 /* loop.c: S's life after the fork: start, ready, main, end. */

@@ -123,10 +123,6 @@ static void roles(struct launch *s)
 	for (size_t i = 0; i < s->n; i++) {
 		s->r[i].c = &m->comp[i];
 		s->r[i].main = i == m->ncomp;
-		if (m->comp[i].ready == READY_UNIX)
-			die_hint(EXIT_CONFINE, 0, "wait for a TCP port or a stdout line instead",
-			         "component %s: readiness on a UNIX socket is not built. Nothing ran.",
-			         q(m->comp[i].role));
 		if (m->comp[i].freeze_when_ready)
 			die_hint(EXIT_CONFINE, 0, "leave freeze_when_ready out on this machine",
 			         "component %s: freeze_when_ready is not built: it needs cgroup v2, "

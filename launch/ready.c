@@ -4,6 +4,7 @@
  * MANIFEST_READY_TIMEOUT). The TCP probe is a child of the session's init
  * that drops to the component's uid before it connects, in the session's
  * network namespace; it retries a refused connection every 10 to 100 ms.
+ * The UNIX socket's probe is unixready.c's.
  * A ready line is at most READY_LINE_MAX bytes, none a control character
  * (bytes from 0x80 are taken, for UTF-8), before its "\n"; what comes
  * after it is read and thrown away, so the component never blocks on a
@@ -83,13 +84,15 @@ static pid_t probe_start(const struct role *r, int *pidfd)
 	pid_t pid;
 
 	*pidfd = -1;
-	if (r->c->ready != READY_TCP)
+	if (r->c->ready != READY_TCP && r->c->ready != READY_UNIX)
 		return -1;
 	if ((pid = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork the probe of %s", q(r->c->role));
 	if (!pid) {
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (r->c->ready == READY_UNIX)
+			unix_probe(r);
 		tcp_probe(r);
 	}
 	if ((*pidfd = pidfd_open_(pid)) < 0)
@@ -174,6 +177,9 @@ void ready_wait(struct launch *s, struct role *r)
 	if (r->c->ready == READY_STDOUT_LINE)
 		snprintf(why, sizeof why, "is not ready within %lu s: no line on its stdout",
 		         r->c->ready_timeout);
+	else if (r->c->ready == READY_UNIX)
+		snprintf(why, sizeof why, "is not ready within %lu s: %s accepts no connection",
+		         r->c->ready_timeout, q(r->c->ready_path));
 	else
 		snprintf(why, sizeof why, "is not ready within %lu s: TCP port %u accepts no "
 		         "connection", r->c->ready_timeout, r->c->ready_port);

@@ -13,13 +13,15 @@
 # returns, and after a SIGKILL to the launcher, nothing of the session is
 # left (no process of a session uid, no lock held, no cgroup, no mount of
 # its tmpfs); a component that is not ready makes the launch exit 126
-# naming it; two launches at once get disjoint uids. Ports are fixed
+# naming it; two launches at once get disjoint uids; a UNIX socket's
+# readiness is probed in the component's view as the component, so a link
+# it plants to a host socket leads nowhere. Ports are fixed
 # (7000): the session's network namespace is its own, so no other process
 # on the machine can hold them. The roles' scripts wait on FIFOs the test
 # writes, never on time.
-# not tested: readiness on a UNIX socket and freeze_when_ready (not built:
-# the launch refuses them, 126); a uid range that overlaps a passwd entry
-# (the test would have to add a user above 65535).
+# not tested: freeze_when_ready (not built: refused, 126, in
+# tests/manifest.bats); a uid range that overlaps a passwd entry (the test
+# would have to add a user above 65535).
 load helpers/load
 
 STATE=/run/sharness-exec/session
@@ -35,6 +37,7 @@ setup() {
 	require_feature root
 	require_feature landlock
 	require_feature tool:python3
+	require_feature file:/usr/bin/python3
 	setup_tmp
 	reach_programs
 	lp=
@@ -249,8 +252,10 @@ last" ]
 	! flock -n "$UIDS/$kms" true
 	[ -n "$(find /sys/fs/cgroup -maxdepth 6 -name 'sharness-exec-session-*')" ]
 	kill -9 "$lp"
-	run -137 wait "$lp"
+	local rc=0
+	wait "$lp" || rc=$?
 	lp=
+	[ "$rc" = 137 ]
 	# the watcher releases the locks last: once it has, all else is gone
 	for uid in "$kms" "$main"; do
 		flock "$UIDS/$uid" true
@@ -303,4 +308,51 @@ last" ]
 	lp=
 	wait "$lb"
 	nothing_left "$a1" "$a2" "$b1" "$b2"
+}
+
+@test "a UNIX socket's readiness is probed in the component's view, as the component: a link it plants to a host socket is not followed" {
+	local unix='{"pbp":1,"id":"u","files":{"exec":['"$SYS"'],"write":["'"$STATE"'/u"]},"network":"none","process":{"no_new_privs":true}}'
+	printf '%s\n' 'import socket, sys' 's = socket.socket(socket.AF_UNIX)' 's.bind(sys.argv[1])' \
+		's.listen()' 'while True:' '    s.accept()[0].close()' >"$TMP/unix.py"
+	chmod 644 "$TMP/unix.py"
+	unix_manifest() {
+		write_policy "$TMP/u.json" '{"launch":1,"id":"u","components":[
+		 {"role":"u","command":'"$1"',"policy":'"${unix/\"exec\":\[/\"read\":[\"$TMP/unix.py\"],\"exec\":[}"',
+		  "ready":{"unix":"'"$STATE"'/u/s","timeout_seconds":'"$2"'}}],
+		 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
+		H=$("$SHARNESS_EXEC" hash "$TMP/u.json")
+	}
+	unix_manifest '["/usr/bin/python3","'"$TMP"'/unix.py","'"$STATE"'/u/s"]' 20
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/u.json" -H "$H" -- /bin/echo main ran
+	[ "$output" = "main ran" ]
+	# A socket on the host that any uid may reach, and a component that
+	# only plants a link to it where its ready socket should be.
+	mkdir -m 777 "$TMP/h"
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen()
+open(sys.argv[2], "w").write("up\n")
+log = open(sys.argv[3], "a")
+while True:
+    c, _ = s.accept(); log.write(c.recv(64).decode() + "\n"); log.flush(); c.sendall(b"x"); c.close()' \
+		"$TMP/h/host.sock" "$TMP/to-test" "$TMP/log" &
+	listener=$!
+	local up
+	fifos
+	hear up
+	chmod 777 "$TMP/h/host.sock"
+	uclient() {
+		python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(sys.argv[2].encode()); s.recv(1)' "$@"
+	}
+	# bare, even uid 65534 reaches it
+	as_nobody /usr/bin/python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"bare"); s.recv(1)' "$TMP/h/host.sock"
+	unix_manifest '["/bin/sh","-c","ln -s '"$TMP"'/h/host.sock '"$STATE"'/u/s && exec sleep infinity"]' 1
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/u.json" -H "$H" -- /bin/echo main ran
+	[ -z "$output" ]
+	[ "${stderr_lines[-1]}" = "sharness-exec-launch: fatal: component \"u\" is not ready within 1 s: \"$STATE/u/s\" accepts no connection" ]
+	uclient "$TMP/h/host.sock" last
+	[ "$(cat "$TMP/log")" = "bare
+last" ]
+	nothing_left
 }
