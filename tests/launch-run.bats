@@ -356,3 +356,52 @@ s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"bare"); s
 last" ]
 	nothing_left
 }
+
+@test "a SIGTERM to the launch reaches main, and the launch ends as main did: by SIGTERM, nothing left" {
+	manifest "echo \"up \$(id -u)\" >$TMP/to-test; exec sleep infinity"
+	fifos
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	lp=$!
+	local word main rc=0
+	hear word main
+	[ "$word" = up ]
+	kill -TERM "$lp"
+	wait "$lp" || rc=$?
+	lp=
+	[ "$rc" = 143 ]
+	nothing_left "$main"
+}
+
+@test "a component that ends while main runs gets main a SIGTERM and the launch 126, naming it" {
+	write_policy "$TMP/short.json" '{"launch":1,"id":"short","components":[
+	 {"role":"short","command":["/bin/sh","-c","echo ready; read -r w <'"$TMP"'/to-main; exit 3"],
+	  "policy":{"pbp":1,"id":"s","files":{"exec":['"$SYS"'],"read":["'"$TMP"'/to-main"]},"network":"none","process":{"no_new_privs":true}},
+	  "ready":{"stdout_line":true}}],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"'],"write":["'"$TMP"'/to-main","'"$TMP"'/to-test"]},
+	  "network":"none","process":{"no_new_privs":true}}}}'
+	# main lets the component end, then waits for ever: the SIGTERM ends it
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/short.json" \
+		-H "$("$SHARNESS_EXEC" hash "$TMP/short.json")" -- /bin/sh -c "echo go >$TMP/to-main; exec sleep infinity"
+	[ "${stderr_lines[-1]}" = 'sharness-exec-launch: fatal: component "short" ended (exit 3) while main ran' ]
+	nothing_left
+}
+
+@test "the launcher refuses a caller who is not root (125, a hint) and a uid range that overlaps systemd's or is not one" {
+	require_feature nobody
+	run -125 --separate-stderr as_nobody "$HELPERDIR/sharness-exec-launch" -F 3 -M 3 \
+		-H "sha256:$(printf '0%.0s' {1..64})" -- true 3</dev/null
+	[ "$stderr" = "sharness-exec-launch: fatal: launch needs root: it makes a uid for each component. Nothing ran.
+hint: run it as root (sudo)" ]
+	manifest "true"
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" --uid-range 600000-600100 -- true
+	[ "$stderr" = "sharness-exec-launch: fatal: the uid range 600000-600100 overlaps systemd's container range 524288-1879048191. Nothing ran.
+hint: choose another range with --uid-range FIRST-LAST" ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" --uid-range 65000-70000 -- true
+	[[ $stderr == "sharness-exec-launch: fatal: --uid-range \"65000-70000\": not FIRST-LAST with 65536 <= FIRST"* ]]
+	# a range of two uids is too few for three roles: 126, nothing ran
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" \
+		--uid-range 2000000000-2000000001 -- true
+	[ "${stderr_lines[0]}" = 'sharness-exec-launch: fatal: no free uid left in 2000000000-2000000001 for "main"' ]
+	[ -z "$(session_procs)" ]
+	flock -n "$UIDS/2000000000" true
+}
