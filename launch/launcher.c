@@ -21,8 +21,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "common.h"
 #include "launch.h"
@@ -113,6 +116,41 @@ static void main_user(struct launch *s, struct role *r)
 	r->gid = pw->pw_gid;
 }
 
+/* freeze_when_ready is refused (126), and why: on cgroup v1 a frozen task
+ * survives SIGKILL until thawed, and on v2 it is not built yet. */
+static void no_freeze(const struct component *c)
+{
+	struct statfs fs;
+
+	if (!c->freeze_when_ready)
+		return;
+	if (statfs("/sys/fs/cgroup", &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
+		diex(EXIT_CONFINE, "component %s: freeze_when_ready is not built yet for cgroup v2. "
+		     "Nothing ran.", q(c->role));
+	die_hint(EXIT_CONFINE, 0, "leave freeze_when_ready out on this machine",
+	         "component %s: freeze_when_ready is not built: it needs cgroup v2, and on cgroup "
+	         "v1 a frozen task survives SIGKILL until thawed. Nothing ran.", q(c->role));
+}
+
+/* What a uid of the session's writes outside the session's tmpfs would
+ * outlive it, owned by a uid that a later session gets: a role with one
+ * may have a files.write directory only beneath SESSION_DIR (a file, a
+ * FIFO or a device it may write, but create nothing beside). */
+static void write_paths(const struct role *r)
+{
+	const struct strlist *w = &r->c->pol.write;
+	struct stat st;
+
+	for (size_t i = 0; i < w->n; i++)
+		if (!path_beneath(w->v[i], SESSION_DIR) && stat(w->v[i], &st) == 0 &&
+		    S_ISDIR(st.st_mode))
+			die_hint(EXIT_REFUSED, 0, "write beneath " SESSION_DIR "/ROLE, the role's state "
+			         "directory, or use files.tmpfs", "%s %s: files.write[%zu] %s is a "
+			         "directory outside the session's tmpfs: what a uid of the session's "
+			         "leaves there would outlive it. Nothing ran.", r->main ? "main" :
+			         "component", q(r->c->role), i, q(w->v[i]));
+}
+
 static void roles(struct launch *s)
 {
 	const struct manifest *m = &s->l.man;
@@ -123,12 +161,11 @@ static void roles(struct launch *s)
 	for (size_t i = 0; i < s->n; i++) {
 		s->r[i].c = &m->comp[i];
 		s->r[i].main = i == m->ncomp;
-		if (m->comp[i].freeze_when_ready)
-			die_hint(EXIT_CONFINE, 0, "leave freeze_when_ready out on this machine",
-			         "component %s: freeze_when_ready is not built: it needs cgroup v2, "
-			         "and on cgroup v1 a frozen task survives SIGKILL until thawed. "
-			         "Nothing ran.", q(m->comp[i].role));
+		no_freeze(&m->comp[i]);
 	}
+	for (size_t i = 0; i < s->n; i++)
+		if (!s->r[i].main || !s->user)
+			write_paths(&s->r[i]);
 	if (s->user)
 		main_user(s, &s->r[s->n - 1]);
 }

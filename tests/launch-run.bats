@@ -386,7 +386,7 @@ last" ]
 	nothing_left
 }
 
-@test "the launcher refuses a caller who is not root (125, a hint) and a uid range that overlaps systemd's or is not one" {
+@test "the launcher refuses a caller who is not root, a uid range over systemd's or too small, a directory to write outside the session" {
 	require_feature nobody
 	run -125 --separate-stderr as_nobody "$HELPERDIR/sharness-exec-launch" -F 3 -M 3 \
 		-H "sha256:$(printf '0%.0s' {1..64})" -- true 3</dev/null
@@ -398,6 +398,16 @@ hint: run it as root (sudo)" ]
 hint: choose another range with --uid-range FIRST-LAST" ]
 	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" --uid-range 65000-70000 -- true
 	[[ $stderr == "sharness-exec-launch: fatal: --uid-range \"65000-70000\": not FIRST-LAST with 65536 <= FIRST"* ]]
+	# a directory to write outside the session's tmpfs: what the role's
+	# uid left there would outlive the session, owned by a uid that a later
+	# one gets
+	mkdir -m 777 "$TMP/w"
+	sed 's|"'"$TMP"'/to-test"|"'"$TMP"'/w"|' "$TMP/m.json" >"$TMP/w.json"
+	chmod 644 "$TMP/w.json"
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/w.json" -H "$("$SHARNESS_EXEC" hash "$TMP/w.json")" -- true
+	[ "$stderr" = "sharness-exec-launch: fatal: main \"main\": files.write[0] \"$TMP/w\" is a directory outside the session's tmpfs: what a uid of the session's leaves there would outlive it. Nothing ran.
+hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory, or use files.tmpfs" ]
+	[ -z "$(ls -A "$TMP/w")" ]
 	# a range of two uids is too few for three roles: 126, nothing ran
 	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" \
 		--uid-range 2000000000-2000000001 -- true
