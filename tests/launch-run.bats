@@ -7,8 +7,9 @@
 # second's line from SHARNESS_AI_READY_KMS, and finds its own name and
 # home in the view's /etc/passwd; the certificates each role finds in its state
 # directory verify under `openssl verify -x509_strict` against the
-# session's CA and carry their SPIFFE URI (Go's crypto/x509 as well, where
-# go is installed); a role cannot read another's key or state directory,
+# session's CA and carry their SPIFFE URI (Go's crypto/x509 as well), and
+# make a mutual-TLS exchange between two roles, where a client that expects
+# another role refuses the server's valid certificate by its URI SAN; a role cannot read another's key or state directory,
 # signal or ptrace another, or reach the host's network; after the launch
 # returns, and after a SIGKILL to the launcher, nothing of the session is
 # left (no process of a session uid, no lock held, no cgroup, no mount of
@@ -29,6 +30,15 @@ UIDS=/run/sharness-exec/uids
 FIRST=1879048192
 LAST=1879113727
 SYS='"/usr","/bin","/lib","/lib64"'
+
+# tests/svid's checker, built once, offline, where go is installed.
+setup_file() {
+	command -v go >/dev/null || return 0
+	export SVID_CHECK="$BATS_FILE_TMPDIR/svid-check"
+	(cd "$top_srcdir/tests/svid" &&
+		GOPROXY=off GOFLAGS=-mod=mod GO111MODULE=on GOPATH="$BATS_FILE_TMPDIR/gopath" \
+		GOCACHE="$BATS_FILE_TMPDIR/gocache" go build -o "$SVID_CHECK" .)
+}
 
 # What main says of the echo service: "echo REPLY".
 ECHO_PING='python3 -c "import socket; s = socket.create_connection((\"127.0.0.1\", 7000)); s.sendall(b\"ping\"); print(\"echo\", s.recv(64).decode())"'
@@ -149,11 +159,35 @@ $TMP/kms.pem: OK" ]
 	grep -qx "ca sha256:$(openssl x509 -in "$TMP/ca.pem" -outform DER | sha256sum | cut -c1-64)" "$TMP/out"
 	# key, certificate and CA: the role's uid's, mode 0400, nothing else
 	[ "$(grep -c '^-r-------- 1 \([0-9]*\) \1 ' "$TMP/out")" = 3 ]
-	if command -v go >/dev/null; then
-		(cd "$top_srcdir/tests/svid" && GOPROXY=off GOFLAGS=-mod=mod GO111MODULE=on \
-			GOPATH="$TMP/gopath" GOCACHE="$TMP/gocache" go build -o "$TMP/svid-check" .)
-		run -0 "$TMP/svid-check" leaf "$TMP/ca.pem" "$TMP/kms.pem" "spiffe://$session/kms" 86400
+	if [ -n "${SVID_CHECK:-}" ]; then
+		run -0 "$SVID_CHECK" leaf "$TMP/ca.pem" "$TMP/kms.pem" "spiffe://$session/kms" 86400
+		run -0 "$SVID_CHECK" leaf "$TMP/ca.pem" "$TMP/main.pem" "spiffe://$session/main" 86400
 	fi
+}
+
+@test "mutual TLS between two roles with the files issued to them; a client that expects another role refuses the server's valid certificate" {
+	require_feature tool:go
+	cp "$SVID_CHECK" "$TMP/svid-check"
+	chmod 755 "$TMP/svid-check"
+	printf '#!/bin/sh\n%s\n' "$TMP/svid-check connect 7443 tls; echo \"rc \$?\"
+		$TMP/svid-check connect 7443 kms 2>&1; echo \"rc \$?\"" >"$TMP/main.sh"
+	chmod 755 "$TMP/main.sh"
+	local exec='"exec":['"$SYS"',"'"$TMP"'/svid-check","'"$TMP"'/main.sh"]'
+	write_policy "$TMP/t.json" '{"launch":1,"id":"tls","components":[
+	 {"role":"tls","command":["'"$TMP"'/svid-check","serve","7443","main"],"identity":true,
+	  "policy":{"pbp":1,"id":"t","files":{'"$exec"',"read":["'"$STATE"'/tls"]},
+	            "network":{"bind_tcp_ports":[7443]},"process":{"no_new_privs":true}},
+	  "ready":{"tcp":7443}}],
+	 "main":{"role":"main","identity":true,
+	  "policy":{"pbp":1,"id":"m","files":{'"$exec"',"read":["'"$STATE"'/main"]},
+	            "network":{"connect_tcp_ports":[7443]},"process":{"no_new_privs":true}}}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/t.json" -H "$("$SHARNESS_EXEC" hash "$TMP/t.json")" -- "$TMP/main.sh"
+	local session
+	session=$(sed -n 's|^ok: mutual TLS with spiffe://\([0-9a-f]*\)/tls: "pong to ping"$|\1|p' <<<"$output")
+	[[ $session =~ ^[0-9a-f]{32}$ ]]
+	[ "${lines[1]}" = "rc 0" ]
+	[[ ${lines[2]} == *"URI SAN is [spiffe://$session/tls], want spiffe://$session/kms" ]]
+	[ "${lines[3]}" = "rc 1" ]
 }
 
 # fifos: the test's ends of main's FIFOs, opened read-write so that no open
