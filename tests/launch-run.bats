@@ -449,3 +449,26 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	[ -z "$(session_procs)" ]
 	flock -n "$UIDS/2000000000" true
 }
+
+@test "on a terminal main is in the foreground: it reads the terminal, and a ^C there ends it and the launch (130), nothing left" {
+	require_feature pty
+	manifest "read -r x; echo \"got \$x\"; echo \"up \$(id -u)\" >$TMP/to-test; exec sleep infinity"
+	mkfifo "$TMP/tty-in"
+	fifos
+	exec 9<>"$TMP/tty-in"
+	"${SCRIPT[@]}" -qefc "'$SHARNESS_EXEC' launch -m '$TMP/m.json' -H '$H' -- '$TMP/main.sh'; echo status=\$?" \
+		/dev/null <"$TMP/tty-in" >"$TMP/tty-out" 2>&1 &
+	lp=$!
+	local word main rc=0
+	printf 'hello\n' >&9
+	hear word main
+	[ "$word" = up ]
+	printf '\003' >&9
+	wait "$lp" || rc=$?
+	lp=
+	exec 9>&-
+	cat "$TMP/tty-out"
+	grep -q '^got hello' "$TMP/tty-out"
+	grep -q 'status=130' "$TMP/tty-out"
+	nothing_left "$main"
+}
