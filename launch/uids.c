@@ -2,11 +2,13 @@
  * user, group, subordinate range or systemd range may touch, checked at
  * every start; in it, a uid is taken by holding flock(2) on UIDS_DIR/UID
  * (a root-only directory), which the launcher, the session's init and its
- * watcher share, so two launches never hold one uid. The lock files stay:
+ * watcher share, so two launches never hold one uid; a uid that a process
+ * runs as (found in /proc) is passed over. The lock files stay:
  * removing one would let two launches lock two files of one name. Each
  * uid's gid is the same number. */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -131,6 +133,35 @@ int run_dir(void)
 	return own_dir(AT_FDCWD, RUN_DIR, 0755);
 }
 
+/* 1 when a process runs as UID or GID (real, effective, saved or fs):
+ * a uid that has a process already is not free, whatever its lock says. */
+static int has_process(unsigned long uid)
+{
+	char path[300], line[256];
+	unsigned long id[4];
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	int found = 0;
+	FILE *f;
+
+	if (!d)
+		die(EXIT_CONFINE, "unable to read /proc");
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (!found && fgets(line, sizeof line, f))
+			if ((sscanf(line, "Uid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4 ||
+			     sscanf(line, "Gid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4))
+				found = id[0] == uid || id[1] == uid || id[2] == uid || id[3] == uid;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
 void uids_take(struct launch *s)
 {
 	int run = run_dir(), dir = own_dir(run, "uids", 0700), fd;
@@ -152,10 +183,12 @@ void uids_take(struct launch *s)
 			fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 			if (fd < 0)
 				die(EXIT_CONFINE, "unable to open %s/%s", UIDS_DIR, name);
-			if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-				break;
-			if (errno != EWOULDBLOCK)
+			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+				if (!has_process(uid))
+					break;
+			} else if (errno != EWOULDBLOCK) {
 				die(EXIT_CONFINE, "unable to lock %s/%s", UIDS_DIR, name);
+			}
 			close(fd);
 		}
 		r->lock = fd;

@@ -472,3 +472,17 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	grep -q 'status=130' "$TMP/tty-out"
 	nothing_left "$main"
 }
+
+@test "a uid of the range that a process already runs as is passed over" {
+	setpriv --reuid="$FIRST" --regid="$FIRST" --clear-groups -- sleep 1000 &
+	listener=$!
+	manifest "echo \"\$(id -u) \$SHARNESS_AI_READY_KMS\""
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh"
+	local main kms
+	read -r main kms _ <<<"$output"
+	[ "$main" -gt "$FIRST" ] && [ "$kms" -gt "$FIRST" ]
+	kill "$listener"
+	wait "$listener" || true
+	listener=
+	nothing_left "$main" "$kms"
+}
