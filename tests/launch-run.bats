@@ -480,7 +480,9 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- "$TMP/main.sh"
 	local main kms
 	read -r main kms _ <<<"$output"
-	[ "$main" -gt "$FIRST" ] && [ "$kms" -gt "$FIRST" ]
+	# uids go in manifest order, the lowest free first: echo, then kms
+	# above it, then main; so echo's is above FIRST when kms's is FIRST + 2
+	[ "$kms" -ge $((FIRST + 2)) ] && [ "$main" -gt "$kms" ]
 	kill "$listener"
 	wait "$listener" || true
 	listener=
