@@ -55,14 +55,7 @@ static int fd_arg(const char *opt, const char *arg)
 
 static int usage_help(void)
 {
-	printf("usage: %s\n"
-	       "Run a launch session (DESIGN.md 4.8): exec'd by sharness-exec launch.\n"
-	       "  -F FD           the front end, which runs each role\n"
-	       "  -M FD           the verified manifest, a sealed memfd\n"
-	       "  -H sha256:HEX   the manifest's hash, checked again\n"
-	       "  -r FIRST-LAST   the uid range (default %s)\n"
-	       "  -u USER         main runs as USER, not a uid of the session's\n", USAGE,
-	       MANIFEST_UID_RANGE);
+	printf("usage: %s\n", USAGE);
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
