@@ -294,6 +294,20 @@ t_db() {
 	[[ "${lines[3]}" == *" -r /etc/passwd -r /etc/group -R --" ]]
 }
 
+@test "--passwd-fd, --group-fd: where /etc is a private tmpfs, and where the view is a clone of /" {
+	require_feature root
+	require_feature landlock
+	chain_policy passwd '"none"' '"/proc"' '"'"$TMP"'/w"' '' '' ',"tmpfs":["/etc"]'
+	run -0 --separate-stderr with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run --passwd-fd @PW@ \
+		--group-fd @GR@ --user 70000 -p "$TMP/p.json" -- sh -c 'id -un; "$1" create /etc/new; ls /etc; "$1" write /etc/passwd; true' sh "$TRY"
+	[ "$output" = $'comp\nok\ngroup\nnew\npasswd\nrefused: Permission denied' ]
+	# / read whole: the host's /etc, with the memfd's files over its own.
+	chain_policy passwd '"none"' '"/"' '"'"$TMP"'/w"'
+	run -0 --separate-stderr with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run -b --passwd-fd @PW@ \
+		--group-fd @GR@ --user 70000 -p "$TMP/p.json" -- sh -c 'getent passwd 70000; getent passwd 0; "$1" read /etc/hostname' sh "$TRY"
+	[ "$output" = $'comp:x:70000:70000:a component:/state:/bin/sh\nroot:x:0:0:root:/root:/bin/sh\nok' ]
+}
+
 @test "--passwd-fd as uid 1000: the caller's own uid gets the memfd's name in the view" {
 	require_feature root
 	require_feature landlock
