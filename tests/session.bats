@@ -5,8 +5,7 @@
 # --group-fd make sealed memfds the view's /etc/passwd and /etc/group.
 # Each test makes a session of its own: a network namespace with only lo
 # (unshare -n), held by a process the test ends, entered with nsenter.
-# not tested: a session's lo left down (the launcher's to bring up), Linux
-# before 6.15, where the view must attach its tmpfs to clone the file (the
+# not tested: Linux before 6.15, where the view must attach its tmpfs to clone the file (the
 # path taken on every kernel), and the strict refusal below ABI 6 on a real
 # old kernel (the test build's SHARNESS_EXEC_TEST_ABI stands in).
 load helpers/load
@@ -121,6 +120,10 @@ t_reach() {
 	# The dry run shows the netns step's -I.
 	run -0 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --dry-run -p "$TMP/p.json" -- true
 	[[ "${lines[0]}" == */sharness-exec-netns\ -W\ [0-9]*\ -I\ -- ]]
+	# A session's lo is the launcher's to bring up: down, a warning.
+	in_ns ip link set lo down
+	run -0 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session -p "$TMP/p.json" -- true
+	[ "$stderr" = "sharness-exec-netns: warning: the session's loopback lo is down: nothing answers on 127.0.0.1 or ::1 (bring it up before the run)" ]
 }
 
 t_ports() {
