@@ -82,9 +82,10 @@ void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, i
 	} else {
 		return;
 	}
-	/* The object form: Landlock refuses a port no list grants (EACCES).
-	 * "none": the run's network is its own, and nothing outside it can
-	 * be reached (or listens on its loopback). */
+	/* The object form, or a session's network (-N): Landlock refuses a
+	 * port no list grants (EACCES), and a refused connection means that
+	 * nothing listens. "none": the run's network is its own, and nothing
+	 * outside it can be reached (or listens on its loopback). */
 	if (host_net ? err != EACCES :
 	    bind || (err != ECONNREFUSED && err != ENETUNREACH && err != EHOSTUNREACH &&
 	             err != EADDRNOTAVAIL))

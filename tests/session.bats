@@ -120,6 +120,18 @@ t_reach() {
 	# The dry run shows the netns step's -I.
 	run -0 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --dry-run -p "$TMP/p.json" -- true
 	[[ "${lines[0]}" == */sharness-exec-netns\ -W\ [0-9]*\ -I\ -- ]]
+	# --explain: a connection nothing in the session takes is none of the
+	# policy's doing (its whole loopback is the run's); a port the object
+	# form does not list is.
+	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
+		"$TRY" connect 1
+	[ "$output" = "refused: Connection refused" ]
+	! grep -q 'explain: TCP' <<<"$stderr"
+	policy '{"connect_tcp_ports":[2]}'
+	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
+		"$TRY" connect 1
+	grep -qx 'sharness-exec-supervise: explain: TCP connect 127.0.0.1:1: EACCES (Permission denied), refused by the policy, 1 time; allow with "network": {"connect_tcp_ports": \[1\]}' <<<"$stderr"
+	policy
 	# A session's lo is the launcher's to bring up: down, a warning.
 	in_ns ip link set lo down
 	run -0 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session -p "$TMP/p.json" -- true
