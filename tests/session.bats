@@ -127,6 +127,11 @@ t_reach() {
 		"$TRY" connect 1
 	[ "$output" = "refused: Connection refused" ]
 	! grep -q 'explain: TCP' <<<"$stderr"
+	# Another component's abstract socket: Landlock's scope holds it.
+	session_listener abstract "sharness-exec-session-$$-$RANDOM"
+	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
+		"$TRY" abstract "$port"
+	grep -qx "sharness-exec-supervise: explain: connect to abstract UNIX socket @$port: EPERM (Operation not permitted), refused by Landlock's scope, 1 time; no policy change allows it: it was made outside the run's Landlock domain: by the host, or by another run of the session (run --in-session)" <<<"$stderr"
 	policy '{"connect_tcp_ports":[2]}'
 	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
 		"$TRY" connect 1
