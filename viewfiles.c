@@ -106,8 +106,9 @@ static int data_fs(const struct vfile *f)
 }
 
 /* F at its path: the tmpfs of data_fs attached for a moment on F's
- * directory, so that its file can be cloned (Linux before 6.15 clones
- * nothing from a detached mount), and taken off again at once; then the
+ * directory, so that its file can be cloned (open_tree(2) clones nothing
+ * from a detached mount, EINVAL, but on the newest kernels), and taken
+ * off again at once; then the
  * clone, read-only, at F's path (a mount point made on our own tmpfs
  * where the host's is missing). */
 static void mount_file(const struct vfile *f)

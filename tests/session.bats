@@ -5,9 +5,10 @@
 # --group-fd make sealed memfds the view's /etc/passwd and /etc/group.
 # Each test makes a session of its own: a network namespace with only lo
 # (unshare -n), held by a process the test ends, entered with nsenter.
-# not tested: Linux before 6.15, where the view must attach its tmpfs to clone the file (the
-# path taken on every kernel), and the strict refusal below ABI 6 on a real
-# old kernel (the test build's SHARNESS_EXEC_TEST_ABI stands in).
+# not tested: the strict refusal below ABI 6 on a real old kernel (the test
+# build's SHARNESS_EXEC_TEST_ABI stands in); older kernels' open_tree(2),
+# which clones nothing from a detached mount (the view attaches its tmpfs
+# first on every kernel, so this one takes the same path).
 load helpers/load
 
 TRYDIR="$TRYDIR"
