@@ -149,7 +149,8 @@ static void lo_up(void)
  * session's and kept, so it must hold no interface but its loopback:
  * otherwise refuse (126), naming each other one, so that -I can never
  * hand out a host's network. The loopback is told by IFF_LOOPBACK, which
- * no one can set on another interface (a veth renamed lo is still named). */
+ * no one can set on another interface (a veth renamed lo is still named);
+ * it is the launcher's to bring up, and a warning says when it is down. */
 static void session_only_lo(void)
 {
 	struct if_nameindex *ifs = if_nameindex();
@@ -165,6 +166,10 @@ static void session_only_lo(void)
 		if (!lo_seen && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 &&
 		    (ifr.ifr_flags & IFF_LOOPBACK)) {
 			lo_seen = 1;
+			if (!(ifr.ifr_flags & IFF_UP))
+				warnx_("the session's loopback %s is down: nothing answers on "
+				       "127.0.0.1 or ::1 (bring it up before the run)",
+				       qn(i->if_name));
 			continue;
 		}
 		if (strlen(others) < sizeof others - 40)

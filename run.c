@@ -337,7 +337,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_timeout(chain);
 	if (run_explain) { /* the observer, and what it is to know (DESIGN.md 4.7) */
 		push(chain, "-X");
-		if (!p->net_none)
+		if (!p->net_none || session_in()) /* the caller's network */
 			push(chain, "-N");
 		push_paths(chain, "-r", &p->read_resolved);
 		push_paths(chain, "-x", &p->exec_resolved);

@@ -38,10 +38,12 @@ extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
 char *norm(const char *opt, const char *s);
 
 /* viewfiles.c: -F PATH=FD, read and closed at once (125 when FD is not a
- * sealed memfd); how many; each bound read-only at its path, after the
+ * sealed memfd); how many; their mount points in a -m tmpfs at PATH (DIR)
+ * before it is attached; each bound read-only at its path, after the
  * binds and the tmpfs paths. */
 void file_add(char *arg);
 size_t files_count(void);
+void files_points(int dir, const char *path);
 void files_mount(void);
 
 /* viewfs.c */

@@ -67,6 +67,27 @@ size_t files_count(void)
 	return nfiles;
 }
 
+/* The mount points of the files beneath the tmpfs of -m at PATH, made in
+ * it (DIR, open on it) before it is attached: no mount point is made on
+ * a tmpfs not the view's own afterwards. */
+void files_points(int dir, const char *path)
+{
+	char buf[PATH_MAX];
+
+	for (size_t i = 0; i < nfiles; i++) {
+		if (!path_beneath(files[i].path, path) || !strcmp(files[i].path, path))
+			continue;
+		snprintf(buf, sizeof buf, "%s", files[i].path + strlen(path) + 1);
+		for (char *s = buf; (s = strchr(s, '/')); *s++ = '/') {
+			*s = '\0';
+			if (mkdirat(dir, buf, 0755) < 0 && errno != EEXIST)
+				die(EXIT_CONFINE, "unable to make the directory of %s", files[i].path);
+		}
+		if (mknodat(dir, buf, S_IFREG | 0644, 0) < 0 && errno != EEXIST)
+			die(EXIT_CONFINE, "unable to make the mount point %s", files[i].path);
+	}
+}
+
 /* A detached tmpfs holding F's bytes as the file "f", mode 0444. */
 static int data_fs(const struct vfile *f)
 {
@@ -85,8 +106,9 @@ static int data_fs(const struct vfile *f)
 }
 
 /* F at its path: the tmpfs of data_fs attached for a moment on F's
- * directory, so that its file can be cloned (Linux before 6.15 clones
- * nothing from a detached mount), and taken off again at once; then the
+ * directory, so that its file can be cloned (open_tree(2) clones nothing
+ * from a detached mount, EINVAL, but on the newest kernels), and taken
+ * off again at once; then the
  * clone, read-only, at F's path (a mount point made on our own tmpfs
  * where the host's is missing). */
 static void mount_file(const struct vfile *f)

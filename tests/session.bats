@@ -5,10 +5,10 @@
 # --group-fd make sealed memfds the view's /etc/passwd and /etc/group.
 # Each test makes a session of its own: a network namespace with only lo
 # (unshare -n), held by a process the test ends, entered with nsenter.
-# not tested: a session's lo left down (the launcher's to bring up), Linux
-# before 6.15, where the view must attach its tmpfs to clone the file (the
-# path taken on every kernel), and the strict refusal below ABI 6 on a real
-# old kernel (the test build's SHARNESS_EXEC_TEST_ABI stands in).
+# not tested: the strict refusal below ABI 6 on a real old kernel (the test
+# build's SHARNESS_EXEC_TEST_ABI stands in); older kernels' open_tree(2),
+# which clones nothing from a detached mount (the view attaches its tmpfs
+# first on every kernel, so this one takes the same path).
 load helpers/load
 
 TRYDIR="$TRYDIR"
@@ -121,6 +121,27 @@ t_reach() {
 	# The dry run shows the netns step's -I.
 	run -0 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --dry-run -p "$TMP/p.json" -- true
 	[[ "${lines[0]}" == */sharness-exec-netns\ -W\ [0-9]*\ -I\ -- ]]
+	# --explain: a connection nothing in the session takes is none of the
+	# policy's doing (its whole loopback is the run's); a port the object
+	# form does not list is.
+	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
+		"$TRY" connect 1
+	[ "$output" = "refused: Connection refused" ]
+	! grep -q 'explain: TCP' <<<"$stderr"
+	# Another component's abstract socket: Landlock's scope holds it.
+	session_listener abstract "sharness-exec-session-$$-$RANDOM"
+	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
+		"$TRY" abstract "$port"
+	grep -qx "sharness-exec-supervise: explain: connect to abstract UNIX socket @$port: EPERM (Operation not permitted), refused by Landlock's scope, 1 time; no policy change allows it: it was made outside the run's Landlock domain: by the host, or by another run of the session (run --in-session)" <<<"$stderr"
+	policy '{"connect_tcp_ports":[2]}'
+	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
+		"$TRY" connect 1
+	grep -qx 'sharness-exec-supervise: explain: TCP connect 127.0.0.1:1: EACCES (Permission denied), refused by the policy, 1 time; allow with "network": {"connect_tcp_ports": \[1\]}' <<<"$stderr"
+	policy
+	# A session's lo is the launcher's to bring up: down, a warning.
+	in_ns ip link set lo down
+	run -0 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session -p "$TMP/p.json" -- true
+	[ "$stderr" = "sharness-exec-netns: warning: the session's loopback lo is down: nothing answers on 127.0.0.1 or ::1 (bring it up before the run)" ]
 }
 
 t_ports() {
@@ -292,6 +313,20 @@ t_db() {
 		--group-fd @GR@ -p "$TMP/p.json" -- true
 	[[ "${lines[2]}" == */sharness-exec-view\ *\ -F\ /etc/passwd=[0-9]*\ -F\ /etc/group=[0-9]*\ -- ]]
 	[[ "${lines[3]}" == *" -r /etc/passwd -r /etc/group -R --" ]]
+}
+
+@test "--passwd-fd, --group-fd: where /etc is a private tmpfs, and where the view is a clone of /" {
+	require_feature root
+	require_feature landlock
+	chain_policy passwd '"none"' '"/proc"' '"'"$TMP"'/w"' '' '' ',"tmpfs":["/etc"]'
+	run -0 --separate-stderr with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run --passwd-fd @PW@ \
+		--group-fd @GR@ --user 70000 -p "$TMP/p.json" -- sh -c 'id -un; "$1" create /etc/new; ls /etc; "$1" write /etc/passwd; true' sh "$TRY"
+	[ "$output" = $'comp\nok\ngroup\nnew\npasswd\nrefused: Permission denied' ]
+	# / read whole: the host's /etc, with the memfd's files over its own.
+	chain_policy passwd '"none"' '"/"' '"'"$TMP"'/w"'
+	run -0 --separate-stderr with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run -b --passwd-fd @PW@ \
+		--group-fd @GR@ --user 70000 -p "$TMP/p.json" -- sh -c 'getent passwd 70000; getent passwd 0; "$1" read /etc/hostname' sh "$TRY"
+	[ "$output" = $'comp:x:70000:70000:a component:/state:/bin/sh\nroot:x:0:0:root:/root:/bin/sh\nok' ]
 }
 
 @test "--passwd-fd as uid 1000: the caller's own uid gets the memfd's name in the view" {
