@@ -1,12 +1,15 @@
 /* The session's cgroup (launch.h): beneath the launcher's own in each
  * hierarchy where a run makes its cgroup (v1 memory, pids and cpu; v2),
- * "sharness-exec-session-ID", which the launcher joins before it forks,
- * so that every run's cgroup is made beneath it. A run removes its own
- * cgroup as it ends; after a SIGKILL nothing of the run is left to, and
- * the watcher, once the session's last process is gone, removes the
- * session's tree from its leaves up. A hierarchy where the launcher may
- * not make or join one is passed over: the runs' cgroups are then made
- * beside the launcher's, as for `run`. */
+ * "sharness-exec-session-ID", made once the watcher exists, and joined
+ * by the session's init before it starts anything, so that every run's
+ * cgroup is made beneath it. A run removes its own cgroup as it ends;
+ * after a SIGKILL nothing of the run is left to, and the watcher, once
+ * the session's last process is gone, finds the session's tree as the
+ * launcher made it (from the session's id and its own /proc/self/cgroup,
+ * which is the launcher's) and removes it from its leaves up: so no
+ * moment of the launcher's leaves a cgroup that nothing removes. A
+ * hierarchy where the init may not be moved is passed over: the runs'
+ * cgroups are then made beside the launcher's, as for `run`. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,13 +27,13 @@
 #define CG_ROOT "/sys/fs/cgroup"
 #define CGROUP2_MAGIC 0x63677270
 
-static struct { char dir[PATH_MAX], parent[PATH_MAX]; } cg[4];
+static struct { char dir[PATH_MAX]; } cg[4];
 static size_t ncg;
 
-static int join(const char *dir)
+static int join(const char *dir, pid_t who)
 {
 	char path[PATH_MAX + 16], pid[24];
-	int fd, n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid()), ok;
+	int fd, n = snprintf(pid, sizeof pid, "%ld\n", (long)who), ok;
 
 	snprintf(path, sizeof path, "%s/cgroup.procs", dir);
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
@@ -60,10 +63,13 @@ static const char *hierarchy(const char *ctl, char *out, size_t n)
 	return NULL;
 }
 
-void cgroups_make(const char *session)
+/* The session's cgroups into cg[]: made, with WHO moved in, when WHO is
+ * not 0; else those that exist. */
+static void scan(const char *session, pid_t who)
 {
 	char line[PATH_MAX + 64], root[PATH_MAX];
 	FILE *f = fopen("/proc/self/cgroup", "re");
+	struct stat st;
 
 	if (!f)
 		die(EXIT_CONFINE, "unable to read /proc/self/cgroup");
@@ -74,15 +80,16 @@ void cgroups_make(const char *session)
 			continue;
 		*c2 = '\0';
 		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
-		if (!hierarchy(c1 + 1, root, sizeof root))
-			continue;
-		snprintf(cg[ncg].parent, sizeof cg[ncg].parent, "%s%s", root,
-		         strcmp(c2 + 1, "/") ? c2 + 1 : "");
-		if ((size_t)snprintf(cg[ncg].dir, sizeof cg[ncg].dir, "%s%s/sharness-exec-session-%s",
+		if (!hierarchy(c1 + 1, root, sizeof root) ||
+		    (size_t)snprintf(cg[ncg].dir, sizeof cg[ncg].dir, "%s%s/sharness-exec-session-%s",
 		                     root, strcmp(c2 + 1, "/") ? c2 + 1 : "", session) >=
-		    sizeof cg[ncg].dir || mkdir(cg[ncg].dir, 0755) < 0)
+		    sizeof cg[ncg].dir)
 			continue;
-		if (join(cg[ncg].dir) < 0) {
+		if (!who && stat(cg[ncg].dir, &st) < 0)
+			continue;
+		if (who && mkdir(cg[ncg].dir, 0755) < 0)
+			continue;
+		if (who && join(cg[ncg].dir, who) < 0) {
 			rmdir(cg[ncg].dir);
 			continue;
 		}
@@ -91,12 +98,9 @@ void cgroups_make(const char *session)
 	fclose(f);
 }
 
-void cgroups_leave(void)
+void cgroups_make(const char *session, pid_t init)
 {
-	for (size_t i = 0; i < ncg; i++)
-		if (join(cg[i].parent) < 0)
-			warnx_("unable to leave the session's cgroup %s: %s", cg[i].dir,
-			       strerror(errno));
+	scan(session, init);
 }
 
 /* DIR and the cgroups beneath it, leaves first; DEPTH bounds the walk. */
@@ -115,8 +119,10 @@ static int remove_tree(const char *dir, int depth)
 	return rmdir(dir);
 }
 
-void cgroups_remove(void)
+void cgroups_remove(const char *session)
 {
+	ncg = 0;
+	scan(session, 0);
 	for (size_t i = 0; i < ncg; i++)
 		if (remove_tree(cg[i].dir, 16) < 0 && errno != ENOENT)
 			warnx_("unable to remove the session's cgroup %s: %s", cg[i].dir,

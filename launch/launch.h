@@ -106,12 +106,10 @@ NORETURN void session_init(struct launch *s, int go);
  * after STOP_GRACE_MS, reaped; then the launcher hears END. */
 NORETURN void session_end(struct launch *s, int end);
 /* cgroups.c: a session cgroup beneath this process's own in each
- * hierarchy, which it joins (the runs' cgroups go beneath it); removed,
- * bottom up, once the session is gone. */
-void cgroups_make(const char *session);
-void cgroups_remove(void);
-/* The watcher's: back to the launcher's own cgroups. */
-void cgroups_leave(void);
+ * hierarchy, which INIT joins (the runs' cgroups go beneath it); found
+ * again and removed, bottom up, once the session is gone. */
+void cgroups_make(const char *session, pid_t init);
+void cgroups_remove(const char *session);
 /* teardown.c: the watcher, forked by L: it waits on INIT (a pidfd) and
  * then removes what the session left, and releases the uids last. */
 pid_t watcher_start(struct launch *s, int init);

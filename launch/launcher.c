@@ -5,8 +5,8 @@
  * (-F), which runs each role. As root only, in this order: the uid range
  * checked and a uid locked for each role; the session's id, network and
  * mount namespaces and state directories; the CA and the certificates;
- * the session's cgroup; then the session's init (pid 1 of a new pid
- * namespace) and its watcher. The launcher passes its signals on to the
+ * then the session's init (pid 1 of a new pid namespace, waiting for a
+ * go), its watcher, and the session's cgroup, which the init joins. The launcher passes its signals on to the
  * init, waits for the init's end and the watcher's teardown, and exits
  * as main did (or re-raises main's signal). */
 #include <errno.h>
@@ -238,7 +238,6 @@ int main(int argc, char **argv)
 	hex_encode(s.session, s.id, sizeof s.id);
 	session_make(&s);
 	identity_issue(&s);
-	cgroups_make(s.session);
 	s.self = getpid();
 	sigfd = block_signals();
 	if (sigfd < 0 || pipe2(go, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0 ||
@@ -264,7 +263,7 @@ int main(int argc, char **argv)
 	if ((initfd = pidfd_open_(init)) < 0)
 		die(EXIT_CONFINE, "unable to open a pidfd of the session's init");
 	watcher = watcher_start(&s, initfd);
-	cgroups_leave();        /* so that the watcher can remove them */
+	cgroups_make(s.session, init);
 	if (write_all(go[1], "g", 1) < 0)
 		die(EXIT_CONFINE, "unable to start the session");
 	end = wait_init(init, sigfd, st[0]);

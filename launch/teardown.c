@@ -31,11 +31,10 @@ static NORETURN void watch(struct launch *s, int init)
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP && sig != SIGCHLD)
 			signal(sig, SIG_IGN);
-	cgroups_leave();
 	while (poll(&p, 1, -1) < 0)
 		if (errno != EINTR)
 			die(EXIT_CONFINE, "unable to wait for the session's init");
-	cgroups_remove();
+	cgroups_remove(s->session);
 	if (umount2(SESSION_DIR, MNT_DETACH) < 0)
 		warnx_("unable to unmount the session's tmpfs %s: %s", SESSION_DIR,
 		       strerror(errno));
