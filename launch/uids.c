@@ -133,33 +133,50 @@ int run_dir(void)
 	return own_dir(AT_FDCWD, RUN_DIR, 0755);
 }
 
-/* 1 when a process runs as UID or GID (real, effective, saved or fs):
- * a uid that has a process already is not free, whatever its lock says. */
-static int has_process(unsigned long uid)
+/* The ids of S's range that a process runs as (real, effective, saved or
+ * fs uid or gid), from one walk of /proc: such a uid is not free,
+ * whatever its lock says. */
+static unsigned long busy[1024];
+static size_t nbusy;
+
+static void note_busy(const struct launch *s, const unsigned long id[4])
+{
+	for (int i = 0; i < 4; i++)
+		if (id[i] >= s->first && id[i] <= s->last && nbusy < sizeof busy / sizeof *busy)
+			busy[nbusy++] = id[i];
+}
+
+static void scan_busy(const struct launch *s)
 {
 	char path[300], line[256];
 	unsigned long id[4];
 	struct dirent *e;
 	DIR *d = opendir("/proc");
-	int found = 0;
 	FILE *f;
 
 	if (!d)
 		die(EXIT_CONFINE, "unable to read /proc");
-	while (!found && (e = readdir(d))) {
+	while ((e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
-		while (!found && fgets(line, sizeof line, f))
-			if ((sscanf(line, "Uid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4 ||
-			     sscanf(line, "Gid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4))
-				found = id[0] == uid || id[1] == uid || id[2] == uid || id[3] == uid;
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "Uid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4 ||
+			    sscanf(line, "Gid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4)
+				note_busy(s, id);
 		fclose(f);
 	}
 	closedir(d);
-	return found;
+}
+
+static int has_process(unsigned long uid)
+{
+	for (size_t i = 0; i < nbusy; i++)
+		if (busy[i] == uid)
+			return 1;
+	return 0;
 }
 
 void uids_take(struct launch *s)
@@ -168,6 +185,7 @@ void uids_take(struct launch *s)
 	unsigned long uid = s->first;
 	char name[16];
 
+	scan_busy(s);
 	for (size_t i = 0; i < s->n; i++) {
 		struct role *r = &s->r[i];
 
