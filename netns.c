@@ -1,6 +1,7 @@
 /* sharness-exec-netns: the namespace step, first in every chain. Makes new
  * network and IPC namespaces (with -H only the IPC namespace: the host's
- * network is kept), inside a user namespace that maps only the caller's own
+ * network is kept; with -I too, the caller's namespace being a session's,
+ * which must hold no interface but its loopback), inside a user namespace that maps only the caller's own
  * uid and gid when that needs privilege; brings lo up; joins a new anonymous
  * session keyring; then execs the rest of argv. In a user namespace it raises
  * the ambient capabilities CAP_SYS_ADMIN, CAP_SETPCAP and CAP_SYS_PTRACE, so
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +33,7 @@
 
 const char *progname = "sharness-exec-netns";
 
-#define USAGE "sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-netns [-btX] [-A ABI] [-H | -I | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]"
 
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
@@ -143,6 +145,65 @@ static void lo_up(void)
 	close(fd);
 }
 
+/* -I (run --in-session): the caller's network namespace is taken as a
+ * session's and kept, so it must hold no interface but its loopback:
+ * otherwise refuse (126), naming each other one, so that -I can never
+ * hand out a host's network. The loopback is told by IFF_LOOPBACK, which
+ * no one can set on another interface (a veth renamed lo is still named);
+ * it is the launcher's to bring up, and a warning says when it is down. */
+static void session_only_lo(void)
+{
+	struct if_nameindex *ifs = if_nameindex();
+	char others[512] = "";
+	struct ifreq ifr;
+	int fd, lo_seen = 0, n = 0;
+
+	if (!ifs || (fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		die(EXIT_CONFINE, "unable to list the interfaces of this network namespace");
+	for (struct if_nameindex *i = ifs; i->if_index; i++) {
+		memset(&ifr, 0, sizeof ifr);
+		snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", i->if_name);
+		if (!lo_seen && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 &&
+		    (ifr.ifr_flags & IFF_LOOPBACK)) {
+			lo_seen = 1;
+			if (!(ifr.ifr_flags & IFF_UP))
+				warnx_("the session's loopback %s is down: nothing answers on "
+				       "127.0.0.1 or ::1 (bring it up before the run)",
+				       qn(i->if_name));
+			continue;
+		}
+		if (strlen(others) < sizeof others - 40)
+			snprintf(others + strlen(others), sizeof others - strlen(others),
+			         "%s%s", n ? ", " : "", qn(i->if_name));
+		n++;
+	}
+	close(fd);
+	if_freenameindex(ifs);
+	if (n)
+		diex(EXIT_CONFINE, "refused: -I (run --in-session): this network namespace "
+		     "holds the interface%s %s besides its loopback, and a session's holds "
+		     "lo alone", n > 1 ? "s" : "", others);
+}
+
+/* -I: below Landlock ABI 6 (or -A's) there are no scopes, and the
+ * session's components would share its abstract UNIX sockets, which no
+ * uid check guards: refused (126) unless -b, under which the landlock step
+ * says what it dropped. */
+static void session_abi(unsigned long cap, int best)
+{
+	long abi = landlock_abi();
+
+	if (abi < 0)
+		abi = 0;
+	if ((unsigned long)abi > cap)
+		abi = (long)cap;
+	if (abi < 6 && !best)
+		diex(EXIT_CONFINE, "refused: -I (run --in-session) needs Landlock ABI 6 "
+		     "(Linux 6.12), not %ld: below it the session's components would share "
+		     "its abstract UNIX sockets, which no uid check guards; -b "
+		     "(--best-effort) runs so", abi);
+}
+
 /* Leave the caller's session keyring (its secrets, ssh and kerberos keys)
  * for a new, empty, nameless one. A kernel without keys (ENOSYS), or a
  * filter that refuses keyctl(2) to everyone here, leaves nothing to reach:
@@ -169,15 +230,21 @@ static void check(int host_net, int seccomp_only, int err, int keyring, const ch
 	int ns = !seccomp_only && !err;
 
 	check_line("network=%s ipc=%s user=%s keyring=%s%s%s",
-	           host_net ? "host" : ns ? "namespace" : "seccomp",
+	           host_net == 2 ? "session" : host_net ? "host" : ns ? "namespace" : "seccomp",
 	           ns ? "namespace" : "shared", in_userns ? "namespace" : "none",
 	           keyring ? "new" : "none", *why ? " why=" : "", why);
 }
 
-int main(int argc, char **argv)
+/* What argv asks for. net: 0 a namespace of its own, 1 the host's (-H),
+ * 2 the caller's, a session's (-I). */
+static struct {
+	int net, seccomp_only, test, explain, best;
+	unsigned long abi_cap;
+} o = { .abi_cap = 1000 };
+
+static void parse(int argc, char **argv)
 {
-	int opt, seccomp_only = 0, host_net = 0, err = 0, test = 0, keyring, explain = 0;
-	char why[128] = "";
+	int opt;
 
 	opterr = 0;
 	for (;;) {
@@ -185,59 +252,76 @@ int main(int argc, char **argv)
 			opt = 'h';
 		else if (optind < argc && !strncmp(argv[optind], "--", 2) && argv[optind][2])
 			usage_fail(USAGE, "unknown option %s", argv[optind]);
-		else if ((opt = getopt(argc, argv, "+:hE:HStW:X")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hA:bE:HIStW:X")) == -1)
 			break;
 		if (opt == 'h') {
 			puts("usage: " USAGE);
-			return 0;
+			exit(0);
 		}
-		if (opt == 'H')
-			host_net = 1;
-		else if (opt == 'X')
-			explain = SECCOMP_EXPLAIN; /* run --explain: seccomp.h */
-		else if (opt == 'S')
-			seccomp_only = 1;
-		else if (opt == 't')
-			test = 1;
-		else if (opt == 'W')
-			walls_fd(optarg, USAGE);
-		else if (opt == 'E')
-			status_fd(optarg, USAGE);
-		else
-			usage_option(USAGE, opt, argv[optind - 1]);
+		switch (opt) {
+		case 'H': case 'I':
+			if (o.net && o.net != (opt == 'H' ? 1 : 2))
+				usage_fail(USAGE, "-H and -I exclude each other");
+			o.net = opt == 'H' ? 1 : 2;
+			break;
+		case 'X': o.explain = SECCOMP_EXPLAIN; break; /* run --explain: seccomp.h */
+		case 'S': o.seccomp_only = 1; break;
+		case 't': o.test = 1; break;
+		case 'b': o.best = 1; break;
+		case 'A':
+			if (!parse_ulong(optarg, 0, 1000, &o.abi_cap))
+				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", qn(optarg));
+			break;
+		case 'W': walls_fd(optarg, USAGE); break;
+		case 'E': status_fd(optarg, USAGE); break;
+		default: usage_option(USAGE, opt, argv[optind - 1]);
+		}
 	}
-	if (optind >= argc && !test)
+	if (optind >= argc && !o.test)
 		usage_fail(USAGE, "no program given");
-	if (host_net && seccomp_only)
-		usage_fail(USAGE, "-H and -S exclude each other");
-	if (!seccomp_only)
-		err = unshare_ns(CLONE_NEWIPC | (host_net ? 0 : CLONE_NEWNET), why, sizeof why);
-	if (!seccomp_only && !err) {
-		if (!host_net)
+	if (o.net && o.seccomp_only)
+		usage_fail(USAGE, "-%c and -S exclude each other", o.net == 1 ? 'H' : 'I');
+}
+
+int main(int argc, char **argv)
+{
+	int err = 0, keyring;
+	char why[128] = "";
+
+	parse(argc, argv);
+	if (o.net == 2) {
+		session_only_lo();
+		session_abi(o.abi_cap, o.best);
+		walls_note("net", "session");
+	}
+	if (!o.seccomp_only)
+		err = unshare_ns(CLONE_NEWIPC | (o.net ? 0 : CLONE_NEWNET), why, sizeof why);
+	if (!o.seccomp_only && !err) {
+		if (!o.net)
 			lo_up();
-		if (!host_net)
+		if (!o.net)
 			walls_note("net", "namespace");
 		walls_note("ipc", "namespace");
-	} else if (host_net) {
+	} else if (o.net) {
 		warnx_("no IPC namespace available (%s): SysV and POSIX "
 		       "IPC objects are shared with the caller", why);
 	} else {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_CONFINE, "unable to set no_new_privs");
-		if (seccomp_install(SECCOMP_DENY_SOCKETS | (unsigned)explain) < 0)
+		if (seccomp_install(SECCOMP_DENY_SOCKETS | (unsigned)o.explain) < 0)
 			die_hint(EXIT_CONFINE, errno, errno == EINVAL ?
 			         "the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : NULL,
 			         "unable to install the seccomp socket filter");
 		walls_note("net", "seccomp");
-		if (!seccomp_only)
+		if (!o.seccomp_only)
 			warnx_("no network namespace available (%s): loopback is "
 			       "unavailable, sockets other than AF_UNIX are refused by a "
 			       "seccomp filter, and SysV and POSIX IPC objects are shared "
 			       "with the caller", why);
 	}
 	keyring = new_keyring();
-	if (test)
-		check(host_net, seccomp_only, err, keyring, why);
+	if (o.test)
+		check(o.net, o.seccomp_only, err, keyring, why);
 	if (optind >= argc)
 		return 0;
 	xexecvp(argv[optind], argv + optind);

@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "manifest.h"
 
 const char *helperdir(void)
 {
@@ -86,14 +87,21 @@ static const struct {
 	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
 	  PIN_OPTS RUN_OPTS
 	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to a new FILE or fd N\n"
-	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n" },
-	{ "launch", LAUNCH_USAGE, "verify a launch manifest; --dry-run prints its plan",
+	  "    --in-session\tkeep the caller's network namespace, a session's: lo alone (launch)\n"
+	  "    --passwd-fd FD\ta sealed memfd of passwd lines, the view's /etc/passwd (launch)\n"
+	  "    --group-fd FD\ta sealed memfd of group lines, the view's /etc/group (launch)\n"
+	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n"
+	  "    --launch-env\tpass on the variables launch sets (SHARNESS_AI_CERT...)\n" },
+	{ "launch", LAUNCH_USAGE,
+	  "run the session of a launch manifest, as root; --dry-run prints its plan",
 	  "-m, --manifest FILE\tthe launch 1 manifest (required)\n"
 	  "-H, --expect-hash sha256:HEX\trefuse unless the manifest has this hash\n"
 	  "    --trust-key FILE\taccept a manifest signed by this key (repeatable)\n"
 	  "    --signature FILE\tthe signature (default: the manifest's path .sig)\n"
 	  "    --expect-id ID\trefuse unless the manifest's id is ID\n"
 	  "-n, --dry-run\tprint the plan and each chain, and exit\n"
+	  "    --uid-range FIRST-LAST\tthe session's uids (" MANIFEST_UID_RANGE ")\n"
+	  "    --user USER\tmain runs as USER, not a uid of the session's\n"
 	  "COMMAND\tmain's command\n" },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object",
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"

@@ -22,10 +22,11 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 	"[--timeout DURATION [--kill-after DURATION]] [--report FILE|fd:N] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
-	"[--explain] -- COMMAND [ARG...]"
+	"[--in-session] [--passwd-fd FD] [--group-fd FD] " \
+	"[--explain] [--launch-env] -- COMMAND [ARG...]"
 #define LAUNCH_USAGE "sharness-exec launch [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
-	"[--expect-id ID] -- COMMAND [ARG...]"
+	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] -- COMMAND [ARG...]"
 #define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
 #define CHECK_USAGE  "sharness-exec check FILE"
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
@@ -71,6 +72,9 @@ void manifest_describe(const struct manifest *m, FILE *f);
  * 4.7): the supervise step's observer and the landlock step's TRACE
  * rules. --timeout and --kill-after: a duration in seconds, or 125. */
 extern int run_explain;
+/* --launch-env: the variables launch sets (manifest_launch_sets) pass
+ * from run's environment to the target's; launch's runtime asks for it. */
+extern int run_launch_env;
 unsigned long duration(const char *opt, const char *s);
 /* wrap.c: write a one-word wrapper that runs a pinned or signed policy. */
 int cmd_wrap(int argc, char **argv);

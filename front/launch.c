@@ -1,14 +1,17 @@
-/* `sharness-exec launch` (DESIGN.md 4.8) as far as it is built: the
- * manifest is verified as run verifies a policy (pinned, signed, or from a
- * trusted file; --expect-id), and --dry-run prints the plan, with each
- * component's chain as `run --dry-run` shows it. The session runtime is
- * not built: without --dry-run, launch refuses with 126 and runs nothing. */
+/* `sharness-exec launch` (DESIGN.md 4.8): the manifest is verified as run
+ * verifies a policy (pinned, signed, or from a trusted file; --expect-id);
+ * --dry-run prints the plan, with each component's chain as `run
+ * --dry-run` shows it; otherwise, as root, this process becomes the
+ * runtime, sharness-exec-launch, with the verified bytes in a sealed
+ * memfd (the file is not read again) and a descriptor of this program,
+ * which runs each role: an exec, no fork. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,7 +21,7 @@
 #include "trust.h"
 
 struct launch_opts {
-	const char *manifest, *expect, *signature, *expect_id;
+	const char *manifest, *expect, *signature, *expect_id, *uid_range, *user;
 	char **trust;
 	size_t ntrust;
 	int dry_run;
@@ -34,13 +37,15 @@ static void parse_launch(int argc, char **argv, struct launch_opts *o)
 		{ "trust-key", required_argument, NULL, 'K' },
 		{ "signature", required_argument, NULL, 'S' },
 		{ "expect-id", required_argument, NULL, 'I' },
+		{ "uid-range", required_argument, NULL, 'R' },
+		{ "user", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Options that take a value, by letter; -n, -h and --trust-key
 	 * (repeatable) are the others. */
 	const char **value[128] = {
 		['m'] = &o->manifest, ['H'] = &o->expect, ['S'] = &o->signature,
-		['I'] = &o->expect_id,
+		['I'] = &o->expect_id, ['R'] = &o->uid_range, ['u'] = &o->user,
 	};
 	int c;
 
@@ -139,7 +144,8 @@ static int show_chain(const struct loaded *l, const struct component *p, char **
 	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_REFUSED;
 }
 
-static int dry_run(const struct loaded *l, const char *how, char **main_cmd)
+static int dry_run(const struct loaded *l, const struct launch_opts *o, const char *how,
+                   char **main_cmd)
 {
 	const struct manifest *m = &l->man;
 	int rc = 0;
@@ -147,7 +153,9 @@ static int dry_run(const struct loaded *l, const char *how, char **main_cmd)
 	printf("manifest %s %s (%s)\n", q(m->id), l->hash, how);
 	printf("session: an id of 16 random bytes; a network namespace of its own, loopback only; "
 	       "state directories on a session tmpfs\n");
-	printf("uids: allocated at run time, one for each component and main\n");
+	printf("uids: allocated at run time by %s/sharness-exec-launch from %s, one for each "
+	       "component%s%s\n", helperdir(), o->uid_range ? o->uid_range : MANIFEST_UID_RANGE,
+	       o->user ? "; main runs as " : " and main", o->user ? o->user : "");
 	printf("CA: P-256, spiffe://SESSION, never written\n");
 	manifest_describe(m, stdout);
 	for (size_t i = 0; i <= m->ncomp && !rc; i++) {
@@ -161,6 +169,37 @@ static int dry_run(const struct loaded *l, const char *how, char **main_cmd)
 	return rc ? rc : fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
+/* The runtime, this process: -F this program, -M the manifest's bytes. */
+static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
+                                   char **cmd)
+{
+	const char *v[16 + 1024];
+	char fe[16], mf[16];
+	int self = open("/proc/self/exe", O_RDONLY),
+	    m = memfd_create("sharness-exec-manifest", MFD_ALLOW_SEALING);
+	size_t n = 0;
+
+	if (self < 0 || m < 0 || write_all(m, l->text, l->len) < 0 || lseek(m, 0, SEEK_SET) < 0 ||
+	    fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+		die(EXIT_REFUSED, "unable to pass the manifest on in a sealed memfd");
+	snprintf(fe, sizeof fe, "%d", self);
+	snprintf(mf, sizeof mf, "%d", m);
+	v[n++] = helper_path("sharness-exec-launch");
+	v[n++] = "-F", v[n++] = fe, v[n++] = "-M", v[n++] = mf, v[n++] = "-H", v[n++] = l->hash;
+	if (o->uid_range)
+		v[n++] = "-r", v[n++] = o->uid_range;
+	if (o->user)
+		v[n++] = "-u", v[n++] = o->user;
+	v[n++] = "--";
+	for (; *cmd && n < sizeof v / sizeof *v - 1; cmd++)
+		v[n++] = *cmd;
+	if (*cmd)
+		diex(EXIT_REFUSED, "main's COMMAND has more than 1024 words");
+	v[n] = NULL;
+	execv(v[0], (char *const *)v);
+	helper_fail("execute", v[0]);
+}
+
 int cmd_launch(int argc, char **argv)
 {
 	struct launch_opts o = { 0 };
@@ -170,6 +209,7 @@ int cmd_launch(int argc, char **argv)
 	struct loaded l;
 	int fd = -1, ok, rc;
 
+	closefrom(3);	/* nothing inherited reaches the session */
 	parse_launch(argc, argv, &o);
 	if (o.expect && !hash_parse(o.expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
@@ -188,11 +228,10 @@ int cmd_launch(int argc, char **argv)
 		die_hint(EXIT_REFUSED, 0, "run it as root (sudo); --dry-run needs no root",
 		         "launch needs root: it makes a uid for each component. Nothing ran.");
 	if (!o.dry_run)
-		diex(EXIT_CONFINE, "the launch runtime (session, uids, CA, readiness) is not built "
-		     "yet; manifest %s verified, nothing ran", l.hash);
+		exec_launcher(&l, &o, argv + optind);
 	snprintf(how, sizeof how, "%s%s", o.expect ? "pinned" : key ? "signed by " : "not pinned",
 	         !o.expect && key ? key : "");
-	rc = dry_run(&l, how, argv + optind);
+	rc = dry_run(&l, &o, how, argv + optind);
 	unload_policy(&l);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "common.h"
 #include "frontend.h"
 #include "runreport.h"
+#include "runsession.h"
 #include "runuser.h"
 #include "sockscan.h"
 #include "runvec.h"
@@ -45,6 +46,17 @@ static void env_put(struct vec *env, const char *name, const char *value)
 			return;
 		}
 	push(env, "%s=%s", name, value);
+}
+
+/* --launch-env: VAR (NAME=VALUE) of this process's when launch sets it. */
+static void launch_var(struct vec *env, const char *var)
+{
+	const char *eq = strchr(var, '=');
+	char *name = eq ? strndup(var, (size_t)(eq - var)) : NULL;
+
+	if (name && manifest_launch_sets(name))
+		env_put(env, name, eq + 1);
+	free(name);
 }
 
 /* KEY: the fingerprint of the key that verified the policy, or NULL. */
@@ -77,6 +89,8 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
 	}
 	for (size_t i = 0; i < p->env_set_names.n; i++)
 		env_put(env, p->env_set_names.v[i], p->env_set_values.v[i]);
+	for (char **e = run_launch_env ? environ : NULL; e && *e; e++)
+		launch_var(env, *e);
 	env_put(env, "SHARNESS_AI_POLICY_HASH", l->hash);
 	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
 	env_put(env, "SHARNESS_AI_POLICY_KEY", key);
@@ -260,15 +274,20 @@ static void push_user(struct vec *chain)
 		push_opt(chain, "-G", "%s", u->groups);
 }
 
-/* A step that stands a wall: its walls record (-W), the test build's ABI
- * knob, and -b under --best-effort. */
+/* The test build's ABI knob, and -b under --best-effort. */
+static void push_knobs(struct vec *chain, int best_effort)
+{
+	push_test_abi(chain);
+	if (best_effort)
+		push(chain, "-b");
+}
+
+/* A step that stands a wall: its walls record (-W), and the knobs. */
 static void walled_step(struct vec *chain, const char *name, int best_effort)
 {
 	helper(chain, name);
 	push_opt(chain, "-W", "%d", walls_fd);
-	push_test_abi(chain);
-	if (best_effort)
-		push(chain, "-b");
+	push_knobs(chain, best_effort);
 }
 
 /* -T and -K for the supervise step, from --timeout and --kill-after. */
@@ -288,14 +307,19 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
                         char **target)
 {
 	/* In every chain: with "none" a network namespace of its own, with
-	 * the object form (-H) the host's network; an IPC namespace and a new
-	 * session keyring either way (DESIGN.md 4.2). */
+	 * the object form (-H) the host's network, under --in-session (-I)
+	 * the caller's, a session's; an IPC namespace and a new session
+	 * keyring either way (DESIGN.md 4.2). */
 	helper(chain, "sharness-exec-netns");
 	push_opt(chain, "-W", "%d", walls_fd);
 	if (run_explain)
 		push(chain, "-X"); /* the fallback's socket refusals, reported */
-	if (!p->net_none)
+	if (session_in()) {
+		push(chain, "-I");
+		push_knobs(chain, best_effort); /* Landlock's scopes: ABI 6 */
+	} else if (!p->net_none) {
 		push(chain, "-H");
+	}
 	push(chain, "--");
 	/* every chain: the pid namespace, and the cgroup the caps go in */
 	walled_step(chain, "sharness-exec-supervise", best_effort);
@@ -313,7 +337,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_timeout(chain);
 	if (run_explain) { /* the observer, and what it is to know (DESIGN.md 4.7) */
 		push(chain, "-X");
-		if (!p->net_none)
+		if (!p->net_none || session_in()) /* the caller's network */
 			push(chain, "-N");
 		push_paths(chain, "-r", &p->read_resolved);
 		push_paths(chain, "-x", &p->exec_resolved);
@@ -350,14 +374,13 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_links(chain, "files.exec", &p->exec, &p->exec_resolved);
 	push_links(chain, "files.write", &p->write, &p->write_resolved);
 	push_links(chain, "files.protected", &p->protected, &p->protected_resolved);
+	session_push_view(chain); /* --passwd-fd, --group-fd */
 	push(chain, "--");
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);
 	push_user(chain);
-	push_test_abi(chain);
-	if (best_effort)
-		push(chain, "-b");
+	push_knobs(chain, best_effort);
 	if (!p->net_none)
 		push(chain, "-H");
 	if (p->user_namespaces)
@@ -371,6 +394,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_ports(chain, "-l", p->bind_ports, p->nbind);
 	push_ports(chain, "-C", p->connect_udp_ports, p->nconnect_udp);
 	push_ports(chain, "-L", p->bind_udp_ports, p->nbind_udp);
+	session_push_landlock(chain);
 	/* What only this run's view can make safe: the landlock step looks
 	 * for its mark (DESIGN.md 4.5). */
 	push(chain, "-R");
@@ -426,7 +450,8 @@ static NORETURN void exec_chain(struct vec *chain)
 	env_put(&henv, "UBSAN_OPTIONS", getenv("UBSAN_OPTIONS"));
 	env_put(&henv, "ASAN_OPTIONS", getenv("ASAN_OPTIONS"));
 #endif
-	if (fcntl(env_fd, F_SETFD, 0) < 0 || fcntl(walls_fd, F_SETFD, 0) < 0 || report_pass() < 0)
+	if (fcntl(env_fd, F_SETFD, 0) < 0 || fcntl(walls_fd, F_SETFD, 0) < 0 ||
+	    report_pass() < 0 || session_pass() < 0)
 		die(EXIT_REFUSED, "unable to pass on the environment and walls memfds");
 	execve(chain->v[0], chain->v, henv.n ? henv.v : none);
 	die(EXIT_REFUSED, "unable to execute helper %s", qn(chain->v[0]));
@@ -447,6 +472,8 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "explain", no_argument, NULL, 'X' },	/* long only */
 		{ "report", required_argument, NULL, 'r' },
+		SESSION_LONGOPTS,	/* long only */
+		{ "launch-env", no_argument, NULL, 'L' },	/* long only */
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -475,6 +502,10 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'g': o->user_groups = 1; break;
 		case 'X': run_explain = 1; break;
 		case 'r': o->report = optarg; break;
+		case SESSION_OPT_IN: case SESSION_OPT_PASSWD: case SESSION_OPT_GROUP:
+			session_option(c, optarg, RUN_USAGE);
+			break;
+		case 'L': run_launch_env = 1; break;
 		case ':':
 			/* musl leaves optind past argc for a short one at the end. */
 			usage_fail(RUN_USAGE, "option %s needs a value",
@@ -508,6 +539,7 @@ int cmd_run(int argc, char **argv)
 	report_start(o.report, o.dry_run);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
+	session_check();
 	run_user_resolve(o.user, o.user_groups, RUN_USAGE);
 	if (o.expect && !hash_parse(o.expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",

@@ -7,7 +7,7 @@
 #include "frontend.h"
 #include "text.h"
 
-int run_explain;
+int run_explain, run_launch_env;
 
 /* --timeout and --kill-after: a whole number of seconds, or of minutes
  * or hours with m or h (s for seconds), from 1 s to 2^31-1 s. */

@@ -20,6 +20,7 @@
 #include "common.h"
 #include "frontend.h"
 #include "runreport.h"
+#include "runsession.h"
 #include "trust.h"
 
 static struct {
@@ -58,9 +59,7 @@ static void take_fd(const char *arg)
 		n = strtoul(arg + 3, &end, 10);
 	if (!end || *end || errno || n < 3 || n > 1 << 20)
 		usage_fail(RUN_USAGE, "--report fd:N needs a descriptor above 2, not %s", q(arg));
-	for (unsigned long fd = 3; fd < n; fd++)
-		close((int)fd);
-	closefrom((int)n + 1);
+	close_inherited((int)n);
 	fl = fcntl((int)n, F_GETFL);
 	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
 		usage_fail(RUN_USAGE, "--report %s: descriptor %lu is not open for writing", arg, n);
@@ -196,14 +195,14 @@ static void front_line(int code, const char *line)
 void report_start(const char *arg, int dry_run)
 {
 	if (!arg) {
-		closefrom(3);
+		close_inherited(-1);
 		return;
 	}
 	rr.dry = dry_run;
 	if (!strncmp(arg, "fd:", 3)) {
 		take_fd(arg);
 	} else {
-		closefrom(3);
+		close_inherited(-1);
 		make_file(arg);
 	}
 	msg_hook = front_line;

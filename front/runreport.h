@@ -9,8 +9,9 @@
 #include "runvec.h"
 
 /* In place of closefrom(3): close every inherited descriptor above 2 but
- * fd:N's; create FILE (ARG) unless DRY_RUN, which only checks that it
- * could. Without ARG (NULL), closefrom(3) alone. */
+ * fd:N's (and run --passwd-fd's and --group-fd's: close_inherited);
+ * create FILE (ARG) unless DRY_RUN, which only checks that it could.
+ * Without ARG (NULL), the closing alone. */
 void report_start(const char *arg, int dry_run);
 /* What the report says of the policy, once it is loaded; its key, once
  * its signature verified, and the status pipe, made then. */

@@ -17,6 +17,24 @@
 
 static struct run_user user;
 static int resolved;
+static const char *passwd_text, *group_text;	/* run_user_files */
+
+void run_user_files(const char *passwd, const char *group)
+{
+	passwd_text = passwd;
+	group_text = group;
+}
+
+/* The database at PATH, or TEXT in its place. */
+static FILE *open_db(const char *path, const char *text)
+{
+	FILE *f = text ? fmemopen((void *)text, strlen(text), "r") : fopen(path, "re");
+
+	if (!f)
+		die(EXIT_REFUSED, "unable to read %s%s", text ? "the lines in place of " : "",
+		    path);
+	return f;
+}
 
 /* Groups that can act as root on the host, or read what root keeps. */
 static const char *const privileged[] = {
@@ -51,11 +69,9 @@ static char *xstrdup(const char *s)
  * systemd's dynamic users: give UID:GID for those). */
 static int passwd_find(const char *name, unsigned long *uid, unsigned long *gid)
 {
-	FILE *f = fopen(PASSWD_FILE, "re");
+	FILE *f = open_db(PASSWD_FILE, passwd_text);
 	const struct passwd *pw;
 
-	if (!f)
-		die(EXIT_REFUSED, "unable to read %s", PASSWD_FILE);
 	while ((pw = fgetpwent(f)))
 		if (name ? !strcmp(pw->pw_name, name) : pw->pw_uid == *uid)
 			break;
@@ -82,8 +98,7 @@ static void keep_groups(void)
 	if (!user.name)
 		diex(EXIT_REFUSED, "refused: --user-groups: uid %lu has no passwd entry to "
 		     "take groups from", (unsigned long)user.uid);
-	if (!(f = fopen(GROUP_FILE, "re")))
-		die(EXIT_REFUSED, "unable to read %s", GROUP_FILE);
+	f = open_db(GROUP_FILE, group_text);
 	if (!(user.groups = malloc(GROUPS_MAX * 11)))
 		diex(EXIT_REFUSED, "out of memory");
 	user.groups[0] = '\0';

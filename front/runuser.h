@@ -21,6 +21,9 @@ struct run_user {
  * caller that is not root is refused with USAGE (125), and so is anything
  * unresolved. Then the trust rule of --user (trust_as_user). */
 void run_user_resolve(const char *spec, int keep_groups, const char *usage);
+/* run --passwd-fd, --group-fd (runsession.h): USER is resolved against
+ * these texts (NULL: the host's /etc/passwd, /etc/group), the view's. */
+void run_user_files(const char *passwd, const char *group);
 /* The run's user, or NULL without --user. */
 const struct run_user *run_user(void);
 

@@ -1,9 +1,11 @@
 /* What every program of sharness-exec shares (common.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -128,4 +130,44 @@ ssize_t read_upto(int fd, void *buf, size_t cap)
 			return (ssize_t)cap + 1;
 		total += (size_t)n;
 	}
+}
+
+char *sealed_read(int fd, size_t cap, size_t *len)
+{
+	const int all = F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL;
+	int seals = fcntl(fd, F_GET_SEALS);
+	struct stat st;
+	size_t size;
+	ssize_t n;
+	char *buf;
+
+	/* Only a memfd made with MFD_ALLOW_SEALING can be given these: every
+	 * other shmem file is born with F_SEAL_SEAL, the rest take none. */
+	if (seals < 0) {
+		if (errno != EBADF)
+			errno = EPERM;
+		return NULL;
+	}
+	if ((seals & all) != all || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		errno = EPERM;
+		return NULL;
+	}
+	if ((size = (size_t)st.st_size) > cap) {
+		errno = EFBIG;
+		return NULL;
+	}
+	if (!(buf = malloc(size + 1)))
+		return NULL;
+	for (*len = 0; *len < size; *len += (size_t)n) {
+		while ((n = pread(fd, buf + *len, size - *len, (off_t)*len)) < 0 && errno == EINTR)
+			;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			free(buf);
+			return NULL;
+		}
+	}
+	buf[size] = '\0';
+	return buf;
 }

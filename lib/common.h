@@ -47,5 +47,11 @@ void usage_option(const char *usage, int c, const char *word) NORETURN;
 ssize_t read_upto(int fd, void *buf, size_t cap);
 /* Write all of BUF to FD, retrying on EINTR; 0 on success, -1 on error. */
 int write_all(int fd, const void *buf, size_t len);
+/* The whole content of FD, a memfd sealed against writing, growing,
+ * shrinking and more seals (so what is read now is what it holds for
+ * good), at most CAP bytes: a NUL-terminated buffer of the heap, its
+ * length in *LEN. NULL with errno: EPERM where FD is not such a memfd,
+ * EFBIG over CAP, EBADF, or the read's. */
+char *sealed_read(int fd, size_t cap, size_t *len);
 
 #endif

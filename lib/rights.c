@@ -10,7 +10,9 @@
  *   the policy does not name; they do not refuse connect(2) to a socket
  *   beneath a read path (a socket inode is not written), nor ioctls on the
  *   device nodes the view binds on purpose.
- * - Abstract UNIX sockets live in the network namespace; signals and
+ * - Abstract UNIX sockets live in the network namespace (a session's,
+ *   under run --in-session, is shared with the session's other
+ *   components: there only Landlock's scope holds them); signals and
  *   ptrace reach only what the pid namespace shows, which includes the
  *   caller's process group (the target stays in it, for job control): the
  *   landlock step's filter then refuses kill() at that group.
@@ -54,8 +56,9 @@ const struct right rights_table[] = {
 	{ "IPC", "no SysV or POSIX IPC object outside the run", 0, NULL,
 	  WALL_IPCNS, ALWAYS, WARN },
 	/* The netns step runs with one of these or not at all. */
+	/* Under run --in-session "the run's own" is the session's. */
 	{ "NETWORK", "no network but the run's own loopback", 0, NULL,
-	  WALL_NETNS | WALL_SOCKETS, NONE_FORM, WARN },
+	  WALL_NETNS | WALL_SOCKETS | WALL_SESSION, NONE_FORM, WARN },
 	{ "NET_BIND_TCP", "TCP bind(2) only to the listed ports", 4, "6.7", 0,
 	  OBJECT_FORM, STRICT },
 	{ "NET_CONNECT_TCP", "TCP connect(2) only to the listed ports", 4,
@@ -80,6 +83,8 @@ static const struct {
 	{ WALL_IPCNS, "ipcns", "an IPC namespace" },
 	{ WALL_ALLOWLIST, "seccomp", "listing no UDP port (the socket "
 	  "allowlist then refuses UDP)" },
+	{ WALL_SESSION, "session", "a session's network namespace, with lo alone "
+	  "(run --in-session)" },
 };
 
 /* Directories where daemons keep the sockets that act for their callers. */
@@ -243,6 +248,7 @@ static const struct {
 	{ "view", "namespace", WALL_VIEW | WALL_VIEW_NODEV },
 	{ "net", "namespace", WALL_NETNS },
 	{ "net", "seccomp", WALL_SOCKETS },
+	{ "net", "session", WALL_SESSION },
 	{ "pid", "namespace", WALL_PIDNS },
 	{ "ipc", "namespace", WALL_IPCNS },
 };

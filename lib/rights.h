@@ -27,6 +27,10 @@
 #define WALL_IPCNS      0x020	/* an IPC namespace of the run's own */
 #define WALL_ALLOWLIST  0x040	/* the object form's socket allowlist, with
 				 * no UDP port listed: no UDP socket at all */
+#define WALL_SESSION    0x080	/* the caller's network namespace, found to
+				 * hold no interface but lo (run --in-session):
+				 * a session's loopback, shared with its other
+				 * components, abstract sockets and all */
 
 /* When a run relies on a right. */
 enum relied { ALWAYS, NONE_FORM, OBJECT_FORM, SOCKET_DIRS };

@@ -305,9 +305,7 @@ static void check_ready_policy(struct mck *c, const struct component *p)
 		        q(p->ready_path));
 }
 
-/* launch sets these in every component and main (DESIGN.md 4.8), as the
- * front end sets SHARNESS_AI_POLICY_* (which policy.c refuses already). */
-static int launch_sets(const char *name)
+int manifest_launch_sets(const char *name)
 {
 	static const char *const names[] = {
 		"SHARNESS_AI_CERT", "SHARNESS_AI_KEY", "SHARNESS_AI_CA", "SHARNESS_AI_SESSION_CA",
@@ -325,12 +323,12 @@ static void check_launch_env(struct mck *c, const struct policy *pol)
 	char kp[64 + MANIFEST_READY_NAME_MAX];
 
 	for (size_t i = 0; i < pol->env_inherit.n; i++)
-		if (launch_sets(pol->env_inherit.v[i])) {
+		if (manifest_launch_sets(pol->env_inherit.v[i])) {
 			snprintf(kp, sizeof kp, "policy.env.inherit[%zu]", i);
 			problem(c, kp, "set by sharness-exec launch itself: %s", q(pol->env_inherit.v[i]));
 		}
 	for (size_t i = 0; i < pol->env_set_names.n; i++)
-		if (launch_sets(pol->env_set_names.v[i])) {
+		if (manifest_launch_sets(pol->env_set_names.v[i])) {
 			snprintf(kp, sizeof kp, "policy.env.set.%.*s", (int)MANIFEST_READY_NAME_MAX,
 			         pol->env_set_names.v[i]);
 			problem(c, kp, "set by sharness-exec launch itself");

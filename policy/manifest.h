@@ -16,6 +16,9 @@
 #define MANIFEST_READY_TIMEOUT  60          /* seconds, when not set */
 #define MANIFEST_READY_TIMEOUT_MAX 3600
 #define MANIFEST_READY_PREFIX   "SHARNESS_AI_READY_"
+/* launch's uids when --uid-range is not given: above systemd's container
+ * range (524288-1879048191), below its foreign range (2147352576 on). */
+#define MANIFEST_UID_RANGE      "1879048192-1879113727"
 
 enum ready { READY_NONE, READY_TCP, READY_UNIX, READY_STDOUT_LINE };
 
@@ -57,5 +60,11 @@ void manifest_free(struct manifest *m);
  * as "_". */
 #define MANIFEST_READY_NAME_MAX (sizeof MANIFEST_READY_PREFIX + MANIFEST_ROLE_MAX)
 void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role);
+
+/* 1 when NAME is a variable launch sets in every component and main
+ * (DESIGN.md 4.8), as the front end sets SHARNESS_AI_POLICY_* (which
+ * policy.c refuses already): SHARNESS_AI_CERT, _KEY, _CA, _SESSION_CA and
+ * every SHARNESS_AI_READY_*. No inline policy may name one. */
+int manifest_launch_sets(const char *name);
 
 #endif

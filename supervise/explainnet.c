@@ -56,7 +56,18 @@ void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, i
 		size_t n = len - offsetof(struct sockaddr_un, sun_path);
 
 		/* Abstract names are the network namespace's or Landlock's
-		 * scope: no path, and no policy change. */
+		 * scope: no path, and no policy change. Its EPERM is said:
+		 * a socket of another run's, a session's other component's
+		 * under run --in-session, or the host's in the object form. */
+		if (!bind && err == EPERM && n > 1 && su->sun_path[0] == '\0') {
+			name[0] = '@';
+			for (size_t i = 1; i < n; i++)
+				name[i] = su->sun_path[i] ? su->sun_path[i] : '@';
+			name[n] = '\0';
+			record("connect to abstract UNIX socket", name, err, "refused by Landlock's "
+			       "scope", NULL, "it was made outside the run's Landlock domain: by "
+			       "the host, or by another run of the session (run --in-session)");
+		}
 		if (!failure_of_policy(err) || n == 0 || su->sun_path[0] == '\0')
 			return;
 		memcpy(name, su->sun_path, n);
@@ -82,9 +93,10 @@ void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, i
 	} else {
 		return;
 	}
-	/* The object form: Landlock refuses a port no list grants (EACCES).
-	 * "none": the run's network is its own, and nothing outside it can
-	 * be reached (or listens on its loopback). */
+	/* The object form, or a session's network (-N): Landlock refuses a
+	 * port no list grants (EACCES), and a refused connection means that
+	 * nothing listens. "none": the run's network is its own, and nothing
+	 * outside it can be reached (or listens on its loopback). */
 	if (host_net ? err != EACCES :
 	    bind || (err != ECONNREFUSED && err != ENETUNREACH && err != EHOSTUNREACH &&
 	             err != EADDRNOTAVAIL))

@@ -354,7 +354,8 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -W FD          note the pid namespace in the walls record FD\n"
 			       "  -X             run --explain: init traces PROGRAM's tree and lists\n"
 			       "                 what the policy refused or hid when it ends; -N (the\n"
-			       "                 host's network), -r/-x/-w PATH (the policy's paths)\n", USAGE);
+			       "                 caller's network: the host's or a session's), -r/-x/-w\n"
+			       "                 PATH (the policy's paths)\n", USAGE);
 			exit(0);
 		case 't':
 			run.test = 1;

@@ -10,7 +10,7 @@ load helpers/load
 MAN="$top_srcdir/man"
 PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-supervise.1 sharness-exec-limits.1
 	sharness-exec-landlock.1 sharness-exec-view.1 sharness-exec-probe.1 sharness-exec-sign.1
-	sharness-exec-policy.5 sharness-exec-manifest.5 sharness-exec-report.5)
+	sharness-exec-launch.1 sharness-exec-policy.5 sharness-exec-manifest.5 sharness-exec-report.5)
 HELPERS=(sharness-exec-netns sharness-exec-supervise sharness-exec-limits sharness-exec-landlock
 	sharness-exec-view)
 
@@ -67,6 +67,7 @@ letters() {
 @test "mandoc -Tlint: sharness-exec-view.1" { lint sharness-exec-view.1; }
 @test "mandoc -Tlint: sharness-exec-probe.1" { lint sharness-exec-probe.1; }
 @test "mandoc -Tlint: sharness-exec-sign.1" { lint sharness-exec-sign.1; }
+@test "mandoc -Tlint: sharness-exec-launch.1" { lint sharness-exec-launch.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
 @test "mandoc -Tlint: sharness-exec-manifest.5" { lint sharness-exec-manifest.5; }
 @test "mandoc -Tlint: sharness-exec-report.5" { lint sharness-exec-report.5; }
@@ -203,6 +204,11 @@ usage_is_synopsis() {
 @test "sharness-exec-sign -h: its usage is the SYNOPSIS of its page, word for word" {
 	require_mandoc
 	usage_is_synopsis sharness-exec-sign
+}
+
+@test "sharness-exec-launch -h: its usage is the SYNOPSIS of its page, word for word" {
+	require_mandoc
+	usage_is_synopsis sharness-exec-launch
 }
 
 @test "every program's page spells out 125, 126 and 127, not .Ex -std" {

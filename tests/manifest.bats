@@ -4,9 +4,10 @@
 # refused with exactly the lines of bad/NAME.expect, printed as
 # `sharness-exec: FILE: LINE`), the hash of tests/vectors/manifest-*.json
 # (the reference's, in expected.tsv, run by tests/hash.bats), and launch's
-# verify step: pin, signature, id, and its refusal to pretend that the
-# session runtime exists.
-# not tested: the session runtime, which is not built (launch says so, 126).
+# verify step: pin, signature, id, and the plan; then the runtime's
+# refusal of what it does not build (freeze_when_ready), before anything
+# runs.
+# not tested here: the session runtime (tests/launch-run.bats).
 load helpers/load
 load helpers/fixtures
 
@@ -80,11 +81,15 @@ design_hash() {
 	[[ ${stderr_lines[0]} == *"launch needs main's COMMAND after the options" ]]
 }
 
-@test "launch without --dry-run verifies, then refuses with 126: the runtime is not built" {
+@test "launch without --dry-run verifies, then its runtime refuses freeze_when_ready with 126 before anything runs" {
 	require_feature root
 	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" -- make check
-	[ "$stderr" = "sharness-exec: fatal: the launch runtime (session, uids, CA, readiness) is not built yet; manifest $(design_hash) verified, nothing ran" ]
+	[ "$stderr" = 'sharness-exec-launch: fatal: component "kms": freeze_when_ready is not built: it needs cgroup v2, and on cgroup v1 a frozen task survives SIGKILL until thawed. Nothing ran.
+hint: leave freeze_when_ready out on this machine' ]
 	[ -z "$output" ]
+	# a changed manifest is refused by the front end, never run
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "sha256:$(printf '0%.0s' {1..64})" -- make check
+	[[ $stderr == "sharness-exec: fatal: "*"Nothing ran." ]]
 }
 
 @test "launch refuses a caller who is not root with 125 and a hint; --dry-run needs no root" {
@@ -101,7 +106,10 @@ hint: run it as root (sudo); --dry-run needs no root" ]
 @test "launch --dry-run prints the plan, and each chain as run --dry-run prints it for that policy" {
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" --dry-run -- make check
 	[ "${lines[0]}" = "manifest \"job\" $(design_hash) (pinned)" ]
-	[ "${lines[2]}" = "uids: allocated at run time, one for each component and main" ]
+	[ "${lines[2]}" = "uids: allocated at run time by $HELPERDIR/sharness-exec-launch from 1879048192-1879113727, one for each component and main" ]
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" --dry-run \
+		--uid-range 2000000000-2000000100 --user nobody -- make check
+	[ "${lines[2]}" = "uids: allocated at run time by $HELPERDIR/sharness-exec-launch from 2000000000-2000000100, one for each component; main runs as nobody" ]
 	grep -qx 'component "db": chain as run --dry-run shows it (launch adds the session.s namespace and the uid):' <<<"$output"
 	# db's chain is run's own for db's policy, taken from the manifest
 	python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["components"][0]["policy"]))' \

@@ -177,10 +177,10 @@ c.sendall(b"over lo"); print(a.recv(16).decode())'
 	run -125 --separate-stderr "$NETNS"
 	[ "$output" = "" ]
 	[ "${stderr_lines[0]}" = "sharness-exec-netns: fatal: no program given" ]
-	[ "${stderr_lines[1]}" = "usage: sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
+	[ "${stderr_lines[1]}" = "usage: sharness-exec-netns [-btX] [-A ABI] [-H | -I | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
 	run -125 --separate-stderr "$NETNS" -S --
 	[ "$stderr" = "sharness-exec-netns: fatal: no program given
-usage: sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
+usage: sharness-exec-netns [-btX] [-A ABI] [-H | -I | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
 	run -125 --separate-stderr "$NETNS" -H
 	[ "${stderr_lines[0]}" = "sharness-exec-netns: fatal: no program given" ]
 }
@@ -188,23 +188,28 @@ usage: sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]
 @test "unknown option: one fatal line and the usage on stderr, 125, nothing runs" {
 	run -125 --separate-stderr "$NETNS" -x touch "$TMP/ran"
 	[ "$stderr" = "sharness-exec-netns: fatal: unknown option -x
-usage: sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
+usage: sharness-exec-netns [-btX] [-A ABI] [-H | -I | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
 	run -125 --separate-stderr "$NETNS" --verbose touch "$TMP/ran"
 	[ "${stderr_lines[0]}" = "sharness-exec-netns: fatal: unknown option --verbose" ]
 	# -H keeps the host's network, -S has none: not both.
 	run -125 --separate-stderr "$NETNS" -H -S touch "$TMP/ran"
 	[ "$stderr" = "sharness-exec-netns: fatal: -H and -S exclude each other
-usage: sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
+usage: sharness-exec-netns [-btX] [-A ABI] [-H | -I | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
 	run -125 --separate-stderr "$NETNS" -S -H touch "$TMP/ran"
+	# -I keeps the caller's, a session's: neither with -H nor with -S.
+	run -125 --separate-stderr "$NETNS" -H -I touch "$TMP/ran"
+	[ "${stderr_lines[0]}" = "sharness-exec-netns: fatal: -H and -I exclude each other" ]
+	run -125 --separate-stderr "$NETNS" -I -S touch "$TMP/ran"
+	[ "${stderr_lines[0]}" = "sharness-exec-netns: fatal: -I and -S exclude each other" ]
 	[ ! -e "$TMP/ran" ]
 }
 
 @test "-h and --help: usage on stdout, 0" {
 	run -0 --separate-stderr "$NETNS" -h
-	[ "$output" = "usage: sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
+	[ "$output" = "usage: sharness-exec-netns [-btX] [-A ABI] [-H | -I | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr "$NETNS" --help
-	[ "$output" = "usage: sharness-exec-netns [-tX] [-H | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
+	[ "$output" = "usage: sharness-exec-netns [-btX] [-A ABI] [-H | -I | -S] [-E FD] [-W FD] [--] PROGRAM [ARG...]" ]
 }
 
 @test "a program that does not exist: 127" {

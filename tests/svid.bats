@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The session CA and its leaves (x509.c, DESIGN.md 4.8), written by
+# The session CA and its leaves (launch/x509.c, DESIGN.md 4.8), written by
 # tests/try/try-svid: each leaf verifies under `openssl verify -x509_strict`
 # against its session's CA and no other's; Go's crypto/x509 (strict DER)
 # parses each and finds the SPIFFE X509-SVID profile (tests/svid, standard
@@ -8,18 +8,13 @@
 # role A refuses role B's valid certificate by its URI SAN.
 # not tested: that the keys stay in locked memory and are wiped (try-svid
 # lives too briefly to look at), nor BearSSL's own stack temporaries,
-# which nothing can wipe; the session runtime, which is not built.
+# which nothing can wipe; the session runtime (tests/launch-run.bats).
 load helpers/load
+load helpers/svid
 
 TRY_SVID="$TRYDIR/try-svid"
 
-setup_file() {
-	command -v go >/dev/null || return 0
-	export SVID_CHECK="$BATS_FILE_TMPDIR/svid-check"
-	(cd "$top_srcdir/tests/svid" &&
-		GOPROXY=off GOFLAGS=-mod=mod GO111MODULE=on GOPATH="$BATS_FILE_TMPDIR/gopath" \
-		GOCACHE="$BATS_FILE_TMPDIR/gocache" go build -o "$SVID_CHECK" .)
-}
+setup_file() { build_svid_check; }
 
 setup() {
 	setup_tmp

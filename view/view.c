@@ -6,7 +6,7 @@
  * /sys read-only, /dev a minimal one; the links of -s; then pivot_root, the
  * old root detached, and the same working directory; set-id files beneath
  * the write paths read-only, the directories above a protected path bound
- * onto themselves (viewguard.c). Trusts only argv: the
+ * onto themselves (viewguard.c); the files of -F (viewfiles.c). Trusts only argv: the
  * paths are resolved ones (the front end follows trusted symlinks and says
  * so with -s), opened here following none. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
@@ -50,37 +50,6 @@ static size_t nlinks;
 static int test;	/* check mode (-t) */
 static unsigned long abi_cap = ~0UL;	/* -A */
 static int named_devices;	/* a device node of its own in a read or exec path */
-
-/* Absolute, no "." or ".." component; repeated and trailing slashes go. */
-static char *norm(const char *opt, const char *s)
-{
-	char *out = malloc(strlen(s) + 2), *o = out;
-	const char *p = s;
-
-	if (!out)
-		die(EXIT_REFUSED, "out of memory");
-	if (*s != '/' || strlen(s) >= PATH_MAX)
-		usage_fail(VIEW_USAGE, "unable to parse -%s %s: not an absolute path", opt, s);
-	while (*p) {
-		size_t n;
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (!n)
-			break;
-		if ((n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
-			usage_fail(VIEW_USAGE, "unable to parse -%s %s: has a . or .. "
-			           "component", opt, s);
-		*o++ = '/';
-		memcpy(o, p, n);
-		o += n;
-		p += n;
-	}
-	if (o == out)
-		*o++ = '/';
-	*o = '\0';
-	return out;
-}
 
 static struct ent *find(const char *path)
 {
@@ -258,6 +227,9 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 	char why[160];
 
 	tmpfs_no_view(err);
+	if (files_count())
+		die(EXIT_CONFINE, "unable to make a mount namespace, which the files of -F "
+		    "(run --passwd-fd, --group-fd) need");
 	if (nprot && !view_best)
 		die_hint(EXIT_CONFINE, err, "-b (--best-effort) runs without "
 		         "them, leaving them writable", "unable to make a mount "
@@ -292,7 +264,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:E:W:m:M:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:E:W:m:M:F:")) == -1)
 			break;
 		switch (opt) {
 		case 'h':
@@ -312,6 +284,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 		case 'p': add(norm("p", optarg), PROT); (*nprot)++; break;
 		case 'm': tmpfs_add(norm("m", optarg)); break;
 		case 'M': tmpfs_size(optarg); break;
+		case 'F': file_add(optarg); break;
 		case 's':
 			eq = strchr(optarg, '=');
 			if (!eq || !eq[1])
@@ -513,6 +486,7 @@ int main(int argc, char **argv)
 	bind_all();
 	guard_writes(ents, nents);
 	mount_tmpfs(cwd);
+	files_mount();
 	note_ours();
 	finish(cwd, argv[next]);
 	if (!granted(cwd))

@@ -7,7 +7,8 @@
  * aside, set-id files; the masked parts of /proc; the cwd's warning),
  * viewtmp.c (the private tmpfs paths of -m, and the notes that tell the
  * landlock step which tmpfs mounts this view made), viewplan.c (each
- * path's rights in one pass). */
+ * path's rights in one pass), viewfiles.c (the files of -F, from sealed
+ * memfds: run --passwd-fd, --group-fd). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -16,7 +17,7 @@
 #include <linux/types.h>
 
 #define VIEW_USAGE "sharness-exec-view [-bt] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
-	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [--] PROGRAM [ARG...]"
+	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [-F PATH=FD]... [--] PROGRAM [ARG...]"
 
 /* Rights, as the landlock step grants them: write implies read and exec. */
 enum { R = 1, X = 2, W = 4, PROT = 8 };
@@ -32,6 +33,18 @@ struct ent {
 
 extern int view_best;		/* -b */
 extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
+
+/* view.c: PATH of option -OPT, absolute, normalised (125 otherwise). */
+char *norm(const char *opt, const char *s);
+
+/* viewfiles.c: -F PATH=FD, read and closed at once (125 when FD is not a
+ * sealed memfd); how many; their mount points in a -m tmpfs at PATH (DIR)
+ * before it is attached; each bound read-only at its path, after the
+ * binds and the tmpfs paths. */
+void file_add(char *arg);
+size_t files_count(void);
+void files_points(int dir, const char *path);
+void files_mount(void);
 
 /* viewfs.c */
 int new_fs(const char *fs, const char *const *opts, __u64 attr);

@@ -131,6 +131,7 @@ void mount_tmpfs(const char *cwd)
 		if ((d = openat(m, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 			die(EXIT_CONFINE, "unable to open the tmpfs for %s", tmps[i]);
 		make_cwd(d, tmps[i], cwd);
+		files_points(d, tmps[i]);
 		close(d);
 		attach(m, tmps[i], 1);
 		close(m);

@@ -14,7 +14,7 @@ function __sharness_exec_command
         if test "$t" = --
             set i (math $i + 1)
             break
-        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report)$' $t
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report|--passwd-fd|--group-fd)$' $t
             # The option's argument is the word being completed.
             test $i -lt $n; or return 1
             string match -qr -- 'p$|policy$' $t; and set policy 1
@@ -75,7 +75,7 @@ complete -c sharness-exec -n __fish_use_subcommand -a check -d 'Report every pro
 complete -c sharness-exec -n __fish_use_subcommand -a hash -d 'Print the canonical hash of a policy'
 complete -c sharness-exec -n __fish_use_subcommand -a hello -d 'Self-test: show what this machine holds'
 complete -c sharness-exec -n __fish_use_subcommand -a keygen -d 'Make an ECDSA P-256 key pair'
-complete -c sharness-exec -n __fish_use_subcommand -a launch -d 'Verify a launch manifest; --dry-run prints its plan'
+complete -c sharness-exec -n __fish_use_subcommand -a launch -d 'Run the session of a launch manifest, as root; --dry-run prints its plan'
 complete -c sharness-exec -n __fish_use_subcommand -a learn -d 'Draft a policy from confined runs of a command'
 complete -c sharness-exec -n __fish_use_subcommand -a probe -d 'Report what this machine can enforce'
 complete -c sharness-exec -n __fish_use_subcommand -a run -d 'Run a command confined by a pinned or signed policy'
@@ -89,8 +89,12 @@ complete -c sharness-exec -n $in_run -s n -l dry-run -d 'Print the chain and exi
 complete -c sharness-exec -n $in_run -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Refuse unless the policy has this hash'
 complete -c sharness-exec -n $in_run -l expect-id -x -d 'Refuse unless the policy has this id'
 complete -c sharness-exec -n $in_run -l explain -d 'When the command ends, list what the policy refused or hid'
+complete -c sharness-exec -n $in_run -l group-fd -x -d 'A sealed memfd of group lines, the view\'s /etc/group'
 complete -c sharness-exec -n $in_run -l help -d 'Print the usage of run'
+complete -c sharness-exec -n $in_run -l in-session -d 'Keep the caller\'s network namespace, a session\'s with lo alone'
 complete -c sharness-exec -n $in_run -l kill-after -x -d 'With --timeout, kill what is left this much later'
+complete -c sharness-exec -n $in_run -l launch-env -d 'Pass on the variables launch sets'
+complete -c sharness-exec -n $in_run -l passwd-fd -x -d 'A sealed memfd of passwd lines, the view\'s /etc/passwd'
 complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
 complete -c sharness-exec -n $in_run -l report -r -k -a '(__fish_complete_suffix .json)' -d 'Write how the run ended, as JSON, to a new file or fd:N'
 complete -c sharness-exec -n $in_run -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
@@ -117,6 +121,8 @@ complete -c sharness-exec -n $in_launch -l expect-id -x -d 'Refuse unless the ma
 complete -c sharness-exec -n $in_launch -s m -l manifest -r -k -a '(__fish_complete_suffix .json)' -d 'The launch manifest'
 complete -c sharness-exec -n $in_launch -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_launch -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a manifest signed by this key'
+complete -c sharness-exec -n $in_launch -l uid-range -x -d 'The session\'s uids, FIRST-LAST'
+complete -c sharness-exec -n $in_launch -l user -x -a '(__fish_complete_users)' -d 'Main runs as this user'
 
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l json -d 'Print the report as one JSON object'
 complete -c sharness-exec -n '__fish_seen_subcommand_from probe' -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'List this public key'

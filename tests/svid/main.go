@@ -11,6 +11,12 @@
 //	svid-check impostor CA.pem A URI_A B          B serves with its valid
 //	                                              certificate to a client that
 //	                                              expects A: refused by URI SAN
+//	svid-check serve PORT ROLE                    a launch's role (tests/launch-run.bats):
+//	                                              serves on 127.0.0.1:PORT with
+//	                                              $SHARNESS_AI_CERT, _KEY and _CA,
+//	                                              to clients of its session's ROLE
+//	svid-check connect PORT ROLE                  connects as the same, to a
+//	                                              server of its session's ROLE
 package main
 
 import (
@@ -229,6 +235,63 @@ func exchange(roots *x509.CertPool, server tls.Certificate, clientURI string,
 	return
 }
 
+// session: this role's own pair and CA, from a launch's variables, and
+// the URI of ROLE in its session.
+func session(role string) (tls.Certificate, *x509.CertPool, string) {
+	own, err := tls.LoadX509KeyPair(os.Getenv("SHARNESS_AI_CERT"), os.Getenv("SHARNESS_AI_KEY"))
+	if err != nil {
+		fail("own pair: %v", err)
+	}
+	leaf, err := x509.ParseCertificate(own.Certificate[0])
+	if err != nil || len(leaf.URIs) != 1 {
+		fail("own certificate: %v", err)
+	}
+	return own, pool(certFile(os.Getenv("SHARNESS_AI_CA"))), "spiffe://" + leaf.URIs[0].Host + "/" + role
+}
+
+// serve: for ever, each client of URI WANT gets "pong to " and what it sent.
+func serve(port, role string) {
+	own, roots, want := session(role)
+	l, err := net.Listen("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		fail("listen: %v", err)
+	}
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			fail("accept: %v", err)
+		}
+		var saw error
+		s := tls.Server(c, &tls.Config{Certificates: []tls.Certificate{own},
+			ClientAuth: tls.RequireAnyClientCert, MinVersion: tls.VersionTLS13,
+			VerifyPeerCertificate: peer(roots, want, x509.ExtKeyUsageClientAuth, &saw)})
+		if s.Handshake() == nil {
+			buf := make([]byte, 64)
+			n, _ := s.Read(buf)
+			s.Write(append([]byte("pong to "), buf[:n]...))
+		}
+		s.Close()
+	}
+}
+
+func connect(port, role string) {
+	own, roots, want := session(role)
+	c, err := net.Dial("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		fail("dial: %v", err)
+	}
+	var saw error
+	t := tls.Client(c, &tls.Config{Certificates: []tls.Certificate{own},
+		InsecureSkipVerify: true, MinVersion: tls.VersionTLS13,
+		VerifyPeerCertificate: peer(roots, want, x509.ExtKeyUsageServerAuth, &saw)})
+	if err := t.Handshake(); err != nil {
+		fail("a client expecting %s: %v", want, err)
+	}
+	t.Write([]byte("ping"))
+	b, _ := io.ReadAll(t)
+	fmt.Printf("ok: mutual TLS with %s: %q\n", want, string(b))
+}
+
 func main() {
 	args := os.Args[1:]
 	switch {
@@ -251,8 +314,12 @@ func main() {
 			fail("a client expecting %s took %s's certificate: %v, read %q", args[3], args[4], cli, line)
 		}
 		fmt.Printf("ok: a client expecting %s refuses %s's valid certificate: %v\n", args[3], args[4], cli)
+	case len(args) == 3 && args[0] == "serve":
+		serve(args[1], args[2])
+	case len(args) == 3 && args[0] == "connect":
+		connect(args[1], args[2])
 	default:
-		fmt.Fprintln(os.Stderr, "usage: svid-check leaf|foreign|mtls|impostor ...")
+		fmt.Fprintln(os.Stderr, "usage: svid-check leaf|foreign|mtls|impostor|serve|connect ...")
 		os.Exit(2)
 	}
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "x509.h"
+#include "launch/x509.h"
 
 const char *progname = "try-svid";
 

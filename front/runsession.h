@@ -1,0 +1,38 @@
+/* run --in-session, --passwd-fd FD and --group-fd FD: what sharness-exec
+ * launch (DESIGN.md 4.8) gives the run of each component, usable alone.
+ * --in-session: the netns step keeps the caller's network namespace (-I),
+ * which must hold no interface but lo. --passwd-fd, --group-fd: sealed
+ * memfds of passwd and group lines, checked here, that the view step
+ * shows read-only at /etc/passwd and /etc/group (-F), and that --user is
+ * resolved against. */
+#ifndef SHARNESS_RUNSESSION_H
+#define SHARNESS_RUNSESSION_H
+
+#include "runvec.h"
+
+/* The long options (run's getopt_long values), for RUN's table. */
+enum { SESSION_OPT_IN = 0x200, SESSION_OPT_PASSWD, SESSION_OPT_GROUP };
+#define SESSION_LONGOPTS \
+	{ "in-session", no_argument, NULL, SESSION_OPT_IN }, \
+	{ "passwd-fd", required_argument, NULL, SESSION_OPT_PASSWD }, \
+	{ "group-fd", required_argument, NULL, SESSION_OPT_GROUP }
+
+/* One of them, from run's option loop (USAGE for a bad FD). */
+void session_option(int c, const char *arg, const char *usage);
+/* In place of closefrom(3): close every inherited descriptor above 2 but
+ * the ones of --passwd-fd and --group-fd and KEEP (-1: none). */
+void close_inherited(int keep);
+/* Check what --passwd-fd and --group-fd name (125, one line, when they
+ * are not sealed memfds of well-formed lines), and have --user resolved
+ * against them; before run_user_resolve. */
+void session_check(void);
+/* --in-session given? */
+int session_in(void);
+/* The view step's words (-F /etc/passwd=FD ...), and the landlock step's
+ * (-r for each of those files, which the view holds). */
+void session_push_view(struct vec *chain);
+void session_push_landlock(struct vec *chain);
+/* Just before the exec: the descriptors open across it; 0, or -1. */
+int session_pass(void);
+
+#endif

@@ -1,0 +1,58 @@
+/* The end of a session (launch.h), as its init makes it: every run still
+ * going gets SIGTERM, then SIGKILL after STOP_GRACE_MS, and the launcher
+ * is told how the session ended; then the init exits, and the kernel
+ * kills whatever is left in its pid namespace. Below readiness (ready.c)
+ * and the init's loop (loop.c), which both end the session. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "launch.h"
+
+/* Waits until every pidfd of ROLES still running is readable, or MS. */
+static int wait_all(struct launch *s, long ms)
+{
+	struct pollfd p[MANIFEST_MAX_COMPONENTS + 1];
+	struct timespec t0, t;
+	nfds_t n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		n = 0;
+		for (size_t i = 0; i < s->n; i++)
+			if (s->r[i].pidfd >= 0 && !s->r[i].ended)
+				p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
+		for (size_t i = 0; i < s->n; i++)
+			if (s->r[i].out >= 0)
+				drain(&s->r[i]);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (!n)
+			return 0;
+		ms -= (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+		t0 = t;
+		if (ms <= 0 || (poll(p, n, (int)ms) < 0 && errno != EINTR))
+			return -1;
+		for (size_t i = 0; i < s->n; i++) {
+			struct role *r = &s->r[i];
+			if (r->pidfd >= 0 && !r->ended && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
+				r->ended = 1;
+		}
+	}
+}
+
+void session_end(struct launch *s, int end)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->r[i].pidfd >= 0 && !s->r[i].ended)
+			pidfd_signal(s->r[i].pidfd, SIGTERM);
+	if (wait_all(s, STOP_GRACE_MS) < 0)
+		for (size_t i = 0; i < s->n; i++)
+			if (s->r[i].pidfd >= 0 && !s->r[i].ended)
+				pidfd_signal(s->r[i].pidfd, SIGKILL);
+	write_all(s->status_w, &end, sizeof end);
+	_exit(0);
+}

@@ -1,0 +1,122 @@
+/* sharness-exec-launch, the runtime of `sharness-exec launch` (DESIGN.md
+ * 4.8): what its files share. The front end has verified the manifest and
+ * execs this program with the manifest's bytes in a sealed memfd; this
+ * program, as root, makes the session and runs it:
+ *
+ *   launcher (L)  the front end's process: session id, uids and their
+ *                 locks, network and mount namespaces, state directories,
+ *                 CA and certificates (launcher.c, uids.c, session.c,
+ *                 identity.c); then it forks the session init and the
+ *                 watcher, passes signals on to the init, and waits
+ *   init (S)      pid 1 of the session's pid namespace: starts each
+ *                 component through `sharness-exec run`, waits until it
+ *                 is ready, runs main, and ends the session (start.c,
+ *                 ready.c, loop.c); when it dies, the kernel kills every
+ *                 process of the session
+ *   watcher (W)   its own session, outliving the launcher: waits for the
+ *                 init's end, then removes the session's cgroups and
+ *                 releases the uids, last (teardown.c, cgroups.c)
+ */
+#ifndef SHARNESS_LAUNCH_H
+#define SHARNESS_LAUNCH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "common.h"
+#include "load.h"
+
+/* The session's tmpfs, in the session's mount namespace only: a state
+ * directory for each role, SESSION_DIR/ROLE, that role's uid's alone. */
+#define RUN_DIR      "/run/sharness-exec"
+#define SESSION_DIR  RUN_DIR "/session"
+#define UIDS_DIR     RUN_DIR "/uids"
+#define READY_LINE_MAX 4096
+#define STOP_GRACE_MS  5000     /* SIGTERM, then SIGKILL this long after */
+
+struct role {
+	const struct component *c;  /* the manifest's; main is comp[ncomp] */
+	int main;
+	uid_t uid;
+	gid_t gid;
+	char ids[32];               /* "UID:GID", or main's --user as given */
+	int lock;                   /* its uid's lock, or -1 (main's --user) */
+	char state[sizeof SESSION_DIR + 80];
+	int policy;                 /* sealed memfd of its inline policy */
+	pid_t pid;                  /* its run's supervisor, in the session */
+	int pidfd;
+	int out;                    /* its stdout's read end (stdout_line), or -1 */
+	int ready, bad;             /* its line has been read; it broke a rule */
+	char line[READY_LINE_MAX + 1];
+	size_t len;
+	int status;                 /* its wait status once it ended */
+	int ended;
+};
+
+struct launch {
+	struct loaded l;            /* the manifest, checked again */
+	struct role *r;             /* the components in order, then main */
+	size_t n;                   /* components and main */
+	unsigned char id[16];       /* the session's id */
+	char session[33];           /* the same, lower-case hex */
+	char ca_hash[80];           /* SHARNESS_AI_SESSION_CA */
+	int frontend;               /* the front end, to exec: run */
+	pid_t self;                 /* the init's pid outside, for /proc/PID/fd */
+	char **cmd;                 /* main's command */
+	const char *user;           /* --user for main, or NULL */
+	unsigned long first, last;  /* the uid range */
+	int status_w;               /* the init's end, to the launcher */
+	int sigfd;                  /* the init's signals */
+};
+
+/* launcher.c: the wait status S's end means; S writes it to L. */
+#define END_CODE(c)   ((c) & 0xff)
+#define END_SIGNAL(s) (0x100 | (s))
+
+/* uids.c: check --uid-range against passwd, group, /etc/subuid,
+ * /etc/subgid and systemd's ranges (125 when it overlaps one); then take
+ * a free uid for each role without --user, each locked with flock(2) on
+ * UIDS_DIR/UID, disjoint from every other launch's. */
+void uids_parse(struct launch *s, const char *arg);
+void uids_check(const struct launch *s);
+void uids_take(struct launch *s);
+/* RUN_DIR, made if need be (root's, 0755, not a link), open; NAME in AT,
+ * made if need be with MODE, refused unless root's with MODE, open. */
+int run_dir(void);
+int own_dir(int at, const char *name, mode_t mode);
+
+/* session.c: the session's network namespace (lo up) and mount namespace
+ * with its tmpfs at SESSION_DIR, a state directory per role; the
+ * policies' memfds. */
+void session_make(struct launch *s);
+/* identity.c: the CA and a certificate for each role with identity, in
+ * its state directory; the CA's key wiped before this returns. */
+void identity_issue(struct launch *s);
+
+/* start.c: fork and exec `sharness-exec run` for role R (S). */
+void start_role(struct launch *s, struct role *r);
+/* ready.c: wait until component R is ready, draining the others' stdout;
+ * 126 naming it when it ends or its time passes. */
+void ready_wait(struct launch *s, struct role *r);
+/* unixready.c: the probe of R's UNIX socket, in R's view, as R. */
+NORETURN void unix_probe(const struct role *r);
+/* line.c: read what component R wrote on its stdout; 0 at its end. */
+int drain(struct role *r);
+/* loop.c: S's life after the fork: start, ready, main, end. */
+NORETURN void session_init(struct launch *s, int go);
+/* end.c: S ends the session: SIGTERM to every role still running,
+ * SIGKILL after STOP_GRACE_MS, reaped; then the launcher hears END. */
+NORETURN void session_end(struct launch *s, int end);
+/* cgroups.c: a session cgroup beneath this process's own in each
+ * hierarchy, which INIT joins (the runs' cgroups go beneath it); found
+ * again and removed, bottom up, once the session is gone. */
+void cgroups_make(const char *session, pid_t init);
+void cgroups_remove(const char *session);
+/* teardown.c: the watcher, forked by L: it waits on INIT (a pidfd) and
+ * then removes what the session left, and releases the uids last. */
+pid_t watcher_start(struct launch *s, int init);
+
+int pidfd_open_(pid_t pid);
+int pidfd_signal(int pidfd, int sig);
+
+#endif

@@ -1,0 +1,118 @@
+/* The session's init (launch.h): pid 1 of the session's pid namespace,
+ * root, in the session's network and mount namespaces. It starts each
+ * component in manifest order and waits until it is ready, then main;
+ * passes on to main the signals the launcher passes on to it; and ends
+ * the session when main ends (its status is the launch's), when a
+ * component ends while main runs (main gets SIGTERM; 126, naming it), or
+ * on a signal before main runs. Its end is the session's: the kernel
+ * kills whatever is left in its pid namespace. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "launch.h"
+
+extern char **environ;
+
+static int ended_as(int status)
+{
+	return WIFSIGNALED(status) ? END_SIGNAL(WTERMSIG(status)) : END_CODE(WEXITSTATUS(status));
+}
+
+/* A component ended while main ran: main gets SIGTERM, the launch 126. */
+static NORETURN void component_ended(struct launch *s, struct role *r)
+{
+	struct role *m = &s->r[s->n - 1];
+
+	waitpid(r->pid, &r->status, 0);
+	r->ended = 1;
+	if (WIFSIGNALED(r->status))
+		fatal_say(EXIT_CONFINE, 0, "component %s was killed by signal %d while main ran",
+		          q(r->c->role), WTERMSIG(r->status));
+	else
+		fatal_say(EXIT_CONFINE, 0, "component %s ended (exit %d) while main ran",
+		          q(r->c->role), WEXITSTATUS(r->status));
+	pidfd_signal(m->pidfd, SIGTERM);
+	session_end(s, END_CODE(EXIT_CONFINE));
+}
+
+static NORETURN void main_wait(struct launch *s)
+{
+	struct pollfd p[2 * MANIFEST_MAX_COMPONENTS + 2];
+	struct role *m = &s->r[s->n - 1];
+	struct signalfd_siginfo si;
+	nfds_t n;
+
+	for (;;) {
+		n = 0;
+		p[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+		for (size_t i = 0; i < s->n; i++) {
+			p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
+			p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
+		}
+		if (poll(p, n, -1) < 0 && errno != EINTR)
+			die(EXIT_CONFINE, "unable to wait for main");
+		if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
+			pidfd_signal(m->pidfd, (int)si.ssi_signo);
+		if (p[2 * s->n - 1].revents) {
+			waitpid(m->pid, &m->status, 0);
+			m->ended = 1;
+			session_end(s, ended_as(m->status));
+		}
+		for (size_t i = 0; i + 1 < s->n; i++) {
+			if (p[2 + 2 * i].revents)
+				drain(&s->r[i]);
+			if (p[1 + 2 * i].revents)
+				component_ended(s, &s->r[i]);
+		}
+	}
+}
+
+/* What the caller's environment says of the variables launch sets goes:
+ * a role gets only what this session sets. */
+static void clear_launch_env(void)
+{
+	char name[256];
+
+	for (size_t i = 0; environ[i]; ) {
+		size_t len = strcspn(environ[i], "=");
+
+		if (len < sizeof name && (memcpy(name, environ[i], len), name[len] = '\0',
+		                          manifest_launch_sets(name))) {
+			unsetenv(name);
+			continue;
+		}
+		i++;
+	}
+}
+
+void session_init(struct launch *s, int go)
+{
+	sigset_t set;
+	char c;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(go, &c, 1) != 1)
+		_exit(EXIT_CONFINE);            /* the launcher is gone */
+	close(go);
+	sigprocmask(SIG_SETMASK, NULL, &set);
+	if ((s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+		die(EXIT_CONFINE, "unable to make the session's signalfd");
+	clear_launch_env();
+	for (size_t i = 0; i < s->n; i++)
+		s->r[i].pidfd = s->r[i].out = -1;
+	for (size_t i = 0; i + 1 < s->n; i++) {
+		start_role(s, &s->r[i]);
+		if (s->r[i].c->ready)
+			ready_wait(s, &s->r[i]);
+	}
+	start_role(s, &s->r[s->n - 1]);
+	main_wait(s);
+}

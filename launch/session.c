@@ -1,0 +1,76 @@
+/* The session's namespaces and state directories (launch.h). The
+ * launcher leaves the host's network for a namespace of the session's own
+ * whose only interface is lo, up: every component and main are in it, so
+ * a port is the session's, whoever else on the machine has it. It leaves
+ * the host's mounts for a namespace of its own (slave to the host's, so
+ * nothing mounted here goes back), with a tmpfs at SESSION_DIR: mounted
+ * only there, it goes when the last process of the session does. */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "launch.h"
+
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (sock < 0 || ioctl(sock, SIOCGIFFLAGS, &ifr) < 0)
+		die(EXIT_CONFINE, "unable to read the session's loopback");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(sock, SIOCSIFFLAGS, &ifr) < 0)
+		die(EXIT_CONFINE, "unable to bring the session's loopback up");
+	close(sock);
+}
+
+/* Role R's inline policy, as the manifest's bytes have it, in a sealed
+ * memfd: its run reads it as /proc/LAUNCHER/fd/N, pinned by its hash. */
+static int policy_memfd(const struct launch *s, const struct component *c)
+{
+	const jsmntok_t *t = &s->l.doc.tok[c->policy_tok];
+	int fd = memfd_create("sharness-exec-policy", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd < 0 || write_all(fd, s->l.text + t->start, (size_t)(t->end - t->start)) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+		die(EXIT_CONFINE, "unable to put the policy of %s in a memfd", q(c->role));
+	return fd;
+}
+
+void session_make(struct launch *s)
+{
+	int run = run_dir(), dir = own_dir(run, "session", 0755);
+
+	close(dir);
+	close(run);
+	if (unshare(CLONE_NEWNET | CLONE_NEWNS) < 0)
+		die(EXIT_CONFINE, "unable to make the session's network and mount namespaces");
+	loopback_up();
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
+		die(EXIT_CONFINE, "unable to make the session's mounts a slave of the host's");
+	if (mount("sharness-exec-session", SESSION_DIR, "tmpfs", MS_NOSUID | MS_NODEV,
+	          "mode=0755") < 0)
+		die(EXIT_CONFINE, "unable to mount the session's tmpfs on %s", SESSION_DIR);
+	if ((dir = open(SESSION_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		die(EXIT_CONFINE, "unable to open %s", SESSION_DIR);
+	for (size_t i = 0; i < s->n; i++) {
+		struct role *r = &s->r[i];
+
+		snprintf(r->state, sizeof r->state, "%s/%s", SESSION_DIR, r->c->role);
+		if (mkdirat(dir, r->c->role, 0700) < 0 ||
+		    fchownat(dir, r->c->role, r->uid, r->gid, AT_SYMLINK_NOFOLLOW) < 0)
+			die(EXIT_CONFINE, "unable to make the state directory %s", r->state);
+		r->policy = policy_memfd(s, r->c);
+	}
+	close(dir);
+}

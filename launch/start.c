@@ -1,0 +1,199 @@
+/* Each role started through the chain, as `run` runs a command (launch.h):
+ * the session's init forks, and the child execs the front end that
+ * started the launch (the descriptor -F) as
+ *
+ *   sharness-exec run --user UID:GID --launch-env --in-session \
+ *       --passwd-fd P --group-fd G \
+ *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
+ *
+ * N being the sealed memfd of the role's inline policy (run closes every
+ * inherited descriptor first, so it opens the launcher's), HASH the
+ * policy's own, pinned. --launch-env lets through the variables that
+ * launch sets, and only those (manifest_launch_sets); --in-session keeps
+ * the session's network namespace, for "none" too; P and G are sealed
+ * memfds of root's passwd and group lines and the role's own (its name
+ * its role where that is a user name, else "session-UID"; its home its
+ * state directory), which the view shows at /etc/passwd and /etc/group.
+ * Main under --user has neither: it is a user of the host's. A component's stdin
+ * is /dev/null, its stdout the launch's stderr (or, for a stdout_line
+ * component, a pipe the init reads), and it has a process group of its
+ * own; main has the launch's stdin, stdout and stderr, a process group of
+ * its own as well, which the init makes the terminal's foreground one
+ * when there is a terminal. The fork's pid is the run's supervisor. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "launch.h"
+
+extern char **environ;
+
+int pidfd_open_(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int pidfd_signal(int pidfd, int sig)
+{
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+}
+
+static void env_file(const struct role *r, const char *name, const char *file)
+{
+	char path[sizeof r->state + 16];
+
+	snprintf(path, sizeof path, "%s/%s", r->state, file);
+	if (setenv(name, path, 1) < 0)
+		die(EXIT_CONFINE, "unable to set %s", name);
+}
+
+/* In the child: what launch gives R's run, for --launch-env. */
+static void set_env(const struct launch *s, const struct role *r)
+{
+	char name[MANIFEST_READY_NAME_MAX];
+
+	if (r->c->identity) {
+		env_file(r, "SHARNESS_AI_CERT", "cert.pem");
+		env_file(r, "SHARNESS_AI_KEY", "key.pem");
+		env_file(r, "SHARNESS_AI_CA", "ca.pem");
+		if (setenv("SHARNESS_AI_SESSION_CA", s->ca_hash, 1) < 0)
+			die(EXIT_CONFINE, "unable to set SHARNESS_AI_SESSION_CA");
+	}
+	for (size_t i = 0; r->main && i + 1 < s->n; i++) {
+		if (s->r[i].c->ready != READY_STDOUT_LINE)
+			continue;
+		manifest_ready_name(name, s->r[i].c->role);
+		if (setenv(name, s->r[i].line, 1) < 0)
+			die(EXIT_CONFINE, "unable to set %s", name);
+	}
+}
+
+/* A sealed memfd holding TEXT, left open across exec; its number. */
+static int sealed(const char *name, const char *text)
+{
+	int fd = memfd_create(name, MFD_ALLOW_SEALING);
+
+	if (fd < 0 || write_all(fd, text, strlen(text)) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+		die(EXIT_CONFINE, "unable to make the %s memfd", name);
+	return fd;
+}
+
+/* R's user name: its role when that is a user name other than root's. */
+static void user_name(const struct role *r, char *out, size_t n)
+{
+	const char *role = r->c->role;
+
+	if (strlen(role) <= 32 && *role != '-' && strcmp(role, "root"))
+		snprintf(out, n, "%s", role);
+	else
+		snprintf(out, n, "session-%lu", (unsigned long)r->uid);
+}
+
+/* In the child: --passwd-fd P --group-fd G into V at K, for R. */
+static size_t push_ids(const struct role *r, const char **v, size_t k, char fds[2][16])
+{
+	char name[40], line[sizeof name * 2 + sizeof r->state + 96];
+
+	user_name(r, name, sizeof name);
+	snprintf(line, sizeof line, "root:x:0:0:root:/root:/bin/sh\n"
+	         "%s:x:%lu:%lu:sharness-exec launch %s:%s:/bin/sh\n", name,
+	         (unsigned long)r->uid, (unsigned long)r->gid, name, r->state);
+	snprintf(fds[0], 16, "%d", sealed("sharness-exec-passwd", line));
+	snprintf(line, sizeof line, "root:x:0:\n%s:x:%lu:\n", name, (unsigned long)r->gid);
+	snprintf(fds[1], 16, "%d", sealed("sharness-exec-group", line));
+	v[k++] = "--passwd-fd";
+	v[k++] = fds[0];
+	v[k++] = "--group-fd";
+	v[k++] = fds[1];
+	return k;
+}
+
+/* In the child: the words of R's run. */
+static const char **run_argv(const struct launch *s, const struct role *r)
+{
+	static char policy[64], fds[2][16];
+	char **cmd = r->main ? s->cmd : r->c->command.v;
+	size_t words = 0, k = 0;
+	const char **v;
+
+	for (; cmd[words]; words++)
+		;
+	if (!(v = calloc(words + 16, sizeof *v)))
+		diex(EXIT_CONFINE, "out of memory");
+	v[k++] = "sharness-exec";
+	v[k++] = "run";
+	v[k++] = "--user";
+	v[k++] = r->main && s->user ? s->user : r->ids;
+	if (!r->main || !s->user)
+		k = push_ids(r, v, k, fds);
+	v[k++] = "--launch-env";
+	v[k++] = "--in-session";
+	v[k++] = "--expect-hash";
+	v[k++] = r->c->hash;
+	snprintf(policy, sizeof policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy);
+	v[k++] = policy;
+	v[k++] = "--";
+	memcpy(v + k, cmd, words * sizeof *v);
+	return v;
+}
+
+/* In the child: the signals as a fresh process has them, its stdio. */
+static void child_io(const struct role *r, int out)
+{
+	sigset_t none;
+	int null;
+
+	sigemptyset(&none);
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (setpgid(0, 0) < 0)
+		die(EXIT_CONFINE, "unable to give %s a process group", q(r->c->role));
+	if (r->main)
+		return;
+	if (chdir(r->state) < 0)
+		die(EXIT_CONFINE, "unable to enter %s", r->state);
+	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0 || dup2(null, 0) < 0 ||
+	    dup2(out >= 0 ? out : 2, 1) < 0)
+		die(EXIT_CONFINE, "unable to set the stdio of %s", q(r->c->role));
+}
+
+void start_role(struct launch *s, struct role *r)
+{
+	int out[2] = { -1, -1 };
+	pid_t pid;
+
+	if (r->c->ready == READY_STDOUT_LINE && pipe2(out, O_CLOEXEC) < 0)
+		die(EXIT_CONFINE, "unable to make a pipe for the stdout of %s", q(r->c->role));
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		die(EXIT_CONFINE, "unable to fork for %s", q(r->c->role));
+	if (!pid) {
+		child_io(r, out[1]);
+		set_env(s, r);
+		syscall(SYS_execveat, s->frontend, "", run_argv(s, r), environ, AT_EMPTY_PATH);
+		die(EXIT_CONFINE, "unable to execute the front end for %s", q(r->c->role));
+	}
+	setpgid(pid, pid);
+	if (r->main && isatty(0) && tcgetpgrp(0) == getpgrp()) {
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(0, pid);
+	}
+	if (out[1] >= 0)
+		close(out[1]);
+	r->out = out[0];
+	if (r->out >= 0 && fcntl(r->out, F_SETFL, O_NONBLOCK) < 0)
+		die(EXIT_CONFINE, "unable to read the stdout of %s", q(r->c->role));
+	r->pid = pid;
+	if ((r->pidfd = pidfd_open_(pid)) < 0)
+		die(EXIT_CONFINE, "unable to open a pidfd for %s", q(r->c->role));
+}
