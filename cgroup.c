@@ -268,12 +268,12 @@ static int usable(const char *dir, char *why, size_t whysz)
 	            "(its parent is in threaded mode)", dir, type);
 }
 
-/* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT. A name that exists
+/* mkdir PARENT/sharness-exec.SELF[SUFFIX] into OUT (on V2, one usable()). A name that exists
  * already is another run's (pids repeat across pid namespaces, and a group
  * of a run that is gone may be left): never ours to use or remove, so the
  * next free name sharness-exec.SELF-N[SUFFIX] is taken instead. */
 static int make_child(char *out, const char *parent, pid_t self, const char *suffix,
-                      char *why, size_t whysz)
+                      int v2, char *why, size_t whysz)
 {
 	char name[64], path[PATH_MAX];
 
@@ -287,7 +287,7 @@ static int make_child(char *out, const char *parent, pid_t self, const char *suf
 		if (mkdir(path, 0755) == 0) {
 			if (cg_made)
 				cg_made(path);
-			if (usable(path, why, whysz) < 0) {
+			if (v2 && usable(path, why, whysz) < 0) {
 				rmdir(path);
 				return -1;
 			}
@@ -362,7 +362,7 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 			return fail(why, whysz, "cgroup v2 %s holds other processes, so it cannot "
 			            "enable controllers for a child", cg->home);
 		if (!others) {
-			if (make_child(cg->sv, cg->home, self, CG_SV_SUFFIX, why, whysz) < 0)
+			if (make_child(cg->sv, cg->home, self, CG_SV_SUFFIX, 1, why, whysz) < 0)
 				goto undo;
 			if (move_self(cg->sv, self, also) < 0 || (also > 0 && cg_enter(cg->sv) < 0)) {
 				fail(why, whysz, "unable to move into cgroup %s: %s", cg->sv,
@@ -387,7 +387,7 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 		}
 		cg->enabled = enable;
 	}
-	if (make_child(cg->dir[0], cg->home, self, "", why, whysz) < 0)
+	if (make_child(cg->dir[0], cg->home, self, "", 1, why, whysz) < 0)
 		goto undo;
 	cg->n = 1;
 	cg->version = 2;
@@ -430,7 +430,7 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 			fail(why, whysz, "cgroup v1 %s has memory.use_hierarchy 0", home);
 			goto undo;
 		}
-		if (make_child(dir, home, self, "", why, whysz) < 0)
+		if (make_child(dir, home, self, "", 0, why, whysz) < 0)
 			goto undo;
 		cg->n++;
 	}
@@ -530,6 +530,9 @@ int cg_kill(const struct cgroup *cg)
  * kernel may count a just-killed process for a moment: retry EBUSY. */
 static int remove_tree(const char *dir, int depth)
 {
+	/* Most often there is nothing beneath: no walk of it then. */
+	if (rmdir(dir) == 0 || errno == ENOENT)
+		return 0;
 	each_child(dir, depth, remove_tree);
 	for (int i = 0; i < 200; i++) {
 		if (rmdir(dir) == 0 || errno == ENOENT)

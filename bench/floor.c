@@ -18,7 +18,11 @@
  *       nosuid, nodev; -x read-only, nosuid, nodev; one open_tree, one
  *       mount_setattr and one move_mount each), the -s symlinks (LINK
  *       absolute, its parent there), pivot_root
- *   -l  a Landlock ruleset of the PATHs (read, write, read and execute)
+ *   -l  a Landlock ruleset of the PATHs (read, write, read and execute),
+ *       enforced as the landlock step must: the bounding set and the
+ *       capability sets emptied, no_new_privs, the step's own seccomp
+ *       filter (SECCOMP_TARGET | SECCOMP_DENY_USERNS, seccomp.c), then
+ *       landlock_restrict_self
  *   -P  no mount namespace: the PATHs are Landlock rules only
  *
  *   floor -f FILE   nothing but exec the command in FILE, an argument a
@@ -39,9 +43,12 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/keyctl.h>
 #include <linux/landlock.h>
 #include <linux/mount.h>
+
+#include "seccomp.h"
 
 #define MAXP 20000
 
@@ -152,7 +159,16 @@ static void landlock(void)
 			fail(paths[i]);
 		close(pb.parent_fd);
 	}
+	/* What the step cannot leave out: no capability reaches the target
+	 * (EINVAL past the last one, EPERM without CAP_SETPCAP), and the
+	 * filter of every run. */
+	for (int cap = 0; prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0; cap++)
+		;
+	if (syscall(SYS_capset, &(struct __user_cap_header_struct){ _LINUX_CAPABILITY_VERSION_3, 0 },
+	            (struct __user_cap_data_struct[2]){ { 0, 0, 0 }, { 0, 0, 0 } }) < 0)
+		fail("capset");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    seccomp_install(SECCOMP_TARGET | SECCOMP_DENY_USERNS) < 0 ||
 	    syscall(SYS_landlock_restrict_self, rs, 0) < 0)
 		fail("landlock_restrict_self");
 	close(rs);

@@ -4,7 +4,12 @@
  * moves between one command's runs and the next one's skews hyperfine's
  * ratios (it runs all of one command's runs first). Writes what
  * bench/lib.sh reads of hyperfine's JSON: each command's name, mean and
- * median wall time in seconds. A benchmark, not a test.
+ * median wall time in seconds (and its fastest, 10th and 25th percentile
+ * runs). Each round runs the commands in an order of its own, shuffled:
+ * what a command leaves for the kernel to finish after it has exited (a
+ * network namespace is torn down by a workqueue) falls on whichever
+ * command comes next, and in a fixed order that would always be the same
+ * one. A benchmark, not a test.
  *
  *   interleave RUNS WARMUP OUT.json NAME COMMAND [NAME COMMAND]...
  *
@@ -72,7 +77,7 @@ static int by_value(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	posix_spawn_file_actions_t fa;
-	int runs, warmup, n = (argc - 4) / 2;
+	int runs, warmup, n = (argc - 4) / 2, *order;
 	struct cmd *c;
 	FILE *out;
 
@@ -95,9 +100,19 @@ int main(int argc, char **argv)
 	for (int r = 0; r < warmup; r++)
 		for (int i = 0; i < n; i++)
 			run(&c[i], &fa);
+	if (!(order = calloc((size_t)n, sizeof *order)))
+		return 2;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	srandom(27);
 	for (int r = 0; r < runs; r++) {
+		for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+			int j = (int)(random() % (i + 1)), t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
 		for (int i = 0; i < n; i++)
-			c[i].t[r] = run(&c[i], &fa);
+			c[order[i]].t[r] = run(&c[order[i]], &fa);
 		if ((r + 1) % 50 == 0)
 			fprintf(stderr, "interleave: %d of %d rounds\n", r + 1, runs);
 	}
@@ -110,9 +125,9 @@ int main(int argc, char **argv)
 			sum += c[i].t[r];
 		qsort(c[i].t, (size_t)runs, sizeof *c[i].t, by_value);
 		fprintf(out, "  {\"command\": \"%s\", \"mean\": %.9f, \"median\": %.9f, "
-		        "\"min\": %.9f, \"runs\": %d}%s\n", c[i].name, sum / runs,
+		        "\"min\": %.9f, \"p10\": %.9f, \"p25\": %.9f, \"runs\": %d}%s\n", c[i].name, sum / runs,
 		        runs % 2 ? c[i].t[runs / 2] : (c[i].t[runs / 2 - 1] + c[i].t[runs / 2]) / 2,
-		        c[i].t[0], runs, i + 1 < n ? "," : "");
+		        c[i].t[0], c[i].t[runs / 10], c[i].t[runs / 4], runs, i + 1 < n ? "," : "");
 	}
 	fprintf(out, "]}\n");
 	return fclose(out) ? 2 : 0;

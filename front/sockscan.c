@@ -133,11 +133,13 @@ static void named(const struct strlist *list)
 	DIR *d;
 
 	for (size_t i = 0; i < list->n; i++) {
-		weigh_socket(list->v[i]);
 		/* /usr is the packages' tree, where nothing binds, and its
-		 * directories are long (/usr/bin: ~1 ms under load). */
-		if (path_beneath(list->v[i], "/usr") || !(d = opendir(list->v[i])))
+		 * directories are long (/usr/bin: ~1 ms under load). A directory
+		 * is no socket: weigh (a scan of the lists) what opendir refuses. */
+		if (path_beneath(list->v[i], "/usr") || !(d = opendir(list->v[i]))) {
+			weigh_socket(list->v[i]);
 			continue;
+		}
 		while ((e = readdir(d)))
 			if (e->d_type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s",
 			    strcmp(list->v[i], "/") ? list->v[i] : "", e->d_name) < (int)sizeof sock)

@@ -125,7 +125,10 @@ static void init(char **argv)
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
 	observe_prepare();
-	if ((child = fork()) < 0)
+	/* The child only sets itself up and execs: vfork lends it init's
+	 * memory meanwhile, no page table copied, init waiting. Under
+	 * --explain it waits for init to trace it: a fork. */
+	if ((child = explain_on ? fork() : vfork()) < 0)
 		die(EXIT_CONFINE, "unable to fork");
 	if (child == 0)
 		chain(argv);

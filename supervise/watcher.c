@@ -1,7 +1,7 @@
 /* The watcher of sharness-exec-supervise (supervise.h): a child of the
  * supervisor's, forked before the pid namespace is made, outside the run's
- * pid namespace and its cgroup, in a session of its own (a kill of the
- * caller's process group leaves it), every signal blocked, holding only
+ * pid namespace and its cgroup, in a process group of its own (a kill of
+ * the caller's process group leaves it), every signal blocked, holding only
  * stderr and its two pipes. It makes the run's cgroup, so that whatever it
  * made is known to it, and sends it UP. Then it waits on DOWN: 'E' when the
  * supervisor has seen init exit (it then cleans up, answers 'R' so that
@@ -167,7 +167,11 @@ static void watcher(int up, int down)
 	char c = 0;
 	ssize_t r;
 
-	setsid();
+	/* A process group, not a session: setsid(2) also makes a new
+	 * scheduler autogroup (sched_autogroup_enabled, on by default), which
+	 * on a busy machine kept the watcher waiting for a CPU for 2 ms a
+	 * run. Every signal is blocked: the terminal's reach no further. */
+	setpgid(0, 0);
 	keep_only(keep, 3);
 	status_close();
 	make_cgroup(why);
@@ -178,8 +182,11 @@ static void watcher(int up, int down)
 	while ((r = read(down, &c, 1)) < 0 && errno == EINTR)
 		;
 	clean_cgroups();
+	/* Without a leaf (v1, or v2 where the supervisor did not move)
+	 * nothing is left to do after the answer: exit at once, and the
+	 * supervisor's waitpid needs no second round trip. */
 	if (r == 1 && c == 'E' && write_all(up, "R", 1) == 0 &&
-	    write_all(up, &ending.hits, sizeof ending.hits) == 0)
+	    write_all(up, &ending.hits, sizeof ending.hits) == 0 && run.cg.sv[0])
 		while ((r = read(down, &c, 1)) > 0 || (r < 0 && errno == EINTR))
 			;
 	/* reparented: the supervisor is dead */

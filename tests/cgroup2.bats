@@ -399,7 +399,7 @@ t_killed() {
 	[ -d "$base/${cg##*/}.sv" ]
 	[ -n "$(cat "$base/cgroup.subtree_control")" ]
 	if [ "$whom" = both ]; then
-		kill -KILL "$wrapper" "$(pgrep -P "$wrapper" -s "$(ps -o sid= -p "$wrapper" | tr -d ' ')")"
+		kill -KILL "$wrapper" "$(pgrep -P "$wrapper" -g "$(ps -o pgid= -p "$wrapper" | tr -d ' ')")"
 	else
 		kill -KILL "$wrapper"
 	fi

@@ -17,7 +17,7 @@
 # engineer's VMs: tests/cgroup2.bats); a kernel before 6.6
 # (vm.memfd_noexec left alone) or before Landlock ABI 6 (simulated with
 # -A); SIGKILL to supervisor, init and watcher at once (the watcher is in
-# a session of its own, so only a kill of every process of the user does
+# a process group of its own, so only a kill of every process of the user does
 # that: then an empty cgroup may be left, CAVEATS of the man page).
 load helpers/load
 
@@ -259,9 +259,9 @@ kill_init_case() {
 	prep "$1" "$2"
 	start "$1" "$2" bash -c "$(ready_target)"
 	eventually test -e "$W/ready" || return 1
-	# the supervisor's child in its session: with a cgroup it has a
-	# second one, the watcher, in a session of its own
-	init=$(pgrep -P "$PID" -s "$(ps -o sid= -p "$PID" | tr -d " ")")
+	# the supervisor's child in its process group: with a cgroup it has
+	# a second one, the watcher, in a process group of its own
+	init=$(pgrep -P "$PID" -g "$(ps -o pgid= -p "$PID" | tr -d " ")")
 	[ -n "$init" ] && [ "$(wc -w <<<"$init")" = 1 ] || return 1
 	kill -KILL "$init"
 	finish
@@ -274,15 +274,15 @@ kill_init_case() {
 	each kill_init_case
 }
 
-# init_of PID: init, the supervisor's child in the supervisor's session;
-# watcher_of PID: the watcher, its child in a session of its own (there
-# is one when the run has a cgroup).
-init_of() { pgrep -P "$1" -s "$(ps -o sid= -p "$1" | tr -d ' ')"; }
+# init_of PID: init, the supervisor's child in the supervisor's process
+# group; watcher_of PID: the watcher, its child in a process group of its
+# own (there is one when the run has a cgroup).
+init_of() { pgrep -P "$1" -g "$(ps -o pgid= -p "$1" | tr -d ' ')"; }
 watcher_of() {
-	local c sid
-	sid=$(ps -o sid= -p "$1" | tr -d ' ')
+	local c pgid
+	pgid=$(ps -o pgid= -p "$1" | tr -d ' ')
 	for c in $(pgrep -P "$1"); do
-		[ "$(ps -o sid= -p "$c" | tr -d ' ')" = "$sid" ] || echo "$c"
+		[ "$(ps -o pgid= -p "$c" | tr -d ' ')" = "$pgid" ] || echo "$c"
 	done
 }
 

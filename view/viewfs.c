@@ -198,14 +198,17 @@ void attach(int mnt, const char *path, int dir)
 }
 
 /* A recursive clone of the tree at FD (an O_PATH descriptor of PATH); *DIR
- * says whether it is a directory, clone_st what it is. */
+ * says whether it is a directory, clone_st what it is (of a directory,
+ * opened with O_DIRECTORY when IS_DIR, only that: no fstat(2) for it). */
 struct stat clone_st;
 
-static int clone_fd(int fd, const char *path, int *dir)
+static int clone_fd(int fd, const char *path, int *dir, int is_dir)
 {
 	int m;
 
-	if (fstat(fd, &clone_st) < 0)
+	if (is_dir)
+		clone_st = (struct stat){ .st_mode = S_IFDIR };
+	else if (fstat(fd, &clone_st) < 0)
 		die(EXIT_CONFINE, "unable to stat %s", path);
 	*dir = S_ISDIR(clone_st.st_mode);
 	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
@@ -232,9 +235,14 @@ static int opened(int fd, const char *path)
  * O_NOFOLLOW component at a time), or -1 when it is missing. */
 int clone_host(const char *path, int *dir)
 {
-	int fd = opened(open_nofollow(path, O_PATH), path);
+	/* Most rules are directories: O_DIRECTORY says so, where an fstat(2)
+	 * a rule would. Anything else is opened again, and looked at. */
+	int fd = open_nofollow(path, O_PATH | O_DIRECTORY), is_dir = fd >= 0;
 
-	return fd < 0 ? -1 : clone_fd(fd, path, dir);
+	if (!is_dir && errno == ENOTDIR)
+		fd = open_nofollow(path, O_PATH);
+	fd = opened(fd, path);
+	return fd < 0 ? -1 : clone_fd(fd, path, dir, is_dir);
 }
 
 /* The same, PATH relative to DFD (our own fresh /proc). */
@@ -244,7 +252,7 @@ int clone_at(int dfd, const char *path, int *dir)
 	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
 	int fd = opened((int)syscall(SYS_openat2, dfd, path, &how, sizeof how), path);
 
-	return fd < 0 ? -1 : clone_fd(fd, path, dir);
+	return fd < 0 ? -1 : clone_fd(fd, path, dir, 0);
 }
 
 void set_attr(int m, __u64 attr, const char *path)
