@@ -20,8 +20,8 @@
 # (7000): the session's network namespace is its own, so no other process
 # on the machine can hold them. The roles' scripts wait on FIFOs the test
 # writes, never on time.
-# not tested: freeze_when_ready (not built: refused, 126, in
-# tests/manifest.bats); a uid range that overlaps a passwd entry (the test
+# not tested here: freeze_when_ready (tests/launch-freeze.bats; its
+# refusal without cgroup2 in tests/manifest.bats); a uid range that overlaps a passwd entry (the test
 # would have to add a user above 65535).
 load helpers/load
 load helpers/svid
