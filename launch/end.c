@@ -2,8 +2,9 @@
  * component is thawed (freeze.c), every run still going gets SIGTERM,
  * then SIGKILL after STOP_GRACE_MS, and the launcher is told how the
  * session ended; then the init exits, and the kernel kills whatever is
- * left in its pid namespace. Below readiness (ready.c), freezing
- * (freeze.c) and the init's loop (loop.c), which all end the session. */
+ * left in its pid namespace. Below readiness (ready.c) and the init's
+ * loop (loop.c), which both end the session; above freezing (freeze.c),
+ * which tells the loop how to end it and thaws first. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>

@@ -92,54 +92,54 @@ void freeze_check(const struct component *c)
 		         "Nothing ran.", q(c->role), why);
 }
 
-static NORETURN void refuse(struct launch *s, const struct role *r, const char *why)
+/* The session's end for the refusal of R's freeze_when_ready, WHY. */
+static int refuse(const struct role *r, const char *why)
 {
 	fatal_say(EXIT_CONFINE, 0, "component %s: freeze_when_ready: %s. Nothing ran.",
 	          q(r->c->role), why);
-	session_end(s, END_CODE(EXIT_CONFINE));
+	return END_CODE(EXIT_CONFINE);
 }
 
-/* The session's cgroup on cgroup v2, which the init is in, open; R is
- * the first component that freezes, for the refusal. */
-static int session_cg(struct launch *s, const struct role *r)
+/* The session's cgroup on cgroup v2, which the init is in, open into
+ * *AT: 0, or the session's end, refused for R, the first component that
+ * freezes. */
+static int session_cg(const struct launch *s, const struct role *r, int *at)
 {
 	char dir[PATH_MAX], why[PATH_MAX + 128], name[64];
 	const char *base;
-	int at;
 
 	snprintf(name, sizeof name, "sharness-exec-session-%s", s->session);
 	if (v2_self(dir, sizeof dir, why, sizeof why) < 0)
-		refuse(s, r, why);
+		return refuse(r, why);
 	if (!(base = strrchr(dir, '/')) || strcmp(base + 1, name))
-		refuse(s, r, "the session's init is not in the session's cgroup on cgroup v2");
-	if ((at = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		refuse(s, r, strerror(errno));
-	if (faccessat(at, "cgroup.freeze", W_OK, 0) < 0)
-		refuse(s, r, "this kernel's cgroup2 has no cgroup.freeze (Linux 5.2 has)");
-	return at;
+		return refuse(r, "the session's init is not in the session's cgroup on cgroup v2");
+	if ((*at = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return refuse(r, strerror(errno));
+	if (faccessat(*at, "cgroup.freeze", W_OK, 0) < 0)
+		return refuse(r, "this kernel's cgroup2 has no cgroup.freeze (Linux 5.2 has)");
+	return 0;
 }
 
-void freeze_prepare(struct launch *s)
+int freeze_prepare(struct launch *s)
 {
 	char name[MANIFEST_ROLE_MAX + 8];
-	int at = -1;
+	int at = -1, end = 0;
 
 	for (size_t i = 0; i < s->n; i++)
 		s->r[i].cg = -1;
-	for (size_t i = 0; i + 1 < s->n; i++) {
+	for (size_t i = 0; !end && i + 1 < s->n; i++) {
 		struct role *r = &s->r[i];
 
-		if (!r->c->freeze_when_ready)
+		if (!r->c->freeze_when_ready || (at < 0 && (end = session_cg(s, r, &at))))
 			continue;
-		if (at < 0)
-			at = session_cg(s, r);
 		snprintf(name, sizeof name, ROLE_CG "%s", r->c->role);
 		if (mkdirat(at, name, 0755) < 0 ||
 		    (r->cg = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			refuse(s, r, strerror(errno));
+			end = refuse(r, strerror(errno));
 	}
 	if (at >= 0)
 		close(at);
+	return end;
 }
 
 static int put(int dir, const char *file, const char *val)
@@ -170,7 +170,7 @@ static int frozen(int events)
 	return strstr(buf, "\nfrozen 1") || !strncmp(buf, "frozen 1", 8);
 }
 
-void freeze_role(struct launch *s, struct role *r)
+int freeze_role(struct launch *s, struct role *r)
 {
 	struct pollfd p[2] = { { .fd = s->sigfd, .events = POLLIN }, { .events = POLLPRI } };
 	struct signalfd_siginfo si;
@@ -179,7 +179,7 @@ void freeze_role(struct launch *s, struct role *r)
 	int f;
 
 	if (r->cg < 0)
-		return;
+		return 0;
 	if ((p[1].fd = openat(r->cg, "cgroup.events", O_RDONLY | O_CLOEXEC)) < 0 ||
 	    put(r->cg, "cgroup.freeze", "1") < 0)
 		die(EXIT_CONFINE, "unable to freeze %s", q(r->c->role));
@@ -188,8 +188,10 @@ void freeze_role(struct launch *s, struct role *r)
 	while ((f = frozen(p[1].fd)) == 0 && ms > 0) {
 		if (poll(p, 2, (int)ms) < 0 && errno != EINTR)
 			die(EXIT_CONFINE, "unable to wait for %s to freeze", q(r->c->role));
-		if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
-			session_end(s, END_SIGNAL((int)si.ssi_signo));
+		if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si) {
+			close(p[1].fd);
+			return END_SIGNAL((int)si.ssi_signo);
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		ms = FREEZE_TIMEOUT_MS - (t.tv_sec - t0.tv_sec) * 1000 -
 		     (t.tv_nsec - t0.tv_nsec) / 1000000;
@@ -200,8 +202,9 @@ void freeze_role(struct launch *s, struct role *r)
 	if (!f) {
 		fatal_say(EXIT_CONFINE, 0, "component %s is not frozen within %d s",
 		          q(r->c->role), FREEZE_TIMEOUT_MS / 1000);
-		session_end(s, END_CODE(EXIT_CONFINE));
+		return END_CODE(EXIT_CONFINE);
 	}
+	return 0;
 }
 
 void freeze_thaw(struct launch *s)

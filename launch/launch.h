@@ -121,10 +121,12 @@ void cgroups_remove(const char *session);
  * it is ready, until cgroup.events says so; and thaws every frozen one
  * first thing at the session's end. */
 void freeze_check(const struct component *c);
-void freeze_prepare(struct launch *s);
 void freeze_join(const struct role *r);
-void freeze_role(struct launch *s, struct role *r);
 void freeze_thaw(struct launch *s);
+/* Each 0, or how the session is to end (END_CODE, END_SIGNAL): its
+ * caller ends it (end.c calls freeze_thaw, so nothing here ends it). */
+int freeze_prepare(struct launch *s);
+int freeze_role(struct launch *s, struct role *r);
 /* teardown.c: the watcher, forked by L: it waits on INIT (a pidfd) and
  * then removes what the session left, and releases the uids last. */
 pid_t watcher_start(struct launch *s, int init);

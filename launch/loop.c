@@ -99,6 +99,7 @@ void session_init(struct launch *s, int go)
 {
 	sigset_t set;
 	char c;
+	int end;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(go, &c, 1) != 1)
 		_exit(EXIT_CONFINE);            /* the launcher is gone */
@@ -109,13 +110,14 @@ void session_init(struct launch *s, int go)
 	clear_launch_env();
 	for (size_t i = 0; i < s->n; i++)
 		s->r[i].pidfd = s->r[i].out = -1;
-	freeze_prepare(s);
+	if ((end = freeze_prepare(s)))
+		session_end(s, end);
 	for (size_t i = 0; i + 1 < s->n; i++) {
 		start_role(s, &s->r[i]);
 		if (s->r[i].c->ready)
 			ready_wait(s, &s->r[i]);
-		if (s->r[i].c->freeze_when_ready)
-			freeze_role(s, &s->r[i]);
+		if ((end = freeze_role(s, &s->r[i])))
+			session_end(s, end);
 	}
 	start_role(s, &s->r[s->n - 1]);
 	main_wait(s);

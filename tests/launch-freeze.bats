@@ -20,12 +20,7 @@
 # anything runs) is tests/manifest.bats's, in a mount namespace without
 # one.
 load helpers/load
-
-STATE=/run/sharness-exec/session
-UIDS=/run/sharness-exec/uids
-FIRST=1879048192
-LAST=1879113727
-SYS='"/usr","/bin","/lib","/lib64"'
+load helpers/launch
 
 setup() {
 	require_feature root
@@ -76,33 +71,6 @@ setup() {
 teardown() {
 	[ -n "$lp" ] && kill -9 "$lp" 2>/dev/null
 	teardown_tmp
-}
-
-# The test's ends of main's FIFOs, opened read-write so that no open
-# blocks; a read waits at most 60 s, so that a launch that failed early
-# ends the test, never hangs it.
-fifos() {
-	exec 7<>"$TMP/to-test" 8<>"$TMP/to-main"
-}
-hear() {
-	read -r -t 60 -u 7 "$@"
-}
-
-session_procs() {
-	ps -eo uid=,pid= | awk -v lo="$FIRST" -v hi="$LAST" '$1 >= lo && $1 <= hi'
-}
-
-# As tests/launch-run.bats's: no process of a session uid, each uid's
-# lock free, no session's cgroup, no process that sees a session's tmpfs.
-nothing_left() {
-	local uid
-	[ -z "$(session_procs)" ]
-	for uid; do
-		flock -n "$UIDS/$uid" true
-	done
-	[ -z "$(find /sys/fs/cgroup -maxdepth 6 -name 'sharness-exec-session-*' 2>/dev/null)" ]
-	! grep -qs ' sharness-exec-session ' /proc/[0-9]*/mountinfo
-	[ -z "$(ls -A "$STATE")" ]
 }
 
 # launch_frozen: the launch in the background ($lp), until main has
