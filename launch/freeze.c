@@ -16,11 +16,13 @@
  * cgroup beneath) is in it. Once the component is ready, the init writes
  * "1" to its cgroup.freeze and waits until cgroup.events says "frozen 1"
  * (poll on POLLPRI: the kernel notifies each change of the file), at most
- * FREEZE_TIMEOUT_MS; then main runs. A frozen component's clients hang:
- * its listening sockets still take connections into their backlog, and
- * nothing accepts them. At the session's end (end.c) every frozen
- * component is thawed, "0", before the first signal. The launcher's
- * watcher removes the cgroup with the session's (cgroups.c). */
+ * FREEZE_TIMEOUT_MS; then the next component starts, or main. Where it
+ * cannot, the init's loop ends the session as told (126, naming it). A
+ * frozen component's clients hang: its listening sockets still take
+ * connections into their backlog, and nothing accepts them. At the
+ * session's end end.c thaws every frozen component, "0", before the first
+ * signal. The launcher's watcher removes the cgroup with the session's
+ * (cgroups.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
