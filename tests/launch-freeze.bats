@@ -13,7 +13,7 @@
 # launch nothing of the session is left, and after a SIGKILL to the
 # launcher while the key server is frozen too: the watcher does not thaw
 # it, the kernel's kill of the session's pid namespace ends frozen tasks
-# on cgroup v2. Both servers run one script (serve.py); ports are fixed
+# on cgroup v2. Its uids are a range of their own. Both servers run one script (serve.py); ports are fixed
 # (7000, 7001): the session's network namespace is its own. Main waits
 # on a FIFO the test writes, never on time.
 # Where no cgroup2 hierarchy is reachable, the refusal (126, before
@@ -21,6 +21,12 @@
 # one.
 load helpers/load
 load helpers/launch
+
+# A uid range of its own, beside the default that tests/launch-run.bats
+# uses: a launch of another test run on this machine is never taken for
+# one of this file's sessions (nothing_left looks at the whole range).
+FIRST=1879113728
+LAST=1879179263
 
 setup() {
 	require_feature root
@@ -78,12 +84,13 @@ teardown() {
 # its python's pid, $cg its cgroup, each checked frozen.
 launch_frozen() {
 	fifos
-	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /usr/bin/python3 "$TMP/main.py" \
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" --uid-range "$FIRST-$LAST" -- /usr/bin/python3 "$TMP/main.py" \
 		"$TMP/to-test" "$TMP/to-main" >"$TMP/out" 2>"$TMP/err" &
 	lp=$!
 	local word line
 	hear word line kms
 	[ "$word $line" = "connected key" ]
+	[ "$kms" -ge "$FIRST" ] && [ "$kms" -le "$LAST" ]
 	pid=$(pgrep -u "$kms" -x python3)
 	cg=$(find /sys/fs/cgroup -maxdepth 6 -type d -path '*/sharness-exec-session-*/role-kms')
 	echo "kms $kms pid $pid cg $cg"

@@ -15,8 +15,9 @@ session_procs() {
 # nothing_left UID...: no process of a session uid, each uid's lock free,
 # no session's cgroup, no process that sees a session's tmpfs.
 nothing_left() {
-	local uid
-	[ -z "$(session_procs)" ]
+	local uid left
+	left=$(session_procs)
+	[ -z "$left" ] || { ps -o uid=,pid=,ppid=,args= -p "$(awk '{ print $2 }' <<<"$left" | paste -sd,)"; return 1; }
 	for uid; do
 		flock -n "$UIDS/$uid" true
 	done
