@@ -1,8 +1,10 @@
-/* The end of a session (launch.h), as its init makes it: every run still
- * going gets SIGTERM, then SIGKILL after STOP_GRACE_MS, and the launcher
- * is told how the session ended; then the init exits, and the kernel
- * kills whatever is left in its pid namespace. Below readiness (ready.c)
- * and the init's loop (loop.c), which both end the session. */
+/* The end of a session (launch.h), as its init makes it: every frozen
+ * component is thawed (freeze.c), every run still going gets SIGTERM,
+ * then SIGKILL after STOP_GRACE_MS, and the launcher is told how the
+ * session ended; then the init exits, and the kernel kills whatever is
+ * left in its pid namespace. Below readiness (ready.c) and the init's
+ * loop (loop.c), which both end the session; above freezing (freeze.c),
+ * which tells the loop how to end it and thaws first. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -46,6 +48,7 @@ static int wait_all(struct launch *s, long ms)
 
 void session_end(struct launch *s, int end)
 {
+	freeze_thaw(s);
 	for (size_t i = 0; i < s->n; i++)
 		if (s->r[i].pidfd >= 0 && !s->r[i].ended)
 			pidfd_signal(s->r[i].pidfd, SIGTERM);

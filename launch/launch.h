@@ -11,7 +11,7 @@
  *   init (S)      pid 1 of the session's pid namespace: starts each
  *                 component through `sharness-exec run`, waits until it
  *                 is ready, runs main, and ends the session (start.c,
- *                 ready.c, loop.c); when it dies, the kernel kills every
+ *                 ready.c, loop.c, freeze.c); when it dies, the kernel kills every
  *                 process of the session
  *   watcher (W)   its own session, outliving the launcher: waits for the
  *                 init's end, then removes the session's cgroups and
@@ -51,6 +51,8 @@ struct role {
 	size_t len;
 	int status;                 /* its wait status once it ended */
 	int ended;
+	int cg;                     /* its cgroup2 cgroup (freeze_when_ready), or -1 */
+	int frozen;                 /* it was frozen, and is not thawed yet */
 };
 
 struct launch {
@@ -112,6 +114,19 @@ NORETURN void session_end(struct launch *s, int end);
  * again and removed, bottom up, once the session is gone. */
 void cgroups_make(const char *session, pid_t init);
 void cgroups_remove(const char *session);
+/* freeze.c: freeze_when_ready, on cgroup v2 only. L refuses (126) a
+ * component with it where no cgroup2 cgroup of its own is writable; S,
+ * before anything starts, makes a cgroup beneath the session's for each
+ * such component, which its fork joins before the exec; freezes it once
+ * it is ready, until cgroup.events says so; and thaws every frozen one
+ * first thing at the session's end. */
+void freeze_check(const struct component *c);
+void freeze_join(const struct role *r);
+void freeze_thaw(struct launch *s);
+/* Each 0, or how the session is to end (END_CODE, END_SIGNAL): its
+ * caller ends it (end.c calls freeze_thaw, so nothing here ends it). */
+int freeze_prepare(struct launch *s);
+int freeze_role(struct launch *s, struct role *r);
 /* teardown.c: the watcher, forked by L: it waits on INIT (a pidfd) and
  * then removes what the session left, and releases the uids last. */
 pid_t watcher_start(struct launch *s, int init);

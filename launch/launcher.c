@@ -22,10 +22,8 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/magic.h>
 
 #include "common.h"
 #include "launch.h"
@@ -109,22 +107,6 @@ static void main_user(struct launch *s, struct role *r)
 	r->gid = pw->pw_gid;
 }
 
-/* freeze_when_ready is refused (126), and why: on cgroup v1 a frozen task
- * survives SIGKILL until thawed, and on v2 it is not built yet. */
-static void no_freeze(const struct component *c)
-{
-	struct statfs fs;
-
-	if (!c->freeze_when_ready)
-		return;
-	if (statfs("/sys/fs/cgroup", &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
-		diex(EXIT_CONFINE, "component %s: freeze_when_ready is not built yet for cgroup v2. "
-		     "Nothing ran.", q(c->role));
-	die_hint(EXIT_CONFINE, 0, "leave freeze_when_ready out on this machine",
-	         "component %s: freeze_when_ready is not built: it needs cgroup v2, and on cgroup "
-	         "v1 a frozen task survives SIGKILL until thawed. Nothing ran.", q(c->role));
-}
-
 /* What a uid of the session's writes outside the session's tmpfs would
  * outlive it, owned by a uid that a later session gets: a role with one
  * may have a files.write directory only beneath SESSION_DIR (a file, a
@@ -154,7 +136,7 @@ static void roles(struct launch *s)
 	for (size_t i = 0; i < s->n; i++) {
 		s->r[i].c = &m->comp[i];
 		s->r[i].main = i == m->ncomp;
-		no_freeze(&m->comp[i]);
+		freeze_check(&m->comp[i]);
 	}
 	for (size_t i = 0; i < s->n; i++)
 		if (!s->r[i].main || !s->user)

@@ -1,6 +1,7 @@
 /* The session's init (launch.h): pid 1 of the session's pid namespace,
  * root, in the session's network and mount namespaces. It starts each
- * component in manifest order and waits until it is ready, then main;
+ * component in manifest order and waits until it is ready (and, with
+ * freeze_when_ready, frozen: freeze.c), then main;
  * passes on to main the signals the launcher passes on to it; and ends
  * the session when main ends (its status is the launch's), when a
  * component ends while main runs (main gets SIGTERM; 126, naming it), or
@@ -98,6 +99,7 @@ void session_init(struct launch *s, int go)
 {
 	sigset_t set;
 	char c;
+	int end;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(go, &c, 1) != 1)
 		_exit(EXIT_CONFINE);            /* the launcher is gone */
@@ -108,10 +110,14 @@ void session_init(struct launch *s, int go)
 	clear_launch_env();
 	for (size_t i = 0; i < s->n; i++)
 		s->r[i].pidfd = s->r[i].out = -1;
+	if ((end = freeze_prepare(s)))
+		session_end(s, end);
 	for (size_t i = 0; i + 1 < s->n; i++) {
 		start_role(s, &s->r[i]);
 		if (s->r[i].c->ready)
 			ready_wait(s, &s->r[i]);
+		if ((end = freeze_role(s, &s->r[i])))
+			session_end(s, end);
 	}
 	start_role(s, &s->r[s->n - 1]);
 	main_wait(s);

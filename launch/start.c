@@ -179,6 +179,7 @@ void start_role(struct launch *s, struct role *r)
 		die(EXIT_CONFINE, "unable to fork for %s", q(r->c->role));
 	if (!pid) {
 		child_io(r, out[1]);
+		freeze_join(r);
 		set_env(s, r);
 		syscall(SYS_execveat, s->frontend, "", run_argv(s, r), environ, AT_EMPTY_PATH);
 		die(EXIT_CONFINE, "unable to execute the front end for %s", q(r->c->role));

@@ -20,17 +20,12 @@
 # (7000): the session's network namespace is its own, so no other process
 # on the machine can hold them. The roles' scripts wait on FIFOs the test
 # writes, never on time.
-# not tested: freeze_when_ready (not built: refused, 126, in
-# tests/manifest.bats); a uid range that overlaps a passwd entry (the test
+# not tested here: freeze_when_ready (tests/launch-freeze.bats; its
+# refusal without cgroup2 in tests/manifest.bats); a uid range that overlaps a passwd entry (the test
 # would have to add a user above 65535).
 load helpers/load
 load helpers/svid
-
-STATE=/run/sharness-exec/session
-UIDS=/run/sharness-exec/uids
-FIRST=1879048192
-LAST=1879113727
-SYS='"/usr","/bin","/lib","/lib64"'
+load helpers/launch
 
 setup_file() { build_svid_check; }
 
@@ -88,24 +83,6 @@ manifest() {
 	            "write":["'"$TMP"'/to-test","'"$TMP"'/to-main"]},
 	            "network":{"connect_tcp_ports":[7000'"${2:-}"']},"process":{"no_new_privs":true}}}}'
 	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
-}
-
-# session_procs: every process of a uid in the default range, "UID PID".
-session_procs() {
-	ps -eo uid=,pid= | awk -v lo="$FIRST" -v hi="$LAST" '$1 >= lo && $1 <= hi'
-}
-
-# nothing_left UID...: no process of a session uid, each uid's lock free,
-# no session's cgroup, no process that sees a session's tmpfs.
-nothing_left() {
-	local uid
-	[ -z "$(session_procs)" ]
-	for uid; do
-		flock -n "$UIDS/$uid" true
-	done
-	[ -z "$(find /sys/fs/cgroup -maxdepth 6 -name 'sharness-exec-session-*' 2>/dev/null)" ]
-	! grep -qs ' sharness-exec-session ' /proc/[0-9]*/mountinfo
-	[ -z "$(ls -A "$STATE")" ]
 }
 
 # pem N FILE: the Nth certificate (from 1) in FILE.
@@ -182,16 +159,6 @@ $TMP/kms.pem: OK" ]
 	[ "${lines[1]}" = "rc 0" ]
 	[[ ${lines[2]} == *"URI SAN is [spiffe://$session/tls], want spiffe://$session/kms" ]]
 	[ "${lines[3]}" = "rc 1" ]
-}
-
-# fifos: the test's ends of main's FIFOs, opened read-write so that no open
-# blocks: 7 reads what main says, 8 writes to main (3 is bats's). A read waits at most
-# 60 s, so that a launch that failed early ends the test, never hangs it.
-fifos() {
-	exec 7<>"$TMP/to-test" 8<>"$TMP/to-main"
-}
-hear() {
-	read -r -t 60 -u 7 "$@"
 }
 
 

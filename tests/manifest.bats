@@ -5,9 +5,10 @@
 # `sharness-exec: FILE: LINE`), the hash of tests/vectors/manifest-*.json
 # (the reference's, in expected.tsv, run by tests/hash.bats), and launch's
 # verify step: pin, signature, id, and the plan; then the runtime's
-# refusal of what it does not build (freeze_when_ready), before anything
-# runs.
-# not tested here: the session runtime (tests/launch-run.bats).
+# refusal of freeze_when_ready where no cgroup2 hierarchy is reachable (a
+# mount namespace with none), before anything runs.
+# not tested here: the session runtime (tests/launch-run.bats,
+# tests/launch-freeze.bats).
 load helpers/load
 load helpers/fixtures
 
@@ -81,11 +82,17 @@ design_hash() {
 	[[ ${stderr_lines[0]} == *"launch needs main's COMMAND after the options" ]]
 }
 
-@test "launch without --dry-run verifies, then its runtime refuses freeze_when_ready with 126 before anything runs" {
+@test "launch without --dry-run verifies, then where no cgroup2 is mounted its runtime refuses freeze_when_ready with 126 before anything runs" {
 	require_feature root
-	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" -- make check
-	[ "$stderr" = 'sharness-exec-launch: fatal: component "kms": freeze_when_ready is not built: it needs cgroup v2, and on cgroup v1 a frozen task survives SIGKILL until thawed. Nothing ran.
-hint: leave freeze_when_ready out on this machine' ]
+	require_feature tool:unshare
+	require_feature tool:findmnt
+	# a mount namespace of the test's own, without any cgroup2 mount: as
+	# on a machine of cgroup v1 alone
+	run -126 --separate-stderr unshare -m --propagation private sh -c \
+		'for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount "$m" || exit 99; done; exec "$@"' \
+		sh "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" -- make check
+	[ "$stderr" = 'sharness-exec-launch: fatal: component "kms": freeze_when_ready needs cgroup v2 (on cgroup v1 a frozen task survives SIGKILL until thawed), and no cgroup2 hierarchy is mounted here (at /sys/fs/cgroup or /sys/fs/cgroup/unified). Nothing ran.
+hint: mount cgroup2 (on a hybrid machine at /sys/fs/cgroup/unified), or leave freeze_when_ready out' ]
 	[ -z "$output" ]
 	# a changed manifest is refused by the front end, never run
 	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "sha256:$(printf '0%.0s' {1..64})" -- make check
