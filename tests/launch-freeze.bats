@@ -35,6 +35,7 @@ setup() {
 	require_feature file:/usr/bin/python3
 	require_feature tool:nsenter
 	require_feature tool:ss
+	launch_lock
 	setup_tmp
 	reach_programs
 	lp=
@@ -76,6 +77,7 @@ setup() {
 
 teardown() {
 	[ -n "$lp" ] && kill -9 "$lp" 2>/dev/null
+	launch_unlock
 	teardown_tmp
 }
 

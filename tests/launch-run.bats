@@ -37,6 +37,7 @@ setup() {
 	require_feature landlock
 	require_feature tool:python3
 	require_feature file:/usr/bin/python3
+	launch_lock
 	setup_tmp
 	reach_programs
 	lp=
@@ -58,6 +59,7 @@ setup() {
 teardown() {
 	[ -n "$lp" ] && kill -9 "$lp" 2>/dev/null
 	[ -n "$listener" ] && kill "$listener" 2>/dev/null
+	launch_unlock
 	teardown_tmp
 }
 

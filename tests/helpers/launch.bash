@@ -7,6 +7,22 @@ FIRST=1879048192
 LAST=1879113727
 SYS='"/usr","/bin","/lib","/lib64"'
 
+# launch_lock, launch_unlock: one test at a time, of every file that
+# launches (make -j2 check runs files side by side), since nothing_left
+# looks at what any session leaves: its cgroups, its tmpfs. The lock is
+# taken in setup and let go in teardown, on a descriptor of the test's
+# own shell; the front end closes it before anything of a launch runs.
+LAUNCH_LOCK=/run/sharness-exec-launch-tests.lock
+launch_lock() {
+	exec {launch_lock_fd}>>"$LAUNCH_LOCK"
+	flock -w 600 "$launch_lock_fd" || { echo "# $LAUNCH_LOCK: held for 600 s" >&3; return 1; }
+}
+launch_unlock() {
+	[ -n "${launch_lock_fd:-}" ] || return 0
+	flock -u "$launch_lock_fd"
+	exec {launch_lock_fd}>&-
+}
+
 # session_procs: every process of a uid in the default range, "UID PID".
 session_procs() {
 	ps -eo uid=,pid= | awk -v lo="$FIRST" -v hi="$LAST" '$1 >= lo && $1 <= hi'
