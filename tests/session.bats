@@ -75,7 +75,10 @@ session_listener() {
 	chmod 666 "$log"
 	ready=$log.ready
 	mkfifo "$ready"
-	in_ns python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$ready" "$log" "${2:-}" 3>&- &
+	# nsenter itself, not in_ns's subshell: $! is the listener (nsenter -n
+	# execs it), which teardown kills.
+	nsenter -t "$holder" -n -- python3 "$top_srcdir/tests/helpers/listen.py" "$1" "$ready" \
+		"$log" "${2:-}" 3>&- &
 	pids+=($!)
 	port=$(await_line "$ready")
 }
