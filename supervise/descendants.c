@@ -136,16 +136,53 @@ static int gone(int fd)
 	return fd >= 0 && poll(&p, 1, 0) == 1;
 }
 
-/* SIG to each child of PID (of its every thread), whose pidfd is FD (-1
- * where there is none), unless OURS (PID is us: our children cannot be
- * reaped but by us, nor their pids reused), then to
- * theirs, DEPTH levels down at most. A grandchild's pid could be freed
- * and reused between the read of its parent's children and the kill: it
- * is signalled through a pidfd, opened before its parent is checked to be
- * alive and still its parent, so what gets the signal is the process
- * that was checked. Before Linux 5.3 (no pidfd_open), kill(2) and that
+/* The processes a signal goes to: each with its pidfd (-1 where there is
+ * none), gathered whole before the first is signalled. */
+struct victims {
+	pid_t *pid;
+	int *fd;
+	size_t n, cap;
+	int sig;
+};
+
+/* SIG to C, through its pidfd CFD where there is one: a process that has
+ * gone since is told nothing, whatever now has its pid. */
+static void signal_one(pid_t c, int cfd, int sig)
+{
+	if (cfd < 0 || (syscall(SYS_pidfd_send_signal, cfd, sig, NULL, 0) < 0 && errno == ENOSYS))
+		kill(c, sig);
+}
+
+/* Keeps C (its pidfd CFD) in V; 0, or -1 when V cannot grow. */
+static int keep(struct victims *v, pid_t c, int cfd)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 64;
+		pid_t *pid = realloc(v->pid, cap * sizeof *pid);
+		int *fd;
+
+		if (pid)
+			v->pid = pid;
+		if (!pid || !(fd = realloc(v->fd, cap * sizeof *fd)))
+			return -1;
+		v->fd = fd;
+		v->cap = cap;
+	}
+	v->pid[v->n] = c;
+	v->fd[v->n++] = cfd;
+	return 0;
+}
+
+/* Each child of PID (of its every thread), whose pidfd is FD (-1 where
+ * there is none), into V, unless OURS (PID is us: our children cannot be
+ * reaped but by us, nor their pids reused), then theirs, DEPTH levels
+ * down at most. A grandchild's pid could be freed and reused between the
+ * read of its parent's children and the signal: it is kept with a pidfd,
+ * opened before its parent is checked to be alive and still its parent,
+ * so what gets the signal is the process that was checked. Before Linux
+ * 5.3 (no pidfd_open), or where no descriptor is left, its pid and that
  * small window. */
-static void signal_children(pid_t pid, int fd, int ours, int sig, int depth)
+static void gather(struct victims *v, pid_t pid, int fd, int ours, int depth)
 {
 	char path[64], buf[4096], *p;
 	struct dirent *e;
@@ -175,17 +212,33 @@ static void signal_children(pid_t pid, int fd, int ours, int sig, int depth)
 					close(cfd);
 				continue;
 			}
-			if (cfd < 0 || syscall(SYS_pidfd_send_signal, cfd, sig, NULL, 0) < 0)
-				kill(c, sig);
-			signal_children(c, cfd, 0, sig, depth - 1);
-			if (cfd >= 0)
-				close(cfd);
+			if (keep(v, c, cfd) < 0) { /* no memory: signalled as it is found */
+				signal_one(c, cfd, v->sig);
+				gather(v, c, cfd, 0, depth - 1);
+				if (cfd >= 0)
+					close(cfd);
+				continue;
+			}
+			gather(v, c, cfd, 0, depth - 1);
 		}
 	}
 	closedir(d);
 }
 
+/* SIG to each process of the run as it is now: the whole tree is read
+ * first, so that a process the signal makes (a SIGTERM handler's own
+ * child, its last words) is not signalled in turn, as it would be by a
+ * walk that signals as it goes. */
 void signal_descendants(int sig)
 {
-	signal_children(getpid(), -1, 1, sig, 256);
+	struct victims v = { .sig = sig };
+
+	gather(&v, getpid(), -1, 1, 256);
+	for (size_t i = 0; i < v.n; i++) {
+		signal_one(v.pid[i], v.fd[i], sig);
+		if (v.fd[i] >= 0)
+			close(v.fd[i]);
+	}
+	free(v.pid);
+	free(v.fd);
 }

@@ -3,7 +3,8 @@
  * which no process can forge for another. At -T, SIGTERM then SIGCONT go
  * to every process of the run: kill(-1) from the pid namespace's init,
  * which reaches nothing outside it, or, without one, to each descendant of
- * init, their subreaper. Never to the process group: the caller's shell
+ * init, their subreaper, as the tree stands at -T (descendants.c reads it
+ * whole first: what a SIGTERM handler starts is not signalled in turn). Never to the process group: the caller's shell
  * is in it. At -K after that, init ends the run as when the target exits.
  * The supervisor then exits 124, whichever of the two ended it. */
 #include <errno.h>
