@@ -85,7 +85,11 @@ t_listen_bound() {
 	local job=$!
 	run -0 client "$TMP/rw/ready"
 	[ "$output" = served ]
-	run -0 wait "$job"
+	# wait in this shell, not in run's subshell, which can wait for its
+	# parent's job only once the parent has reaped it
+	local status=0
+	wait "$job" || status=$?
+	[ "$status" = 0 ]
 	[ "$(cat "$TMP/out")" = "LISTENING on $p
 served" ]
 	[ ! -s "$TMP/err" ]
