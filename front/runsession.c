@@ -94,9 +94,11 @@ static int good_name(const char *s, size_t n)
 {
 	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.";
 
-	if (n && s[n - 1] == '$')
+	if (!n || n > 32)
+		return 0;
+	if (s[n - 1] == '$')
 		n--;
-	if (!n || n > 31 || !strchr(ok, s[0]))
+	if (!n || !strchr(ok, s[0]))
 		return 0;
 	for (size_t i = 1; i < n; i++)
 		if (!strchr(ok, s[i]) && s[i] != '-')

@@ -370,6 +370,16 @@ t_db() {
 	run -125 --separate-stderr with_db all "$PASSWD" 'wheel:x:0:comp\n' \
 		"$SHARNESS_EXEC" run --group-fd @GR@ "${p[@]}"
 	[[ "$stderr" == *": line 1: gid 0 and the name root are root's own standard line alone, root:x:0:" ]]
+	# Names of 32 bytes at most, as the man page says (and launch gives a
+	# role of 32 bytes its own name): 33 is refused, 32 runs.
+	local n32=cccccccccccccccccccccccccccccccc
+	run -125 --separate-stderr with_db all "$PASSWD${n32}c:x:70001:70001::/:/bin/sh\n" "$GROUP" \
+		"$SHARNESS_EXEC" run --passwd-fd @PW@ "${p[@]}"
+	[[ "$stderr" == *": line 3: the name is not [A-Za-z0-9_.][A-Za-z0-9_.-]*, 1 to 32 bytes" ]]
+	[ ! -e "$TMP/w/ran" ]
+	run -0 with_db all "$PASSWD$n32:x:70001:70001::/:/bin/sh\n" "$GROUP" \
+		"$SHARNESS_EXEC" run --passwd-fd @PW@ -p "$TMP/p.json" -- "$TRY" create "$TMP/w/ran32"
+	[ -e "$TMP/w/ran32" ]
 	run -125 --separate-stderr with_db all 'comp:x:7O000:70000::/:/bin/sh' "$GROUP" \
 		"$SHARNESS_EXEC" run --passwd-fd @PW@ "${p[@]}"
 	[[ "$stderr" == *": not lines of text, each ending in a newline" ]]
