@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,28 +254,14 @@ void xexecvp(const char *file, char *const argv[])
 
 void env_from_fd(int fd)
 {
-	const int need = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
-	int seals = fcntl(fd, F_GET_SEALS);
-	struct stat st;
-	size_t n = 0, size, got = 0;
-	char *buf, **env;
+	size_t n = 0, size;
+	char *buf = sealed_read(fd, SIZE_MAX - 1, &size), **env;
 
-	if (seals < 0 || (seals & need) != need)
+	if (!buf && (errno == EPERM || errno == EBADF))
 		diex(EXIT_CONFINE, "unable to read the environment from fd %d: "
 		     "not a sealed memfd", fd);
-	if (fstat(fd, &st) < 0)
+	if (!buf)
 		die(EXIT_CONFINE, "unable to read the environment from fd %d", fd);
-	size = (size_t)st.st_size;
-	if (!(buf = malloc(size + 1)))
-		diex(EXIT_CONFINE, "out of memory");
-	while (got < size) {
-		ssize_t r = pread(fd, buf + got, size - got, (off_t)got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			die(EXIT_CONFINE, "unable to read the environment from fd %d", fd);
-		got += (size_t)r;
-	}
 	close(fd);
 	if (size && buf[size - 1])
 		diex(EXIT_CONFINE, "unable to read the environment from fd %d: "
