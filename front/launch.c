@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -176,11 +175,10 @@ static NORETURN void exec_launcher(const struct loaded *l, const struct launch_o
 	const char *v[16 + 1024];
 	char fe[16], mf[16];
 	int self = open("/proc/self/exe", O_RDONLY),
-	    m = memfd_create("sharness-exec-manifest", MFD_ALLOW_SEALING);
+	    m = sealed_memfd("sharness-exec-manifest", 0, l->text, l->len);
 	size_t n = 0;
 
-	if (self < 0 || m < 0 || write_all(m, l->text, l->len) < 0 || lseek(m, 0, SEEK_SET) < 0 ||
-	    fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+	if (self < 0 || m < 0)
 		die(EXIT_REFUSED, "unable to pass the manifest on in a sealed memfd");
 	snprintf(fe, sizeof fe, "%d", self);
 	snprintf(mf, sizeof mf, "%d", m);

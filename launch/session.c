@@ -39,10 +39,10 @@ static void loopback_up(void)
 static int policy_memfd(const struct launch *s, const struct component *c)
 {
 	const jsmntok_t *t = &s->l.doc.tok[c->policy_tok];
-	int fd = memfd_create("sharness-exec-policy", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	int fd = sealed_memfd("sharness-exec-policy", MFD_CLOEXEC, s->l.text + t->start,
+	                      (size_t)(t->end - t->start));
 
-	if (fd < 0 || write_all(fd, s->l.text + t->start, (size_t)(t->end - t->start)) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+	if (fd < 0)
 		die(EXIT_CONFINE, "unable to put the policy of %s in a memfd", q(c->role));
 	return fd;
 }

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
@@ -79,10 +78,9 @@ static void set_env(const struct launch *s, const struct role *r)
 /* A sealed memfd holding TEXT, left open across exec; its number. */
 static int sealed(const char *name, const char *text)
 {
-	int fd = memfd_create(name, MFD_ALLOW_SEALING);
+	int fd = sealed_memfd(name, 0, text, strlen(text));
 
-	if (fd < 0 || write_all(fd, text, strlen(text)) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+	if (fd < 0)
 		die(EXIT_CONFINE, "unable to make the %s memfd", name);
 	return fd;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -170,4 +171,20 @@ char *sealed_read(int fd, size_t cap, size_t *len)
 	}
 	buf[size] = '\0';
 	return buf;
+}
+
+int sealed_memfd(const char *name, unsigned int flags, const void *data, size_t len)
+{
+	int fd = memfd_create(name, flags | MFD_ALLOW_SEALING), e;
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
 }

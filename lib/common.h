@@ -53,5 +53,9 @@ int write_all(int fd, const void *buf, size_t len);
  * length in *LEN. NULL with errno: EPERM where FD is not such a memfd,
  * EFBIG over CAP, EBADF, or the read's. */
 char *sealed_read(int fd, size_t cap, size_t *len);
+/* sealed_read's other end: a memfd named NAME (FLAGS for memfd_create,
+ * MFD_ALLOW_SEALING added) holding the LEN bytes at DATA, at offset 0,
+ * sealed against every change; its descriptor, or -1 with errno. */
+int sealed_memfd(const char *name, unsigned int flags, const void *data, size_t len);
 
 #endif
