@@ -191,12 +191,10 @@ static void session_only_lo(void)
  * says what it dropped. */
 static void session_abi(unsigned long cap, int best)
 {
-	long abi = landlock_abi();
+	long abi = landlock_abi_at_most(cap);
 
 	if (abi < 0)
 		abi = 0;
-	if ((unsigned long)abi > cap)
-		abi = (long)cap;
 	if (abi < 6 && !best)
 		diex(EXIT_CONFINE, "refused: -I (run --in-session) needs Landlock ABI 6 "
 		     "(Linux 6.12), not %ld: below it the session's components would share "

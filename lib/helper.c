@@ -373,3 +373,10 @@ long landlock_abi(void)
 	return syscall(SYS_landlock_create_ruleset, NULL, 0,
 	               LANDLOCK_CREATE_RULESET_VERSION);
 }
+
+long landlock_abi_at_most(unsigned long cap)
+{
+	long abi = landlock_abi();
+
+	return abi > 0 && (unsigned long)abi > cap ? (long)cap : abi;
+}

@@ -31,6 +31,9 @@ int open_nofollow(const char *path, int flags);
 /* The running kernel's Landlock ABI (landlock_create_ruleset's VERSION
  * query), or -1 with errno set: ENOSYS, EOPNOTSUPP, or a seccomp filter's. */
 long landlock_abi(void);
+/* That, but no higher than CAP: a step's -A, the ABI the test knob
+ * (SHARNESS_EXEC_TEST_ABI) makes it act on; -1 stays -1. */
+long landlock_abi_at_most(unsigned long cap);
 
 /* Check mode (-t) of a helper: "PROG: FMT" on one line of standard
  * output, flushed before the next exec or fork. */

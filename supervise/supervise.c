@@ -409,9 +409,7 @@ static void pid_namespace(unsigned long abi_cap)
 	err = errno;
 	if (err != EPERM && err != EINVAL && err != ENOSPC && err != EUSERS && err != ENOSYS)
 		die(EXIT_CONFINE, "unable to unshare the pid namespace");
-	abi = landlock_abi();
-	if (abi > 0 && (unsigned long)abi > abi_cap)
-		abi = (long)abi_cap;
+	abi = landlock_abi_at_most(abi_cap);
 	/* Without Landlock at all, the landlock step refuses, best effort or
 	 * not, and says why: leave the word to it. */
 	if (abi < 1)

@@ -222,8 +222,7 @@ static void refuse_dir_fds(void)
  * which holds connecting to pathname UNIX sockets from ABI 9 on. */
 static void no_view(const char *call, int err, size_t nprot, char **next)
 {
-	long abi = landlock_abi();
-	int sockets_held = abi >= 9 && (unsigned long)abi_cap >= 9;
+	int sockets_held = landlock_abi_at_most(abi_cap) >= 9;
 	char why[160];
 
 	tmpfs_no_view(err);
