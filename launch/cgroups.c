@@ -24,7 +24,6 @@
 #include "common.h"
 #include "launch.h"
 
-#define CG_ROOT "/sys/fs/cgroup"
 #define CGROUP2_MAGIC 0x63677270
 
 static struct { char dir[PATH_MAX]; } cg[4];
@@ -42,18 +41,28 @@ static int join(const char *dir, pid_t who)
 	return close(fd) < 0 ? -1 : ok;
 }
 
+const char *cgroup2_root(void)
+{
+	static const char *const at[] = { CG_ROOT "/unified", CG_ROOT };
+	struct statfs fs;
+
+	for (size_t i = 0; i < sizeof at / sizeof *at; i++)
+		if (statfs(at[i], &fs) == 0 && fs.f_type == CGROUP2_MAGIC)
+			return at[i];
+	return NULL;
+}
+
 /* The hierarchy of a /proc/self/cgroup line's controllers, or NULL. */
 static const char *hierarchy(const char *ctl, char *out, size_t n)
 {
 	static const char *const v1[] = { "memory", "pids", "cpu", "cpu,cpuacct" };
-	struct statfs fs;
+	const char *v2;
 
 	if (!*ctl) {
-		snprintf(out, n, "%s/unified", CG_ROOT);
-		if (statfs(out, &fs) == 0 && fs.f_type == CGROUP2_MAGIC)
-			return out;
-		snprintf(out, n, "%s", CG_ROOT);
-		return statfs(out, &fs) == 0 && fs.f_type == CGROUP2_MAGIC ? out : NULL;
+		if (!(v2 = cgroup2_root()))
+			return NULL;
+		snprintf(out, n, "%s", v2);
+		return out;
 	}
 	for (size_t i = 0; i < sizeof v1 / sizeof *v1; i++)
 		if (!strcmp(ctl, v1[i])) {

@@ -31,32 +31,21 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/magic.h>
 
 #include "common.h"
 #include "launch.h"
 
-#define CG_ROOT "/sys/fs/cgroup"
 #define FREEZE_TIMEOUT_MS 10000
 #define ROLE_CG "role-"
-
-static int is_cgroup2(const char *path)
-{
-	struct statfs fs;
-
-	return statfs(path, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC;
-}
 
 /* This process's cgroup on the cgroup2 hierarchy into DIR: 0; or -1 with
  * WHY, a clause. */
 static int v2_self(char *dir, size_t n, char *why, size_t whysz)
 {
 	char line[PATH_MAX + 64];
-	const char *root = is_cgroup2(CG_ROOT) ? CG_ROOT :
-	                   is_cgroup2(CG_ROOT "/unified") ? CG_ROOT "/unified" : NULL;
+	const char *root = cgroup2_root();
 	FILE *f = root ? fopen("/proc/self/cgroup", "re") : NULL;
 	int found = 0;
 
