@@ -251,8 +251,10 @@ t_swap() {
 	# outside while the first opens it: what the observer reads may be
 	# either, what the kernel opens is never the outside one.
 	for e in "" --explain; do
-		run -0 --separate-stderr confined "$1" "$2" $e -p "$TMP/p.json" -- "$TRY" swap "$TMP/in/f" "$TMP/ou/f"
-		[ "$output" = ok ]
+		run --separate-stderr confined "$1" "$2" $e -p "$TMP/p.json" -- "$TRY" swap "$TMP/in/f" "$TMP/ou/f"
+		# Shown only if the case fails: all that the run said.
+		printf '%s\n' "${e:-bare}: status $status, stdout: $output" "$stderr"
+		[ "$status" = 0 ] && [ "$output" = ok ]
 	done
 	! printf '%s\n' "$stderr" | grep "^$X" | grep -v "^${X}read $TMP/[a-z]*/f: "
 }

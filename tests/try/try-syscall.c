@@ -341,11 +341,12 @@ static int mode_op(const char *op, const char *m, const char *path)
 /* swap: the path a second thread keeps rewriting under the opener. */
 static char swap_path[PATH_MAX];
 static const char *swap_a, *swap_b;
-static volatile int swap_done;
+static volatile int swap_done, swap_running;
 
 static void *swapper(void *unused)
 {
 	(void)unused;
+	swap_running = 1;
 	while (!swap_done) {
 		strcpy(swap_path, swap_b);
 		strcpy(swap_path, swap_a);
@@ -372,6 +373,10 @@ static int swap_race(const char *a, const char *b)
 	strcpy(swap_path, a);
 	if ((errno = pthread_create(&t, NULL, swapper, NULL)) != 0)
 		return result(-1);
+	/* Only once the swapper runs: a thread whose start a loaded machine
+	 * (or a slow tracer) delays would otherwise race nothing. */
+	while (!swap_running)
+		syscall(SYS_sched_yield);
 	for (int i = 0; i < 2000; i++) {
 		if ((fd = open(swap_path, O_RDONLY)) < 0)
 			continue;
