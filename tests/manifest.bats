@@ -6,7 +6,8 @@
 # (the reference's, in expected.tsv, run by tests/hash.bats), and launch's
 # verify step: pin, signature, id, and the plan; then the runtime's
 # refusal of freeze_when_ready where no cgroup2 hierarchy is reachable (a
-# mount namespace with none), before anything runs.
+# mount namespace with none) or the launcher's cgroup there is not
+# writable (one where cgroup2 is mounted read-only), before anything runs.
 # not tested here: the session runtime (tests/launch-run.bats,
 # tests/launch-freeze.bats).
 load helpers/load
@@ -97,6 +98,28 @@ hint: mount cgroup2 (on a hybrid machine at /sys/fs/cgroup/unified), or leave fr
 	# a changed manifest is refused by the front end, never run
 	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "sha256:$(printf '0%.0s' {1..64})" -- make check
 	[[ $stderr == "sharness-exec: fatal: "*"Nothing ran." ]]
+}
+
+@test "where the launcher's cgroup2 cgroup is not writable (a read-only cgroup2 mount) the runtime refuses freeze_when_ready with 126 before anything runs" {
+	require_feature root
+	require_feature tool:unshare
+	require_feature tool:findmnt
+	local root own
+	root=$(findmnt -rn -t cgroup2 -o TARGET | grep -x -e /sys/fs/cgroup/unified -e /sys/fs/cgroup | head -1)
+	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted here (the refusal above is that case)"
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	[ "$own" = / ] && own=
+	# a mount namespace of the test's own, where each cgroup2 mount is
+	# read-only: root may write to no cgroup there
+	run -126 --separate-stderr unshare -m --propagation private sh -c \
+		'for m in $(findmnt -rn -t cgroup2 -o TARGET); do mount -o remount,bind,ro "$m" || exit 99; done; exec "$@"' \
+		sh "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" -- make check
+	[ "$stderr" = "sharness-exec-launch: fatal: component \"kms\": freeze_when_ready needs cgroup v2 (on cgroup v1 a frozen task survives SIGKILL until thawed), and its cgroup2 cgroup $root$own is not writable: Read-only file system. Nothing ran.
+hint: mount cgroup2 (on a hybrid machine at /sys/fs/cgroup/unified), or leave freeze_when_ready out" ]
+	[ -z "$output" ]
+	# and outside that namespace the hierarchy is as writable as before
+	[ -w "$root$own/cgroup.procs" ]
+	! findmnt -rn -t cgroup2 -o OPTIONS | grep -q '^ro'
 }
 
 @test "launch refuses a caller who is not root with 125 and a hint; --dry-run needs no root" {
