@@ -69,6 +69,8 @@ struct launch {
 	unsigned long first, last;  /* the uid range */
 	int status_w;               /* the init's end, to the launcher */
 	int sigfd;                  /* the init's signals */
+	int tty;                    /* main has the terminal (start.c) */
+	int main_stopped;           /* and stopped, so the launch too (loop.c) */
 };
 
 /* launcher.c: the wait status S's end means; S writes it to L. */

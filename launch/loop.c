@@ -45,13 +45,67 @@ static NORETURN void component_ended(struct launch *s, struct role *r)
 	session_end(s, END_CODE(EXIT_CONFINE));
 }
 
+/* Job control, where main has the terminal (start.c): a ^Z stops main's
+ * process group alone, and the shell, which waits for the launcher, would
+ * never hear of it, its terminal held by a stopped group. So when main
+ * stops, the init takes the terminal back and stops its own process
+ * group, the launcher's, the job the shell knows (the init, pid 1 of its
+ * namespace, is not stopped by it); the shell's SIGCONT (fg, bg) reaches
+ * the init too, which then gives main the terminal again if the shell
+ * gave it the launch (fg) and continues main's group. The components go
+ * on meanwhile. The signals: SIGCHLD and SIGCONT, on a signalfd of their
+ * own, JOBFD, made before the first look at main, so that no stop is
+ * missed. */
+static int job_fd(const struct launch *s)
+{
+	sigset_t set;
+	int fd;
+
+	if (!s->tty)
+		return -1;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGCONT);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
+	    (fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+		die(EXIT_CONFINE, "unable to make the session's signalfd for job control");
+	return fd;
+}
+
+static void job_control(struct launch *s, const struct role *m, int jobfd)
+{
+	struct signalfd_siginfo si;
+	siginfo_t w;
+	int cont = 0;
+
+	while (read(jobfd, &si, sizeof si) == sizeof si)
+		cont |= si.ssi_signo == SIGCONT;
+	if (cont && s->main_stopped) {
+		s->main_stopped = 0;
+		if (tcgetpgrp(0) == getpgrp())
+			tcsetpgrp(0, m->pid);
+		kill(-m->pid, SIGCONT);
+	}
+	memset(&w, 0, sizeof w);
+	if (waitid(P_PID, (id_t)m->pid, &w, WSTOPPED | WNOHANG) == 0 && w.si_pid == m->pid &&
+	    w.si_code == CLD_STOPPED) {
+		s->main_stopped = 1;
+		tcsetpgrp(0, getpgrp());
+		kill(0, SIGTSTP);
+	}
+}
+
 static NORETURN void main_wait(struct launch *s)
 {
-	struct pollfd p[2 * MANIFEST_MAX_COMPONENTS + 2];
+	/* the signals, each role's end and stdout (main's too), job control */
+	struct pollfd p[2 * (MANIFEST_MAX_COMPONENTS + 1) + 2];
 	struct role *m = &s->r[s->n - 1];
 	struct signalfd_siginfo si;
+	int jobfd = job_fd(s);
 	nfds_t n;
 
+	if (jobfd >= 0)
+		job_control(s, m, jobfd);
 	for (;;) {
 		n = 0;
 		p[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
@@ -59,10 +113,13 @@ static NORETURN void main_wait(struct launch *s)
 			p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
 			p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
 		}
+		p[n++] = (struct pollfd){ .fd = jobfd, .events = POLLIN };
 		if (poll(p, n, -1) < 0 && errno != EINTR)
 			die(EXIT_CONFINE, "unable to wait for main");
 		if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
 			pidfd_signal(m->pidfd, (int)si.ssi_signo);
+		if (p[n - 1].revents)
+			job_control(s, m, jobfd);
 		if (p[2 * s->n - 1].revents) {
 			waitpid(m->pid, &m->status, 0);
 			m->ended = 1;

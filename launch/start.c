@@ -185,7 +185,7 @@ void start_role(struct launch *s, struct role *r)
 	setpgid(pid, pid);
 	if (r->main && isatty(0) && tcgetpgrp(0) == getpgrp()) {
 		signal(SIGTTOU, SIG_IGN);
-		tcsetpgrp(0, pid);
+		s->tty = tcsetpgrp(0, pid) == 0;
 	}
 	if (out[1] >= 0)
 		close(out[1]);

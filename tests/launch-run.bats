@@ -16,7 +16,9 @@
 # its tmpfs); a component that is not ready makes the launch exit 126
 # naming it; two launches at once get disjoint uids; a UNIX socket's
 # readiness is probed in the component's view as the component, so a link
-# it plants to a host socket leads nowhere. Ports are fixed
+# it plants to a host socket leads nowhere; on a terminal ^Z stops main
+# and the launch as one job of the shell, fg resumes it; a session of 64
+# components, the most a manifest holds, runs and ends. Ports are fixed
 # (7000): the session's network namespace is its own, so no other process
 # on the machine can hold them. The roles' scripts wait on FIFOs the test
 # writes, never on time.
@@ -433,6 +435,75 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	cat "$TMP/tty-out"
 	grep -q '^got hello' "$TMP/tty-out"
 	grep -q 'status=130' "$TMP/tty-out"
+	nothing_left "$main"
+}
+
+@test "on a terminal ^Z stops main and the launch as a job of the shell (the components go on); fg resumes main, ^C then ends it (130), nothing left" {
+	require_feature pty
+	manifest "echo \"up \$(id -u)\" >$TMP/to-test; read -r x <$TMP/to-main; echo \"resumed \$x\" >$TMP/to-test; exec sleep infinity"
+	mkfifo "$TMP/tty-in"
+	fifos
+	exec 9<>"$TMP/tty-in"
+	"${SCRIPT[@]}" -qec "exec bash --norc --noprofile -i" /dev/null <"$TMP/tty-in" >"$TMP/tty-out" 2>&1 &
+	lp=$!
+	local word main x st p
+	printf "'%s' launch -m '%s' -H '%s' -- '%s'\n" "$SHARNESS_EXEC" "$TMP/m.json" "$H" "$TMP/main.sh" >&9
+	hear word main
+	[ "$word" = up ]
+	# ^Z, then a line that the shell reads only once it has the terminal
+	# back, which it has only once the launch stopped
+	printf '\032' >&9
+	printf 'jobs -l >%s/jobs; echo stopped >%s/to-test\n' "$TMP" "$TMP" >&9
+	hear word
+	[ "$word" = stopped ]
+	cat "$TMP/jobs"
+	grep -q 'Stopped' "$TMP/jobs"
+	# main's processes are stopped, the echo service's (its chain too) not
+	[ -n "$(ps -o stat= -u "$main")" ]
+	[ -z "$(ps -o stat= -u "$main" | grep -v '^T')" ]
+	p=$(pgrep -f -- "$TMP/echo.py" | paste -sd,)
+	[ -n "$p" ] && [ -z "$(ps -o stat= -p "$p" | grep '^T')" ]
+	# what main reads waits for it; after fg it reads it
+	printf 'go\n' >&8
+	printf 'fg\n' >&9
+	hear word x
+	[ "$word $x" = "resumed go" ]
+	# and it has the terminal again: ^C reaches it
+	printf '\003' >&9
+	printf 'echo "status $?" >%s/to-test\n' "$TMP" >&9
+	hear word st
+	[ "$word $st" = "status 130" ]
+	printf 'exit\n' >&9
+	wait "$lp"
+	lp=
+	exec 9>&-
+	nothing_left "$main"
+}
+
+@test "a session of 64 components, the most a manifest holds, starts each, and main's end ends them all (its status): nothing left" {
+	local c=() i main
+	for ((i = 0; i < 64; i++)); do
+		c+=('{"role":"c'"$i"'","command":["/bin/sh","-c","echo up; exec sleep infinity"],"ready":{"stdout_line":true},
+		  "policy":{"pbp":1,"id":"c'"$i"'","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}')
+	done
+	write_policy "$TMP/m.json" '{"launch":1,"id":"many","components":['"$(IFS=,; echo "${c[*]}")"'],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"main","files":{"exec":['"$SYS"'],
+	  "write":["'"$TMP"'/to-test","'"$TMP"'/to-main"]},"network":"none","process":{"no_new_privs":true}}}}'
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+	fifos
+	# main says its uid, then waits while the test counts the components
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- \
+		/bin/sh -c 'id -u >"$0"; read -r x <"$1"; exit 7' "$TMP/to-test" "$TMP/to-main" 2>"$TMP/err" &
+	lp=$!
+	hear main
+	# each component was ready (its line) before the next started: 64
+	# uids besides main's run
+	[ "$(session_procs | awk -v m="$main" '$1 != m { print $1 }' | sort -u | wc -l)" = 64 ]
+	echo go >&8
+	local rc=0
+	wait "$lp" || rc=$?
+	lp=
+	[ "$rc" = 7 ]
 	nothing_left "$main"
 }
 
