@@ -69,8 +69,10 @@ struct launch {
 	unsigned long first, last;  /* the uid range */
 	int status_w;               /* the init's end, to the launcher */
 	int sigfd;                  /* the init's signals */
-	int tty;                    /* main has the terminal (start.c) */
-	int main_stopped;           /* and stopped, so the launch too (loop.c) */
+	int fg;                     /* the launch began in the terminal's foreground */
+	int tty;                    /* on a terminal: job control (loop.c) */
+	int jobs;                   /* the launcher's word on it, "f" or "b" */
+	int main_stopped;           /* main stopped, so the launch too */
 };
 
 /* launcher.c: the wait status S's end means; S writes it to L. */
@@ -106,7 +108,9 @@ void ready_wait(struct launch *s, struct role *r);
 NORETURN void unix_probe(const struct role *r);
 /* line.c: read what component R wrote on its stdout; 0 at its end. */
 int drain(struct role *r);
-/* loop.c: S's life after the fork: start, ready, main, end. */
+/* loop.c: S's life after the fork: start, ready, main, end. GO is the
+ * launcher's pipe: a byte to start, then on each SIGCONT the launcher
+ * gets, "f" if the shell gave the launch the terminal, else "b". */
 NORETURN void session_init(struct launch *s, int go);
 /* end.c: S ends the session: SIGTERM to every role still running,
  * SIGKILL after STOP_GRACE_MS, reaped; then the launcher hears END. */

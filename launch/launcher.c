@@ -159,8 +159,29 @@ static int block_signals(void)
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
+/* SIGCONT, which still continues the launcher, to SIGFD as well: the
+ * init hears of each on JOBS (loop.c), with whether the shell gave the
+ * launch the terminal, which only the launcher can tell. */
+static void watch_continue(int sigfd, int jobs)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
+		sigaddset(&set, passed[i]);
+	sigaddset(&set, SIGCONT);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 || signalfd(sigfd, &set, 0) < 0 ||
+	    fcntl(jobs, F_SETFL, O_NONBLOCK) < 0)
+		die(EXIT_CONFINE, "unable to watch for SIGCONT");
+}
+
+static int in_foreground(void)
+{
+	return isatty(0) && tcgetpgrp(0) == getpgrp();
+}
+
 /* Until the init says how main ended: signals passed on to it. */
-static int wait_init(pid_t init, int sigfd, int status)
+static int wait_init(pid_t init, int sigfd, int status, int jobs)
 {
 	struct pollfd p[2] = { { .fd = sigfd, .events = POLLIN },
 	                       { .fd = status, .events = POLLIN } };
@@ -170,8 +191,15 @@ static int wait_init(pid_t init, int sigfd, int status)
 	for (;;) {
 		if (poll(p, 2, -1) < 0 && errno != EINTR)
 			die(EXIT_CONFINE, "unable to wait for the session");
-		if (p[0].revents && read(sigfd, &si, sizeof si) == sizeof si)
-			kill(init, (int)si.ssi_signo);
+		if (p[0].revents && read(sigfd, &si, sizeof si) == sizeof si) {
+			ssize_t w = 0;
+
+			if (si.ssi_signo != SIGCONT)
+				kill(init, (int)si.ssi_signo);
+			else /* a full pipe (EAGAIN): the init has words unread */
+				w = write(jobs, in_foreground() ? "f" : "b", 1);
+			(void)w;
+		}
 		if (p[1].revents) {
 			if (read(status, &end, sizeof end) != sizeof end)
 				end = -1;
@@ -226,6 +254,7 @@ int main(int argc, char **argv)
 	    (hostpid = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC)) < 0 ||
 	    unshare(CLONE_NEWPID) < 0)
 		die(EXIT_CONFINE, "unable to make the session's pid namespace");
+	s.fg = in_foreground();
 	fflush(NULL);
 	if ((init = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork the session's init");
@@ -238,6 +267,7 @@ int main(int argc, char **argv)
 	}
 	close(go[0]);
 	close(st[1]);
+	watch_continue(sigfd, go[1]);
 	/* the watcher, forked next, is not the session's: it outlives it */
 	if (setns(hostpid, CLONE_NEWPID) < 0)
 		die(EXIT_CONFINE, "unable to fork outside the session's pid namespace");
@@ -248,7 +278,7 @@ int main(int argc, char **argv)
 	cgroups_make(s.session, init);
 	if (write_all(go[1], "g", 1) < 0)
 		die(EXIT_CONFINE, "unable to start the session");
-	end = wait_init(init, sigfd, st[0]);
+	end = wait_init(init, sigfd, st[0], go[1]);
 	while (waitpid(init, NULL, 0) < 0 && errno == EINTR)
 		;
 	while (waitpid(watcher, NULL, 0) < 0 && errno == EINTR)

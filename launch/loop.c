@@ -8,6 +8,7 @@
  * on a signal before main runs. Its end is the session's: the kernel
  * kills whatever is left in its pid namespace. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -45,17 +46,18 @@ static NORETURN void component_ended(struct launch *s, struct role *r)
 	session_end(s, END_CODE(EXIT_CONFINE));
 }
 
-/* Job control, where main has the terminal (start.c): a ^Z stops main's
- * process group alone, and the shell, which waits for the launcher, would
- * never hear of it, its terminal held by a stopped group. So when main
- * stops, the init takes the terminal back and stops its own process
+/* Job control, on a terminal (start.c): main's process group is the
+ * terminal's foreground one, so a ^Z stops main alone, and the shell,
+ * which waits for the launcher, would never hear of it, its terminal held
+ * by a stopped group. So when main stops, the init stops its own process
  * group, the launcher's, the job the shell knows (the init, pid 1 of its
- * namespace, is not stopped by it); the shell's SIGCONT (fg, bg) reaches
- * the init too, which then gives main the terminal again if the shell
- * gave it the launch (fg) and continues main's group. The components go
- * on meanwhile. The signals: SIGCHLD and SIGCONT, on a signalfd of their
- * own, JOBFD, made before the first look at main, so that no stop is
- * missed. */
+ * namespace, is not stopped by it), and the shell takes the terminal back
+ * as for any job that stops. The shell's SIGCONT (fg, bg) continues the
+ * launcher, which tells the init whether the shell gave it the terminal
+ * (s->jobs, "f") or not ("b"): main then gets the terminal (fg, also of a
+ * launch begun in the background) and goes on. The components go on
+ * meanwhile. Main's stops come on a signalfd of SIGCHLD of their own,
+ * made before the first look at main, so that none is missed. */
 static int job_fd(const struct launch *s)
 {
 	sigset_t set;
@@ -65,47 +67,62 @@ static int job_fd(const struct launch *s)
 		return -1;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGCONT);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		die(EXIT_CONFINE, "unable to make the session's signalfd for job control");
 	return fd;
 }
 
-static void job_control(struct launch *s, const struct role *m, int jobfd)
+static void main_stops(struct launch *s, const struct role *m, int jobfd)
 {
 	struct signalfd_siginfo si;
 	siginfo_t w;
-	int cont = 0;
 
 	while (read(jobfd, &si, sizeof si) == sizeof si)
-		cont |= si.ssi_signo == SIGCONT;
-	if (cont && s->main_stopped) {
-		s->main_stopped = 0;
-		if (tcgetpgrp(0) == getpgrp())
-			tcsetpgrp(0, m->pid);
-		kill(-m->pid, SIGCONT);
-	}
+		;
 	memset(&w, 0, sizeof w);
 	if (waitid(P_PID, (id_t)m->pid, &w, WSTOPPED | WNOHANG) == 0 && w.si_pid == m->pid &&
 	    w.si_code == CLD_STOPPED) {
 		s->main_stopped = 1;
-		tcsetpgrp(0, getpgrp());
 		kill(0, SIGTSTP);
+	}
+}
+
+static void launch_continued(struct launch *s, const struct role *m)
+{
+	char c[16];
+	ssize_t n = read(s->jobs, c, sizeof c);
+
+	if (n <= 0) { /* the launcher is gone, and so, by PDEATHSIG, the init */
+		if (n == 0 || errno != EAGAIN) {
+			close(s->jobs);
+			s->jobs = -1;
+		}
+		return;
+	}
+	if (c[n - 1] == 'f')
+		tcsetpgrp(0, m->pid);
+	if (s->main_stopped) {
+		s->main_stopped = 0;
+		kill(-m->pid, SIGCONT);
 	}
 }
 
 static NORETURN void main_wait(struct launch *s)
 {
 	/* the signals, each role's end and stdout (main's too), job control */
-	struct pollfd p[2 * (MANIFEST_MAX_COMPONENTS + 1) + 2];
+	struct pollfd p[2 * (MANIFEST_MAX_COMPONENTS + 1) + 3];
 	struct role *m = &s->r[s->n - 1];
 	struct signalfd_siginfo si;
 	int jobfd = job_fd(s);
 	nfds_t n;
 
 	if (jobfd >= 0)
-		job_control(s, m, jobfd);
+		main_stops(s, m, jobfd);
+	else {
+		close(s->jobs);
+		s->jobs = -1;
+	}
 	for (;;) {
 		n = 0;
 		p[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
@@ -114,12 +131,15 @@ static NORETURN void main_wait(struct launch *s)
 			p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
 		}
 		p[n++] = (struct pollfd){ .fd = jobfd, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = s->jobs, .events = POLLIN };
 		if (poll(p, n, -1) < 0 && errno != EINTR)
 			die(EXIT_CONFINE, "unable to wait for main");
 		if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
 			pidfd_signal(m->pidfd, (int)si.ssi_signo);
+		if (p[n - 2].revents)
+			main_stops(s, m, jobfd);
 		if (p[n - 1].revents)
-			job_control(s, m, jobfd);
+			launch_continued(s, m);
 		if (p[2 * s->n - 1].revents) {
 			waitpid(m->pid, &m->status, 0);
 			m->ended = 1;
@@ -160,7 +180,9 @@ void session_init(struct launch *s, int go)
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(go, &c, 1) != 1)
 		_exit(EXIT_CONFINE);            /* the launcher is gone */
-	close(go);
+	s->jobs = go;
+	if (fcntl(go, F_SETFL, O_NONBLOCK) < 0)
+		die(EXIT_CONFINE, "unable to read the launcher's pipe");
 	sigprocmask(SIG_SETMASK, NULL, &set);
 	if ((s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		die(EXIT_CONFINE, "unable to make the session's signalfd");

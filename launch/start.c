@@ -183,9 +183,13 @@ void start_role(struct launch *s, struct role *r)
 		die(EXIT_CONFINE, "unable to execute the front end for %s", q(r->c->role));
 	}
 	setpgid(pid, pid);
-	if (r->main && isatty(0) && tcgetpgrp(0) == getpgrp()) {
+	/* The init cannot tell: in its pid namespace neither its own process
+	 * group nor the shell's has a number (getpgrp and tcgetpgrp say 0).
+	 * The launcher could, before the fork (s->fg). */
+	if (r->main && (s->tty = isatty(0))) {
 		signal(SIGTTOU, SIG_IGN);
-		s->tty = tcsetpgrp(0, pid) == 0;
+		if (s->fg)
+			tcsetpgrp(0, pid);
 	}
 	if (out[1] >= 0)
 		close(out[1]);

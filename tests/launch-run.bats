@@ -17,7 +17,7 @@
 # naming it; two launches at once get disjoint uids; a UNIX socket's
 # readiness is probed in the component's view as the component, so a link
 # it plants to a host socket leads nowhere; on a terminal ^Z stops main
-# and the launch as one job of the shell, fg resumes it; a session of 64
+# and the launch as one job of the shell, bg and fg resume it; a session of 64
 # components, the most a manifest holds, runs and ends. Ports are fixed
 # (7000): the session's network namespace is its own, so no other process
 # on the machine can hold them. The roles' scripts wait on FIFOs the test
@@ -198,7 +198,7 @@ $TMP/kms.pem: OK" ]
 	echo end >&8
 	wait "$lp"
 	lp=
-	cat "$TMP/out"
+	cat "$TMP/out" "$TMP/err"
 	grep -qx 'own-key ok' "$TMP/out"
 	grep -qx 'kms-key refused: Permission denied' "$TMP/out"
 	grep -qx 'kms-dir refused: Permission denied' "$TMP/out"
@@ -438,18 +438,19 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	nothing_left "$main"
 }
 
-@test "on a terminal ^Z stops main and the launch as a job of the shell (the components go on); fg resumes main, ^C then ends it (130), nothing left" {
+@test "on a terminal ^Z stops main and the launch as a job of the shell (the components go on); bg and fg resume it, the terminal theirs as told; ^C ends it (130), nothing left" {
 	require_feature pty
-	manifest "echo \"up \$(id -u)\" >$TMP/to-test; read -r x <$TMP/to-main; echo \"resumed \$x\" >$TMP/to-test; exec sleep infinity"
+	manifest "echo \"up \$(id -u)\" >$TMP/to-test; read -r x <$TMP/to-main; echo \"resumed \$x\" >$TMP/to-test; read -r y; echo \"read \$y\" >$TMP/to-test; exec sleep infinity"
 	mkfifo "$TMP/tty-in"
 	fifos
 	exec 9<>"$TMP/tty-in"
 	"${SCRIPT[@]}" -qec "exec bash --norc --noprofile -i" /dev/null <"$TMP/tty-in" >"$TMP/tty-out" 2>&1 &
 	lp=$!
-	local word main x st p
+	local word main x st p launcher i
 	printf "'%s' launch -m '%s' -H '%s' -- '%s'\n" "$SHARNESS_EXEC" "$TMP/m.json" "$H" "$TMP/main.sh" >&9
 	hear word main
 	[ "$word" = up ]
+	launcher=$(pgrep -P "$(pgrep -P "$lp")")
 	# ^Z, then a line that the shell reads only once it has the terminal
 	# back, which it has only once the launch stopped
 	printf '\032' >&9
@@ -463,12 +464,64 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	[ -z "$(ps -o stat= -u "$main" | grep -v '^T')" ]
 	p=$(pgrep -f -- "$TMP/echo.py" | paste -sd,)
 	[ -n "$p" ] && [ -z "$(ps -o stat= -p "$p" | grep '^T')" ]
-	# what main reads waits for it; after fg it reads it
+	# bg: main goes on without the terminal (what it reads from the FIFO
+	# waited for it); its read of the terminal then stops it and the
+	# launch again, and the shell keeps the terminal: it still reads
 	printf 'go\n' >&8
-	printf 'fg\n' >&9
+	printf 'bg\n' >&9
 	hear word x
 	[ "$word $x" = "resumed go" ]
-	# and it has the terminal again: ^C reaches it
+	for i in $(seq 400); do
+		[[ $(ps -o stat= -p "$launcher") == T* ]] && break
+		sleep 0.05
+	done
+	[[ $(ps -o stat= -p "$launcher") == T* ]]
+	printf 'echo alive >%s/to-test\n' "$TMP" >&9
+	hear word
+	[ "$word" = alive ]
+	# fg: main has the terminal again, reads it, and ^C reaches it
+	printf 'fg\n' >&9
+	printf 'typed\n' >&9
+	hear word x
+	[ "$word $x" = "read typed" ]
+	printf '\003' >&9
+	printf 'echo "status $?" >%s/to-test\n' "$TMP" >&9
+	hear word st
+	[ "$word $st" = "status 130" ]
+	printf 'exit\n' >&9
+	wait "$lp"
+	lp=
+	exec 9>&-
+	nothing_left "$main"
+}
+
+@test "on a terminal a launch begun in the background leaves the shell the terminal; fg gives it main, ^C then ends it (130), nothing left" {
+	require_feature pty
+	manifest "echo \"up \$(id -u)\" >$TMP/to-test; read -r y; echo \"read \$y\" >$TMP/to-test; exec sleep infinity"
+	mkfifo "$TMP/tty-in"
+	fifos
+	exec 9<>"$TMP/tty-in"
+	"${SCRIPT[@]}" -qec "exec bash --norc --noprofile -i" /dev/null <"$TMP/tty-in" >"$TMP/tty-out" 2>&1 &
+	lp=$!
+	local word main x st launcher i
+	printf "'%s' launch -m '%s' -H '%s' -- '%s' &\n" "$SHARNESS_EXEC" "$TMP/m.json" "$H" "$TMP/main.sh" >&9
+	hear word main
+	[ "$word" = up ]
+	launcher=$(pgrep -P "$(pgrep -P "$lp")")
+	# main's read of the terminal, from the background, stops it and the
+	# launch; the shell still reads the terminal
+	for i in $(seq 400); do
+		[[ $(ps -o stat= -p "$launcher") == T* ]] && break
+		sleep 0.05
+	done
+	[[ $(ps -o stat= -p "$launcher") == T* ]]
+	printf 'echo alive >%s/to-test\n' "$TMP" >&9
+	hear word
+	[ "$word" = alive ]
+	printf 'fg\n' >&9
+	printf 'typed\n' >&9
+	hear word x
+	[ "$word $x" = "read typed" ]
 	printf '\003' >&9
 	printf 'echo "status $?" >%s/to-test\n' "$TMP" >&9
 	hear word st
