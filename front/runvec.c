@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 #include "runvec.h"
@@ -14,7 +15,15 @@ static void vpush(struct vec *a, const char *fmt, va_list ap)
 		if (!(a->v = reallocarray(a->v, a->cap, sizeof *a->v)))
 			diex(EXIT_REFUSED, "out of memory");
 	}
-	if (vasprintf(&a->v[a->n], fmt, ap) < 0)
+	/* Most words are a literal or one "%s": no printf for them (a run
+	 * pushes some sixty, each vasprintf four passes of musl's printf). */
+	if (!strchr(fmt, '%'))
+		a->v[a->n] = strdup(fmt);
+	else if (!strcmp(fmt, "%s"))
+		a->v[a->n] = strdup(va_arg(ap, const char *));
+	else if (vasprintf(&a->v[a->n], fmt, ap) < 0)
+		a->v[a->n] = NULL;
+	if (!a->v[a->n])
 		diex(EXIT_REFUSED, "out of memory");
 	a->v[++a->n] = NULL;
 }
