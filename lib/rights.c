@@ -182,14 +182,26 @@ void walls_close(void)
 
 void walls_note(const char *key, const char *value)
 {
+	size_t len;
+	char *line;
+	int ok, e;
+
 	/* One note a line: a value with a newline could forge another. */
 	if (strchr(value, '\n'))
 		diex(EXIT_CONFINE, "unable to note %s=%s in the walls record: it holds "
 		     "a newline", key, qn(value));
-	if (record >= 0 && (write_all(record, key, strlen(key)) < 0 ||
-	                    write_all(record, "=", 1) < 0 ||
-	                    write_all(record, value, strlen(value)) < 0 ||
-	                    write_all(record, "\n", 1) < 0))
+	if (record < 0)
+		return;
+	/* In one write: a note is one line, and one system call. */
+	len = strlen(key) + strlen(value) + 2;
+	if (!(line = malloc(len + 1)))
+		diex(EXIT_CONFINE, "out of memory");
+	snprintf(line, len + 1, "%s=%s\n", key, value);
+	ok = write_all(record, line, len) == 0;
+	e = errno;
+	free(line);
+	errno = e;
+	if (!ok)
 		die(EXIT_CONFINE, "unable to write the walls record (fd %d)", record);
 }
 
