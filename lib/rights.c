@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -182,9 +183,9 @@ void walls_close(void)
 
 void walls_note(const char *key, const char *value)
 {
-	size_t len;
-	char *line;
-	int ok, e;
+	struct iovec line[] = { { (char *)key, strlen(key) }, { (char *)"=", 1 },
+	                        { (char *)value, strlen(value) }, { (char *)"\n", 1 } };
+	ssize_t n;
 
 	/* One note a line: a value with a newline could forge another. */
 	if (strchr(value, '\n'))
@@ -192,16 +193,12 @@ void walls_note(const char *key, const char *value)
 		     "a newline", key, qn(value));
 	if (record < 0)
 		return;
-	/* In one write: a note is one line, and one system call. */
-	len = strlen(key) + strlen(value) + 2;
-	if (!(line = malloc(len + 1)))
-		diex(EXIT_CONFINE, "out of memory");
-	snprintf(line, len + 1, "%s=%s\n", key, value);
-	ok = write_all(record, line, len) == 0;
-	e = errno;
-	free(line);
-	errno = e;
-	if (!ok)
+	/* The line in one system call (a memfd takes it whole or fails). */
+	while ((n = writev(record, line, 4)) < 0 && errno == EINTR)
+		;
+	if (n >= 0 && n != (ssize_t)(line[0].iov_len + line[2].iov_len + 2))
+		errno = EIO, n = -1;
+	if (n < 0)
 		die(EXIT_CONFINE, "unable to write the walls record (fd %d)", record);
 }
 
