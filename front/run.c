@@ -103,11 +103,11 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
  * shows a number, never a secret. */
 static int env_fd = -1, walls_fd = -1;
 
-/* A memfd NAME, not on 0-2, which the caller may have left closed: the
- * target would find it there as its stdin, stdout or stderr. */
-static int memfd_above2(const char *name, unsigned flags, const char *what)
+/* FD, a new memfd (or -1), moved above 0-2, which the caller may have left
+ * closed: the target would find it there as its stdin, stdout or stderr. */
+static int above2(int fd, const char *what)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC | flags), low;
+	int low;
 
 	if (fd >= 0 && fd < 3) {
 		low = fd;
@@ -119,17 +119,21 @@ static int memfd_above2(const char *name, unsigned flags, const char *what)
 	return fd;
 }
 
+/* One write of the whole environment (each variable's NUL with it). */
 static void seal_env(const struct vec *env)
 {
-	int fd = memfd_above2("sharness-exec-env", MFD_ALLOW_SEALING, "the environment");
+	size_t len = 0;
+	char *all, *at;
 
 	for (size_t i = 0; i < env->n; i++)
-		if (write_all(fd, env->v[i], strlen(env->v[i]) + 1) < 0)
-			die(EXIT_REFUSED, "unable to write the environment memfd");
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE |
-	          F_SEAL_SEAL) < 0)
-		die(EXIT_REFUSED, "unable to seal the environment memfd");
-	env_fd = fd;
+		len += strlen(env->v[i]) + 1;
+	if (!(all = at = malloc(len + 1)))
+		diex(EXIT_REFUSED, "out of memory");
+	for (size_t i = 0; i < env->n; i++)
+		at = stpcpy(at, env->v[i]) + 1;
+	env_fd = above2(sealed_memfd("sharness-exec-env", MFD_CLOEXEC, all, len),
+	                "the environment");
+	free(all);
 }
 
 /* --- rule paths: resolved here, before any namespace exists, so the owner
@@ -558,7 +562,8 @@ int cmd_run(int argc, char **argv)
 	build_env(&env, &l, key, o.dry_run);
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
-	walls_fd = memfd_above2("sharness-exec-walls", 0, "the walls record");
+	walls_fd = above2(memfd_create("sharness-exec-walls", MFD_CLOEXEC),
+	                  "the walls record");
 	if (!o.dry_run)
 		socket_scan(&l.pol, walls_fd);
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);

@@ -15,7 +15,9 @@
  * finds (rights.c). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,31 +122,46 @@ static void listed(char *line)
 		weigh_socket(sock);
 }
 
+/* A directory entry as getdents64(2) gives it. */
+struct dirent64_ {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
 /* Each of LIST that is itself a socket, or a directory with a socket
- * among its own entries (readdir's d_type: no stat but the socket's), for
- * one bound in another network namespace: a container's server in a
- * directory the host bind-mounted into it, which /proc/net/unix here does
- * not list. One found there may also be stale: it is counted all the same.
- * Not beneath /usr. */
+ * among its own entries (d_type: no stat but the socket's), for one bound
+ * in another network namespace: a container's server in a directory the
+ * host bind-mounted into it, which /proc/net/unix here does not list. One
+ * found there may also be stale: it is counted all the same. Not beneath
+ * /usr. getdents64 into the stack, not readdir: /etc in one call, and no
+ * DIR to map and unmap (66 -> 55 us under load). */
 static void named(const struct strlist *list)
 {
 	char sock[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
+	union { struct dirent64_ e; char b[8192]; } buf;
+	struct dirent64_ *e;
+	long n;
+	int fd;
 
 	for (size_t i = 0; i < list->n; i++) {
 		/* /usr is the packages' tree, where nothing binds, and its
 		 * directories are long (/usr/bin: ~1 ms under load). A directory
-		 * is no socket: weigh (a scan of the lists) what opendir refuses. */
-		if (path_beneath(list->v[i], "/usr") || !(d = opendir(list->v[i]))) {
+		 * is no socket: weigh (a scan of the lists) what will not open
+		 * as one. */
+		if (path_beneath(list->v[i], "/usr") ||
+		    (fd = open(list->v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 			weigh_socket(list->v[i]);
 			continue;
 		}
-		while ((e = readdir(d)))
-			if (e->d_type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s",
-			    strcmp(list->v[i], "/") ? list->v[i] : "", e->d_name) < (int)sizeof sock)
-				weigh_socket(sock);
-		closedir(d);
+		while ((n = syscall(SYS_getdents64, fd, &buf, sizeof buf)) > 0)
+			for (e = &buf.e; (char *)e < buf.b + n; e = (void *)((char *)e + e->reclen))
+				if (e->type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s",
+				    strcmp(list->v[i], "/") ? list->v[i] : "", e->name) < (int)sizeof sock)
+					weigh_socket(sock);
+		close(fd);
 	}
 }
 

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -182,14 +183,22 @@ void walls_close(void)
 
 void walls_note(const char *key, const char *value)
 {
+	struct iovec line[] = { { (char *)key, strlen(key) }, { (char *)"=", 1 },
+	                        { (char *)value, strlen(value) }, { (char *)"\n", 1 } };
+	ssize_t n;
+
 	/* One note a line: a value with a newline could forge another. */
 	if (strchr(value, '\n'))
 		diex(EXIT_CONFINE, "unable to note %s=%s in the walls record: it holds "
 		     "a newline", key, qn(value));
-	if (record >= 0 && (write_all(record, key, strlen(key)) < 0 ||
-	                    write_all(record, "=", 1) < 0 ||
-	                    write_all(record, value, strlen(value)) < 0 ||
-	                    write_all(record, "\n", 1) < 0))
+	if (record < 0)
+		return;
+	/* The line in one system call (a memfd takes it whole or fails). */
+	while ((n = writev(record, line, 4)) < 0 && errno == EINTR)
+		;
+	if (n >= 0 && n != (ssize_t)(line[0].iov_len + line[2].iov_len + 2))
+		errno = EIO, n = -1;
+	if (n < 0)
 		die(EXIT_CONFINE, "unable to write the walls record (fd %d)", record);
 }
 
