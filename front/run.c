@@ -155,6 +155,9 @@ static void resolve_list(const char *key, const struct strlist *in,
 			         "when root or the caller owns it and the target's uid cannot "
 			         "write the directory it is in; name the path it points to",
 			         "refused: %s[%zu] %s: %s", key, i, q(in->v[i]), why);
+		/* Resolved through a link: its directory, opened now. */
+		if (dfd < 0 && scan >= 0 && strcmp(r, in->v[i]) && socket_scan_wants(r))
+			dfd = open(r, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (dfd >= 0)
 			socket_scan_dir(scan, i, dfd, r);
 		if (!(out->v[i] = strdup(r)))

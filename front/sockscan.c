@@ -163,34 +163,20 @@ void socket_scan_dir(int which, size_t i, int fd, const char *path)
  * socket's), for one bound in another network namespace: a container's
  * server in a directory the host bind-mounted into it, which
  * /proc/net/unix here does not list. One found there may also be stale:
- * it is counted all the same. Not beneath /usr. A directory read while
- * the rules were resolved is not read again. */
+ * it is counted all the same. Not beneath /usr. Each directory was read
+ * as its rule was resolved (socket_scan_dir); what was not, is no
+ * directory the caller may read: it is weighed itself. */
 static void named(const struct strlist *list, int which)
 {
-	char sock[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
+	int seen;
 
 	for (size_t i = 0; i < list->n; i++) {
-		int seen = 0;
-		for (; kept_at < nkept && kept[kept_at].which == which &&
+		for (seen = 0; kept_at < nkept && kept[kept_at].which == which &&
 		       kept[kept_at].i == i; kept_at++, seen = 1)
 			if (kept[kept_at].sock)
 				weigh_socket(kept[kept_at].sock);
-		if (seen)
-			continue;
-		/* /usr is the packages' tree, where nothing binds, and its
-		 * directories are long (/usr/bin: ~1 ms under load). A directory
-		 * is no socket: weigh (a scan of the lists) what opendir refuses. */
-		if (path_beneath(list->v[i], "/usr") || !(d = opendir(list->v[i]))) {
+		if (!seen)
 			weigh_socket(list->v[i]);
-			continue;
-		}
-		while ((e = readdir(d)))
-			if (e->d_type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s",
-			    strcmp(list->v[i], "/") ? list->v[i] : "", e->d_name) < (int)sizeof sock)
-				weigh_socket(sock);
-		closedir(d);
 	}
 }
 
