@@ -57,28 +57,6 @@ static int tree_cmp(const void *a, const void *b)
 	return (*p == '/' ? 1 : *p) - (*q == '/' ? 1 : *q);
 }
 
-/* A stable merge sort of the N pointers at V by CMP (called with two of
- * them, as qsort's), TMP room for N more: qsort moves each element with a
- * memcpy call, n log n of them, a visible part of the step at 10,000
- * rules. */
-static void sort_ptrs(const void **v, const void **tmp, size_t n,
-                      int (*cmp)(const void *, const void *))
-{
-	size_t h = n / 2, i = 0, j = h, k = 0;
-
-	if (n < 2)
-		return;
-	sort_ptrs(v, tmp, h, cmp);
-	sort_ptrs(v + h, tmp, n - h, cmp);
-	while (i < h && j < n)
-		tmp[k++] = cmp(v[j], v[i]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	/* What is left of the second half is in its place already. */
-	while (k--)
-		v[k] = tmp[k];
-}
-
 /* ENTS in tree order, each path once (the rights of its repeats joined):
  * the new count. */
 size_t plan_sort(struct ent *ents, size_t nents)
