@@ -12,7 +12,9 @@
 #   landlock helper's.
 # Per rule: (time with N - time without) / N. Aim (issue 27): sharness-exec
 # within 2 x the bind floor at both sizes, and ahead of bwrap.
-# BENCH_INTERLEAVE=1 as in bench/lib.sh. RUNS_1000 (default 30) and RUNS_10000 (default 5) runs a command; SIZES
+# BENCH_INTERLEAVE=1 as in bench/lib.sh. BENCH_BEFORE=BUILD-DIR: that
+# build's front end too (its own helpers), with the same policies, in the
+# same run: a before and after. RUNS_1000 (default 30) and RUNS_10000 (default 5) runs a command; SIZES
 # (default "1000 10000") the sizes.
 # A benchmark, never a test. Needs root.
 set -euo pipefail
@@ -23,6 +25,11 @@ bench_init "${1:-.}" test-sharness-exec sharness-exec-landlock sharness-exec-net
 fe=$build/test-sharness-exec
 ll=$build/sharness-exec-landlock
 fl=$build/bench/floor
+bf=
+if [ -n "${BENCH_BEFORE:-}" ]; then
+	bf=$(cd "$BENCH_BEFORE" && pwd)/test-sharness-exec
+	[ -x "$bf" ] || { echo "bench: no $bf" >&2; exit 2; }
+fi
 mkdir "$TMP/w" "$TMP/r"
 fbind="-r /etc -x /usr -w $TMP/w"
 bwbind="--ro-bind /usr /usr --ro-bind /etc /etc --bind $TMP/w $TMP/w"
@@ -65,6 +72,9 @@ for n in ${SIZES:-1000 10000}; do
 	bw=()
 	[ "$n" -gt 2990 ] || bw=(bwrap-0 "$(cmd bw0 "bwrap --unshare-all --die-with-parent $bwbind --dev /dev --proc /proc /bin/true")"
 		bwrap-n "$(cmd bwn "bwrap --unshare-all --die-with-parent $bwbind$br --dev /dev --proc /proc /bin/true")")
+	before=()
+	[ -z "$bf" ] || before=(before-0 "$(cmd bf0 "$bf run -p $TMP/p0.json -H $h0 -- /bin/true")"
+		before-n "$(cmd bfn "$bf run -p $TMP/p$n.json -H $hn -- /bin/true")")
 	echo "== $n read rules" >&2
 	RUNS=$(eval echo "\${RUNS_$n:-}")
 	: "${RUNS:=$([ "$n" = 1000 ] && echo 30 || echo 5)}"
@@ -72,6 +82,7 @@ for n in ${SIZES:-1000 10000}; do
 		bare "$(cmd bare /bin/true)" \
 		sharness-exec-0 "$(cmd sx0 "$fe run -p $TMP/p0.json -H $h0 -- /bin/true")" \
 		sharness-exec-n "$(cmd sxn "$fe run -p $TMP/p$n.json -H $hn -- /bin/true")" \
+		"${before[@]}" \
 		"${bw[@]}" \
 		floor-binds-0 "$(cmd fb0 "$fl $fbind -- /bin/true")" \
 		floor-binds-n "$(cmd fbn "$fl $fbind$rr -- /bin/true")" \
@@ -86,6 +97,7 @@ per = lambda k: (R[k + '-n'] - R[k + '-0']) / n
 fb = per('floor-binds')
 print(f"{n} read rules, per rule:")
 for k, what in (('sharness-exec', 'sharness-exec run (bind and Landlock rule)'),
+                ('before', 'the same, BENCH_BEFORE\'s build'),
                 ('bwrap', 'bwrap --ro-bind (it refuses more than 9,000 arguments)'),
                 ('floor-binds', 'floor: one bind'),
                 ('floor-landlock', 'floor: one Landlock rule (no bind)'),

@@ -140,21 +140,30 @@ static void seal_env(const struct vec *env)
  * of a symlink reads true; the helpers then open the resolved paths without
  * following symlinks (DESIGN.md 2) --- */
 
+/* SCAN: the socket scan's list (sockscan.h; -1 for none): a directory
+ * it reads is opened once, for the resolution and the scan. */
 static void resolve_list(const char *key, const struct strlist *in,
-                         struct strlist *out, int show)
+                         struct strlist *out, int show, int scan)
 {
 	char r[PATH_MAX], why[3 * QUOTED_MAX + 256];
-	int loud;
+	int loud, dfd;
 
 	out->v = calloc(in->n ? in->n : 1, sizeof *out->v);
 	if (!out->v)
 		diex(EXIT_REFUSED, "out of memory");
 	for (size_t i = 0; i < in->n; i++) {
-		if ((loud = resolve_rule(in->v[i], r, why, sizeof why)) < 0)
+		dfd = -1;
+		if ((loud = resolve_rule_dir(in->v[i], r, why, sizeof why, scan >= 0 &&
+		                             socket_scan_wants(in->v[i]) ? &dfd : NULL)) < 0)
 			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink only "
 			         "when root or the caller owns it and the target's uid cannot "
 			         "write the directory it is in; name the path it points to",
 			         "refused: %s[%zu] %s: %s", key, i, q(in->v[i]), why);
+		/* Resolved through a link: its directory, opened now. */
+		if (dfd < 0 && scan >= 0 && strcmp(r, in->v[i]) && socket_scan_wants(r))
+			dfd = open(r, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0)
+			socket_scan_dir(scan, i, dfd, r);
 		if (!(out->v[i] = strdup(r)))
 			diex(EXIT_REFUSED, "out of memory");
 		out->n++;
@@ -165,12 +174,12 @@ static void resolve_list(const char *key, const struct strlist *in,
 	}
 }
 
-static void resolve_rules(struct policy *p, int show)
+static void resolve_rules(struct policy *p, int show, int dry_run)
 {
-	resolve_list("files.read", &p->read, &p->read_resolved, show);
-	resolve_list("files.exec", &p->exec, &p->exec_resolved, show);
-	resolve_list("files.write", &p->write, &p->write_resolved, show);
-	resolve_list("files.protected", &p->protected, &p->protected_resolved, show);
+	resolve_list("files.read", &p->read, &p->read_resolved, show, dry_run ? -1 : 0);
+	resolve_list("files.exec", &p->exec, &p->exec_resolved, show, dry_run ? -1 : 1);
+	resolve_list("files.write", &p->write, &p->write_resolved, show, -1);
+	resolve_list("files.protected", &p->protected, &p->protected_resolved, show, -1);
 	/* check has seen each beneath a write path; a link may lead out. */
 	for (size_t i = 0; i < p->protected.n; i++) {
 		size_t w = 0;
@@ -558,7 +567,7 @@ int cmd_run(int argc, char **argv)
 	key = sign_run_check(&l, o.policy, o.signature, o.trust, o.ntrust, o.expect_id);
 	report_chain(key);
 
-	resolve_rules(&l.pol, o.verbose || o.dry_run);
+	resolve_rules(&l.pol, o.verbose || o.dry_run, o.dry_run);
 	build_env(&env, &l, key, o.dry_run);
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */

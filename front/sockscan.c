@@ -15,9 +15,7 @@
  * finds (rights.c). */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,46 +120,63 @@ static void listed(char *line)
 		weigh_socket(sock);
 }
 
-/* A directory entry as getdents64(2) gives it. */
-struct dirent64_ {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
+/* What socket_scan_dir read while the rules were resolved: for rule I of
+ * list WHICH, each socket among its entries (SOCK NULL: none), in the
+ * order of the lists; named() takes them up in the same order. */
+static struct kept { int which; size_t i; char *sock; } *kept;
+static size_t nkept, kept_at;
 
-/* Each of LIST that is itself a socket, or a directory with a socket
- * among its own entries (d_type: no stat but the socket's), for one bound
- * in another network namespace: a container's server in a directory the
- * host bind-mounted into it, which /proc/net/unix here does not list. One
- * found there may also be stale: it is counted all the same. Not beneath
- * /usr. getdents64 into the stack, not readdir: /etc in one call, and no
- * DIR to map and unmap (66 -> 55 us under load). */
-static void named(const struct strlist *list)
+static void keep(int which, size_t i, const char *sock)
+{
+	if (!(nkept & (nkept + 1)) && !(kept = reallocarray(kept, 2 * nkept + 1, sizeof *kept)))
+		diex(EXIT_REFUSED, "out of memory");
+	kept[nkept++] = (struct kept){ which, i, sock ? strdup(sock) : NULL };
+	if (sock && !kept[nkept - 1].sock)
+		diex(EXIT_REFUSED, "out of memory");
+}
+
+int socket_scan_wants(const char *path)
+{
+	static long abi = -1;
+
+	if (abi < 0)
+		abi = effective_abi();
+	return abi < 9 && !path_beneath(path, "/usr");
+}
+
+void socket_scan_dir(int which, size_t i, int fd, const char *path)
 {
 	char sock[PATH_MAX];
-	union { struct dirent64_ e; char b[8192]; } buf;
-	struct dirent64_ *e;
-	long n;
-	int fd;
+	const char *name;
+	unsigned char type;
+
+	keep(which, i, NULL);
+	while ((name = next_dirent(fd, &type)))
+		if (type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s", strcmp(path, "/") ?
+		                                path : "", name) < (int)sizeof sock)
+			keep(which, i, sock);
+	close(fd);
+}
+
+/* Each of LIST (WHICH: 0 read, 1 exec) that is itself a socket, or a
+ * directory with a socket among its own entries (d_type: no stat but the
+ * socket's), for one bound in another network namespace: a container's
+ * server in a directory the host bind-mounted into it, which
+ * /proc/net/unix here does not list. One found there may also be stale:
+ * it is counted all the same. Not beneath /usr. Each directory was read
+ * as its rule was resolved (socket_scan_dir); what was not, is no
+ * directory the caller may read: it is weighed itself. */
+static void named(const struct strlist *list, int which)
+{
+	int seen;
 
 	for (size_t i = 0; i < list->n; i++) {
-		/* /usr is the packages' tree, where nothing binds, and its
-		 * directories are long (/usr/bin: ~1 ms under load). A directory
-		 * is no socket: weigh (a scan of the lists) what will not open
-		 * as one. */
-		if (path_beneath(list->v[i], "/usr") ||
-		    (fd = open(list->v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		for (seen = 0; kept_at < nkept && kept[kept_at].which == which &&
+		       kept[kept_at].i == i; kept_at++, seen = 1)
+			if (kept[kept_at].sock)
+				weigh_socket(kept[kept_at].sock);
+		if (!seen)
 			weigh_socket(list->v[i]);
-			continue;
-		}
-		while ((n = syscall(SYS_getdents64, fd, &buf, sizeof buf)) > 0)
-			for (e = &buf.e; (char *)e < buf.b + n; e = (void *)((char *)e + e->reclen))
-				if (e->type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s",
-				    strcmp(list->v[i], "/") ? list->v[i] : "", e->name) < (int)sizeof sock)
-					weigh_socket(sock);
-		close(fd);
 	}
 }
 
@@ -174,8 +189,8 @@ void socket_scan(const struct policy *p, int fd)
 	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
 		return;
 	found.p = p;
-	named(&p->read_resolved);
-	named(&p->exec_resolved);
+	named(&p->read_resolved, 0);
+	named(&p->exec_resolved, 1);
 	/* Without /proc nothing says what listens: that is no wall either. */
 	if (!(f = fopen("/proc/net/unix", "re")))
 		snprintf(words, sizeof words, "sockets beneath read and exec paths unknown: "

@@ -16,5 +16,12 @@
  * how many more, in the walls record FD as one line
  * `listener="SOCKET" beneath files.read[I] "PATH"[ (and N more)]`. */
 void socket_scan(const struct policy *p, int fd);
+/* 1 when the scan will read PATH's entries (below ABI 9, not beneath
+ * /usr): then the front end hands each such rule's directory, opened once
+ * for its resolution and this (resolve_rule_dir), to socket_scan_dir,
+ * which reads and closes FD (rule I of files.read, WHICH 0, or of
+ * files.exec, 1, resolved to PATH). socket_scan reads no directory. */
+int socket_scan_wants(const char *path);
+void socket_scan_dir(int which, size_t i, int fd, const char *path);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -187,4 +188,38 @@ int sealed_memfd(const char *name, unsigned int flags, const void *data, size_t 
 		return -1;
 	}
 	return fd;
+}
+
+/* The next entry of the directory FD (open for reading), its type in
+ * *TYPE, "." and ".." left out; NULL at the end or on an error. One
+ * directory at a time: readdir reads 2 KiB a call and allocates a DIR,
+ * and the host's /tmp can hold thousands of entries (the view's host
+ * links; the front end's socket scan, a rule directory each). */
+const char *next_dirent(int fd, unsigned char *type)
+{
+	static char buf[32768];
+	static long len, off;
+	static int at = -1;
+	struct d64 { unsigned long long ino; long long off; unsigned short reclen;
+	             unsigned char type; char name[]; } *de;
+
+	if (fd != at) {
+		at = fd;
+		len = off = 0;
+	}
+	for (;;) {
+		if (off >= len) {
+			if ((len = syscall(SYS_getdents64, fd, buf, sizeof buf)) <= 0) {
+				at = -1;
+				return NULL;
+			}
+			off = 0;
+		}
+		de = (struct d64 *)(buf + off);
+		off += de->reclen;
+		if (de->name[0] == '.' && (!de->name[1] || (de->name[1] == '.' && !de->name[2])))
+			continue;
+		*type = de->type;
+		return de->name;
+	}
 }

@@ -57,5 +57,9 @@ char *sealed_read(int fd, size_t cap, size_t *len);
  * MFD_ALLOW_SEALING added) holding the LEN bytes at DATA, at offset 0,
  * sealed against every change; its descriptor, or -1 with errno. */
 int sealed_memfd(const char *name, unsigned int flags, const void *data, size_t len);
+/* The next entry of the directory FD (open for reading), its d_type in
+ * *TYPE, "." and ".." left out; NULL at the end or on an error. 32 KiB a
+ * getdents64(2), one directory at a time (a static buffer). */
+const char *next_dirent(int fd, unsigned char *type);
 
 #endif

@@ -143,10 +143,41 @@ static int by_position(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
+void sort_ptrs(const void **v, const void **tmp, size_t n,
+               int (*cmp)(const void *, const void *))
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	sort_ptrs(v, tmp, h, cmp);
+	sort_ptrs(v + h, tmp, n - h, cmp);
+	while (i < h && j < n)
+		tmp[k++] = cmp(v[j], v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	/* What is left of the second half is in its place already. */
+	while (k--)
+		v[k] = tmp[k];
+}
+
 void text_sort(struct text_item *it, size_t n)
 {
-	if (n > 1)
+	const void **v = n > 1 ? malloc(2 * n * sizeof *v) : NULL;
+	struct text_item *out = v ? malloc(n * sizeof *out) : NULL;
+
+	if (n > 1 && !out)
 		qsort(it, n, sizeof *it, by_bytes);
+	for (size_t i = 0; out && i < n; i++)
+		v[i] = &it[i];
+	if (out)
+		sort_ptrs(v, v + n, n, by_bytes);
+	for (size_t i = 0; out && i < n; i++)
+		out[i] = *(const struct text_item *)v[i];
+	if (out)
+		memcpy(it, out, n * sizeof *it);
+	free(v);
+	free(out);
 }
 
 size_t text_duplicates(struct text_item *it, size_t n)

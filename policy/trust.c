@@ -560,14 +560,40 @@ out:
 
 /* --- rule paths --- */
 
-int resolve_rule(const char *path, char *out, char *why, size_t whylen)
+/* 1 when PATH, absolute and in its plain form (no ".", "..", "//" or
+ * trailing "/"), opens with no symlink anywhere on its way: then it is
+ * its own resolved path, in one system call rather than three a
+ * component (at 10,000 rules, 140,000 calls). With DIRFD, a directory is
+ * opened for reading, its descriptor left in *DIRFD (-1 for anything
+ * else, opened again as O_PATH): the same look serves the socket scan. */
+static int plain_and_symlink_free(const char *path, int *dirfd)
+{
+	struct open_how dir = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS };
+	long fd;
+
+	if (path[0] != '/' || strlen(path) >= PATH_MAX || (path[1] && !plain(path + 1)))
+		return 0;
+	if (dirfd && (fd = syscall(SYS_openat2, AT_FDCWD, path, &dir, sizeof dir)) >= 0) {
+		*dirfd = (int)fd;
+		return 1;
+	}
+	/* Missing, or a symlink on the way: so it is as O_PATH too. */
+	if (dirfd && (errno == ENOENT || errno == ELOOP))
+		return 0;
+	return symlink_free(AT_FDCWD, path);
+}
+
+int resolve_rule_dir(const char *path, char *out, char *why, size_t whylen, int *dirfd)
 {
 	char name[NAME_MAX + 1], link[PATH_MAX];
 	struct walker w;
 	struct stat st;
 	int r;
 
-	if (path[0] == '/' && symlink_free(AT_FDCWD, path)) {
+	if (dirfd)
+		*dirfd = -1;
+	if (plain_and_symlink_free(path, dirfd)) {
 		strcpy(out, path);
 		return 0;
 	}
@@ -590,4 +616,9 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	if (w.fd >= 0)
 		close(w.fd);
 	return r == 0 ? w.loud : -1;
+}
+
+int resolve_rule(const char *path, char *out, char *why, size_t whylen)
+{
+	return resolve_rule_dir(path, out, why, whylen, NULL);
 }

@@ -455,6 +455,7 @@ static void finish(const char *cwd, const char *prog)
 			die(EXIT_CONFINE, "unable to make /dev read-only");
 		close(cfd);
 	}
+	at_root_forget();
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		die(EXIT_CONFINE, "unable to change to the new root");
 	if (syscall(SYS_umount2, ".", MNT_DETACH) < 0)

@@ -78,7 +78,6 @@ void mount_dev(struct ent *e);
 /* viewplan.c */
 size_t plan_sort(struct ent *ents, size_t nents);
 void plan_rights(struct ent *ents, size_t nents);
-const char *next_dirent(int fd, unsigned char *type);
 
 /* viewguard.c */
 void guard_writes(const struct ent *ents, size_t nents);

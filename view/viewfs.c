@@ -80,20 +80,38 @@ static int open_in_root(const char *rel)
  * of ours, never on a bound tree. One descriptor at a time: a step under
  * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
 /* The directory of the last mount point made, known to be on a tmpfs of
- * ours ("" for none): the next rule is most often its sibling, and its
- * parent needs no second look. Nothing else runs in this namespace, and
- * no symlink is made before the binds are done. */
+ * ours ("" for none), and an O_PATH descriptor of it (last_fd): the next
+ * rule is most often its sibling, and its parent needs no second look,
+ * nor a second walk from the root (mkdirat and move_mount beneath
+ * last_fd: one component, not the path's every one). Nothing else runs in
+ * this namespace, no symlink is made before the binds are done, and in
+ * tree order nothing is mounted on that directory while its children are
+ * made. */
 static char last_dir[PATH_MAX];
+static int last_fd = -1;
 
-/* 1 when REL (relative to the new root) is a directory in last_dir,
- * made there if missing. */
-static int beside_last(const char *rel)
+/* REL's last component when REL (relative to the new root) is a
+ * directory in last_dir, made there if missing; else NULL. */
+static const char *beside_last(const char *rel)
 {
 	const char *slash = strrchr(rel, '/');
 
 	return *last_dir && slash && (size_t)(slash - rel) == strlen(last_dir) &&
 		!strncmp(rel, last_dir, (size_t)(slash - rel)) &&
-		(mkdirat(AT_FDCWD, rel, 0755) == 0 || errno == EEXIST);
+		(mkdirat(last_fd, slash + 1, 0755) == 0 || errno == EEXIST) ? slash + 1 : NULL;
+}
+
+/* LEN bytes of REL as the new last_dir (its descriptor opened), or none
+ * where it cannot be opened (a low RLIMIT_NOFILE): then each mount point
+ * is looked for from the root. */
+static void set_last(const char *rel, size_t len)
+{
+	if (*last_dir && strlen(last_dir) == len && !strncmp(last_dir, rel, len))
+		return;
+	at_root_forget();
+	snprintf(last_dir, sizeof last_dir, "%.*s", (int)len, rel);
+	if ((last_fd = open_in_root(last_dir)) < 0)
+		*last_dir = '\0';
 }
 
 int at_root(const char *path, int create, int dir)
@@ -148,7 +166,7 @@ int at_root(const char *path, int create, int dir)
 		cut = (size_t)(end + 1 - buf);
 	}
 	if (fd >= 0 && dir && slash)
-		snprintf(last_dir, sizeof last_dir, "%.*s", (int)(slash - buf), buf);
+		set_last(buf, (size_t)(slash - buf));
 	return fd;
 }
 
@@ -156,6 +174,9 @@ int at_root(const char *path, int create, int dir)
 void at_root_forget(void)
 {
 	*last_dir = '\0';
+	if (last_fd >= 0)
+		close(last_fd);
+	last_fd = -1;
 }
 
 static void no_mount_point(const char *path)
@@ -179,12 +200,13 @@ void mount_point(const char *path, int dir)
 /* Attach MNT (a detached mount) at PATH in the new root. */
 void attach(int mnt, const char *path, int dir)
 {
+	const char *name;
 	int mp;
 
-	/* Beside the last mount point, by its path: nothing on the way
-	 * but our own directories (at_root's last_dir). */
-	if (dir && strlen(path) < PATH_MAX && beside_last(path + 1)) {
-		if (sys_move_mount(mnt, "", AT_FDCWD, path + 1, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	/* Beside the last mount point, by its name in last_dir: nothing on
+	 * the way but our own directories (at_root's last_dir). */
+	if (dir && strlen(path) < PATH_MAX && (name = beside_last(path + 1))) {
+		if (sys_move_mount(mnt, "", last_fd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 			die(EXIT_CONFINE, "unable to mount %s in the new root", path);
 		return;
 	}

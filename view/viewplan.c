@@ -1,6 +1,5 @@
 /* sharness-exec-view: each option's path made plain (norm), each path's
- * effective rights in one pass, and a directory's entries 32 KiB at a
- * time (view.h).
+ * effective rights in one pass (view.h).
  * The paths sorted with '/' below every other byte keep each tree in one
  * run, parents first ("/a", "/a/b", "/a-b": plain strcmp would put "/a-b"
  * between "/a" and "/a/b"), so that a stack of the current path's
@@ -10,7 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -63,10 +61,20 @@ static int tree_cmp(const void *a, const void *b)
  * the new count. */
 size_t plan_sort(struct ent *ents, size_t nents)
 {
+	const void **v = calloc(2 * nents + 1, sizeof *v);
+	struct ent *in = malloc((nents + 1) * sizeof *in);
 	size_t n = 0;
 
-	if (nents)
-		qsort(ents, nents, sizeof *ents, tree_cmp);
+	if (!v || !in)
+		die(EXIT_REFUSED, "out of memory");
+	memcpy(in, ents, nents * sizeof *ents);
+	for (size_t i = 0; i < nents; i++)
+		v[i] = &in[i];
+	sort_ptrs(v, v + nents, nents, tree_cmp);
+	for (size_t i = 0; i < nents; i++)
+		ents[i] = *(const struct ent *)v[i];
+	free(v);
+	free(in);
 	for (size_t i = 0; i < nents; i++) {
 		if (n && !strcmp(ents[n - 1].path, ents[i].path)) {
 			ents[n - 1].rights |= ents[i].rights;
@@ -106,37 +114,4 @@ void plan_rights(struct ent *ents, size_t nents)
 	}
 	free(stack);
 	free(acc);
-}
-
-/* The next entry of the directory FD (open for reading), its type in
- * *TYPE, "." and ".." left out; NULL at the end or on an error. One
- * directory at a time: readdir reads 2 KiB a call and allocates a DIR,
- * and the host's /tmp can hold thousands of entries. */
-const char *next_dirent(int fd, unsigned char *type)
-{
-	static char buf[32768];
-	static long len, off;
-	static int at = -1;
-	struct d64 { unsigned long long ino; long long off; unsigned short reclen;
-	             unsigned char type; char name[]; } *de;
-
-	if (fd != at) {
-		at = fd;
-		len = off = 0;
-	}
-	for (;;) {
-		if (off >= len) {
-			if ((len = syscall(SYS_getdents64, fd, buf, sizeof buf)) <= 0) {
-				at = -1;
-				return NULL;
-			}
-			off = 0;
-		}
-		de = (struct d64 *)(buf + off);
-		off += de->reclen;
-		if (de->name[0] == '.' && (!de->name[1] || (de->name[1] == '.' && !de->name[2])))
-			continue;
-		*type = de->type;
-		return de->name;
-	}
 }
