@@ -106,7 +106,7 @@ hint: mount cgroup2 (on a hybrid machine at /sys/fs/cgroup/unified), or leave fr
 	require_feature tool:findmnt
 	local root own
 	root=$(findmnt -rn -t cgroup2 -o TARGET | grep -x -e /sys/fs/cgroup/unified -e /sys/fs/cgroup | head -1)
-	[ -n "$root" ] || skip "no cgroup2 hierarchy mounted here (the refusal above is that case)"
+	[ -n "$root" ] || not_here cgroup2 "no cgroup2 hierarchy mounted here (the refusal above is that case)"
 	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
 	[ "$own" = / ] && own=
 	# a mount namespace of the test's own, where each cgroup2 mount is
