@@ -438,39 +438,28 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	nothing_left "$main"
 }
 
-@test "on a terminal ^Z stops main and the launch as a job of the shell (the components go on); bg and fg resume it, the terminal theirs as told; ^C ends it (130), nothing left" {
-	require_feature pty
-	manifest "echo \"up \$(id -u)\" >$TMP/to-test; read -r x <$TMP/to-main; echo \"resumed \$x\" >$TMP/to-test; read -r y; echo \"read \$y\" >$TMP/to-test; exec sleep infinity"
+# tty_shell MAIN_SCRIPT [&]: an interactive bash on a terminal of its own
+# ($lp, script(1); 9 types on it) starts the launch of MAIN_SCRIPT, in
+# the background with "&"; MAIN_SCRIPT first says "up UID" ($main); then
+# $launcher is the launcher's pid.
+tty_shell() {
+	manifest "echo \"up \$(id -u)\" >$TMP/to-test; $1"
 	mkfifo "$TMP/tty-in"
 	fifos
 	exec 9<>"$TMP/tty-in"
 	"${SCRIPT[@]}" -qec "exec bash --norc --noprofile -i" /dev/null <"$TMP/tty-in" >"$TMP/tty-out" 2>&1 &
 	lp=$!
-	local word main x st p launcher i
-	printf "'%s' launch -m '%s' -H '%s' -- '%s'\n" "$SHARNESS_EXEC" "$TMP/m.json" "$H" "$TMP/main.sh" >&9
+	local word
+	printf "'%s' launch -m '%s' -H '%s' -- '%s' %s\n" "$SHARNESS_EXEC" "$TMP/m.json" "$H" "$TMP/main.sh" "${2:-}" >&9
 	hear word main
 	[ "$word" = up ]
 	launcher=$(pgrep -P "$(pgrep -P "$lp")")
-	# ^Z, then a line that the shell reads only once it has the terminal
-	# back, which it has only once the launch stopped
-	printf '\032' >&9
-	printf 'jobs -l >%s/jobs; echo stopped >%s/to-test\n' "$TMP" "$TMP" >&9
-	hear word
-	[ "$word" = stopped ]
-	cat "$TMP/jobs"
-	grep -q 'Stopped' "$TMP/jobs"
-	# main's processes are stopped, the echo service's (its chain too) not
-	[ -n "$(ps -o stat= -u "$main")" ]
-	[ -z "$(ps -o stat= -u "$main" | grep -v '^T')" ]
-	p=$(pgrep -f -- "$TMP/echo.py" | paste -sd,)
-	[ -n "$p" ] && [ -z "$(ps -o stat= -p "$p" | grep '^T')" ]
-	# bg: main goes on without the terminal (what it reads from the FIFO
-	# waited for it); its read of the terminal then stops it and the
-	# launch again, and the shell keeps the terminal: it still reads
-	printf 'go\n' >&8
-	printf 'bg\n' >&9
-	hear word x
-	[ "$word $x" = "resumed go" ]
+}
+
+# tty_stopped_shell_reads: the launcher stops (main read the terminal from
+# the background), and the shell keeps the terminal: it still reads it.
+tty_stopped_shell_reads() {
+	local i word
 	for i in $(seq 400); do
 		[[ $(ps -o stat= -p "$launcher") == T* ]] && break
 		sleep 0.05
@@ -479,7 +468,12 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	printf 'echo alive >%s/to-test\n' "$TMP" >&9
 	hear word
 	[ "$word" = alive ]
-	# fg: main has the terminal again, reads it, and ^C reaches it
+}
+
+# tty_fg_read_interrupt: fg gives main the terminal, it reads a line
+# there, and a ^C there ends it and the launch, 130; nothing left.
+tty_fg_read_interrupt() {
+	local word x st
 	printf 'fg\n' >&9
 	printf 'typed\n' >&9
 	hear word x
@@ -495,42 +489,42 @@ hint: write beneath /run/sharness-exec/session/ROLE, the role's state directory,
 	nothing_left "$main"
 }
 
+@test "on a terminal ^Z stops main and the launch as a job of the shell (the components go on); bg and fg resume it, the terminal theirs as told; ^C ends it (130), nothing left" {
+	require_feature pty
+	local main launcher word x p
+	tty_shell "read -r x <$TMP/to-main; echo \"resumed \$x\" >$TMP/to-test; read -r y; echo \"read \$y\" >$TMP/to-test; exec sleep infinity"
+	# ^Z, then a line that the shell reads only once it has the terminal
+	# back, which it has only once the launch stopped
+	printf '\032' >&9
+	printf 'jobs -l >%s/jobs; echo stopped >%s/to-test\n' "$TMP" "$TMP" >&9
+	hear word
+	[ "$word" = stopped ]
+	cat "$TMP/jobs"
+	grep -q 'Stopped' "$TMP/jobs"
+	# main's processes are stopped, the echo service's (its chain too) not
+	[ -n "$(ps -o stat= -u "$main")" ]
+	[ -z "$(ps -o stat= -u "$main" | grep -v '^T')" ]
+	p=$(pgrep -f -- "$TMP/echo.py" | paste -sd,)
+	[ -n "$p" ] && [ -z "$(ps -o stat= -p "$p" | grep '^T')" ]
+	# bg: main goes on without the terminal (what it reads from the FIFO
+	# waited for it); its read of the terminal then stops it and the
+	# launch again
+	printf 'go\n' >&8
+	printf 'bg\n' >&9
+	hear word x
+	[ "$word $x" = "resumed go" ]
+	tty_stopped_shell_reads
+	tty_fg_read_interrupt
+}
+
 @test "on a terminal a launch begun in the background leaves the shell the terminal; fg gives it main, ^C then ends it (130), nothing left" {
 	require_feature pty
-	manifest "echo \"up \$(id -u)\" >$TMP/to-test; read -r y; echo \"read \$y\" >$TMP/to-test; exec sleep infinity"
-	mkfifo "$TMP/tty-in"
-	fifos
-	exec 9<>"$TMP/tty-in"
-	"${SCRIPT[@]}" -qec "exec bash --norc --noprofile -i" /dev/null <"$TMP/tty-in" >"$TMP/tty-out" 2>&1 &
-	lp=$!
-	local word main x st launcher i
-	printf "'%s' launch -m '%s' -H '%s' -- '%s' &\n" "$SHARNESS_EXEC" "$TMP/m.json" "$H" "$TMP/main.sh" >&9
-	hear word main
-	[ "$word" = up ]
-	launcher=$(pgrep -P "$(pgrep -P "$lp")")
+	local main launcher
+	tty_shell "read -r y; echo \"read \$y\" >$TMP/to-test; exec sleep infinity" "&"
 	# main's read of the terminal, from the background, stops it and the
-	# launch; the shell still reads the terminal
-	for i in $(seq 400); do
-		[[ $(ps -o stat= -p "$launcher") == T* ]] && break
-		sleep 0.05
-	done
-	[[ $(ps -o stat= -p "$launcher") == T* ]]
-	printf 'echo alive >%s/to-test\n' "$TMP" >&9
-	hear word
-	[ "$word" = alive ]
-	printf 'fg\n' >&9
-	printf 'typed\n' >&9
-	hear word x
-	[ "$word $x" = "read typed" ]
-	printf '\003' >&9
-	printf 'echo "status $?" >%s/to-test\n' "$TMP" >&9
-	hear word st
-	[ "$word $st" = "status 130" ]
-	printf 'exit\n' >&9
-	wait "$lp"
-	lp=
-	exec 9>&-
-	nothing_left "$main"
+	# launch
+	tty_stopped_shell_reads
+	tty_fg_read_interrupt
 }
 
 @test "a session of 64 components, the most a manifest holds, starts each, and main's end ends them all (its status): nothing left" {
