@@ -143,8 +143,9 @@ static int by_position(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
-void sort_ptrs(const void **v, const void **tmp, size_t n,
-               int (*cmp)(const void *, const void *))
+/* A stable merge sort of the N pointers at V by CMP, TMP room for N more. */
+static void sort_ptrs(const void **v, const void **tmp, size_t n,
+                      int (*cmp)(const void *, const void *))
 {
 	size_t h = n / 2, i = 0, j = h, k = 0;
 
@@ -161,23 +162,33 @@ void sort_ptrs(const void **v, const void **tmp, size_t n,
 		v[k] = tmp[k];
 }
 
-void text_sort(struct text_item *it, size_t n)
+int sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-	const void **v = n > 1 ? malloc(2 * n * sizeof *v) : NULL;
-	struct text_item *out = v ? malloc(n * sizeof *out) : NULL;
+	const void **v;
+	char *out = NULL;
 
-	if (n > 1 && !out)
-		qsort(it, n, sizeof *it, by_bytes);
-	for (size_t i = 0; out && i < n; i++)
-		v[i] = &it[i];
-	if (out)
-		sort_ptrs(v, v + n, n, by_bytes);
-	for (size_t i = 0; out && i < n; i++)
-		out[i] = *(const struct text_item *)v[i];
-	if (out)
-		memcpy(it, out, n * sizeof *it);
+	if (n < 2)
+		return 0;
+	if (!(v = malloc(2 * n * sizeof *v)) || !(out = malloc(n * size))) {
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (char *)base + i * size;
+	sort_ptrs(v, v + n, n, cmp);
+	for (size_t i = 0; i < n; i++)
+		memcpy(out + i * size, v[i], size);
+	memcpy(base, out, n * size);
 	free(v);
 	free(out);
+	return 0;
+}
+
+void text_sort(struct text_item *it, size_t n)
+{
+	/* Out of memory, qsort: by_bytes leaves no two items equal. */
+	if (sort_stable(it, n, sizeof *it, by_bytes) < 0)
+		qsort(it, n, sizeof *it, by_bytes);
 }
 
 size_t text_duplicates(struct text_item *it, size_t n)

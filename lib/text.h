@@ -57,12 +57,11 @@ struct text_item {
 	size_t at;     /* position: index or byte offset */
 	size_t of;     /* set by text_duplicates: position of the first equal one */
 };
-/* A stable merge sort of the N pointers at V by CMP (called with two of
- * them, as qsort's), TMP room for N more: qsort moves each element with a
- * memcpy call, n log n of them, a visible part of the view and
- * the front end at 10,000 rules. */
-void sort_ptrs(const void **v, const void **tmp, size_t n,
-               int (*cmp)(const void *, const void *));
+/* qsort's arguments, sorted stably: a merge sort of pointers, then each
+ * element moved once (qsort moves each with a memcpy call, n log n of
+ * them, a visible part of the view and the front end at 10,000 rules).
+ * 0, or -1 out of memory, BASE as it was. */
+int sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* Sort IT[0..N) by bytes (the order of JSON keys: code point order, then
  * length), equal ones by position. */
 void text_sort(struct text_item *it, size_t n);

@@ -61,20 +61,10 @@ static int tree_cmp(const void *a, const void *b)
  * the new count. */
 size_t plan_sort(struct ent *ents, size_t nents)
 {
-	const void **v = calloc(2 * nents + 1, sizeof *v);
-	struct ent *in = malloc((nents + 1) * sizeof *in);
 	size_t n = 0;
 
-	if (!v || !in)
+	if (sort_stable(ents, nents, sizeof *ents, tree_cmp) < 0)
 		die(EXIT_REFUSED, "out of memory");
-	memcpy(in, ents, nents * sizeof *ents);
-	for (size_t i = 0; i < nents; i++)
-		v[i] = &in[i];
-	sort_ptrs(v, v + nents, nents, tree_cmp);
-	for (size_t i = 0; i < nents; i++)
-		ents[i] = *(const struct ent *)v[i];
-	free(v);
-	free(in);
 	for (size_t i = 0; i < nents; i++) {
 		if (n && !strcmp(ents[n - 1].path, ents[i].path)) {
 			ents[n - 1].rights |= ents[i].rights;
