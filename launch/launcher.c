@@ -145,14 +145,20 @@ static void roles(struct launch *s)
 		main_user(s, &s->r[s->n - 1]);
 }
 
+/* The signals passed on, in SET. */
+static void passed_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
+		sigaddset(set, passed[i]);
+}
+
 /* The launcher's signals, blocked here and in the init (its signalfd). */
 static int block_signals(void)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
-		sigaddset(&set, passed[i]);
+	passed_set(&set);
 	signal(SIGPIPE, SIG_IGN);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		die(EXIT_CONFINE, "unable to block signals");
@@ -166,9 +172,7 @@ static void watch_continue(int sigfd, int jobs)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
-		sigaddset(&set, passed[i]);
+	passed_set(&set);
 	sigaddset(&set, SIGCONT);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 || signalfd(sigfd, &set, 0) < 0 ||
 	    fcntl(jobs, F_SETFL, O_NONBLOCK) < 0)
