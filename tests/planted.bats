@@ -225,6 +225,18 @@ t_other_netns() {
 	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
 	run -126 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- true
 	[[ "${stderr_lines[1]}" == *": \"$TMP/srv/ns.sock\" beneath files.read[1] \"$TMP/srv\";"* ]]
+	# The same read path named through root's link to it: its entries
+	# are read where the link leads (the front end opens that directory
+	# as it resolves the rule). Not for a root target: root could have
+	# planted a link in $TMP, so the rule is refused (planted's tests).
+	if [ "$m" != root ]; then
+		ln -s "$TMP/srv" "$TMP/to-srv"
+		write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/to-srv"'
+		run -126 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- true
+		[ "${stderr_lines[0]}" = "sharness-exec: files.read[1]: \"$TMP/to-srv\" resolves to \"$TMP/srv\"" ]
+		[[ "${stderr_lines[2]}" == *": \"$TMP/srv/ns.sock\" beneath files.read[1] \"$TMP/to-srv\";"* ]]
+		write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
+	fi
 	# Deeper, and listening in another namespace: not found; strict mode
 	# runs, and below ABI 9 the connect goes through.
 	rm "$TMP/srv/ns.sock"
