@@ -3,7 +3,7 @@
  * PROGRAM. bench/chain.sh and bench/rules.sh print each step beside its
  * floor: what lies between them is ours. A benchmark, not a test.
  *
- *   floor [-nikpclP] [-r|-w|-x PATH]... [-s LINK=TARGET]... [--] PROGRAM [ARG...]
+ *   floor [-nikpclPS] [-r|-w|-x PATH]... [-s LINK=TARGET]... [--] PROGRAM [ARG...]
  *
  *   -n  a network namespace, lo up          -i  an IPC namespace
  *   -k  a new anonymous session keyring
@@ -24,6 +24,9 @@
  *       filter (SECCOMP_TARGET | SECCOMP_DENY_USERNS, seccomp.c), then
  *       landlock_restrict_self
  *   -P  no mount namespace: the PATHs are Landlock rules only
+ *   -S  the socket scan's reads below Landlock ABI 9 (front/sockscan.c),
+ *       first: each -r and -x PATH not beneath /usr opened as a directory
+ *       and its entries read to the end, then /proc/net/unix read
  *
  *   floor -f FILE   nothing but exec the command in FILE, an argument a
  *                   line: a hyperfine command is one argument, which the
@@ -139,6 +142,28 @@ static void binds(void)
 	if (syscall(SYS_pivot_root, ".", ".") < 0 || umount2(".", MNT_DETACH) < 0 ||
 	    chdir("/") < 0)
 		fail("pivot_root");
+}
+
+/* What the front end's socket scan reads, and nothing it decides. */
+static void scan(void)
+{
+	static char buf[32768];
+	int fd;
+
+	for (int i = 0; i < np; i++) {
+		if (writes[i] == 1 || !strncmp(paths[i], "/usr", 4))
+			continue;
+		if ((fd = open(paths[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			fail(paths[i]);
+		while (syscall(SYS_getdents64, fd, buf, sizeof buf) > 0)
+			;
+		close(fd);
+	}
+	if ((fd = open("/proc/net/unix", O_RDONLY | O_CLOEXEC)) < 0)
+		fail("/proc/net/unix");
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	close(fd);
 }
 
 static void landlock(void)
@@ -284,9 +309,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "-f"))
 		run_file(argv[2]);
 
-	int net = 0, ipc = 0, key = 0, pid = 0, cg = 0, ll = 0, nomnt = 0, opt;
+	int net = 0, ipc = 0, key = 0, pid = 0, cg = 0, ll = 0, nomnt = 0, sc = 0, opt;
 
-	while ((opt = getopt(argc, argv, "+nikpclPr:s:w:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "+nikpclPSr:s:w:x:")) != -1) {
 		switch (opt) {
 		case 'n': net = 1; break;
 		case 'i': ipc = 1; break;
@@ -295,6 +320,7 @@ int main(int argc, char **argv)
 		case 'c': cg = 1; break;
 		case 'l': ll = 1; break;
 		case 'P': nomnt = 1; break;
+		case 'S': sc = 1; break;
 		case 's':
 			if (nl == 16 || !strchr(optarg, '=') || *optarg != '/')
 				return 125;
@@ -312,6 +338,8 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (!*argv)
 		return 125;
+	if (sc)
+		scan();
 	if ((net || ipc) && unshare((net ? CLONE_NEWNET : 0) | (ipc ? CLONE_NEWIPC : 0)) < 0)
 		fail("unshare");
 	if (net)

@@ -9,7 +9,9 @@
 #   bind-only floor (bench/floor: a mount namespace, each path one
 #   open_tree, mount_setattr and move_mount); Landlock's own cost a rule
 #   (bench/floor -P -l: the rules alone, no mount namespace) and the
-#   landlock helper's.
+#   landlock helper's; and what the front end's socket scan reads a rule
+#   below Landlock ABI 9 (bench/floor -S -P: each read directory opened
+#   and read to its end), which the bind floor leaves out.
 # Per rule: (time with N - time without) / N. Aim (issue 27): sharness-exec
 # within 2 x the bind floor at both sizes, and ahead of bwrap.
 # BENCH_INTERLEAVE=1 as in bench/lib.sh. BENCH_BEFORE=BUILD-DIR: that
@@ -89,7 +91,9 @@ for n in ${SIZES:-1000 10000}; do
 		floor-landlock-0 "$(cmd fl0 "$fl -P -l -r /etc -x /usr -w $TMP/w -- /bin/true")" \
 		floor-landlock-n "$(cmd fln "$fl -P -l -r /etc -x /usr -w $TMP/w$rr -- /bin/true")" \
 		landlock-0 "$(cmd ll0 "$ll -r /etc -x /usr -w $TMP/w -- /bin/true")" \
-		landlock-n "$(cmd lln "$ll -r /etc -x /usr -w $TMP/w$rr -- /bin/true")"
+		landlock-n "$(cmd lln "$ll -r /etc -x /usr -w $TMP/w$rr -- /bin/true")" \
+		floor-scan-0 "$(cmd fs0 "$fl -S -P -r /etc -x /usr -w $TMP/w -- /bin/true")" \
+		floor-scan-n "$(cmd fsn "$fl -S -P -r /etc -x /usr -w $TMP/w$rr -- /bin/true")"
 	N=$n bench_py <<'PY'
 import os
 n = int(os.environ['N'])
@@ -101,11 +105,17 @@ for k, what in (('sharness-exec', 'sharness-exec run (bind and Landlock rule)'),
                 ('bwrap', 'bwrap --ro-bind (it refuses more than 9,000 arguments)'),
                 ('floor-binds', 'floor: one bind'),
                 ('floor-landlock', 'floor: one Landlock rule (no bind)'),
-                ('landlock', 'the landlock helper alone (no bind)')):
+                ('landlock', 'the landlock helper alone (no bind)'),
+                ('floor-scan', 'floor: the socket scan\'s read of a directory (below ABI 9)')):
     if k + '-n' not in R:
         print(f"  {'-':>8s}     {'':5s}                      {what}")
         continue
     print(f"  {per(k)*1e6:8.1f} us  {per(k)/fb:5.2f} x the bind floor  {what}")
+import ctypes
+abi = ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1)
+sx, fs = per('sharness-exec'), per('floor-scan')
+print(f"Landlock ABI {abi}: " + (f"the socket scan reads each read directory; beside the bind "
+      f"floor plus that read: {sx/(fb + fs):.2f} x" if 0 < abi < 9 else "no socket scan"))
 print(f"aim: sharness-exec within 2 x the bind floor: {per('sharness-exec')/fb:.2f}" +
       (f"; ahead of bwrap: {per('sharness-exec')/per('bwrap'):.2f} x bwrap" if 'bwrap-n' in R else ""))
 PY
