@@ -18,7 +18,11 @@
 # the pid namespace costs, what an extra exec costs, what the front end
 # (verify, compile, exec) costs.
 # Beside them the floors (bench/floor: the kernel's share of each step,
-# alone) and what each step adds beside its floor. BENCH_BEFORE=BUILD-DIR
+# alone; the front end's, below Landlock ABI 9, the socket scan's reads of
+# the read and exec directories and of /proc/net/unix, and one exec) and
+# what each step adds beside its floor (the front end's line also holds
+# what the walls record and the environment memfd cost the helpers: the
+# helpers-only commands run without them). BENCH_BEFORE=BUILD-DIR
 # adds an older build's front end (with its own helpers) to the same run.
 # Aims (issues 3, 11, 27): full chain at most 0.6 x bwrap, 0.7 x with
 # caps; each step within 1.5 x its floor; the landlock helper alone below
@@ -64,6 +68,10 @@ fbind="-r /etc -x /usr -w $TMP/w"
 for d in /bin /lib /lib64; do
 	[ -L "$d" ] && fbind="$fbind -s $d=$(realpath "$d")"
 done
+# The front end's socket scan runs below Landlock ABI 9 only.
+abi=$(python3 -c 'import ctypes; print(ctypes.CDLL(None).syscall(444, None, 0, 1))')
+scan=
+[ "$abi" -gt 0 ] && [ "$abi" -lt 9 ] && scan=-S
 prefix() { local i s=; for ((i = 0; i < $1; i++)); do s="$s ${step[i]}"; done; echo "${s# } /bin/true"; }
 
 # BENCH_BEFORE=BUILD-DIR: that build's front end too (its own helpers),
@@ -97,6 +105,7 @@ bench_run \
 	floor-view "$fl $fbind -- /bin/true" \
 	floor-landlock "$fl -P -l -r /etc $sysx -w $TMP/w -- /bin/true" \
 	floor-caps "$fl -c -- /bin/true" \
+	floor-front "$fl $scan -P -r /etc -x /usr -- /bin/true" \
 	floor-chain "$fl -n -i -k -p -l $fbind -- /bin/true" \
 	floor-chain-caps "$fl -c -n -i -k -p -l $fbind -- /bin/true" \
 	"${before[@]}"
@@ -118,7 +127,8 @@ for name, floor, what in (
         ("netns+supervise", "floor-pidns", "supervise step (pid namespace, two forks, one exec)"),
         ("netns+supervise+view", "floor-view", "view step (mount namespace, binds, pivot_root, one exec)"),
         ("helpers", "floor-landlock", "landlock step (ruleset, seccomp, one exec)"),
-        ("sharness-exec", "exec-hop", "front end (read, hash, compile, memfd, one exec)")):
+        ("sharness-exec", "floor-front", "front end (read, hash, compile, memfd, one exec; "
+         "floor: the socket scan's reads, one exec)")):
     step, fl = R[name] - prev, R[floor] - bare
     print(f"  {ms(step)}  floor {ms(fl)}  {step/fl if fl > 0 else float('nan'):5.2f} x  {what}")
     prev = R[name]
@@ -126,7 +136,8 @@ step, fl = R['sharness-exec-caps'] - R['sharness-exec'], R['floor-caps'] - bare
 print(f"  {ms(step)}  floor {ms(fl)}  {step/fl if fl > 0 else float('nan'):5.2f} x  "
       "caps (watcher, cgroup, limits step; floor: v1 memory and pids cgroups, one fork)")
 nopid = R['supervise-no-pidns'] - R['deny-unshare-alone']
-print(f"one extra exec of a static helper: {ms(hop)}")
+print(f"one extra exec of a static helper: {ms(hop)}; the front end over it: "
+      f"{(R['sharness-exec'] - R['helpers'])/hop if hop > 0 else float('nan'):.2f} x")
 print(f"the supervise helper alone: {ms(R['supervise-alone'] - bare)} over bare, of which the pid "
       f"namespace {ms(R['supervise-alone'] - bare - nopid)} (without one: {ms(nopid)})")
 print(f"the chain over its floor: {R['sharness-exec']/R['floor-chain']:.2f} x; with caps "
