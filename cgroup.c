@@ -441,45 +441,6 @@ undo:
 	return -1;
 }
 
-int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
-            char *why, size_t whysz)
-{
-	char val[32];
-	int r;
-
-	if (mib) {
-		snprintf(val, sizeof val, "%llu", (unsigned long long)mib << 20);
-		/* v2: memory.max, then no swap at all where swap exists */
-		if ((r = put(dir, "memory.max", val, 1)) < 0 ||
-		    (r == 1 && put(dir, "memory.swap.max", "0", 1) < 0))
-			return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir,
-			            r < 0 ? "memory.max" : "memory.swap.max", strerror(errno));
-		if (r == 1) {
-			*done |= CG_MEMORY;
-		} else {
-			/* v1: memsw caps memory plus swap, so swap cannot get
-			 * around the limit; it must not be below
-			 * limit_in_bytes, which is why it comes second. */
-			if ((r = put(dir, "memory.limit_in_bytes", val, 1)) < 0 ||
-			    (r == 1 && put(dir, "memory.memsw.limit_in_bytes", val, 1) < 0))
-				return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir,
-				            r < 0 ? "memory.limit_in_bytes" :
-				            "memory.memsw.limit_in_bytes", strerror(errno));
-			if (r == 1)
-				*done |= CG_MEMORY;
-		}
-	}
-	if (pids) {
-		snprintf(val, sizeof val, "%lu", pids);
-		if ((r = put(dir, "pids.max", val, 1)) < 0)
-			return fail(why, whysz, "unable to write %s to %s/pids.max: %s", val, dir,
-			            strerror(errno));
-		if (r == 1)
-			*done |= CG_PIDS;
-	}
-	return 0;
-}
-
 /* The calling thread, its process's only one (every caller is), into
  * DIR: on v1 through "tasks", which moves one thread without the write
  * lock on every thread group that cgroup.procs takes, whose RCU grace
