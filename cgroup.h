@@ -38,6 +38,7 @@ struct cgroup {
 	int version;             /* 1 or 2; 0: no cgroup is used */
 	int n;                   /* cgroups made: one on v2, one to three on v1 */
 	char dir[CG_NCTL][PATH_MAX]; /* the cgroup(s) the child joins */
+	int ctl[CG_NCTL];        /* v1: the controller of each (CG_*); v2: 0 */
 	/* v2 only: the caller's own cgroup, the controllers we enabled in its
 	 * cgroup.subtree_control, and whether the supervisor moved out of it
 	 * into the leaf SV to be allowed to (the "no internal processes"

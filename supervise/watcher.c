@@ -10,6 +10,7 @@
  * all the same. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/vfs.h>
@@ -55,6 +56,18 @@ static int try_cgroup(const char *text, const char *v2, int want, char *why)
 	return cg1_setup(&run.cg, "/sys/fs/cgroup", text, run.supervisor, want, why, WHY_MAX);
 }
 
+/* Is every controller of WANT listed on a v1 line of the text of
+ * /proc/self/cgroup? */
+static int on_v1(const char *text, int want)
+{
+	char path[PATH_MAX];
+
+	for (int i = 0; i < CG_NCTL; i++)
+		if ((want & 1 << i) && cg_self_path(text, cg_ctl[i], path, sizeof path) < 0)
+			return 0;
+	return 1;
+}
+
 /* The run's cgroup: with the controllers asked for (for the limits step),
  * cgroup v2 first, then v1. WHY says why there is none. */
 static void make_cgroup(char *why)
@@ -70,8 +83,12 @@ static void make_cgroup(char *why)
 	snprintf(why, WHY_MAX, "no cgroup hierarchy is mounted");
 	/* cgroup2 sits at /sys/fs/cgroup on a unified host, and at
 	 * /sys/fs/cgroup/unified, usually without controllers, on a hybrid
-	 * one. */
-	if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
+	 * one; where every controller asked for is on a v1 hierarchy of
+	 * ours, none of them can be on v2 (a controller is on one hierarchy
+	 * at a time), which is then not looked at. */
+	if (run.want && on_v1(text, run.want))
+		;
+	else if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
 		v2 = "/sys/fs/cgroup";
 	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
 		v2 = "/sys/fs/cgroup/unified";
@@ -104,6 +121,89 @@ int empty_cgroup(const struct cgroup *cg)
 		nanosleep(&ms, NULL);
 	}
 	return 0;
+}
+
+/* The cgroup and why there is none, as the watcher sends them UP, in
+ * one write and most often one read: a length, the numbers, then the
+ * paths in use, each with its NUL; some hundred bytes where the struct
+ * and WHY are 25 KiB. */
+static char msg[sizeof(uint32_t) + 7 * sizeof(int) + sizeof(struct cgroup) + WHY_MAX];
+
+static size_t put_str(size_t at, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	memcpy(msg + at, s, n);
+	return at + n;
+}
+
+static size_t pack(const struct cgroup *cg, const char *why)
+{
+	int num[7] = { cg->version, cg->n, cg->enabled, cg->moved, cg->ctl[0], cg->ctl[1],
+	               cg->ctl[2] };
+	size_t at = sizeof(uint32_t) + sizeof num;
+	uint32_t len;
+
+	memcpy(msg + sizeof len, num, sizeof num);
+	for (int i = 0; i < cg->n; i++)
+		at = put_str(at, cg->dir[i]);
+	at = put_str(put_str(put_str(at, cg->home), cg->sv), why);
+	len = (uint32_t)(at - sizeof len);
+	memcpy(msg, &len, sizeof len);
+	return at;
+}
+
+/* The next string of the message at *P (before END) into OUT, of MAX
+ * bytes: 0, or -1 when it does not end there or does not fit. */
+static int take_str(const char **p, const char *end, char *out, size_t max)
+{
+	const char *nul = memchr(*p, '\0', (size_t)(end - *p));
+
+	if (!nul || (size_t)(nul - *p) >= max)
+		return -1;
+	memcpy(out, *p, (size_t)(nul - *p) + 1);
+	*p = nul + 1;
+	return 0;
+}
+
+/* The watcher's message from FD into CG and WHY: 0, or -1 on EOF, an
+ * error, or a message that does not parse. */
+static int receive(int fd, struct cgroup *cg, char *why)
+{
+	size_t got = 0;
+	uint32_t len = 0;
+	int num[7];
+	const char *p, *end;
+
+	while (got < sizeof len || got < sizeof len + len) {
+		ssize_t r = read(fd, msg + got, sizeof msg - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+		if (got >= sizeof len && (memcpy(&len, msg, sizeof len),
+		                          len < sizeof num || len > sizeof msg - sizeof len))
+			return -1;
+	}
+	memcpy(num, msg + sizeof len, sizeof num);
+	memset(cg, 0, sizeof *cg);
+	cg->version = num[0];
+	cg->n = num[1];
+	cg->enabled = num[2];
+	cg->moved = num[3];
+	if (cg->n < 0 || cg->n > CG_NCTL)
+		return -1;
+	memcpy(cg->ctl, num + 4, sizeof cg->ctl);
+	p = msg + sizeof len + sizeof num;
+	end = msg + sizeof len + len;
+	for (int i = 0; i < cg->n; i++)
+		if (take_str(&p, end, cg->dir[i], sizeof cg->dir[i]) < 0)
+			return -1;
+	return take_str(&p, end, cg->home, sizeof cg->home) < 0 ||
+	       take_str(&p, end, cg->sv, sizeof cg->sv) < 0 ||
+	       take_str(&p, end, why, WHY_MAX) < 0 ? -1 : 0;
 }
 
 /* Read exactly N bytes: 0, or -1 on EOF or error. */
@@ -175,7 +275,7 @@ static void watcher(int up, int down)
 	keep_only(keep, 3);
 	status_close();
 	make_cgroup(why);
-	if (write_all(up, &run.cg, sizeof run.cg) < 0 || write_all(up, why, sizeof why) < 0)
+	if (write_all(up, msg, pack(&run.cg, why)) < 0)
 		c = 0; /* the supervisor is gone: clean up all the same */
 	if (!run.cg.version)
 		_exit(0);
@@ -210,9 +310,8 @@ void start_watcher(char *why)
 	close(down[0]);
 	run.up = up[0];
 	run.down = down[1];
-	if (read_full(run.up, &run.cg, sizeof run.cg) < 0 || read_full(run.up, why, WHY_MAX) < 0)
+	if (receive(run.up, &run.cg, why) < 0)
 		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
-	why[WHY_MAX - 1] = '\0';
 	if (!run.cg.version) {
 		/* nothing to watch: it has exited */
 		while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)

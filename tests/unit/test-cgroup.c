@@ -698,6 +698,27 @@ static void test_v1(const char *base)
 	tap_ok(r == -1 && strstr(why, "does not hold this process"),
 	       "v1: a cgroup that does not list us is refused: %s", why);
 
+	/* A hierarchy's true root (release_agent) seen from the initial
+	 * cgroup namespace: /proc/self/cgroup is taken at its word, and the
+	 * root's cgroup.procs, every process of the machine, is not read. */
+	{
+		char ns[64] = "";
+		ssize_t n = readlink("/proc/self/ns/cgroup", ns, sizeof ns - 1);
+		int init_ns = n > 0 && (ns[n] = '\0', !strcmp(ns, "cgroup:[4026531835]"));
+
+		fresh(base, "v1-trueroot");
+		tree_v1("1\n");
+		mkfile("pids/cgroup.procs", "1\n");
+		mkfile("pids/release_agent", "");
+		r = setup_caps(1, &cg, root, V1_TEXT, 0, 20);
+		tap_ok(init_ns ? r == 0 && exists(named("pids/sharness-exec.%d")) :
+		       r == -1 && strstr(why, "does not hold this process"),
+		       "v1: a true root is not listed %s", init_ns ? "(initial cgroup namespace)" :
+		       "outside the initial cgroup namespace: refused");
+		if (r == 0)
+			cg_remove(&cg, self);
+	}
+
 	fresh(base, "v1-undo");
 	mkd("memory");
 	mkfile("memory/cgroup.procs", procs_with(1));
