@@ -2,8 +2,9 @@
  * supervisor's, forked before the pid namespace is made, outside the run's
  * pid namespace and its cgroup, in a process group of its own (a kill of
  * the caller's process group leaves it), every signal blocked, holding only
- * stderr and its two pipes. It makes the run's cgroup, so that whatever it
- * made is known to it, and sends it UP. Then it waits on DOWN: 'E' when the
+ * stderr and its pipes. It makes the run's cgroup, so that whatever it
+ * made is known to it, and sends it UP (and to init, which may be forked
+ * meanwhile on v1: see make_cgroup). Then it waits on DOWN: 'E' when the
  * supervisor has seen init exit (it then cleans up, answers 'R' so that
  * the supervisor leaves the leaf, and removes the leaf once the supervisor
  * closes DOWN), or EOF when the supervisor died (SIGKILL): it cleans up
@@ -69,8 +70,13 @@ static int on_v1(const char *text, int want)
 }
 
 /* The run's cgroup: with the controllers asked for (for the limits step),
- * cgroup v2 first, then v1. WHY says why there is none. */
-static void make_cgroup(char *why)
+ * cgroup v2 first, then v1. WHY says why there is none. Where it goes to
+ * v1 at once, it first sends 'G' UP: the supervisor may fork init while
+ * the groups are made (v1 has no rule against a process in a cgroup with
+ * children, v2 does: there init waits for the message, in a cgroup the
+ * watcher may yet move the supervisor out of), and init takes the
+ * message from TOINIT. */
+static void make_cgroup(char *why, int up)
 {
 	static char text[16384];
 	const char *v2 = NULL;
@@ -87,7 +93,7 @@ static void make_cgroup(char *why)
 	 * ours, none of them can be on v2 (a controller is on one hierarchy
 	 * at a time), which is then not looked at. */
 	if (run.want && on_v1(text, run.want))
-		;
+		run.early = write_all(up, "G", 1) == 0;
 	else if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
 		v2 = "/sys/fs/cgroup";
 	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
@@ -127,7 +133,7 @@ int empty_cgroup(const struct cgroup *cg)
  * one write and most often one read: a length, the numbers, then the
  * paths in use, each with its NUL; some hundred bytes where the struct
  * and WHY are 25 KiB. */
-static char msg[sizeof(uint32_t) + 7 * sizeof(int) + sizeof(struct cgroup) + WHY_MAX];
+static char msg[1 + sizeof(uint32_t) + 7 * sizeof(int) + sizeof(struct cgroup) + WHY_MAX];
 
 static size_t put_str(size_t at, const char *s)
 {
@@ -141,15 +147,16 @@ static size_t pack(const struct cgroup *cg, const char *why)
 {
 	int num[7] = { cg->version, cg->n, cg->enabled, cg->moved, cg->ctl[0], cg->ctl[1],
 	               cg->ctl[2] };
-	size_t at = sizeof(uint32_t) + sizeof num;
+	size_t at = 1 + sizeof(uint32_t) + sizeof num;
 	uint32_t len;
 
-	memcpy(msg + sizeof len, num, sizeof num);
+	msg[0] = 'M';
+	memcpy(msg + 1 + sizeof len, num, sizeof num);
 	for (int i = 0; i < cg->n; i++)
 		at = put_str(at, cg->dir[i]);
 	at = put_str(put_str(put_str(at, cg->home), cg->sv), why);
-	len = (uint32_t)(at - sizeof len);
-	memcpy(msg, &len, sizeof len);
+	len = (uint32_t)(at - 1 - sizeof len);
+	memcpy(msg + 1, &len, sizeof len);
 	return at;
 }
 
@@ -166,9 +173,7 @@ static int take_str(const char **p, const char *end, char *out, size_t max)
 	return 0;
 }
 
-/* The watcher's message from FD into CG and WHY: 0, or -1 on EOF, an
- * error, or a message that does not parse. */
-static int receive(int fd, struct cgroup *cg, char *why)
+int receive_cgroup(int fd, struct cgroup *cg, char *why)
 {
 	size_t got = 0;
 	uint32_t len = 0;
@@ -259,23 +264,29 @@ static void clean_leaf(int kill)
 		warnx_("unable to remove cgroup %s: %s", bad, strerror(errno));
 }
 
-static void watcher(int up, int down) NORETURN;
-static void watcher(int up, int down)
+static void watcher(int up, int down, int toinit) NORETURN;
+static void watcher(int up, int down, int toinit)
 {
 	static char why[WHY_MAX];
-	int keep[] = { 2, up, down };
+	int keep[] = { 2, up, down, toinit };
 	char c = 0;
 	ssize_t r;
+	size_t len;
 
 	/* A process group, not a session: setsid(2) also makes a new
 	 * scheduler autogroup (sched_autogroup_enabled, on by default), which
 	 * on a busy machine kept the watcher waiting for a CPU for 2 ms a
 	 * run. Every signal is blocked: the terminal's reach no further. */
 	setpgid(0, 0);
-	keep_only(keep, 3);
+	keep_only(keep, 4);
 	status_close();
-	make_cgroup(why);
-	if (write_all(up, msg, pack(&run.cg, why)) < 0)
+	make_cgroup(why, up);
+	len = pack(&run.cg, why);
+	/* init first, which waits for it; a dead one's EPIPE is no matter */
+	if (run.early)
+		write_all(toinit, msg + 1, len - 1);
+	close(toinit);
+	if (write_all(up, msg, len) < 0)
 		c = 0; /* the supervisor is gone: clean up all the same */
 	if (!run.cg.version)
 		_exit(0);
@@ -294,23 +305,18 @@ static void watcher(int up, int down)
 	_exit(0);
 }
 
-void start_watcher(char *why)
+/* The watcher's message: into run.cg and WHY. */
+void watcher_wait(char *why)
 {
-	int up[2], down[2];
+	char tag = 0;
 
-	if (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0 ||
-	    (run.watcher = fork()) < 0)
-		die(EXIT_CONFINE, "unable to start the watcher");
-	if (run.watcher == 0) {
-		close(up[0]);
-		close(down[1]);
-		watcher(up[1], down[0]);
-	}
-	close(up[1]);
-	close(down[0]);
-	run.up = up[0];
-	run.down = down[1];
-	if (receive(run.up, &run.cg, why) < 0)
+	if (run.early)
+		while (read(run.up, &tag, 1) < 0 && errno == EINTR)
+			;
+	if (run.early && tag != 'M')
+		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
+	run.early = 0;
+	if (receive_cgroup(run.up, &run.cg, why) < 0)
 		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
 	if (!run.cg.version) {
 		/* nothing to watch: it has exited */
@@ -323,12 +329,49 @@ void start_watcher(char *why)
 	}
 }
 
+void start_watcher(char *why)
+{
+	int up[2], down[2], toinit[2];
+	char tag = 0;
+
+	if (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0 ||
+	    pipe2(toinit, O_CLOEXEC) < 0 || (run.watcher = fork()) < 0)
+		die(EXIT_CONFINE, "unable to start the watcher");
+	if (run.watcher == 0) {
+		close(up[0]);
+		close(down[1]);
+		close(toinit[0]);
+		watcher(up[1], down[0], toinit[1]);
+	}
+	close(up[1]);
+	close(down[0]);
+	close(toinit[1]);
+	run.up = up[0];
+	run.down = down[1];
+	run.toinit = toinit[0];
+	while (read(run.up, &tag, 1) < 0 && errno == EINTR)
+		;
+	if (tag == 'G') {
+		run.early = 1;
+		return;
+	}
+	if (tag != 'M')
+		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
+	close(run.toinit);
+	run.toinit = -1;
+	watcher_wait(why); /* the rest, after 'M' */
+}
+
 /* Leave the leaf when the watcher says so. If the watcher is gone (killed
  * from outside), clean up ourselves. */
 void end_watcher(void)
 {
 	char c = 0;
 
+	static char why[WHY_MAX];
+
+	if (run.early)
+		watcher_wait(why);
 	if (!run.watcher)
 		return;
 	if (write_all(run.down, "E", 1) == 0)
