@@ -113,6 +113,37 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	[ ! -e "/sys/fs/cgroup/pids$pids/sharness-exec.$sup" ]
 }
 
+# The watcher removes a cgroup of the run's once it has read its counters,
+# and the rmdir proves it empty; one that holds a cgroup of the target's
+# own is refused (EBUSY): then it is emptied, read again and removed, its
+# children first.
+@test "root, cgroup v1: a cgroup the target made in the run's, with a process in it, goes with the run; the cap's count stays right" {
+	require_feature root
+	require_feature cgroup1
+	local mem pids
+	mem=$(own_path memory)
+	pids=$(own_path pids)
+	run --separate-stderr "$SUPERVISE" -c memory -c pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh -c '
+		m=$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
+		p=$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
+		echo "${p##*.}"
+		mkdir "/sys/fs/cgroup/memory$m/inner" "/sys/fs/cgroup/pids$p/inner" || exit 9
+		sleep 1000 &
+		echo $! >"/sys/fs/cgroup/memory$m/inner/cgroup.procs" || exit 9
+		echo $! >"/sys/fs/cgroup/pids$p/inner/cgroup.procs" || exit 9
+		cat "/sys/fs/cgroup/pids$p/inner/cgroup.procs"
+		true & true & true &
+		wait'
+	[ "$status" != 9 ]
+	local sup=${lines[0]}
+	[[ "$sup" =~ ^[0-9]+$ ]]
+	[ -n "${lines[1]}" ] # the sleep, in the inner cgroup
+	[[ "$stderr" == *"the process cap (max_pids 3) refused "*" fork"* ]]
+	# gone at once, inner cgroups included
+	[ ! -e "/sys/fs/cgroup/memory$mem/sharness-exec.$sup" ]
+	[ ! -e "/sys/fs/cgroup/pids$pids/sharness-exec.$sup" ]
+}
+
 @test "root, cgroup v1: -g alone writes the caps into a cgroup and joins it, without forking" {
 	require_feature root
 	require_feature cgroup1
