@@ -111,8 +111,7 @@ static void init(char **argv, int argc, char *why)
 	close(run.status[0]);
 	if (run.watcher) {
 		/* the watcher must see EOF when the supervisor dies */
-		close(run.up);
-		close(run.down);
+		close(run.up); /* and DOWN, the same socket */
 	}
 	if (prctl(PR_SET_PDEATHSIG, PDEATH_SIG) < 0)
 		die(EXIT_CONFINE, "unable to set the parent death signal");

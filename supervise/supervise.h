@@ -35,8 +35,8 @@ extern struct run {
 	/* The target may lower our RLIMIT_NOFILE (prlimit(2)): a root
 	 * caller puts it back, to clean up. */
 	struct rlimit nofile;
-	/* The watcher, when the run has a cgroup. Our ends of its pipes: UP
-	 * from it, DOWN to it. */
+	/* The watcher, when the run has a cgroup. Our end of its socket: UP
+	 * from it, DOWN to it, one descriptor under two names. */
 	pid_t watcher;
 	int up, down;
 	/* Early: the watcher said 'G' (v1 at once), its message is yet to

@@ -2,8 +2,10 @@
  * supervisor's, forked before the pid namespace is made, outside the run's
  * pid namespace and its cgroup, in a process group of its own (a kill of
  * the caller's process group leaves it), every signal blocked, holding only
- * stderr and its pipes. It makes the run's cgroup, so that whatever it
- * made is known to it, and sends it UP (and to init, which may be forked
+ * stderr, its socket to the supervisor (UP and DOWN, one descriptor: a
+ * pipe each way would hold two more at once) and a pipe to init. It makes
+ * the run's cgroup, so that whatever it made is known to it, and sends it
+ * UP (and to init, which may be forked
  * meanwhile on v1: see make_cgroup). Then it waits on DOWN: 'E' when the
  * supervisor has seen init exit (it then cleans up, answers 'R' so that
  * the supervisor leaves the leaf, and removes the leaf once the supervisor
@@ -14,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -287,7 +290,7 @@ static void watcher(int up, int down, int toinit) NORETURN;
 static void watcher(int up, int down, int toinit)
 {
 	static char why[WHY_MAX];
-	int keep[] = { 2, up, down, toinit };
+	int keep[] = { 2, up, down, toinit }; /* UP and DOWN: one socket */
 	char c = 0;
 	ssize_t r;
 	size_t len;
@@ -342,8 +345,7 @@ void watcher_wait(char *why)
 		/* nothing to watch: it has exited */
 		while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
 			;
-		close(run.up);
-		close(run.down);
+		close(run.up); /* and DOWN, the same */
 		run.watcher = 0;
 		run.up = run.down = -1;
 	}
@@ -351,23 +353,20 @@ void watcher_wait(char *why)
 
 void start_watcher(char *why)
 {
-	int up[2], down[2], toinit[2];
+	int sv[2], toinit[2];
 	char tag = 0;
 
-	if (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0 ||
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    pipe2(toinit, O_CLOEXEC) < 0 || (run.watcher = fork()) < 0)
 		die(EXIT_CONFINE, "unable to start the watcher");
 	if (run.watcher == 0) {
-		close(up[0]);
-		close(down[1]);
+		close(sv[0]);
 		close(toinit[0]);
-		watcher(up[1], down[0], toinit[1]);
+		watcher(sv[1], sv[1], toinit[1]);
 	}
-	close(up[1]);
-	close(down[0]);
+	close(sv[1]);
 	close(toinit[1]);
-	run.up = up[0];
-	run.down = down[1];
+	run.up = run.down = sv[0];
 	run.toinit = toinit[0];
 	while (read(run.up, &tag, 1) < 0 && errno == EINTR)
 		;
@@ -397,7 +396,7 @@ void end_watcher(void)
 	if (!run.watcher)
 		return;
 	if (write_all(run.down, "E", 1) == 0 && !run.cg.sv[0]) {
-		close(run.down);
+		shutdown(run.down, SHUT_WR);
 		while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
 			;
 		reaped = 1;
@@ -412,11 +411,11 @@ void end_watcher(void)
 	}
 	if (answer[0] == 'R' && run.cg.moved && cg_enter(run.cg.home) < 0)
 		warnx_("unable to move back into cgroup %s: %s", run.cg.home, strerror(errno));
-	if (!reaped) {
-		close(run.down);
+	/* DOWN closed: the watcher removes the leaf */
+	close(run.down);
+	if (!reaped)
 		while (waitpid(run.watcher, NULL, 0) < 0 && errno == EINTR)
 			;
-	}
 	run.watcher = 0;
 	run.cg.version = 0;
 }
