@@ -101,6 +101,16 @@ static void chain(char **argv)
 
 static char **next_argv(char **argv, int argc, const char *why);
 
+/* init's PROGRAM: ARGV (ARGC of them) with the cgroup's options; forked
+ * early (run.early), init first takes the cgroup from the watcher. */
+static char **init_argv(char **argv, int argc, char *why)
+{
+	if (run.early && receive_cgroup(run.toinit, &run.cg, why) < 0)
+		_exit(EXIT_CONFINE);
+	close(run.toinit);
+	return next_argv(argv, argc, why);
+}
+
 static void init(char **argv, int argc, char *why) NORETURN;
 static void init(char **argv, int argc, char *why)
 {
@@ -126,11 +136,7 @@ static void init(char **argv, int argc, char *why)
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
 	observe_prepare();
-	/* Forked early (run.early): the cgroup comes from the watcher now. */
-	if (run.early && receive_cgroup(run.toinit, &run.cg, why) < 0)
-		_exit(EXIT_CONFINE);
-	close(run.toinit);
-	argv = next_argv(argv, argc, why);
+	argv = init_argv(argv, argc, why);
 	/* The child only sets itself up and execs: vfork lends it init's
 	 * memory meanwhile, no page table copied, init waiting. Under
 	 * --explain it waits for init to trace it: a fork. */

@@ -120,28 +120,23 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 @test "root, cgroup v1: a cgroup the target made in the run's, with a process in it, goes with the run; the cap's count stays right" {
 	require_feature root
 	require_feature cgroup1
-	local mem pids
-	mem=$(own_path memory)
-	pids=$(own_path pids)
 	run --separate-stderr "$SUPERVISE" -c memory -c pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh -c '
-		m=$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
-		p=$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
-		echo "${p##*.}"
-		mkdir "/sys/fs/cgroup/memory$m/inner" "/sys/fs/cgroup/pids$p/inner" || exit 9
+		m=/sys/fs/cgroup/memory$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
+		p=/sys/fs/cgroup/pids$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
+		echo "$m"; echo "$p"
+		mkdir "$m/inner" "$p/inner" || exit 9
 		sleep 1000 &
-		echo $! >"/sys/fs/cgroup/memory$m/inner/cgroup.procs" || exit 9
-		echo $! >"/sys/fs/cgroup/pids$p/inner/cgroup.procs" || exit 9
-		cat "/sys/fs/cgroup/pids$p/inner/cgroup.procs"
+		echo $! >"$m/inner/cgroup.procs" && echo $! >"$p/inner/cgroup.procs" || exit 9
+		cat "$p/inner/cgroup.procs"
 		true & true & true &
 		wait'
 	[ "$status" != 9 ]
-	local sup=${lines[0]}
-	[[ "$sup" =~ ^[0-9]+$ ]]
-	[ -n "${lines[1]}" ] # the sleep, in the inner cgroup
+	[[ "${lines[0]}" == /sys/fs/cgroup/memory/*sharness-exec.* ]]
+	[[ "${lines[1]}" == /sys/fs/cgroup/pids/*sharness-exec.* ]]
+	[ -n "${lines[2]}" ] # the sleep, in the inner cgroup
 	[[ "$stderr" == *"the process cap (max_pids 3) refused "*" fork"* ]]
 	# gone at once, inner cgroups included
-	[ ! -e "/sys/fs/cgroup/memory$mem/sharness-exec.$sup" ]
-	[ ! -e "/sys/fs/cgroup/pids$pids/sharness-exec.$sup" ]
+	[ ! -e "${lines[0]}" ] && [ ! -e "${lines[1]}" ]
 }
 
 @test "root, cgroup v1: -g alone writes the caps into a cgroup and joins it, without forking" {
