@@ -397,6 +397,28 @@ undo:
 	return -1;
 }
 
+/* Is HIER/PATH, on v1, the caller's own cgroup without a look at its
+ * cgroup.procs (which on a hierarchy's root lists every process of the
+ * machine)? In the initial cgroup namespace, whose inode number is fixed
+ * (PROC_CGROUP_INIT_INO), /proc/self/cgroup gives each path from its
+ * hierarchy's true root; and HIER shows that root when it has
+ * release_agent, which only the root of a v1 hierarchy has (a bind
+ * mount of a cgroup beneath has none). Else procs_scan decides. */
+static int v1_true_root(const char *hier)
+{
+	static int init_ns = -1;
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	if (init_ns < 0) {
+		n = readlink("/proc/self/ns/cgroup", link, sizeof link - 1);
+		link[n > 0 ? n : 0] = '\0';
+		init_ns = !strcmp(link, "cgroup:[4026531835]");
+	}
+	return init_ns && mkpath(path, hier, "/", "release_agent") == 0 &&
+	       faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) == 0;
+}
+
 int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
               int want, char *why, size_t whysz)
 {
@@ -414,8 +436,9 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 			fail(why, whysz, "cgroup v1 %s: %s", ctl[i], self_path_why());
 			goto undo;
 		}
+		has_self = 1;
 		if (mkpath(hier, root, "/", ctl[i]) < 0 || mkpath(home, hier, path, NULL) < 0 ||
-		    procs_scan(home, self, &has_self, &others) < 0) {
+		    (!v1_true_root(hier) && procs_scan(home, self, &has_self, &others) < 0)) {
 			fail(why, whysz, "cgroup v1 %s%s: %s", hier, path, strerror(errno));
 			goto undo;
 		}
@@ -432,52 +455,13 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 		}
 		if (make_child(dir, home, self, "", 0, why, whysz) < 0)
 			goto undo;
-		cg->n++;
+		cg->ctl[cg->n++] = 1 << i;
 	}
 	cg->version = 1;
 	return 0;
 undo:
 	cg_remove(cg, self);
 	return -1;
-}
-
-int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
-            char *why, size_t whysz)
-{
-	char val[32];
-	int r;
-
-	if (mib) {
-		snprintf(val, sizeof val, "%llu", (unsigned long long)mib << 20);
-		/* v2: memory.max, then no swap at all where swap exists */
-		if ((r = put(dir, "memory.max", val, 1)) < 0 ||
-		    (r == 1 && put(dir, "memory.swap.max", "0", 1) < 0))
-			return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir,
-			            r < 0 ? "memory.max" : "memory.swap.max", strerror(errno));
-		if (r == 1) {
-			*done |= CG_MEMORY;
-		} else {
-			/* v1: memsw caps memory plus swap, so swap cannot get
-			 * around the limit; it must not be below
-			 * limit_in_bytes, which is why it comes second. */
-			if ((r = put(dir, "memory.limit_in_bytes", val, 1)) < 0 ||
-			    (r == 1 && put(dir, "memory.memsw.limit_in_bytes", val, 1) < 0))
-				return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir,
-				            r < 0 ? "memory.limit_in_bytes" :
-				            "memory.memsw.limit_in_bytes", strerror(errno));
-			if (r == 1)
-				*done |= CG_MEMORY;
-		}
-	}
-	if (pids) {
-		snprintf(val, sizeof val, "%lu", pids);
-		if ((r = put(dir, "pids.max", val, 1)) < 0)
-			return fail(why, whysz, "unable to write %s to %s/pids.max: %s", val, dir,
-			            strerror(errno));
-		if (r == 1)
-			*done |= CG_PIDS;
-	}
-	return 0;
 }
 
 /* The calling thread, its process's only one (every caller is), into

@@ -38,6 +38,7 @@ struct cgroup {
 	int version;             /* 1 or 2; 0: no cgroup is used */
 	int n;                   /* cgroups made: one on v2, one to three on v1 */
 	char dir[CG_NCTL][PATH_MAX]; /* the cgroup(s) the child joins */
+	int ctl[CG_NCTL];        /* v1: the controller of each (CG_*); v2: 0 */
 	/* v2 only: the caller's own cgroup, the controllers we enabled in its
 	 * cgroup.subtree_control, and whether the supervisor moved out of it
 	 * into the leaf SV to be allowed to (the "no internal processes"
@@ -74,22 +75,28 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
 int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
               pid_t self, int want, char *why, size_t whysz);
 
-/* For sharness-exec-limits: write the caps that DIR has files for: memory
- * (MIB, when not 0) as v2 memory.max and memory.swap.max 0, or as v1
- * memory.limit_in_bytes and memory.memsw.limit_in_bytes; processes (PIDS,
- * when not 0) as pids.max. Adds CG_MEMORY and CG_PIDS to *DONE for what was
- * written. 0 on success; -1 with WHY filled. */
+/* limits/cgroupcaps.c, for sharness-exec-limits: write the caps that DIR
+ * has files for: memory (MIB, when not 0) as v2 memory.max and
+ * memory.swap.max 0, or as v1 memory.limit_in_bytes and
+ * memory.memsw.limit_in_bytes; processes (PIDS, when not 0) as pids.max.
+ * Adds CG_MEMORY and CG_PIDS to *DONE for what was written, and CG_V1 when
+ * the memory cap went into v1 files; with CG_V1 in *DONE already (an
+ * earlier cgroup of the run's was v1), no v2 file is tried. Callers pass 0
+ * for a cap written already, so that each file is opened once. 0 on
+ * success; -1 with WHY filled. */
+#define CG_V1 8
 int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
             char *why, size_t whysz);
 
 /* cgrouptcp.c, for sharness-exec-limits, after cg_caps wrote the memory
  * cap into DIR: on cgroup v1, cap the memory of the TCP buffers of the
  * sockets made in DIR from now on at MIB MiB too, in CG_TCP_FILE (a
- * counter apart from memory.limit_in_bytes; UDP is in neither). 1 written;
- * 2 when DIR is v2 (memory.max counts socket memory already); 0 when the
- * kernel has no such file; -1 with WHY filled. */
+ * counter apart from memory.limit_in_bytes; UDP is in neither). VERSION
+ * is DIR's when known (cg_caps's CG_V1: 1), else 0: then it is looked
+ * for. 1 written; 2 when DIR is v2 (memory.max counts socket memory
+ * already); 0 when the kernel has no such file; -1 with WHY filled. */
 #define CG_TCP_FILE "memory.kmem.tcp.limit_in_bytes"
-int cg_tcp(const char *dir, unsigned long mib, char *why, size_t whysz);
+int cg_tcp(const char *dir, unsigned long mib, int version, char *why, size_t whysz);
 
 /* cgroupcpu.c, for sharness-exec-limits: cap the CPU time of DIR at
  * PERCENT % of one CPU, as v2 cpu.max "PERCENT*1000 100000", or as v1

@@ -8,8 +8,9 @@
 # joined); the limits step alone on rlimits (its exec); and the floors:
 # bench/floor -p (the pid namespace's two forks), -c -p (a memory and a
 # pids group beside them, one more fork). Each line is what it adds to
-# the one before it. A benchmark, never a test. Needs root and a writable
-# cgroup hierarchy.
+# the one before it. BENCH_BEFORE=BUILD-DIR adds that build's supervise
+# step alone and with caps to the same run: a before and after. A
+# benchmark, never a test. Needs root and a writable cgroup hierarchy.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -17,8 +18,16 @@ bench_init "${1:-.}" sharness-exec-supervise sharness-exec-limits bench/floor be
 sv=$build/sharness-exec-supervise
 li=$build/sharness-exec-limits
 fl=$build/bench/floor
+before=()
+if [ -n "${BENCH_BEFORE:-}" ]; then
+	b=$(cd "$BENCH_BEFORE" && pwd)
+	[ -x "$b/sharness-exec-supervise" ] && [ -x "$b/sharness-exec-limits" ] ||
+		{ echo "bench: no helpers in $b" >&2; exit 2; }
+	before=(before-supervise "$b/sharness-exec-supervise -- /bin/true"
+		before-caps "$b/sharness-exec-supervise -c memory -c pids -m 512 -p 256 -- $b/sharness-exec-limits -m 512 -p 256 -- /bin/true")
+fi
 cd /
-bench_run \
+bench_run "${before[@]}" \
 	bare /bin/true \
 	supervise "$sv -- /bin/true" \
 	watcher-pids "$sv -c pids -- /bin/true" \
@@ -38,4 +47,7 @@ print(f"  {ms('caps', 'watcher-memory-pids')}  the limits step: its exec {ms('li
       "the caps written, both groups joined")
 print(f"  {ms('caps', 'supervise')}  caps in all; their floor {ms('floor-caps-pidns', 'floor-pidns')}: "
       f"{(R['caps'] - R['supervise']) / (R['floor-caps-pidns'] - R['floor-pidns']):.2f} x")
+if 'before-caps' in R:
+    print(f"  {ms('before-caps', 'before-supervise')}  the same before (BENCH_BEFORE): "
+          f"{(R['before-caps'] - R['before-supervise']) / (R['floor-caps-pidns'] - R['floor-pidns']):.2f} x")
 PY

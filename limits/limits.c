@@ -92,10 +92,10 @@ static void cpu_cap(char *const *dir, int n, unsigned long percent)
  * holds the memory cap (cgrouptcp.c): a v1 kernel without the file
  * refuses, as the cap does not hold what the policy relies on, or under -b
  * runs with TCP buffers uncapped; a line either way. */
-static void tcp_cap(const char *dir, unsigned long mib)
+static void tcp_cap(const char *dir, unsigned long mib, int version)
 {
 	char why[PATH_MAX + 256];
-	int r = cg_tcp(dir, mib, why, sizeof why);
+	int r = cg_tcp(dir, mib, version, why, sizeof why);
 
 	if (r < 0)
 		diex(EXIT_CONFINE, "%s", why);
@@ -114,13 +114,16 @@ static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pi
 	char why[PATH_MAX + 256];
 	int done = 0, before;
 
+	/* Each cap into the first cgroup that has its files: on v1 one
+	 * hierarchy has them, and the later ones are not asked. */
 	for (int i = 0; i < n; i++) {
 		before = done;
-		if (cg_caps(dir[i], mib, pids, &done, why, sizeof why) < 0)
+		if (cg_caps(dir[i], done & CG_MEMORY ? 0 : mib, done & CG_PIDS ? 0 : pids, &done,
+		            why, sizeof why) < 0)
 			diex(EXIT_CONFINE, "%s", why);
 		if ((done & ~before) & CG_MEMORY) {
 			memory_in = dir[i];
-			tcp_cap(dir[i], mib);
+			tcp_cap(dir[i], mib, done & CG_V1 ? 1 : 2);
 		}
 		if ((done & ~before) & CG_PIDS)
 			pids_in = dir[i];

@@ -56,18 +56,24 @@ void caps_read(const struct cgroup *cg)
 {
 	for (int i = 0; i < cg->n; i++) {
 		const char *d = cg->dir[i];
+		/* v1: only the files of the directory's own controller (cpuacct
+		 * goes with cpu, as "cpu,cpuacct"); v2: all in the one */
+		int ctl = cg->version == 2 ? ~0 : cg->ctl[i];
 
-		add(&ending.hits.oom_kills, counter(d, cg->version == 2 ? "memory.events" :
-		                                    "memory.oom_control", "oom_kill"));
-		add(&ending.hits.refused_forks, counter(d, "pids.events", "max"));
-		/* the report's (report.c) */
 		ending.hits.version = cg->version;
-		add_ll(&ending.hits.peak_bytes, counter(d, cg->version == 2 ? "memory.peak" :
-		                                        "memory.max_usage_in_bytes", NULL));
-		if (cg->version == 2) {
+		if (ctl & CG_MEMORY)
+			add(&ending.hits.oom_kills, counter(d, cg->version == 2 ? "memory.events" :
+			                                    "memory.oom_control", "oom_kill"));
+		if (ctl & CG_PIDS)
+			add(&ending.hits.refused_forks, counter(d, "pids.events", "max"));
+		/* the report's (report.c) */
+		if (ctl & CG_MEMORY)
+			add_ll(&ending.hits.peak_bytes, counter(d, cg->version == 2 ? "memory.peak" :
+			                                        "memory.max_usage_in_bytes", NULL));
+		if ((ctl & CG_CPU) && cg->version == 2) {
 			add_ll(&ending.hits.user_us, counter(d, "cpu.stat", "user_usec"));
 			add_ll(&ending.hits.system_us, counter(d, "cpu.stat", "system_usec"));
-		} else {
+		} else if (ctl & CG_CPU) {
 			long long u = counter(d, "cpuacct.usage_user", NULL);
 			long long s = counter(d, "cpuacct.usage_sys", NULL);
 

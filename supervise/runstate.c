@@ -11,7 +11,7 @@
 #include "ending.h"
 #include "supervise.h"
 
-struct run run = { .children = -1, .up = -1, .down = -1 };
+struct run run = { .children = -1, .up = -1, .down = -1, .toinit = -1 };
 struct ending ending = { .kill_after = 5, .hits = { -1, -1, -1, -1, -1, 0 } };
 
 /* --- descriptors --- */

@@ -99,8 +99,20 @@ static void chain(char **argv)
 	xexecvp(argv[0], argv);
 }
 
-static void init(char **argv) NORETURN;
-static void init(char **argv)
+static char **next_argv(char **argv, int argc, const char *why);
+
+/* init's PROGRAM: ARGV (ARGC of them) with the cgroup's options; forked
+ * early (run.early), init first takes the cgroup from the watcher. */
+static char **init_argv(char **argv, int argc, char *why)
+{
+	if (run.early && receive_cgroup(run.toinit, &run.cg, why) < 0)
+		_exit(EXIT_CONFINE);
+	close(run.toinit);
+	return next_argv(argv, argc, why);
+}
+
+static void init(char **argv, int argc, char *why) NORETURN;
+static void init(char **argv, int argc, char *why)
 {
 	pid_t child, pid;
 	int st;
@@ -109,8 +121,7 @@ static void init(char **argv)
 	close(run.status[0]);
 	if (run.watcher) {
 		/* the watcher must see EOF when the supervisor dies */
-		close(run.up);
-		close(run.down);
+		close(run.up); /* and DOWN, the same socket */
 	}
 	if (prctl(PR_SET_PDEATHSIG, PDEATH_SIG) < 0)
 		die(EXIT_CONFINE, "unable to set the parent death signal");
@@ -125,6 +136,7 @@ static void init(char **argv)
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
 	observe_prepare();
+	argv = init_argv(argv, argc, why);
 	/* The child only sets itself up and execs: vfork lends it init's
 	 * memory meanwhile, no page table copied, init waiting. Under
 	 * --explain it waits for init to trace it: a fork. */
@@ -429,9 +441,11 @@ static void pid_namespace(unsigned long abi_cap)
 	run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 }
 
-/* Fork init, which runs NEXT; from then on the supervisor holds only what
- * it uses. */
-static void start_init(char **next)
+/* Fork init, which runs ARGV (ARGC of them) after the options that
+ * pass the cgroup or WHY; from then on the supervisor holds only what it
+ * uses. Forked early, while the watcher makes the cgroup (run.early):
+ * then each of the two takes the watcher's message. */
+static void start_init(char **argv, int argc, char *why)
 {
 	int err;
 
@@ -442,8 +456,10 @@ static void start_init(char **next)
 		die(EXIT_CONFINE, "unable to start init");
 	}
 	if (run.init == 0)
-		init(next);
+		init(argv, argc, why);
 	close(run.status[1]);
+	if (run.early)
+		watcher_wait(why);
 	int keep[] = { 2, run.status[0], run.up, run.down, run.children, -1, -1, -1 };
 
 	report_keep(&keep[5], &keep[6], &keep[7]);
@@ -471,9 +487,12 @@ int main(int argc, char **argv)
 	pid_namespace(abi_cap);
 	if (!run.want && !run.pidns)
 		start_watcher(why);
-	if (run.test)
+	if (run.test) {
+		if (run.early)
+			watcher_wait(why);
 		check(why, optind >= argc);
-	start_init(next_argv(argv + optind, argc - optind, why));
+	}
+	start_init(argv + optind, argc - optind, why);
 
 	st = supervise();
 	/* init has written the target's status, or died trying */

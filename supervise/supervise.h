@@ -35,10 +35,13 @@ extern struct run {
 	/* The target may lower our RLIMIT_NOFILE (prlimit(2)): a root
 	 * caller puts it back, to clean up. */
 	struct rlimit nofile;
-	/* The watcher, when the run has a cgroup. Our ends of its pipes: UP
-	 * from it, DOWN to it. */
+	/* The watcher, when the run has a cgroup. Our end of its socket: UP
+	 * from it, DOWN to it, one descriptor under two names. */
 	pid_t watcher;
 	int up, down;
+	/* Early: the watcher said 'G' (v1 at once), its message is yet to
+	 * come UP, and init, forked meanwhile, reads its own from TOINIT. */
+	int early, toinit;
 	sigset_t all, caller_mask;
 	struct sigaction caller_chld;
 	struct rusage ru;        /* init's, with what it waited for */
@@ -69,9 +72,15 @@ void signal_descendants(int sig);
 
 /* watcher.c */
 /* Start the watcher and take the run's cgroup from it (run.cg), or why
- * there is none (WHY, WHY_MAX bytes). Before the pid namespace is made,
+ * there is none (WHY, WHY_MAX bytes); or, with run.early set, only its
+ * word that the cgroup will be v1's, the rest to take with watcher_wait
+ * (end_watcher does when it must). Before the pid namespace is made,
  * whose init the watcher would otherwise be. */
 void start_watcher(char *why);
+void watcher_wait(char *why);
+/* The watcher's message (after its tag) from FD: into CG and WHY. 0, or
+ * -1 on EOF, an error, or a message that does not parse. */
+int receive_cgroup(int fd, struct cgroup *cg, char *why);
 /* -c NAME: add the controller NAME to run.want; 0 when there is none. */
 int want_controller(const char *name);
 /* The run is over: have the watcher clean up, and wait for it. */

@@ -260,8 +260,9 @@ t_nofile() {
 	# memfd and the walls record (fds 3 and 4, which travel to the
 	# landlock step) and needs both ends of init's status pipe at once:
 	# it cannot, and refuses before init. With caps (root here) it first
-	# starts the watcher that makes and removes the run's cgroup, over two
-	# pipes, four ends at once: below nine it refuses there instead.
+	# starts the watcher that makes and removes the run's cgroup, over a
+	# socket and a pipe to init, four ends at once: below nine it refuses
+	# there instead.
 	local n enough=7 step="init"
 	if [ "$1" = root ]; then
 		enough=9 step="the watcher"

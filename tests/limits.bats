@@ -113,6 +113,32 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	[ ! -e "/sys/fs/cgroup/pids$pids/sharness-exec.$sup" ]
 }
 
+# The watcher removes a cgroup of the run's once it has read its counters,
+# and the rmdir proves it empty; one that holds a cgroup of the target's
+# own is refused (EBUSY): then it is emptied, read again and removed, its
+# children first.
+@test "root, cgroup v1: a cgroup the target made in the run's, with a process in it, goes with the run; the cap's count stays right" {
+	require_feature root
+	require_feature cgroup1
+	run --separate-stderr "$SUPERVISE" -c memory -c pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh -c '
+		m=/sys/fs/cgroup/memory$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
+		p=/sys/fs/cgroup/pids$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
+		echo "$m"; echo "$p"
+		mkdir "$m/inner" "$p/inner" || exit 9
+		sleep 1000 &
+		echo $! >"$m/inner/cgroup.procs" && echo $! >"$p/inner/cgroup.procs" || exit 9
+		cat "$p/inner/cgroup.procs"
+		true & true & true &
+		wait'
+	[ "$status" != 9 ]
+	[[ "${lines[0]}" == /sys/fs/cgroup/memory/*sharness-exec.* ]]
+	[[ "${lines[1]}" == /sys/fs/cgroup/pids/*sharness-exec.* ]]
+	[ -n "${lines[2]}" ] # the sleep, in the inner cgroup
+	[[ "$stderr" == *"the process cap (max_pids 3) refused "*" fork"* ]]
+	# gone at once, inner cgroups included
+	[ ! -e "${lines[0]}" ] && [ ! -e "${lines[1]}" ]
+}
+
 @test "root, cgroup v1: -g alone writes the caps into a cgroup and joins it, without forking" {
 	require_feature root
 	require_feature cgroup1

@@ -370,9 +370,10 @@ fds_of() {
 	for f in /proc/"$1"/fd/*; do echo "${f##*/} $(readlink "$f")"; done
 }
 
-# Only what each needs: the supervisor stderr and its pipes to init and
-# the watcher; init stderr and its status pipe; the watcher stderr and its
-# two pipes. Not the sealed environment (fd 3 for the landlock step), not
+# Only what each needs: the supervisor stderr, init's status pipe and its
+# socket to the watcher; init stderr and its status pipe; the watcher
+# stderr and its socket (its pipe to init closed once init has the
+# cgroup). Not the sealed environment (fd 3 for the landlock step), not
 # the caller's stdin or stdout.
 fds_case() {
 	local mode=$1 caps=$2 init wpid want
@@ -387,14 +388,15 @@ fds_case() {
 	# the target still got its environment through fd 3, before
 	grep -q "^PATH=" "/proc/$(pgrep -f "^bash -c touch $W/ready")/environ" 2>/dev/null ||
 		tr '\0' '\n' <"/proc/$(pgrep -f "^bash -c touch $W/ready")/environ" | grep -q '^PATH=' || return 1
-	want=1
-	[ -n "$wpid" ] && want=3
-	[ "$(fds_of "$PID" | grep -c ' pipe:')" = "$want" ] || return 1
-	[ "$(fds_of "$PID" | grep -vc ' pipe:')" = 1 ] || return 1
+	want=0
+	[ -n "$wpid" ] && want=1
+	[ "$(fds_of "$PID" | grep -c ' pipe:')" = 1 ] || return 1
+	[ "$(fds_of "$PID" | grep -c ' socket:')" = "$want" ] || return 1
+	[ "$(fds_of "$PID" | wc -l)" = $((2 + want)) ] || return 1
 	fds_of "$PID" | grep -qx "2 $TMP/err" || return 1
 	[ "$(fds_of "$init" | grep -c ' pipe:')" = 1 ] && [ "$(fds_of "$init" | wc -l)" = 2 ] || return 1
 	if [ -n "$wpid" ]; then
-		[ "$(fds_of "$wpid" | grep -c ' pipe:')" = 2 ] && [ "$(fds_of "$wpid" | wc -l)" = 3 ] || return 1
+		[ "$(fds_of "$wpid" | grep -c ' socket:')" = 1 ] && [ "$(fds_of "$wpid" | wc -l)" = 2 ] || return 1
 	fi
 	! fds_of "$PID" "$init" $wpid | grep -q 'memfd:' || return 1
 	touch "$W/go"

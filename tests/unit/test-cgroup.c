@@ -293,7 +293,7 @@ static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
 	for (int i = 0; i < cg->n; i++)
 		if (cg_caps(cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
 			return -1;
-	return done == ((mib ? CG_MEMORY : 0) | (pids ? CG_PIDS : 0)) ? 0 : -2;
+	return (done & ~CG_V1) == ((mib ? CG_MEMORY : 0) | (pids ? CG_PIDS : 0)) ? 0 : -2;
 }
 
 /* --- cgroup v2 --- */
@@ -369,7 +369,7 @@ static void test_v2(const char *base)
 	       "v2: memory.max is 64 MiB in bytes");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/memory.swap.max"), "0"),
 	       "v2: memory.swap.max is 0");
-	tap_ok(cg_tcp(cg.dir[0], 64, why, sizeof why) == 2 &&
+	tap_ok(cg_tcp(cg.dir[0], 64, 0, why, sizeof why) == 2 &&
 	       !exists(named("user.slice/job.scope/sharness-exec.%d/" CG_TCP_FILE)),
 	       "v2: cg_tcp writes nothing: memory.max holds socket memory");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "20"),
@@ -662,14 +662,14 @@ static void test_v1(const char *base)
 	tap_ok(r == 0 && is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
 	                    "2097152"),
 	       "v1: no memsw file (no swap accounting) is fine");
-	tap_ok(cg_tcp(cg.dir[0], 2, why, sizeof why) == 0,
+	tap_ok(cg_tcp(cg.dir[0], 2, 0, why, sizeof why) == 0,
 	       "v1: cg_tcp says when the kernel has no " CG_TCP_FILE);
 	cg_remove(&cg, self);
 
 	fresh(base, "v1-tcp");
 	tree_v1("1\n");
 	r = setup_caps(1, &cg, root, V1_TEXT, 64, 0);
-	tap_ok(r == 0 && cg_tcp(cg.dir[0], 64, why, sizeof why) == 1 &&
+	tap_ok(r == 0 && cg_tcp(cg.dir[0], 64, 0, why, sizeof why) == 1 &&
 	       is(named("memory/process_api/x/sharness-exec.%d/" CG_TCP_FILE), "67108864"),
 	       "v1: cg_tcp caps TCP buffers at the memory cap");
 	cg_remove(&cg, self);
@@ -697,6 +697,27 @@ static void test_v1(const char *base)
 	r = setup_caps(1, &cg, root, V1_TEXT, 0, 20);
 	tap_ok(r == -1 && strstr(why, "does not hold this process"),
 	       "v1: a cgroup that does not list us is refused: %s", why);
+
+	/* A hierarchy's true root (release_agent) seen from the initial
+	 * cgroup namespace: /proc/self/cgroup is taken at its word, and the
+	 * root's cgroup.procs, every process of the machine, is not read. */
+	{
+		char ns[64] = "";
+		ssize_t n = readlink("/proc/self/ns/cgroup", ns, sizeof ns - 1);
+		int init_ns = n > 0 && (ns[n] = '\0', !strcmp(ns, "cgroup:[4026531835]"));
+
+		fresh(base, "v1-trueroot");
+		tree_v1("1\n");
+		mkfile("pids/cgroup.procs", "1\n");
+		mkfile("pids/release_agent", "");
+		r = setup_caps(1, &cg, root, V1_TEXT, 0, 20);
+		tap_ok(init_ns ? r == 0 && exists(named("pids/sharness-exec.%d")) :
+		       r == -1 && strstr(why, "does not hold this process"),
+		       "v1: a true root is not listed %s", init_ns ? "(initial cgroup namespace)" :
+		       "outside the initial cgroup namespace: refused");
+		if (r == 0)
+			cg_remove(&cg, self);
+	}
 
 	fresh(base, "v1-undo");
 	mkd("memory");
