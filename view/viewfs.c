@@ -66,12 +66,19 @@ int ours(int fd)
 		(st.st_dev == our_dev[0] || st.st_dev == our_dev[1]);
 }
 
-static int open_in_root(const char *rel)
+/* REL (one component, or a path) beneath DFD, no symlink on the way and
+ * the last not followed, mounts followed: an O_PATH descriptor. */
+static int open_beneath(int dfd, const char *rel)
 {
 	struct open_how how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
 	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
 
-	return (int)syscall(SYS_openat2, AT_FDCWD, *rel ? rel : ".", &how, sizeof how);
+	return (int)syscall(SYS_openat2, dfd, *rel ? rel : ".", &how, sizeof how);
+}
+
+static int open_in_root(const char *rel)
+{
+	return open_beneath(AT_FDCWD, rel);
 }
 
 /* An O_PATH descriptor of PATH in the new root (the working directory
@@ -80,43 +87,42 @@ static int open_in_root(const char *rel)
  * of ours, never on a bound tree. One descriptor at a time: a step under
  * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
 /* The directory of the last mount point made, known to be on a tmpfs of
- * ours ("" for none), and an O_PATH descriptor of it (last_fd): the next
- * rule is most often its sibling, and its parent needs no second look,
- * nor a second walk from the root (mkdirat and move_mount beneath
- * last_fd: one component, not the path's every one). Nothing else runs in
- * this namespace, no symlink is made before the binds are done, and in
- * tree order nothing is mounted on that directory while its children are
+ * ours (have_last; last_dir "" for the root), and a descriptor of it
+ * (last_fd, AT_FDCWD for the root): the next rule is most often its
+ * sibling, and its parent needs no second look, nor a second walk from
+ * the root (mkdirat, openat2 and move_mount beneath last_fd: one
+ * component, not the path's every one). Nothing else runs in this
+ * namespace, no symlink is made before the binds are done, and in tree
+ * order nothing is mounted on that directory while its children are
  * made. */
 static char last_dir[PATH_MAX];
-static int last_fd = -1;
+static int last_fd = -1, have_last;
 
 /* REL's last component when REL (relative to the new root) is a
  * directory in last_dir, made there if missing; else NULL. */
 static const char *beside_last(const char *rel)
 {
-	const char *slash = strrchr(rel, '/');
+	const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
+	size_t len = slash ? (size_t)(slash - rel) : 0;
 
-	return *last_dir && slash && (size_t)(slash - rel) == strlen(last_dir) &&
-		!strncmp(rel, last_dir, (size_t)(slash - rel)) &&
-		(mkdirat(last_fd, slash + 1, 0755) == 0 || errno == EEXIST) ? slash + 1 : NULL;
+	return have_last && len == strlen(last_dir) && !strncmp(rel, last_dir, len) &&
+		(mkdirat(last_fd, name, 0755) == 0 || errno == EEXIST) ? name : NULL;
 }
 
-/* LEN bytes of REL as the new last_dir (its descriptor opened), or none
- * where it cannot be opened (a low RLIMIT_NOFILE): then each mount point
- * is looked for from the root. */
-static void set_last(const char *rel, size_t len)
+/* The directory of LEN bytes of REL, open on FD (on a tmpfs of ours), as
+ * the new last_dir; FD is then the cache's (closed by at_root_forget). */
+static void set_last(const char *rel, size_t len, int fd)
 {
-	if (*last_dir && strlen(last_dir) == len && !strncmp(last_dir, rel, len))
-		return;
 	at_root_forget();
 	snprintf(last_dir, sizeof last_dir, "%.*s", (int)len, rel);
-	if ((last_fd = open_in_root(last_dir)) < 0)
-		*last_dir = '\0';
+	last_fd = fd;
+	have_last = 1;
 }
 
 int at_root(const char *path, int create, int dir)
 {
-	char buf[PATH_MAX], *slash;
+	char buf[PATH_MAX];
+	const char *name;
 	size_t cut;
 	int fd, pfd;
 
@@ -125,18 +131,21 @@ int at_root(const char *path, int create, int dir)
 		return -1;
 	}
 	strcpy(buf, path + 1);
-	slash = strrchr(buf, '/');
-	if (create && dir && beside_last(buf))
-		return open_in_root(buf);
+	if (create && dir && (name = beside_last(buf))) {
+		if ((fd = open_beneath(last_fd, name)) >= 0 || errno != EMFILE)
+			return fd;
+		at_root_forget();	/* a low RLIMIT_NOFILE: from the root */
+	}
 	fd = open_in_root(buf);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd;
-	/* The nearest ancestor there is, looked for from the path up. */
+	/* The nearest ancestor there is, looked for from the path up (the
+	 * root, the working directory, always is). */
 	for (cut = strlen(buf);; cut--) {
 		while (cut > 0 && buf[cut - 1] != '/')
 			cut--;
 		if (cut == 0) {
-			pfd = open_in_root("");
+			pfd = AT_FDCWD;
 			break;
 		}
 		buf[cut - 1] = '\0';
@@ -145,28 +154,46 @@ int at_root(const char *path, int create, int dir)
 		if (pfd >= 0 || errno != ENOENT)
 			break;
 	}
-	if (pfd < 0)
+	if (pfd < 0 && pfd != AT_FDCWD)
 		return -1;
-	/* Then each missing component, each on a tmpfs of ours. */
+	/* On our tmpfs only: the root, the working directory, is ours when
+	 * it is our tmpfs (nothing is ever mounted on it); below it the
+	 * first directory there is, looked at; the rest are made here. */
+	if (pfd == AT_FDCWD ? !our_dev[0] : !ours(pfd)) {
+		if (pfd >= 0)
+			close(pfd);
+		errno = ENOENT;
+		return -1;
+	}
+	at_root_forget();	/* replaced below: one descriptor fewer */
+	/* Each missing component, one descriptor at a time but for the
+	 * last's parent, kept (set_last) where the limit allows. */
 	for (;;) {
-		char *s = buf + cut, *end = strchrnul(s, '/'), save = *end;
-		int last = !save, made;
+		char *s = buf + cut, *end = strchrnul(s, '/');
+		int last = !*end, made;
 		*end = '\0';
-		made = ours(pfd) &&
-			((last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
-			  mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST);
-		close(pfd);
-		fd = made ? open_in_root(buf) : -1;
+		made = (last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
+		        mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST;
+		fd = made && last ? open_beneath(pfd, s) : -1;
+		if (made && (!last || (fd < 0 && errno == EMFILE))) {
+			if (pfd >= 0)
+				close(pfd);
+			pfd = -1;
+			fd = open_in_root(buf);
+		}
 		if (!made)
 			errno = ENOENT;
-		*end = save;
+		if (!last)
+			*end = '/';
 		if (fd < 0 || last)
 			break;
 		pfd = fd;
 		cut = (size_t)(end + 1 - buf);
 	}
-	if (fd >= 0 && dir && slash)
-		set_last(buf, (size_t)(slash - buf));
+	if (fd >= 0 && dir && (pfd >= 0 || pfd == AT_FDCWD))
+		set_last(buf, cut ? cut - 1 : 0, pfd);
+	else if (pfd >= 0)
+		close(pfd);
 	return fd;
 }
 
@@ -177,6 +204,7 @@ void at_root_forget(void)
 	if (last_fd >= 0)
 		close(last_fd);
 	last_fd = -1;
+	have_last = 0;
 }
 
 static void no_mount_point(const char *path)
