@@ -118,23 +118,22 @@ static __u64 attr_of(const struct ent *e)
 /* Recreate LINK -> TARGET (-s) in the new root, on a tmpfs of ours. Where
  * a bound tree holds LINK's place (the host's own entry, or a symlink on
  * the way to it) that tree shows what the host has, and nothing is made:
- * a link only leads to what the view holds, and grants nothing. */
+ * a link only leads to what the view holds, and grants nothing. In the
+ * root, ours when it is our tmpfs (nothing is mounted on it), one
+ * symlinkat: EEXIST, or ENOTDIR on the way, is a place already held. */
 static void make_link(const char *link, const char *target)
 {
-	char *slash = strrchr(link, '/'), *parent;
-	int fd;
+	char *slash = strrchr(link, '/'), *parent = NULL;
+	int fd = AT_FDCWD, own = our_dev[0] != 0;
 
-	if ((fd = at_root(link, 0, 0)) >= 0) {
-		close(fd);
-		return;
+	if (slash != link) {
+		if (!(parent = strndup(link, (size_t)(slash - link))))
+			die(EXIT_REFUSED, "out of memory");
+		fd = at_root(parent, 1, 1);
+		own = fd >= 0 && ours(fd);
 	}
-	if (errno != ENOENT)
-		return;
-	parent = strndup(link, slash == link ? 1 : (size_t)(slash - link));
-	if (!parent)
-		die(EXIT_REFUSED, "out of memory");
-	fd = at_root(parent, 1, 1);
-	if (fd >= 0 && ours(fd) && symlinkat(target, fd, slash + 1) < 0)
+	if (own && symlinkat(target, fd, slash + 1) < 0 && errno != EEXIST &&
+	    errno != ENOTDIR)
 		die(EXIT_CONFINE, "unable to make the symlink %s in the new root", link);
 	if (fd >= 0)
 		close(fd);
@@ -147,16 +146,56 @@ static int granted(const char *path)
 	return (effective(path) & (R | X | W)) != 0;
 }
 
+/* 1 when DIR, above ents[I], lies in a tree bound from the host (or a
+ * fresh /proc): the nearest mounted path at or above it, among ents[I]'s
+ * ancestors (all of them, in tree order), is one. Nothing of ours is
+ * mounted in such a tree but a built /dev, itself one of them. */
+static int in_bound_tree(size_t i, const char *dir)
+{
+	for (size_t j = ents[i].up; j != SIZE_MAX; j = ents[j].up)
+		if (ents[j].mounted && path_beneath(dir, ents[j].path))
+			return ents[j].mounted == 1;
+	return 0;
+}
+
+/* The host's symlinks in the directory DIR (open on FD in the new root,
+ * ours), where their target lies in the view and the view has no entry
+ * of that name. */
+static void links_of(const char *dir, int fd)
+{
+	char host[PATH_MAX], target[PATH_MAX], *real;
+	const char *name;
+	unsigned char type;
+	ssize_t len;
+	int d = (int)syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (d < 0)
+		return;
+	while ((name = next_dirent(d, &type))) {
+		if ((type != DT_LNK && type != DT_UNKNOWN) ||
+		    faccessat(fd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
+		    (len = readlinkat(d, name, target, sizeof target - 1)) < 0 ||
+		    snprintf(host, sizeof host, "%s/%s", strcmp(dir, "/") ? dir : "",
+		             name) >= (int)sizeof host)
+			continue;
+		target[len] = '\0';
+		if (!(real = realpath(host, NULL)))
+			continue;
+		if (granted(real) && symlinkat(target, fd, name) < 0)
+			die(EXIT_CONFINE, "unable to make the symlink %s", host);
+		free(real);
+	}
+	close(d);
+}
+
 /* The host's symlinks in the directories above the bound paths, where
  * their target lies in the view (merged /usr: /bin, /lib, /lib64, /sbin),
  * as Landlock alone lets them be followed: a policy of "/usr" still runs
  * /bin/sh. Only on our tmpfs; a bound tree has its own. */
 static void host_links(void)
 {
-	char dir[PATH_MAX], host[PATH_MAX], target[PATH_MAX], *real;
-	const char *name;
-	unsigned char type;
-	int fd, d;
+	char dir[PATH_MAX];
+	int fd;
 
 	for (size_t i = 0, prev = SIZE_MAX; i < nents; i++) {
 		if (!(ents[i].eff & (R | X | W)) || !strcmp(ents[i].path, "/"))
@@ -169,32 +208,18 @@ static void host_links(void)
 			/* Each directory once: an earlier entry with it as an
 			 * ancestor, which in tree order (viewplan.c) is the one
 			 * just before, if any is. */
-			if (p && !strncmp(p, dir, n) && (n == 1 || p[n] == '/'))
+			if ((p && !strncmp(p, dir, n) && (n == 1 || p[n] == '/')) ||
+			    in_bound_tree(i, dir))
 				continue;
-			if ((fd = at_root(dir, 0, 1)) < 0)
+			/* The root is ours when it is our tmpfs. */
+			if (n == 1 ? !our_dev[0] : (fd = at_root(dir, 0, 1)) < 0)
 				continue;
-			if (!ours(fd) || (d = open(dir, O_RDONLY | O_DIRECTORY)) < 0) {
+			if (n == 1)
+				links_of(dir, AT_FDCWD);
+			else if (ours(fd))
+				links_of(dir, fd);
+			if (n > 1)
 				close(fd);
-				continue;
-			}
-			while ((name = next_dirent(d, &type))) {
-				ssize_t len;
-				if ((type != DT_LNK && type != DT_UNKNOWN) ||
-				    snprintf(host, sizeof host, "%s/%s", n == 1 ? "" : dir,
-				             name) >= (int)sizeof host ||
-				    (len = readlink(host, target, sizeof target - 1)) < 0)
-					continue;
-				target[len] = '\0';
-				if (!(real = realpath(host, NULL)))
-					continue;
-				if (granted(real) && faccessat(fd, name, F_OK,
-				                               AT_SYMLINK_NOFOLLOW) < 0 &&
-				    symlinkat(target, fd, name) < 0)
-					die(EXIT_CONFINE, "unable to make the symlink %s", host);
-				free(real);
-			}
-			close(d);
-			close(fd);
 		}
 		prev = i;
 	}
