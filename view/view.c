@@ -463,20 +463,21 @@ static void bind_all(void)
  * never the inherited cwd, whose ".." would climb the detached host tree. */
 static void finish(const char *cwd, const char *prog)
 {
+	const struct ent *dev = find("/dev");
 	int cfd;
 
-	if ((cfd = at_root(cwd, 1, 1)) < 0)
+	/* The root is there already. */
+	if (strcmp(cwd, "/") && (cfd = at_root(cwd, 1, 1)) < 0)
 		die(EXIT_CONFINE, "unable to make the working directory %s in the "
 		    "new root", cwd);
-	close(cfd);
+	if (strcmp(cwd, "/"))
+		close(cfd);
 	if (prog && prog[0] == '/')
 		bind_program(prog);
 	if (our_dev[0] && sys_setattr(AT_FDCWD, ".", 0, MOUNT_ATTR_RDONLY) < 0)
 		die(EXIT_CONFINE, "unable to make the new root read-only");
-	if ((cfd = at_root("/dev", 0, 1)) >= 0) {
-		const struct ent *dev = find("/dev");
-		if (our_dev[1] && dev && !(dev->eff & W) &&
-		    sys_setattr(cfd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY) < 0)
+	if (our_dev[1] && dev && !(dev->eff & W) && (cfd = at_root("/dev", 0, 1)) >= 0) {
+		if (sys_setattr(cfd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY) < 0)
 			die(EXIT_CONFINE, "unable to make /dev read-only");
 		close(cfd);
 	}
@@ -485,7 +486,9 @@ static void finish(const char *cwd, const char *prog)
 		die(EXIT_CONFINE, "unable to change to the new root");
 	if (syscall(SYS_umount2, ".", MNT_DETACH) < 0)
 		die(EXIT_CONFINE, "unable to detach the old root");
-	if (chdir("/") < 0 || chdir(cwd) < 0)
+	/* CWD is absolute: from the new root, which is this process's root
+	 * now, whatever the working directory was. */
+	if (chdir(cwd) < 0)
 		die(EXIT_CONFINE, "unable to change to %s in the new root", cwd);
 }
 
@@ -514,7 +517,7 @@ int main(int argc, char **argv)
 	files_mount();
 	note_ours();
 	finish(cwd, argv[next]);
-	if (!granted(cwd))
+	if (!granted(cwd) && strcmp(cwd, "/"))
 		warn_cwd(cwd);
 	/* Only this step needs it: the ambient set (raised by the netns step
 	 * in a user namespace) would carry it on. */
