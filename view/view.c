@@ -188,10 +188,24 @@ static void links_of(const char *dir, int fd)
 	close(d);
 }
 
+/* 1 when the host's DIR is sticky and anyone may write it (/tmp): anyone
+ * may have put a link there, which the host's fs.protected_symlinks keeps
+ * the caller from following, and which the view's copy, in a directory of
+ * ours, would not. None is made there; and what may be thousands of
+ * entries is not read. */
+static int sticky_open(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) == 0 &&
+		(st.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
+}
+
 /* The host's symlinks in the directories above the bound paths, where
  * their target lies in the view (merged /usr: /bin, /lib, /lib64, /sbin),
  * as Landlock alone lets them be followed: a policy of "/usr" still runs
- * /bin/sh. Only on our tmpfs; a bound tree has its own. */
+ * /bin/sh. Only on our tmpfs; a bound tree has its own; not in a sticky
+ * directory anyone may write. */
 static void host_links(void)
 {
 	char dir[PATH_MAX];
@@ -209,7 +223,7 @@ static void host_links(void)
 			 * ancestor, which in tree order (viewplan.c) is the one
 			 * just before, if any is. */
 			if ((p && !strncmp(p, dir, n) && (n == 1 || p[n] == '/')) ||
-			    in_bound_tree(i, dir))
+			    in_bound_tree(i, dir) || sticky_open(dir))
 				continue;
 			/* The root is ours when it is our tmpfs. */
 			if (n == 1 ? !our_dev[0] : (fd = at_root(dir, 0, 1)) < 0)
