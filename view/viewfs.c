@@ -86,27 +86,35 @@ static int open_in_root(const char *rel)
  * CREATE, it is made (a directory, or an empty file when !DIR) on a tmpfs
  * of ours, never on a bound tree. One descriptor at a time: a step under
  * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
-/* The directory of the last mount point made, known to be on a tmpfs of
- * ours (have_last; last_dir "" for the root), and a descriptor of it
- * (last_fd, AT_FDCWD for the root): the next rule is most often its
- * sibling, and its parent needs no second look, nor a second walk from
- * the root (mkdirat, openat2 and move_mount beneath last_fd: one
- * component, not the path's every one). Nothing else runs in this
- * namespace, no symlink is made before the binds are done, and in tree
- * order nothing is mounted on that directory while its children are
- * made. */
+/* The directory of the last mount point made below the root, known to
+ * be on a tmpfs of ours (have_last), and an O_PATH descriptor of it
+ * (last_fd): the next rule is most often its sibling, and its parent
+ * needs no second look, nor a second walk from the root (mkdirat,
+ * openat2 and move_mount beneath last_fd: one component, not the path's
+ * every one). The root itself is always such a directory when it is our
+ * tmpfs: nothing is ever mounted on it. Only a directory made there now
+ * (mkdirat succeeds) is taken: it is empty, ours, no symlink and no
+ * mount; an entry there already is looked up from the root instead. In
+ * tree order nothing is mounted on last_dir while its children are
+ * made, and nothing else runs in this namespace. */
 static char last_dir[PATH_MAX];
 static int last_fd = -1, have_last;
 
 /* REL's last component when REL (relative to the new root) is a
- * directory in last_dir, made there if missing; else NULL. */
-static const char *beside_last(const char *rel)
+ * directory just made in the root or in last_dir, *DFD the descriptor it
+ * is beneath; else NULL. */
+static const char *beside_last(const char *rel, int *dfd)
 {
-	const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
+	const char *slash = strrchr(rel, '/');
 	size_t len = slash ? (size_t)(slash - rel) : 0;
 
-	return have_last && len == strlen(last_dir) && !strncmp(rel, last_dir, len) &&
-		(mkdirat(last_fd, name, 0755) == 0 || errno == EEXIST) ? name : NULL;
+	if (!slash && our_dev[0] && *rel)
+		*dfd = AT_FDCWD;
+	else if (slash && have_last && len == strlen(last_dir) && !strncmp(rel, last_dir, len))
+		*dfd = last_fd;
+	else
+		return NULL;
+	return mkdirat(*dfd, slash ? slash + 1 : rel, 0755) == 0 ? (slash ? slash + 1 : rel) : NULL;
 }
 
 /* The directory of LEN bytes of REL, open on FD (on a tmpfs of ours), as
@@ -131,8 +139,8 @@ int at_root(const char *path, int create, int dir)
 		return -1;
 	}
 	strcpy(buf, path + 1);
-	if (create && dir && (name = beside_last(buf))) {
-		if ((fd = open_beneath(last_fd, name)) >= 0 || errno != EMFILE)
+	if (create && dir && (name = beside_last(buf, &pfd))) {
+		if ((fd = open_beneath(pfd, name)) >= 0 || errno != EMFILE)
 			return fd;
 		at_root_forget();	/* a low RLIMIT_NOFILE: from the root */
 	}
@@ -190,8 +198,8 @@ int at_root(const char *path, int create, int dir)
 		pfd = fd;
 		cut = (size_t)(end + 1 - buf);
 	}
-	if (fd >= 0 && dir && (pfd >= 0 || pfd == AT_FDCWD))
-		set_last(buf, cut ? cut - 1 : 0, pfd);
+	if (fd >= 0 && dir && pfd >= 0)
+		set_last(buf, cut - 1, pfd);
 	else if (pfd >= 0)
 		close(pfd);
 	return fd;
@@ -229,12 +237,12 @@ void mount_point(const char *path, int dir)
 void attach(int mnt, const char *path, int dir)
 {
 	const char *name;
-	int mp;
+	int mp, dfd;
 
 	/* Beside the last mount point, by its name in last_dir: nothing on
 	 * the way but our own directories (at_root's last_dir). */
-	if (dir && strlen(path) < PATH_MAX && (name = beside_last(path + 1))) {
-		if (sys_move_mount(mnt, "", last_fd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (dir && strlen(path) < PATH_MAX && (name = beside_last(path + 1, &dfd))) {
+		if (sys_move_mount(mnt, "", dfd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 			die(EXIT_CONFINE, "unable to mount %s in the new root", path);
 		return;
 	}
