@@ -10,7 +10,6 @@
  * paths are resolved ones (the front end follows trusted symlinks and says
  * so with -s), opened here following none. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -77,23 +76,10 @@ static void add_link(char *link, char *target)
 	links[nlinks++].target = target;
 }
 
-/* Each path's rights: the union of its own and its ancestors' (write
- * implies read and exec), less write at or beneath a protected path. */
+/* Each path's rights (viewplan.c). */
 static unsigned effective(const char *path)
 {
-	unsigned u = 0, prot = 0;
-
-	for (size_t i = 0; i < nents; i++) {
-		if (!path_beneath(path, ents[i].path))
-			continue;
-		u |= ents[i].rights & (R | X | W);
-		prot |= ents[i].rights & PROT;
-	}
-	if (u & W)
-		u |= R | X;
-	if (prot)
-		u &= ~(unsigned)W;
-	return u;
+	return plan_effective(ents, nents, path);
 }
 
 static __u64 attr_of(const struct ent *e)
@@ -115,128 +101,10 @@ static __u64 attr_of(const struct ent *e)
 	return a;
 }
 
-/* Recreate LINK -> TARGET (-s) in the new root, on a tmpfs of ours. Where
- * a bound tree holds LINK's place (the host's own entry, or a symlink on
- * the way to it) that tree shows what the host has, and nothing is made:
- * a link only leads to what the view holds, and grants nothing. In the
- * root, ours when it is our tmpfs (nothing is mounted on it), one
- * symlinkat: EEXIST, or ENOTDIR on the way, is a place already held. */
-static void make_link(const char *link, const char *target)
-{
-	char *slash = strrchr(link, '/'), *parent = NULL;
-	int fd = AT_FDCWD, own = our_dev[0] != 0;
-
-	if (slash != link) {
-		if (!(parent = strndup(link, (size_t)(slash - link))))
-			die(EXIT_REFUSED, "out of memory");
-		fd = at_root(parent, 1, 1);
-		own = fd >= 0 && ours(fd);
-	}
-	if (own && symlinkat(target, fd, slash + 1) < 0 && errno != EEXIST &&
-	    errno != ENOTDIR)
-		die(EXIT_CONFINE, "unable to make the symlink %s in the new root", link);
-	if (fd >= 0)
-		close(fd);
-	free(parent);
-}
-
 /* 1 when PATH lies in what the view grants. */
 static int granted(const char *path)
 {
 	return (effective(path) & (R | X | W)) != 0;
-}
-
-/* 1 when DIR, above ents[I], lies in a tree bound from the host (or a
- * fresh /proc): the nearest mounted path at or above it, among ents[I]'s
- * ancestors (all of them, in tree order), is one. Nothing of ours is
- * mounted in such a tree but a built /dev, itself one of them. */
-static int in_bound_tree(size_t i, const char *dir)
-{
-	for (size_t j = ents[i].up; j != SIZE_MAX; j = ents[j].up)
-		if (ents[j].mounted && path_beneath(dir, ents[j].path))
-			return ents[j].mounted == 1;
-	return 0;
-}
-
-/* The host's symlinks in the directory DIR (open on FD in the new root,
- * ours), where their target lies in the view and the view has no entry
- * of that name. */
-static void links_of(const char *dir, int fd)
-{
-	char host[PATH_MAX], target[PATH_MAX], *real;
-	const char *name;
-	unsigned char type;
-	ssize_t len;
-	int d = (int)syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (d < 0)
-		return;
-	while ((name = next_dirent(d, &type))) {
-		if ((type != DT_LNK && type != DT_UNKNOWN) ||
-		    faccessat(fd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
-		    (len = readlinkat(d, name, target, sizeof target - 1)) < 0 ||
-		    snprintf(host, sizeof host, "%s/%s", strcmp(dir, "/") ? dir : "",
-		             name) >= (int)sizeof host)
-			continue;
-		target[len] = '\0';
-		if (!(real = realpath(host, NULL)))
-			continue;
-		if (granted(real) && symlinkat(target, fd, name) < 0)
-			die(EXIT_CONFINE, "unable to make the symlink %s", host);
-		free(real);
-	}
-	close(d);
-}
-
-/* 1 when the host's DIR is sticky and anyone may write it (/tmp): anyone
- * may have put a link there, which the host's fs.protected_symlinks keeps
- * the caller from following, and which the view's copy, in a directory of
- * ours, would not. None is made there; and what may be thousands of
- * entries is not read. */
-static int sticky_open(const char *dir)
-{
-	struct stat st;
-
-	return stat(dir, &st) == 0 &&
-		(st.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
-}
-
-/* The host's symlinks in the directories above the bound paths, where
- * their target lies in the view (merged /usr: /bin, /lib, /lib64, /sbin),
- * as Landlock alone lets them be followed: a policy of "/usr" still runs
- * /bin/sh. Only on our tmpfs; a bound tree has its own; not in a sticky
- * directory anyone may write. */
-static void host_links(void)
-{
-	char dir[PATH_MAX];
-	int fd;
-
-	for (size_t i = 0, prev = SIZE_MAX; i < nents; i++) {
-		if (!(ents[i].eff & (R | X | W)) || !strcmp(ents[i].path, "/"))
-			continue;
-		for (char *s = ents[i].path; (s = strchr(s, '/')); s++) {
-			size_t n = s == ents[i].path ? 1 : (size_t)(s - ents[i].path);
-			const char *p = prev == SIZE_MAX ? NULL : ents[prev].path;
-			memcpy(dir, ents[i].path, n);
-			dir[n] = '\0';
-			/* Each directory once: an earlier entry with it as an
-			 * ancestor, which in tree order (viewplan.c) is the one
-			 * just before, if any is. */
-			if ((p && !strncmp(p, dir, n) && (n == 1 || p[n] == '/')) ||
-			    in_bound_tree(i, dir) || sticky_open(dir))
-				continue;
-			/* The root is ours when it is our tmpfs. */
-			if (n == 1 ? !our_dev[0] : (fd = at_root(dir, 0, 1)) < 0)
-				continue;
-			if (n == 1)
-				links_of(dir, AT_FDCWD);
-			else if (ours(fd))
-				links_of(dir, fd);
-			if (n > 1)
-				close(fd);
-		}
-		prev = i;
-	}
 }
 
 /* An inherited directory descriptor would reach outside the view
@@ -469,7 +337,7 @@ static void bind_all(void)
 	at_root_forget();
 	for (size_t i = 0; i < nlinks; i++)
 		make_link(links[i].link, links[i].target);
-	host_links();
+	host_links(ents, nents);
 }
 
 /* The cwd (its path CWD) in the new root; the root and a built /dev
