@@ -129,10 +129,10 @@ static void set_last(const char *rel, size_t len, int fd)
 
 int at_root(const char *path, int create, int dir)
 {
-	char buf[PATH_MAX];
+	char buf[PATH_MAX], *slash;
 	const char *name;
-	size_t cut;
-	int fd, pfd;
+	size_t cut = 0;
+	int fd, pfd, made_top = 0;
 
 	if (strlen(path) >= sizeof buf) {
 		errno = ENAMETOOLONG;
@@ -147,9 +147,21 @@ int at_root(const char *path, int create, int dir)
 	fd = open_in_root(buf);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd;
-	/* The nearest ancestor there is, looked for from the path up (the
-	 * root, the working directory, always is). */
-	for (cut = strlen(buf);; cut--) {
+	/* A first component the root (ours) lacks is made at once, and
+	 * nothing below it looked for: the binds above it and the running
+	 * helper's own directory (bind_program) are most often new. */
+	if ((slash = strchr(buf, '/')) && our_dev[0]) {
+		*slash = '\0';
+		made_top = mkdirat(AT_FDCWD, buf, 0755) == 0;
+		pfd = made_top ? open_in_root(buf) : -1;
+		*slash = '/';
+		if (made_top && pfd < 0)
+			return -1;
+		cut = (size_t)(slash + 1 - buf);
+	}
+	/* Else the nearest ancestor there is, looked for from the path up
+	 * (the root, the working directory, always is). */
+	for (cut = made_top ? cut : strlen(buf); !made_top; cut--) {
 		while (cut > 0 && buf[cut - 1] != '/')
 			cut--;
 		if (cut == 0) {
@@ -167,7 +179,7 @@ int at_root(const char *path, int create, int dir)
 	/* On our tmpfs only: the root, the working directory, is ours when
 	 * it is our tmpfs (nothing is ever mounted on it); below it the
 	 * first directory there is, looked at; the rest are made here. */
-	if (pfd == AT_FDCWD ? !our_dev[0] : !ours(pfd)) {
+	if (!made_top && (pfd == AT_FDCWD ? !our_dev[0] : !ours(pfd))) {
 		if (pfd >= 0)
 			close(pfd);
 		errno = ENOENT;
@@ -337,18 +349,25 @@ void bind_program(const char *prog)
 	}
 	if (fd >= 0)
 		close(fd);
-	/* Where it cannot be bound, the exec says what is wrong. */
+	/* Where it cannot be bound, the exec says what is wrong. Two
+	 * descriptors at a time, as before: its mount point (at_root's, made
+	 * then) and the clone of the host's file, taken by its path as
+	 * open(2) would (from the host's root: this process's until
+	 * pivot_root), with no descriptor of its own. */
 	if (stat(prog, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (mp = at_root(prog, 1, 0)) < 0)
 		return;
-	close(mp);
-	if ((fd = open(prog, O_PATH | O_CLOEXEC)) < 0)
+	m = sys_open_tree(AT_FDCWD, prog, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (m < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES ||
+	              errno == ELOOP || errno == ENAMETOOLONG)) {
+		close(mp);
 		return;
-	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	}
 	if (m < 0)
 		die(EXIT_CONFINE, "unable to clone %s", prog);
-	close(fd);
 	set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, prog);
-	attach(m, prog, 0);
+	if (sys_move_mount(m, "", mp, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die(EXIT_CONFINE, "unable to mount %s in the new root", prog);
+	close(mp);
 	close(m);
 }
