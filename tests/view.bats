@@ -472,3 +472,33 @@ t_alone() {
 
 @test "sharness-exec-view alone: only the paths given, -s links, a directory on fd 0 refused (root)" { t_alone root; }
 @test "sharness-exec-view alone: only the paths given, -s links, a directory on fd 0 refused (nobody)" { t_alone nobody; }
+
+# The host's links in a directory above a bound path: those that lead into
+# the view are made there, through a chain of links too; those that lead
+# out of it or nowhere are not. In a sticky directory anyone may write (as
+# /tmp) none is: anyone may have put it there, and the host's
+# fs.protected_symlinks would not let the caller follow it.
+t_host_links() {
+	local m=$1 d
+	vneed "$m"
+	mkdir -p "$TMP/plain/sub" "$TMP/sticky/sub"
+	chmod 1777 "$TMP/sticky"
+	for d in plain sticky; do
+		ln -s sub "$TMP/$d/in"
+		ln -s in "$TMP/$d/chain"
+		ln -s "$TMP/out" "$TMP/$d/outside"
+		ln -s "$TMP/none" "$TMP/$d/dangling"
+	done
+	local show='cd "$1" && for d in plain sticky; do LC_ALL=C ls -A $d | tr "\n" " "; echo; done; readlink plain/chain'
+	# Bare: all four in each.
+	run -0 as "$m" /usr/bin/sh -c "$show" sh "$TMP"
+	[ "${lines[0]}" = "chain dangling in outside sub " ] && [ "${lines[1]}" = "${lines[0]}" ]
+	run -0 --separate-stderr alone "$m" -x /usr -w "$TMP/plain/sub" -w "$TMP/sticky/sub" -- \
+		/usr/bin/sh -c "$show" sh "$TMP"
+	[ "${lines[0]}" = "chain in sub " ]
+	[ "${lines[1]}" = "sub " ]
+	[ "${lines[2]}" = in ]
+}
+
+@test "sharness-exec-view alone: the host's links into the view above a bound path, none from a sticky world-writable directory (root)" { t_host_links root; }
+@test "sharness-exec-view alone: the host's links into the view above a bound path, none from a sticky world-writable directory (nobody)" { t_host_links nobody; }

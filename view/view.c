@@ -10,7 +10,6 @@
  * paths are resolved ones (the front end follows trusted symlinks and says
  * so with -s), opened here following none. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -77,23 +76,10 @@ static void add_link(char *link, char *target)
 	links[nlinks++].target = target;
 }
 
-/* Each path's rights: the union of its own and its ancestors' (write
- * implies read and exec), less write at or beneath a protected path. */
+/* Each path's rights (viewplan.c). */
 static unsigned effective(const char *path)
 {
-	unsigned u = 0, prot = 0;
-
-	for (size_t i = 0; i < nents; i++) {
-		if (!path_beneath(path, ents[i].path))
-			continue;
-		u |= ents[i].rights & (R | X | W);
-		prot |= ents[i].rights & PROT;
-	}
-	if (u & W)
-		u |= R | X;
-	if (prot)
-		u &= ~(unsigned)W;
-	return u;
+	return plan_effective(ents, nents, path);
 }
 
 static __u64 attr_of(const struct ent *e)
@@ -115,89 +101,10 @@ static __u64 attr_of(const struct ent *e)
 	return a;
 }
 
-/* Recreate LINK -> TARGET (-s) in the new root, on a tmpfs of ours. Where
- * a bound tree holds LINK's place (the host's own entry, or a symlink on
- * the way to it) that tree shows what the host has, and nothing is made:
- * a link only leads to what the view holds, and grants nothing. */
-static void make_link(const char *link, const char *target)
-{
-	char *slash = strrchr(link, '/'), *parent;
-	int fd;
-
-	if ((fd = at_root(link, 0, 0)) >= 0) {
-		close(fd);
-		return;
-	}
-	if (errno != ENOENT)
-		return;
-	parent = strndup(link, slash == link ? 1 : (size_t)(slash - link));
-	if (!parent)
-		die(EXIT_REFUSED, "out of memory");
-	fd = at_root(parent, 1, 1);
-	if (fd >= 0 && ours(fd) && symlinkat(target, fd, slash + 1) < 0)
-		die(EXIT_CONFINE, "unable to make the symlink %s in the new root", link);
-	if (fd >= 0)
-		close(fd);
-	free(parent);
-}
-
 /* 1 when PATH lies in what the view grants. */
 static int granted(const char *path)
 {
 	return (effective(path) & (R | X | W)) != 0;
-}
-
-/* The host's symlinks in the directories above the bound paths, where
- * their target lies in the view (merged /usr: /bin, /lib, /lib64, /sbin),
- * as Landlock alone lets them be followed: a policy of "/usr" still runs
- * /bin/sh. Only on our tmpfs; a bound tree has its own. */
-static void host_links(void)
-{
-	char dir[PATH_MAX], host[PATH_MAX], target[PATH_MAX], *real;
-	const char *name;
-	unsigned char type;
-	int fd, d;
-
-	for (size_t i = 0, prev = SIZE_MAX; i < nents; i++) {
-		if (!(ents[i].eff & (R | X | W)) || !strcmp(ents[i].path, "/"))
-			continue;
-		for (char *s = ents[i].path; (s = strchr(s, '/')); s++) {
-			size_t n = s == ents[i].path ? 1 : (size_t)(s - ents[i].path);
-			const char *p = prev == SIZE_MAX ? NULL : ents[prev].path;
-			memcpy(dir, ents[i].path, n);
-			dir[n] = '\0';
-			/* Each directory once: an earlier entry with it as an
-			 * ancestor, which in tree order (viewplan.c) is the one
-			 * just before, if any is. */
-			if (p && !strncmp(p, dir, n) && (n == 1 || p[n] == '/'))
-				continue;
-			if ((fd = at_root(dir, 0, 1)) < 0)
-				continue;
-			if (!ours(fd) || (d = open(dir, O_RDONLY | O_DIRECTORY)) < 0) {
-				close(fd);
-				continue;
-			}
-			while ((name = next_dirent(d, &type))) {
-				ssize_t len;
-				if ((type != DT_LNK && type != DT_UNKNOWN) ||
-				    snprintf(host, sizeof host, "%s/%s", n == 1 ? "" : dir,
-				             name) >= (int)sizeof host ||
-				    (len = readlink(host, target, sizeof target - 1)) < 0)
-					continue;
-				target[len] = '\0';
-				if (!(real = realpath(host, NULL)))
-					continue;
-				if (granted(real) && faccessat(fd, name, F_OK,
-				                               AT_SYMLINK_NOFOLLOW) < 0 &&
-				    symlinkat(target, fd, name) < 0)
-					die(EXIT_CONFINE, "unable to make the symlink %s", host);
-				free(real);
-			}
-			close(d);
-			close(fd);
-		}
-		prev = i;
-	}
 }
 
 /* An inherited directory descriptor would reach outside the view
@@ -430,7 +337,7 @@ static void bind_all(void)
 	at_root_forget();
 	for (size_t i = 0; i < nlinks; i++)
 		make_link(links[i].link, links[i].target);
-	host_links();
+	host_links(ents, nents);
 }
 
 /* The cwd (its path CWD) in the new root; the root and a built /dev
@@ -438,20 +345,21 @@ static void bind_all(void)
  * never the inherited cwd, whose ".." would climb the detached host tree. */
 static void finish(const char *cwd, const char *prog)
 {
+	const struct ent *dev = find("/dev");
 	int cfd;
 
-	if ((cfd = at_root(cwd, 1, 1)) < 0)
+	/* The root is there already. */
+	if (strcmp(cwd, "/") && (cfd = at_root(cwd, 1, 1)) < 0)
 		die(EXIT_CONFINE, "unable to make the working directory %s in the "
 		    "new root", cwd);
-	close(cfd);
+	if (strcmp(cwd, "/"))
+		close(cfd);
 	if (prog && prog[0] == '/')
 		bind_program(prog);
 	if (our_dev[0] && sys_setattr(AT_FDCWD, ".", 0, MOUNT_ATTR_RDONLY) < 0)
 		die(EXIT_CONFINE, "unable to make the new root read-only");
-	if ((cfd = at_root("/dev", 0, 1)) >= 0) {
-		const struct ent *dev = find("/dev");
-		if (our_dev[1] && dev && !(dev->eff & W) &&
-		    sys_setattr(cfd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY) < 0)
+	if (our_dev[1] && dev && !(dev->eff & W) && (cfd = at_root("/dev", 0, 1)) >= 0) {
+		if (sys_setattr(cfd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY) < 0)
 			die(EXIT_CONFINE, "unable to make /dev read-only");
 		close(cfd);
 	}
@@ -460,7 +368,9 @@ static void finish(const char *cwd, const char *prog)
 		die(EXIT_CONFINE, "unable to change to the new root");
 	if (syscall(SYS_umount2, ".", MNT_DETACH) < 0)
 		die(EXIT_CONFINE, "unable to detach the old root");
-	if (chdir("/") < 0 || chdir(cwd) < 0)
+	/* CWD is absolute: from the new root, which is this process's root
+	 * now, whatever the working directory was. */
+	if (chdir(cwd) < 0)
 		die(EXIT_CONFINE, "unable to change to %s in the new root", cwd);
 }
 
@@ -489,7 +399,7 @@ int main(int argc, char **argv)
 	files_mount();
 	note_ours();
 	finish(cwd, argv[next]);
-	if (!granted(cwd))
+	if (!granted(cwd) && strcmp(cwd, "/"))
 		warn_cwd(cwd);
 	/* Only this step needs it: the ambient set (raised by the netns step
 	 * in a user namespace) would carry it on. */

@@ -8,7 +8,8 @@
  * viewtmp.c (the private tmpfs paths of -m, and the notes that tell the
  * landlock step which tmpfs mounts this view made), viewplan.c (each
  * path's rights in one pass), viewfiles.c (the files of -F, from sealed
- * memfds: run --passwd-fd, --group-fd). */
+ * memfds: run --passwd-fd, --group-fd), viewlinks.c (the symlinks: -s,
+ * and the host's above the bound paths). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -75,9 +76,17 @@ void mount_tmpfs(const char *cwd);
 int mount_proc(struct ent *e);
 void mount_dev(struct ent *e);
 
-/* viewplan.c */
+/* viewplan.c; plan_effective: PATH's rights by ENTS (any order), the
+ * union of its own and its ancestors', write implying read and exec,
+ * less write at or beneath a protected path. */
 size_t plan_sort(struct ent *ents, size_t nents);
 void plan_rights(struct ent *ents, size_t nents);
+unsigned plan_effective(const struct ent *ents, size_t nents, const char *path);
+
+/* viewlinks.c: LINK -> TARGET (-s) in the new root; the host's symlinks
+ * above ENTS (planned, bound, in tree order) that lead into the view. */
+void make_link(const char *link, const char *target);
+void host_links(const struct ent *ents, size_t nents);
 
 /* viewguard.c */
 void guard_writes(const struct ent *ents, size_t nents);

@@ -66,12 +66,19 @@ int ours(int fd)
 		(st.st_dev == our_dev[0] || st.st_dev == our_dev[1]);
 }
 
-static int open_in_root(const char *rel)
+/* REL (one component, or a path) beneath DFD, no symlink on the way and
+ * the last not followed, mounts followed: an O_PATH descriptor. */
+static int open_beneath(int dfd, const char *rel)
 {
 	struct open_how how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
 	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
 
-	return (int)syscall(SYS_openat2, AT_FDCWD, *rel ? rel : ".", &how, sizeof how);
+	return (int)syscall(SYS_openat2, dfd, *rel ? rel : ".", &how, sizeof how);
+}
+
+static int open_in_root(const char *rel)
+{
+	return open_beneath(AT_FDCWD, rel);
 }
 
 /* An O_PATH descriptor of PATH in the new root (the working directory
@@ -79,64 +86,86 @@ static int open_in_root(const char *rel)
  * CREATE, it is made (a directory, or an empty file when !DIR) on a tmpfs
  * of ours, never on a bound tree. One descriptor at a time: a step under
  * a low RLIMIT_NOFILE holds a detached mount meanwhile. -1 with errno. */
-/* The directory of the last mount point made, known to be on a tmpfs of
- * ours ("" for none), and an O_PATH descriptor of it (last_fd): the next
- * rule is most often its sibling, and its parent needs no second look,
- * nor a second walk from the root (mkdirat and move_mount beneath
- * last_fd: one component, not the path's every one). Nothing else runs in
- * this namespace, no symlink is made before the binds are done, and in
- * tree order nothing is mounted on that directory while its children are
- * made. */
+/* The directory of the last mount point made below the root, known to
+ * be on a tmpfs of ours (have_last), and an O_PATH descriptor of it
+ * (last_fd): the next rule is most often its sibling, and its parent
+ * needs no second look, nor a second walk from the root (mkdirat,
+ * openat2 and move_mount beneath last_fd: one component, not the path's
+ * every one). The root itself is always such a directory when it is our
+ * tmpfs: nothing is ever mounted on it. Only a directory made there now
+ * (mkdirat succeeds) is taken: it is empty, ours, no symlink and no
+ * mount; an entry there already is looked up from the root instead. In
+ * tree order nothing is mounted on last_dir while its children are
+ * made, and nothing else runs in this namespace. */
 static char last_dir[PATH_MAX];
-static int last_fd = -1;
+static int last_fd = -1, have_last;
 
 /* REL's last component when REL (relative to the new root) is a
- * directory in last_dir, made there if missing; else NULL. */
-static const char *beside_last(const char *rel)
+ * directory just made in the root or in last_dir, *DFD the descriptor it
+ * is beneath; else NULL. */
+static const char *beside_last(const char *rel, int *dfd)
 {
 	const char *slash = strrchr(rel, '/');
+	size_t len = slash ? (size_t)(slash - rel) : 0;
 
-	return *last_dir && slash && (size_t)(slash - rel) == strlen(last_dir) &&
-		!strncmp(rel, last_dir, (size_t)(slash - rel)) &&
-		(mkdirat(last_fd, slash + 1, 0755) == 0 || errno == EEXIST) ? slash + 1 : NULL;
+	if (!slash && our_dev[0] && *rel)
+		*dfd = AT_FDCWD;
+	else if (slash && have_last && len == strlen(last_dir) && !strncmp(rel, last_dir, len))
+		*dfd = last_fd;
+	else
+		return NULL;
+	return mkdirat(*dfd, slash ? slash + 1 : rel, 0755) == 0 ? (slash ? slash + 1 : rel) : NULL;
 }
 
-/* LEN bytes of REL as the new last_dir (its descriptor opened), or none
- * where it cannot be opened (a low RLIMIT_NOFILE): then each mount point
- * is looked for from the root. */
-static void set_last(const char *rel, size_t len)
+/* The directory of LEN bytes of REL, open on FD (on a tmpfs of ours), as
+ * the new last_dir; FD is then the cache's (closed by at_root_forget). */
+static void set_last(const char *rel, size_t len, int fd)
 {
-	if (*last_dir && strlen(last_dir) == len && !strncmp(last_dir, rel, len))
-		return;
 	at_root_forget();
 	snprintf(last_dir, sizeof last_dir, "%.*s", (int)len, rel);
-	if ((last_fd = open_in_root(last_dir)) < 0)
-		*last_dir = '\0';
+	last_fd = fd;
+	have_last = 1;
 }
 
 int at_root(const char *path, int create, int dir)
 {
 	char buf[PATH_MAX], *slash;
-	size_t cut;
-	int fd, pfd;
+	const char *name;
+	size_t cut = 0;
+	int fd, pfd, made_top = 0;
 
 	if (strlen(path) >= sizeof buf) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	strcpy(buf, path + 1);
-	slash = strrchr(buf, '/');
-	if (create && dir && beside_last(buf))
-		return open_in_root(buf);
+	if (create && dir && (name = beside_last(buf, &pfd))) {
+		if ((fd = open_beneath(pfd, name)) >= 0 || errno != EMFILE)
+			return fd;
+		at_root_forget();	/* a low RLIMIT_NOFILE: from the root */
+	}
 	fd = open_in_root(buf);
 	if (fd >= 0 || errno != ENOENT || !create)
 		return fd;
-	/* The nearest ancestor there is, looked for from the path up. */
-	for (cut = strlen(buf);; cut--) {
+	/* A first component the root (ours) lacks is made at once, and
+	 * nothing below it looked for: the binds above it and the running
+	 * helper's own directory (bind_program) are most often new. */
+	if ((slash = strchr(buf, '/')) && our_dev[0]) {
+		*slash = '\0';
+		made_top = mkdirat(AT_FDCWD, buf, 0755) == 0;
+		pfd = made_top ? open_in_root(buf) : -1;
+		*slash = '/';
+		if (made_top && pfd < 0)
+			return -1;
+		cut = (size_t)(slash + 1 - buf);
+	}
+	/* Else the nearest ancestor there is, looked for from the path up
+	 * (the root, the working directory, always is). */
+	for (cut = made_top ? cut : strlen(buf); !made_top; cut--) {
 		while (cut > 0 && buf[cut - 1] != '/')
 			cut--;
 		if (cut == 0) {
-			pfd = open_in_root("");
+			pfd = AT_FDCWD;
 			break;
 		}
 		buf[cut - 1] = '\0';
@@ -145,28 +174,46 @@ int at_root(const char *path, int create, int dir)
 		if (pfd >= 0 || errno != ENOENT)
 			break;
 	}
-	if (pfd < 0)
+	if (pfd < 0 && pfd != AT_FDCWD)
 		return -1;
-	/* Then each missing component, each on a tmpfs of ours. */
+	/* On our tmpfs only: the root, the working directory, is ours when
+	 * it is our tmpfs (nothing is ever mounted on it); below it the
+	 * first directory there is, looked at; the rest are made here. */
+	if (!made_top && (pfd == AT_FDCWD ? !our_dev[0] : !ours(pfd))) {
+		if (pfd >= 0)
+			close(pfd);
+		errno = ENOENT;
+		return -1;
+	}
+	at_root_forget();	/* replaced below: one descriptor fewer */
+	/* Each missing component, one descriptor at a time but for the
+	 * last's parent, kept (set_last) where the limit allows. */
 	for (;;) {
-		char *s = buf + cut, *end = strchrnul(s, '/'), save = *end;
-		int last = !save, made;
+		char *s = buf + cut, *end = strchrnul(s, '/');
+		int last = !*end, made;
 		*end = '\0';
-		made = ours(pfd) &&
-			((last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
-			  mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST);
-		close(pfd);
-		fd = made ? open_in_root(buf) : -1;
+		made = (last && !dir ? mknodat(pfd, s, S_IFREG | 0644, 0) :
+		        mkdirat(pfd, s, 0755)) == 0 || errno == EEXIST;
+		fd = made && last ? open_beneath(pfd, s) : -1;
+		if (made && (!last || (fd < 0 && errno == EMFILE))) {
+			if (pfd >= 0)
+				close(pfd);
+			pfd = -1;
+			fd = open_in_root(buf);
+		}
 		if (!made)
 			errno = ENOENT;
-		*end = save;
+		if (!last)
+			*end = '/';
 		if (fd < 0 || last)
 			break;
 		pfd = fd;
 		cut = (size_t)(end + 1 - buf);
 	}
-	if (fd >= 0 && dir && slash)
-		set_last(buf, (size_t)(slash - buf));
+	if (fd >= 0 && dir && pfd >= 0)
+		set_last(buf, cut - 1, pfd);
+	else if (pfd >= 0)
+		close(pfd);
 	return fd;
 }
 
@@ -177,6 +224,7 @@ void at_root_forget(void)
 	if (last_fd >= 0)
 		close(last_fd);
 	last_fd = -1;
+	have_last = 0;
 }
 
 static void no_mount_point(const char *path)
@@ -201,12 +249,12 @@ void mount_point(const char *path, int dir)
 void attach(int mnt, const char *path, int dir)
 {
 	const char *name;
-	int mp;
+	int mp, dfd;
 
 	/* Beside the last mount point, by its name in last_dir: nothing on
 	 * the way but our own directories (at_root's last_dir). */
-	if (dir && strlen(path) < PATH_MAX && (name = beside_last(path + 1))) {
-		if (sys_move_mount(mnt, "", last_fd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (dir && strlen(path) < PATH_MAX && (name = beside_last(path + 1, &dfd))) {
+		if (sys_move_mount(mnt, "", dfd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 			die(EXIT_CONFINE, "unable to mount %s in the new root", path);
 		return;
 	}
@@ -301,18 +349,25 @@ void bind_program(const char *prog)
 	}
 	if (fd >= 0)
 		close(fd);
-	/* Where it cannot be bound, the exec says what is wrong. */
+	/* Where it cannot be bound, the exec says what is wrong. Two
+	 * descriptors at a time, as before: its mount point (at_root's, made
+	 * then) and the clone of the host's file, taken by its path as
+	 * open(2) would (from the host's root: this process's until
+	 * pivot_root), with no descriptor of its own. */
 	if (stat(prog, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (mp = at_root(prog, 1, 0)) < 0)
 		return;
-	close(mp);
-	if ((fd = open(prog, O_PATH | O_CLOEXEC)) < 0)
+	m = sys_open_tree(AT_FDCWD, prog, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (m < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES ||
+	              errno == ELOOP || errno == ENAMETOOLONG)) {
+		close(mp);
 		return;
-	m = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	}
 	if (m < 0)
 		die(EXIT_CONFINE, "unable to clone %s", prog);
-	close(fd);
 	set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, prog);
-	attach(m, prog, 0);
+	if (sys_move_mount(m, "", mp, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		die(EXIT_CONFINE, "unable to mount %s in the new root", prog);
+	close(mp);
 	close(m);
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 #include <linux/mount.h>
+#include <linux/openat2.h>
 
 #include "common.h"
 #include "helper.h"
@@ -47,7 +48,8 @@ struct walk {
  * DIR costs an fstat, an fcntl and an allocation a directory, and reads
  * 2 KiB a call. A path of PATH_MAX bytes is at most PATH_MAX / 2 deep. */
 #define DENTS_SIZE 32768
-static char *dents[PATH_MAX / 2 + 1];
+static char dents0[DENTS_SIZE];	/* depth 0's: no mmap for most walks */
+static char *dents[PATH_MAX / 2 + 1] = { dents0 };
 
 struct dent64 {
 	unsigned long long ino;
@@ -177,9 +179,9 @@ static void walk_dir(struct walk *w, int fd, int prot, dev_t up)
 	if (fstat(fd, &st) < 0)
 		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
 	if (st.st_dev != up &&
-	    ((fstatfs(fd, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC ||
-	                               sf.f_type == SYSFS_MAGIC)) ||
-	     (w->view && ours(fd)))) {
+	    ((w->view && (st.st_dev == our_dev[0] || st.st_dev == our_dev[1])) ||
+	     (fstatfs(fd, &sf) == 0 && (sf.f_type == PROC_SUPER_MAGIC ||
+	                               sf.f_type == SYSFS_MAGIC)))) {
 		close(fd);
 		return;
 	}
@@ -209,6 +211,16 @@ static void walk_dir(struct walk *w, int fd, int prot, dev_t up)
 	close(fd);
 }
 
+/* PATH in the new root, a directory opened for reading, no symlink on
+ * the way, mounts followed (at_root's resolution); -1 otherwise. */
+static int read_in_root(const char *path)
+{
+	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
+
+	return (int)syscall(SYS_openat2, AT_FDCWD, path[1] ? path + 1 : ".", &how, sizeof how);
+}
+
 /* Each write path not beneath another one (its rights RIGHTS: the
  * effective ones in the view, the given ones where none stands). */
 static void walk_writes(struct walk *w, unsigned (*rights)(const struct ent *))
@@ -225,6 +237,13 @@ static void walk_writes(struct walk *w, unsigned (*rights)(const struct ent *))
 				!strcmp(e->path, w->ents[j].path);
 		if (!top)
 			continue;
+		/* Most write paths are directories: in the view, opened for
+		 * reading at once; anything else as before. */
+		if (w->view && (d = read_in_root(e->path)) >= 0) {
+			strcpy(w->path, e->path);
+			walk_dir(w, d, is_prot(w), 0);
+			continue;
+		}
 		fd = w->view ? at_root(e->path, 0, 1) : open_nofollow(e->path, O_PATH);
 		if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
 			continue;	/* left out, as the binds leave it */
@@ -369,17 +388,23 @@ void mask_proc(void)
 }
 
 /* The working directory CWD, outside every policy path: empty here
- * (not on the way to a policy path) draws one line. */
+ * (not on the way to a policy path) draws one line. Read by the system
+ * call, into a buffer of the stack: opendir(3) would allocate a page of
+ * its own and free it. */
 void warn_cwd(const char *cwd)
 {
-	struct dirent *de;
-	DIR *d = opendir(".");
-	int empty = d != NULL;
+	char buf[1024];
+	int d = (int)syscall(SYS_openat, AT_FDCWD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int empty = d >= 0;
+	long n;
 
-	while (d && empty && (de = readdir(d)))
-		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
-	if (d)
-		closedir(d);
+	while (empty && (n = syscall(SYS_getdents64, d, buf, sizeof buf)) > 0)
+		for (long off = 0; empty && off < n; off += ((struct dent64 *)(buf + off))->reclen) {
+			const char *name = ((struct dent64 *)(buf + off))->name;
+			empty = !strcmp(name, ".") || !strcmp(name, "..");
+		}
+	if (d >= 0)
+		close(d);
 	if (empty && strcmp(cwd, "/"))
 		warnx_("the working directory %s lies outside the policy: it is an "
 		       "empty directory here; add it to files.read (or files.write) "

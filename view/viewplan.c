@@ -105,3 +105,22 @@ void plan_rights(struct ent *ents, size_t nents)
 	free(stack);
 	free(acc);
 }
+
+/* Each path's rights: the union of its own and its ancestors' (write
+ * implies read and exec), less write at or beneath a protected path. */
+unsigned plan_effective(const struct ent *ents, size_t nents, const char *path)
+{
+	unsigned u = 0, prot = 0;
+
+	for (size_t i = 0; i < nents; i++) {
+		if (!path_beneath(path, ents[i].path))
+			continue;
+		u |= ents[i].rights & (R | X | W);
+		prot |= ents[i].rights & PROT;
+	}
+	if (u & W)
+		u |= R | X;
+	if (prot)
+		u &= ~(unsigned)W;
+	return u;
+}
