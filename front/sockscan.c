@@ -32,18 +32,22 @@
 #define ACCEPTCON 0x10000UL
 
 /* The ABI the landlock step will take: the kernel's, or lower under the
- * test front end's knob (run.c's push_test_abi). */
+ * test front end's knob (run.c's push_test_abi), asked once. */
 static long effective_abi(void)
 {
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	                   LANDLOCK_CREATE_RULESET_VERSION);
+	static long abi = -1;
 #ifdef SHARNESS_TEST_HOOKS
 	const char *knob = getenv("SHARNESS_EXEC_TEST_ABI");
+#endif
 
+	if (abi >= 0)
+		return abi;
+	abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+#ifdef SHARNESS_TEST_HOOKS
 	if (knob && *knob && atol(knob) < abi)
 		abi = atol(knob);
 #endif
-	return abi < 0 ? 0 : abi;
+	return abi = abi < 0 ? 0 : abi;
 }
 
 static struct {
@@ -138,11 +142,7 @@ static void keep(int which, size_t i, const char *sock)
 
 int socket_scan_wants(const char *path)
 {
-	static long abi = -1;
-
-	if (abi < 0)
-		abi = effective_abi();
-	return abi < 9 && !path_beneath(path, "/usr");
+	return effective_abi() < 9 && !path_beneath(path, "/usr");
 }
 
 void socket_scan_dir(int which, size_t i, int fd, const char *path)
