@@ -37,14 +37,14 @@ static long effective_abi(void)
 {
 	static long abi = -1;
 #ifdef SHARNESS_TEST_HOOKS
-	const char *knob = getenv("SHARNESS_EXEC_TEST_ABI");
+	const char *knob;
 #endif
 
 	if (abi >= 0)
 		return abi;
 	abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 #ifdef SHARNESS_TEST_HOOKS
-	if (knob && *knob && atol(knob) < abi)
+	if ((knob = getenv("SHARNESS_EXEC_TEST_ABI")) && *knob && atol(knob) < abi)
 		abi = atol(knob);
 #endif
 	return abi = abi < 0 ? 0 : abi;
