@@ -15,6 +15,7 @@
  * finds (rights.c). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,18 +32,22 @@
 #define ACCEPTCON 0x10000UL
 
 /* The ABI the landlock step will take: the kernel's, or lower under the
- * test front end's knob (run.c's push_test_abi). */
+ * test front end's knob (run.c's push_test_abi), asked once. */
 static long effective_abi(void)
 {
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	                   LANDLOCK_CREATE_RULESET_VERSION);
+	static long abi = -1;
 #ifdef SHARNESS_TEST_HOOKS
-	const char *knob = getenv("SHARNESS_EXEC_TEST_ABI");
+	const char *knob;
+#endif
 
-	if (knob && *knob && atol(knob) < abi)
+	if (abi >= 0)
+		return abi;
+	abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+#ifdef SHARNESS_TEST_HOOKS
+	if ((knob = getenv("SHARNESS_EXEC_TEST_ABI")) && *knob && atol(knob) < abi)
 		abi = atol(knob);
 #endif
-	return abi < 0 ? 0 : abi;
+	return abi = abi < 0 ? 0 : abi;
 }
 
 static struct {
@@ -137,11 +142,7 @@ static void keep(int which, size_t i, const char *sock)
 
 int socket_scan_wants(const char *path)
 {
-	static long abi = -1;
-
-	if (abi < 0)
-		abi = effective_abi();
-	return abi < 9 && !path_beneath(path, "/usr");
+	return effective_abi() < 9 && !path_beneath(path, "/usr");
 }
 
 void socket_scan_dir(int which, size_t i, int fd, const char *path)
@@ -180,26 +181,55 @@ static void named(const struct strlist *list, int which)
 	}
 }
 
+/* Each line of the file FD, to listed(), read without stdio (whose FILE
+ * is a page mapped, faulted in twice and unmapped again): a line is at
+ * most a path of sizeof sun_path and seven short numbers, far less than
+ * BUF; one longer is no listener's and is dropped. */
+static void each_line(int fd)
+{
+	char buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	char *nl, *at;
+	int skip = 0;
+
+	while ((n = read(fd, buf + len, sizeof buf - 1 - len)) > 0 || (n < 0 && errno == EINTR)) {
+		len += (size_t)(n < 0 ? 0 : n);
+		buf[len] = '\0';
+		for (at = buf; (nl = strchr(at, '\n')); at = nl + 1, skip = 0) {
+			*nl = '\0';
+			if (!skip)
+				listed(at);
+		}
+		len -= (size_t)(at - buf);
+		memmove(buf, at, len);
+		if (len == sizeof buf - 1)
+			len = 0, skip = 1;
+	}
+	buf[len] = '\0';
+	if (len && !skip)
+		listed(buf);
+}
+
 void socket_scan(const struct policy *p, int fd)
 {
-	char *line = NULL, words[4 * QUOTED_MAX + 128] = "";
-	size_t cap = 0;
-	FILE *f;
+	char words[4 * QUOTED_MAX + 128] = "";
+	int f;
 
 	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
 		return;
 	found.p = p;
 	named(&p->read_resolved, 0);
 	named(&p->exec_resolved, 1);
-	/* Without /proc nothing says what listens: that is no wall either. */
-	if (!(f = fopen("/proc/net/unix", "re")))
+	/* Without /proc nothing says what listens: that is no wall either.
+	 * openat, not open: musl's open adds an F_SETFD for O_CLOEXEC. */
+	if ((f = openat(AT_FDCWD, "/proc/net/unix", O_RDONLY | O_CLOEXEC)) < 0)
 		snprintf(words, sizeof words, "sockets beneath read and exec paths unknown: "
 		         "unable to read /proc/net/unix: %s", strerror(errno));
-	while (f && getline(&line, &cap, f) > 0)
-		listed(line);
-	free(line);
-	if (f)
-		fclose(f);
+	if (f >= 0) {
+		each_line(f);
+		close(f);
+	}
 	if (*found.sock)
 		snprintf(words, sizeof words, "%s beneath %s[%zu] %s", q(found.sock), found.key,
 		         found.i, q(found.rule));

@@ -164,13 +164,17 @@ static void sort_ptrs(const void **v, const void **tmp, size_t n,
 
 int sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-	const void **v;
-	char *out = NULL;
+	/* A short list sorts on the stack: musl maps a heap group for two
+	 * small blocks and unmaps it again at their free. */
+	const void *vs[64], **v = vs;
+	char outs[1536], *out = outs;
 
 	if (n < 2)
 		return 0;
-	if (!(v = malloc(2 * n * sizeof *v)) || !(out = malloc(n * size))) {
-		free(v);
+	if ((2 * n > 64 && !(v = malloc(2 * n * sizeof *v))) ||
+	    (n * size > sizeof outs && !(out = malloc(n * size)))) {
+		if (v != vs)
+			free(v);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -179,8 +183,10 @@ int sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 	for (size_t i = 0; i < n; i++)
 		memcpy(out + i * size, v[i], size);
 	memcpy(base, out, n * size);
-	free(v);
-	free(out);
+	if (v != vs)
+		free(v);
+	if (out != outs)
+		free(out);
 	return 0;
 }
 

@@ -213,10 +213,13 @@ static int check_place(const struct json_doc *d, unsigned i, char *err, size_t e
 }
 
 /* No two keys of one object alike, once decoded. A key is followed by its
- * value, so no object has more than NTOK / 2 keys. */
+ * value, so no object has more than NTOK / 2 keys. A small document's
+ * keys are kept on the stack: musl maps a heap group for them and unmaps
+ * it again at the free. */
 static int check_duplicates(const struct json_doc *d, char *err, size_t errlen)
 {
-	struct text_item *it = calloc(d->ntok / 2 + 1, sizeof *it);
+	struct text_item small[64], *it = d->ntok / 2 + 1 <= 64 ? small :
+	                                  calloc(d->ntok / 2 + 1, sizeof *it);
 	char shown[QUOTED_MAX];
 	int ok = 1;
 
@@ -233,7 +236,8 @@ static int check_duplicates(const struct json_doc *d, char *err, size_t errlen)
 			ok = refuse(err, errlen, "duplicate key %s at byte %zu",
 			            quote(shown, it[0].s, it[0].len, QUOTE_ALWAYS), it[0].at);
 	}
-	free(it);
+	if (it != small)
+		free(it);
 	return ok;
 }
 

@@ -67,7 +67,8 @@ static ssize_t read_file(int fd, const char *path, void *buf, size_t max, int pi
 		 * endless. O_NONBLOCK keeps open() from waiting for a FIFO's
 		 * writer; the reads wait with poll() instead. */
 		why = stat(path, &st) < 0 ? strerror(errno) : unfit(&st, pipes);
-		if (!why && (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		if (!why && (fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+		                         O_NONBLOCK)) < 0)
 			why = strerror(errno);
 		n = why ? -1 : read_fd(fd, buf, max, pipes, &why);
 		if (fd >= 0)
@@ -92,18 +93,23 @@ size_t file_read(int fd, const char *path, unsigned char *buf, size_t max)
 	return (size_t)n;
 }
 
-/* FD (or PATH, when FD is -1) whole, in a heap buffer with a NUL added. */
+/* FD (or PATH, when FD is -1) whole, in a heap buffer of its size with a
+ * NUL added. Read first into a static buffer of the largest size, whose
+ * pages the kernel gives only as they are touched: a heap buffer of that
+ * size is an mmap of its own (musl, glibc), faulted in at both ends and
+ * torn down again at the front end's exec, for a policy of a few hundred
+ * bytes. */
 static char *read_text(int fd, const char *path, size_t *len, char *err, size_t errlen)
 {
-	char *buf = malloc(JSON_MAX_BYTES + 1);
+	static char whole[JSON_MAX_BYTES + 1];
 	ssize_t n;
+	char *buf;
 
-	if (!buf)
-		diex(EXIT_REFUSED, "out of memory");
-	if ((n = read_file(fd, path, buf, JSON_MAX_BYTES, 1, err, errlen)) < 0) {
-		free(buf);
+	if ((n = read_file(fd, path, whole, JSON_MAX_BYTES, 1, err, errlen)) < 0)
 		return NULL;
-	}
+	if (!(buf = malloc((size_t)n + 1)))
+		diex(EXIT_REFUSED, "out of memory");
+	memcpy(buf, whole, (size_t)n);
 	buf[n] = '\0';
 	*len = (size_t)n;
 	return buf;

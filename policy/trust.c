@@ -46,16 +46,21 @@ static const char *unsafe(const struct stat *st)
 	return NULL;
 }
 
-/* DIR/NAME into OUT (DIR alone when NAME is empty); -1 (errno) when too long. */
+/* DIR/NAME into OUT (DIR alone when NAME is empty); -1 (errno) when too
+ * long. By hand, not snprintf: a walk joins at each step, and printf's
+ * machinery was a fifth of the front end's instructions. */
 static int path_join(char out[PATH_MAX], const char *dir, const char *name)
 {
-	int n = snprintf(out, PATH_MAX, "%s%s%s", dir, strcmp(dir, "/") && *name ? "/" : "",
-	                 name);
+	size_t d = strlen(dir), n = strlen(name), sep = *name && strcmp(dir, "/");
 
-	if (n < 0 || n >= PATH_MAX) {
+	if (d + sep + n >= PATH_MAX) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	memmove(out, dir, d);
+	if (sep)
+		out[d] = '/';
+	memmove(out + d + sep, name, n + 1);
 	return 0;
 }
 
@@ -75,7 +80,8 @@ struct walker {
 /* Go to "/" (again, after an absolute symlink). */
 static int walk_root(struct walker *w)
 {
-	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* openat, not open: musl's open adds an F_SETFD for O_CLOEXEC. */
+	int root = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	if (root < 0)
 		return -1;
@@ -236,9 +242,8 @@ static int planted(struct walker *w, int lfd, const char *name, const struct sta
 	char link[PATH_MAX], to[PATH_MAX], how[96] = "";
 	struct stat d;
 	uid_t uid = target_uid();
-	ssize_t n = readlinkat(lfd, "", to, sizeof to - 1);
+	ssize_t n;
 
-	to[n < 0 ? 0 : n] = '\0';
 	if (path_join(link, w->path, name) < 0 || fstat(w->fd, &d) < 0) {
 		snprintf(w->why, sizeof w->why, "unable to resolve it: %s", strerror(errno));
 		return 1;
@@ -266,6 +271,9 @@ static int planted(struct walker *w, int lfd, const char *name, const struct sta
 		w->loud |= st->st_uid != 0 || strcmp(w->path, "/");
 		return 0;
 	}
+	/* Its target, for the words alone: walk_follow reads it to follow. */
+	n = readlinkat(lfd, "", to, sizeof to - 1);
+	to[n < 0 ? 0 : n] = '\0';
 	snprintf(w->why, sizeof w->why, "symlink %s (to %s) lies in %s, which %s: an "
 	         "earlier run as uid %lu could have planted it", q(link), q(to), q(w->path),
 	         how, (unsigned long)uid);
