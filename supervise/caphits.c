@@ -61,15 +61,15 @@ void caps_read(const struct cgroup *cg)
 		int ctl = cg->version == 2 ? ~0 : cg->ctl[i];
 
 		ending.hits.version = cg->version;
-		if (ctl & CG_MEMORY)
+		if (ctl & CG_MEMORY) {
 			add(&ending.hits.oom_kills, counter(d, cg->version == 2 ? "memory.events" :
 			                                    "memory.oom_control", "oom_kill"));
-		if (ctl & CG_PIDS)
-			add(&ending.hits.refused_forks, counter(d, "pids.events", "max"));
-		/* the report's (report.c) */
-		if (ctl & CG_MEMORY)
+			/* the report's (report.c) */
 			add_ll(&ending.hits.peak_bytes, counter(d, cg->version == 2 ? "memory.peak" :
 			                                        "memory.max_usage_in_bytes", NULL));
+		}
+		if (ctl & CG_PIDS)
+			add(&ending.hits.refused_forks, counter(d, "pids.events", "max"));
 		if ((ctl & CG_CPU) && cg->version == 2) {
 			add_ll(&ending.hits.user_us, counter(d, "cpu.stat", "user_usec"));
 			add_ll(&ending.hits.system_us, counter(d, "cpu.stat", "system_usec"));
