@@ -51,6 +51,10 @@ void files_mount(void);
 int new_fs(const char *fs, const char *const *opts, __u64 attr);
 int ours(int fd);
 int at_root(const char *path, int create, int dir);
+/* PATH (absolute) in the new root, a directory opened for reading, with
+ * at_root's resolution (no symlink on the way, mounts followed); -1 with
+ * errno. */
+int read_in_root(const char *path);
 void at_root_forget(void);
 extern struct stat clone_st;	/* what clone_host or clone_at cloned last */
 void mount_point(const char *path, int dir);

@@ -67,13 +67,24 @@ int ours(int fd)
 }
 
 /* REL (one component, or a path) beneath DFD, no symlink on the way and
- * the last not followed, mounts followed: an O_PATH descriptor. */
-static int open_beneath(int dfd, const char *rel)
+ * the last not followed, mounts followed, opened with FLAGS. */
+static int open_beneath_as(int dfd, const char *rel, int flags)
 {
-	struct open_how how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+	struct open_how how = { .flags = (unsigned)flags | O_NOFOLLOW | O_CLOEXEC,
 	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
 
 	return (int)syscall(SYS_openat2, dfd, *rel ? rel : ".", &how, sizeof how);
+}
+
+/* The same, an O_PATH descriptor. */
+static int open_beneath(int dfd, const char *rel)
+{
+	return open_beneath_as(dfd, rel, O_PATH);
+}
+
+int read_in_root(const char *path)
+{
+	return open_beneath_as(AT_FDCWD, path + 1, O_RDONLY | O_DIRECTORY);
 }
 
 static int open_in_root(const char *rel)

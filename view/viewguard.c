@@ -22,7 +22,6 @@
 #include <unistd.h>
 #include <linux/magic.h>
 #include <linux/mount.h>
-#include <linux/openat2.h>
 
 #include "common.h"
 #include "helper.h"
@@ -211,16 +210,6 @@ static void walk_dir(struct walk *w, int fd, int prot, dev_t up)
 	close(fd);
 }
 
-/* PATH in the new root, a directory opened for reading, no symlink on
- * the way, mounts followed (at_root's resolution); -1 otherwise. */
-static int read_in_root(const char *path)
-{
-	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-	                        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
-
-	return (int)syscall(SYS_openat2, AT_FDCWD, path[1] ? path + 1 : ".", &how, sizeof how);
-}
-
 /* Each write path not beneath another one (its rights RIGHTS: the
  * effective ones in the view, the given ones where none stands). */
 static void walk_writes(struct walk *w, unsigned (*rights)(const struct ent *))
@@ -388,24 +377,20 @@ void mask_proc(void)
 }
 
 /* The working directory CWD, outside every policy path: empty here
- * (not on the way to a policy path) draws one line. Read by the system
- * call, into a buffer of the stack: opendir(3) would allocate a page of
- * its own and free it. */
+ * (not on the way to a policy path) draws one line; the root never does.
+ * Read with next_dirent, to its end (which leaves it ready for the next
+ * directory): opendir(3) would allocate a page of its own and free it. */
 void warn_cwd(const char *cwd)
 {
-	char buf[1024];
-	int d = (int)syscall(SYS_openat, AT_FDCWD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int empty = d >= 0;
-	long n;
+	unsigned char type;
+	int d, empty;
 
-	while (empty && (n = syscall(SYS_getdents64, d, buf, sizeof buf)) > 0)
-		for (long off = 0; empty && off < n; off += ((struct dent64 *)(buf + off))->reclen) {
-			const char *name = ((struct dent64 *)(buf + off))->name;
-			empty = !strcmp(name, ".") || !strcmp(name, "..");
-		}
-	if (d >= 0)
-		close(d);
-	if (empty && strcmp(cwd, "/"))
+	if (!strcmp(cwd, "/") || (d = openat(AT_FDCWD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return;
+	for (empty = 1; next_dirent(d, &type); empty = 0)
+		;
+	close(d);
+	if (empty)
 		warnx_("the working directory %s lies outside the policy: it is an "
 		       "empty directory here; add it to files.read (or files.write) "
 		       "to see it", qn(cwd));
