@@ -349,11 +349,12 @@ static void finish(const char *cwd, const char *prog)
 	int cfd;
 
 	/* The root is there already. */
-	if (strcmp(cwd, "/") && (cfd = at_root(cwd, 1, 1)) < 0)
-		die(EXIT_CONFINE, "unable to make the working directory %s in the "
-		    "new root", cwd);
-	if (strcmp(cwd, "/"))
+	if (strcmp(cwd, "/")) {
+		if ((cfd = at_root(cwd, 1, 1)) < 0)
+			die(EXIT_CONFINE, "unable to make the working directory %s in the "
+			    "new root", cwd);
 		close(cfd);
+	}
 	if (prog && prog[0] == '/')
 		bind_program(prog);
 	if (our_dev[0] && sys_setattr(AT_FDCWD, ".", 0, MOUNT_ATTR_RDONLY) < 0)
@@ -399,7 +400,7 @@ int main(int argc, char **argv)
 	files_mount();
 	note_ours();
 	finish(cwd, argv[next]);
-	if (!granted(cwd) && strcmp(cwd, "/"))
+	if (!granted(cwd))
 		warn_cwd(cwd);
 	/* Only this step needs it: the ambient set (raised by the netns step
 	 * in a user namespace) would carry it on. */

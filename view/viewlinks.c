@@ -209,14 +209,14 @@ void host_links(const struct ent *all, size_t n_all)
 			    in_bound_tree(i, dir) || sticky_open(dir))
 				continue;
 			/* The root is ours when it is our tmpfs. */
-			if (n == 1 ? !our_dev[0] : (fd = at_root(dir, 0, 1)) < 0)
-				continue;
-			if (n == 1)
-				links_of(dir, AT_FDCWD);
-			else if (ours(fd))
-				links_of(dir, fd);
-			if (n > 1)
+			if (n == 1) {
+				if (our_dev[0])
+					links_of(dir, AT_FDCWD);
+			} else if ((fd = at_root(dir, 0, 1)) >= 0) {
+				if (ours(fd))
+					links_of(dir, fd);
 				close(fd);
+			}
 		}
 		prev = i;
 	}
