@@ -334,8 +334,7 @@ void watcher_wait(char *why)
 	char tag = 0;
 
 	if (run.early)
-		while (read(run.up, &tag, 1) < 0 && errno == EINTR)
-			;
+		read_full(run.up, &tag, 1);
 	if (run.early && tag != 'M')
 		diex(EXIT_CONFINE, "the watcher died before the cgroup was made");
 	run.early = 0;
@@ -368,8 +367,7 @@ void start_watcher(char *why)
 	close(toinit[1]);
 	run.up = run.down = sv[0];
 	run.toinit = toinit[0];
-	while (read(run.up, &tag, 1) < 0 && errno == EINTR)
-		;
+	read_full(run.up, &tag, 1);
 	if (tag == 'G') {
 		run.early = 1;
 		return;
