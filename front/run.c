@@ -102,6 +102,9 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
  * cannot reach them), and /proc/PID/cmdline, which every user may read,
  * shows a number, never a secret. */
 static int env_fd = -1, walls_fd = -1;
+/* The socket scan's pipe when it runs beside the chain (sockscan.h), for
+ * the landlock step's -S; else -1. */
+static int scan_fd = -1;
 
 /* FD, a new memfd (or -1), moved above 0-2, which the caller may have left
  * closed: the target would find it there as its stdin, stdout or stderr. */
@@ -174,10 +177,12 @@ static void resolve_list(const char *key, const struct strlist *in,
 	}
 }
 
-static void resolve_rules(struct policy *p, int show, int dry_run)
+/* NOSCAN: the socket scan reads no directory here (a dry run, or the
+ * scan runs beside the chain). */
+static void resolve_rules(struct policy *p, int show, int noscan)
 {
-	resolve_list("files.read", &p->read, &p->read_resolved, show, dry_run ? -1 : 0);
-	resolve_list("files.exec", &p->exec, &p->exec_resolved, show, dry_run ? -1 : 1);
+	resolve_list("files.read", &p->read, &p->read_resolved, show, noscan ? -1 : 0);
+	resolve_list("files.exec", &p->exec, &p->exec_resolved, show, noscan ? -1 : 1);
 	resolve_list("files.write", &p->write, &p->write_resolved, show, -1);
 	resolve_list("files.protected", &p->protected, &p->protected_resolved, show, -1);
 	/* check has seen each beneath a write path; a link may lead out. */
@@ -392,6 +397,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);
+	if (scan_fd >= 0)
+		push_opt(chain, "-S", "%d", scan_fd);
 	push_user(chain);
 	push_knobs(chain, best_effort);
 	if (!p->net_none)
@@ -464,6 +471,7 @@ static NORETURN void exec_chain(struct vec *chain)
 	env_put(&henv, "ASAN_OPTIONS", getenv("ASAN_OPTIONS"));
 #endif
 	if (fcntl(env_fd, F_SETFD, 0) < 0 || fcntl(walls_fd, F_SETFD, 0) < 0 ||
+	    (scan_fd >= 0 && fcntl(scan_fd, F_SETFD, 0) < 0) ||
 	    report_pass() < 0 || session_pass() < 0)
 		die(EXIT_REFUSED, "unable to pass on the environment and walls memfds");
 	execve(chain->v[0], chain->v, henv.n ? henv.v : none);
@@ -544,6 +552,7 @@ int cmd_run(int argc, char **argv)
 	unsigned char want[HASH_LEN];
 	struct vec env = { 0 }, chain = { 0 };
 	struct loaded l;
+	int beside;
 
 	/* A descriptor leaked by the caller could carry access past the
 	 * policy (--report fd:N's is the supervisor's alone); no step after
@@ -567,13 +576,16 @@ int cmd_run(int argc, char **argv)
 	key = sign_run_check(&l, o.policy, o.signature, o.trust, o.ntrust, o.expect_id);
 	report_chain(key);
 
-	resolve_rules(&l.pol, o.verbose || o.dry_run, o.dry_run);
+	beside = socket_scan_beside(&l.pol);
+	resolve_rules(&l.pol, o.verbose || o.dry_run, o.dry_run || beside);
 	build_env(&env, &l, key, o.dry_run);
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
 	walls_fd = above2(memfd_create("sharness-exec-walls", MFD_CLOEXEC),
 	                  "the walls record");
-	if (!o.dry_run)
+	if (beside)
+		scan_fd = socket_scan_fork(&l.pol, walls_fd, o.dry_run);
+	else if (!o.dry_run)
 		socket_scan(&l.pol, walls_fd);
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 

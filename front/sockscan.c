@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -239,4 +242,109 @@ void socket_scan(const struct policy *p, int fd)
 	/* One line (every string quoted: no newline in it). */
 	if (*words && dprintf(fd, "listener=%s\n", words) < 0)
 		die(EXIT_REFUSED, "unable to write the walls record");
+}
+
+/* --- beside the chain --- */
+
+/* From this many directories to read on, the scan runs in a process of
+ * its own beside the chain (sockscan.h): a fork of the front end costs
+ * about what reading 20 to 40 empty directories does on this 2-core
+ * machine (bench/rules.sh), and a directory's read is 4 to 6 us there. */
+#define BESIDE_MIN 64
+
+int socket_scan_beside(const struct policy *p)
+{
+	size_t n = 0;
+#ifdef SHARNESS_TEST_HOOKS
+	const char *knob = getenv("SHARNESS_EXEC_TEST_SCAN_BESIDE");
+#endif
+
+	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
+		return 0;
+#ifdef SHARNESS_TEST_HOOKS
+	/* tests/planted.bats: 1 (or "fail") beside whatever the count,
+	 * 0 never. */
+	if (knob && *knob)
+		return strcmp(knob, "0") != 0;
+#endif
+	for (size_t i = 0; i < p->read.n; i++)
+		n += socket_scan_wants(p->read.v[i]);
+	for (size_t i = 0; i < p->exec.n; i++)
+		n += socket_scan_wants(p->exec.v[i]);
+	return n >= BESIDE_MIN;
+}
+
+/* Close every descriptor but 2 (for a fatal line), A and B. */
+static void keep_two(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+
+	close(0);
+	close(1);
+	if (lo > 3)
+		syscall(SYS_close_range, 3U, (unsigned)lo - 1, 0U);
+	if (hi > lo + 1)
+		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0U);
+	syscall(SYS_close_range, (unsigned)hi + 1, ~0U, 0U);
+}
+
+/* The scanner: each directory the scan wants, opened as the front end
+ * would have for the resolution (no symlink on the way: the path is the
+ * resolved one), read, then the scan; "y" on DONE when it is all in the
+ * walls record. A fatal line goes to stderr and leaves DONE without it. */
+static NORETURN void scanner(const struct policy *p, int walls, int done)
+{
+	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS };
+	const struct strlist *lists[] = { &p->read_resolved, &p->exec_resolved };
+	long fd;
+
+	keep_two(walls, done);
+	for (int w = 0; w < 2; w++)
+		for (size_t i = 0; i < lists[w]->n; i++)
+			if (socket_scan_wants(lists[w]->v[i]) &&
+			    (fd = syscall(SYS_openat2, AT_FDCWD, lists[w]->v[i], &how, sizeof how)) >= 0)
+				socket_scan_dir(w, i, (int)fd, lists[w]->v[i]);
+#ifdef SHARNESS_TEST_HOOKS
+	if (!strcmp(getenv("SHARNESS_EXEC_TEST_SCAN_BESIDE") ?: "", "fail"))
+		_exit(EXIT_REFUSED);
+#endif
+	socket_scan(p, walls);
+	if (write(done, "y", 1) != 1)
+		_exit(EXIT_REFUSED);
+	_exit(0);
+}
+
+int socket_scan_fork(const struct policy *p, int walls, int dry_run)
+{
+	pid_t parent = getpid(), pid;
+	int fds[2], low;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		die(EXIT_REFUSED, "unable to make the socket scan's pipe");
+	/* Above 0-2, which the caller may have left closed. */
+	if (fds[0] < 3) {
+		low = fds[0];
+		if ((fds[0] = fcntl(low, F_DUPFD_CLOEXEC, 3)) < 0)
+			die(EXIT_REFUSED, "unable to make the socket scan's pipe");
+		close(low);
+	}
+	if (dry_run) {
+		close(fds[1]);
+		return fds[0];
+	}
+	fflush(NULL); /* nothing buffered twice */
+	if ((pid = fork()) < 0)
+		die(EXIT_REFUSED, "unable to fork the socket scan");
+	if (pid == 0) {
+		/* No report of its own (runreport.c's atexit), and gone with
+		 * the chain's first process, whatever it has become. */
+		msg_hook = NULL;
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(EXIT_REFUSED);
+		close(fds[0]);
+		scanner(p, walls, fds[1]);
+	}
+	close(fds[1]);
+	return fds[0];
 }

@@ -24,4 +24,16 @@ void socket_scan(const struct policy *p, int fd);
 int socket_scan_wants(const char *path);
 void socket_scan_dir(int which, size_t i, int fd, const char *path);
 
+/* Beside the chain: 1 when the scan wants 64 directories or more of P
+ * (below ABI 9). Then the front end reads none as it resolves the rules,
+ * and socket_scan_fork, after the resolution, forks a scanner that opens
+ * and reads them and does socket_scan into the walls record WALLS, while
+ * the chain goes on; it returns a pipe's read end (above 2, close-on-exec)
+ * for the landlock step (-S), which waits for the scanner's "y" there
+ * before it weighs the walls, and refuses without it. DRY_RUN: the pipe
+ * alone, for the chain printed. The scanner dies with the chain's first
+ * process (PR_SET_PDEATHSIG), and holds only stderr, WALLS and the pipe. */
+int socket_scan_beside(const struct policy *p);
+int socket_scan_fork(const struct policy *p, int walls, int dry_run);
+
 #endif

@@ -239,10 +239,30 @@ static int is_stop(int sig)
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/* Reap each child that has exited and is neither init nor the watcher:
+ * one this process had before its exec (the front end's socket scan,
+ * which runs beside the chain, sockscan.h; a caller's `cmd & exec
+ * sharness-exec ...`), or without a pid namespace an orphan of the run. No
+ * zombie of ours stays for the whole run. Looked at first (WNOWAIT): the
+ * status of init and of the watcher is for their own waits. */
+static void reap_strays(void)
+{
+	siginfo_t si;
+
+	for (;;) {
+		si.si_pid = 0;
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || !si.si_pid ||
+		    si.si_pid == run.init || si.si_pid == run.watcher)
+			return;
+		waitpid(si.si_pid, NULL, WNOHANG);
+	}
+}
+
 /* Pass the signals sent to us on, through init, until init exits; return
  * its wait status. */
 static int supervise(void)
 {
+	reap_strays(); /* one gone before the signals were blocked */
 	for (;;) {
 		siginfo_t si;
 		int sig = sigwaitinfo(&run.all, &si), st;
@@ -250,6 +270,7 @@ static int supervise(void)
 		if (sig < 0)
 			continue;
 		if (sig == SIGCHLD) {
+			reap_strays();
 			if (wait4(run.init, &st, WNOHANG, &run.ru) == run.init &&
 			    (WIFEXITED(st) || WIFSIGNALED(st)))
 				return st;

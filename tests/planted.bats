@@ -246,3 +246,94 @@ t_other_netns() {
 
 @test "below ABI 9 a socket of another network namespace among a read path's entries is refused; deeper it is the documented gap (root)" { t_other_netns root; }
 @test "below ABI 9 a socket of another network namespace among a read path's entries is refused; deeper it is the documented gap (nobody)" { t_other_netns nobody; }
+
+# Issue 27: with 64 or more directories to read, the socket scan runs in
+# a process of its own beside the chain (sockscan.h), and the landlock
+# step waits for its "y" (-S) before it weighs the walls. The test front
+# end's knob SHARNESS_EXEC_TEST_SCAN_BESIDE=1 takes that road with one
+# rule: the same attacks as above, the same refusals, the same runs.
+# beside FN MODE: FN as MODE with the scan beside the chain, first
+# checking that the chain does take that road.
+beside() {
+	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
+	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
+	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+	"$1" "$2"
+}
+
+@test "beside the chain, the socket scan refuses a listener beneath a read path the same way (root)" { beside t_listener root; }
+@test "beside the chain, the socket scan refuses a listener beneath a read path the same way (1000)" { beside t_listener 1000; }
+@test "beside the chain, the socket scan reads a read path's own entries the same way (nobody)" { beside t_other_netns nobody; }
+
+# many N: N more read directories, after files.read[1] $TMP/srv.
+many() {
+	local i extra=
+	mkdir -p "$TMP/many"
+	for ((i = 0; i < $1; i++)); do
+		mkdir -p "$TMP/many/$i"
+		extra="$extra,\"$TMP/many/$i\""
+	done
+	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'"$extra"
+}
+
+@test "the socket scan runs beside the chain from 64 directories to read on, inline below: the same refusal either way" {
+	require_feature landlock
+	require_feature root
+	unset SHARNESS_EXEC_TEST_SCAN_BESIDE
+	listen_at "$TMP/srv/app/sock"
+	# write_to reads /etc and $TMP/srv, and execs /bin, /lib, /lib64 and
+	# $TRYDIR (not beneath /usr as named): 6 directories, and N more.
+	for n in 57 58; do
+		many "$n"
+		run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
+		if [ "$n" = 58 ]; then
+			[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+		else
+			[[ "$output" != *" -S "* ]]
+		fi
+		run -126 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c 'touch "$1/ran"' sh "$TMP/w"
+		[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI $(eff 7): no wall of this run holds FS_RESOLVE_UNIX_READ" ]
+		[[ "${stderr_lines[1]}" == *"no socket listening beneath read or exec paths: \"$TMP/srv/app/sock\" beneath files.read[1] \"$TMP/srv\";"* ]]
+		[ ! -e "$TMP/w/ran" ]
+	done
+}
+
+@test "a socket scan beside the chain that does not finish refuses the run (126), -b or not, and the command never runs" {
+	require_feature landlock
+	export SHARNESS_EXEC_TEST_SCAN_BESIDE=fail
+	chmod 777 "$TMP/w"
+	write_to "$TMP/p.json" '"'"$TMP"'/w"'
+	for b in "" -b; do
+		run -126 --separate-stderr "$SHARNESS_EXEC" run $b -p "$TMP/p.json" -- sh -c 'touch "$1/ran"' sh "$TMP/w"
+		[ "$stderr" = "sharness-exec-landlock: fatal: unable to confine: the front end's socket scan did not finish, so nothing says what listens beneath the read and exec paths" ]
+		[ ! -e "$TMP/w/ran" ]
+	done
+}
+
+# The scanner is a child of the chain's first process, the supervisor to
+# be: it reaps it (supervise.c's reap_strays), so no zombie of the run
+# sits under the supervisor while the command runs. Its reaping follows
+# its exit by a moment: looked for until it is gone (a safety net of 10
+# minutes on a loaded machine), then the supervisor's only child is init.
+@test "the socket scan beside the chain leaves no zombie under the supervisor while the command runs" {
+	require_feature landlock
+	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
+	chmod 777 "$TMP/w"
+	mkfifo "$TMP/w/up" "$TMP/w/go"
+	write_to "$TMP/p.json" '"'"$TMP"'/w"'
+	"$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c 'echo up >"$1/up"; read -r x <"$1/go"' sh "$TMP/w" &
+	local sup=$! kids=() i
+	pids+=("$sup")
+	[ "$(await_line "$TMP/w/up")" = up ]
+	for i in $(seq 12000); do
+		read -ra kids < <(cat /proc/"$sup"/task/*/children; echo)
+		[ "${#kids[@]}" -gt 1 ] || break
+		sleep 0.05
+	done
+	[ "${#kids[@]}" = 1 ]
+	[ "$(cat "/proc/${kids[0]}/comm")" = sharness-exec-s ]
+	! ps -o stat= --ppid "$sup" | grep -q Z
+	echo go >"$TMP/w/go"
+	wait "$sup"
+}
