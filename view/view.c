@@ -303,7 +303,7 @@ static void bind_one(size_t i)
 	if (up && !strcmp(up->path, "/proc"))
 		m = clone_at(AT_FDCWD, e->path + 1, &dir);
 	else
-		m = clone_host(e->path, &dir);
+		m = clone_rule(e->path, &dir);
 	if (m < 0)
 		return;
 	/* A device is written through a read-only mount all the same;
@@ -335,6 +335,7 @@ static void bind_all(void)
 		}
 	}
 	at_root_forget();
+	host_forget();
 	for (size_t i = 0; i < nlinks; i++)
 		make_link(links[i].link, links[i].target);
 	host_links(ents, nents);

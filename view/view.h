@@ -60,6 +60,10 @@ extern struct stat clone_st;	/* what clone_host or clone_at cloned last */
 void mount_point(const char *path, int dir);
 void attach(int mnt, const char *path, int dir);
 int clone_host(const char *path, int *dir);
+/* clone_host for the rules, in tree order: a sibling of the last is cloned
+ * by its name beneath their directory, kept open until host_forget. */
+int clone_rule(const char *path, int *dir);
+void host_forget(void);
 int clone_at(int dfd, const char *path, int *dir);
 void set_attr(int m, __u64 attr, const char *path);
 int sys_open_tree(int dfd, const char *path, unsigned flags);

@@ -269,6 +269,9 @@ void attach(int mnt, const char *path, int dir)
 			die(EXIT_CONFINE, "unable to mount %s in the new root", path);
 		return;
 	}
+	/* A directory of its own, to be made: no host directory held
+	 * meanwhile (a low RLIMIT_NOFILE), its next sibling opens it again. */
+	host_forget();
 	mp = at_root(path, 1, dir);
 	if (mp < 0)
 		no_mount_point(path);
@@ -311,6 +314,45 @@ static int opened(int fd, const char *path)
 	return fd;
 }
 
+/* The host directory the last rule cloned by clone_host lies in (host_dir),
+ * and an O_PATH descriptor of it opened with no symlink on its way
+ * (host_fd): rules come in tree order, so the next is most often its
+ * sibling, cloned by its one name beneath host_fd, with no open of its own
+ * and no walk from the root. Closed (host_forget) before the symlinks
+ * are made, long before anything runs: no descriptor of the host's tree
+ * reaches the next step. */
+static char host_dir[PATH_MAX];
+static int host_fd = -1;
+
+void host_forget(void)
+{
+	if (host_fd >= 0)
+		close(host_fd);
+	host_fd = -1;
+	*host_dir = '\0';
+}
+
+/* NAME beneath host_fd, cloned with its last component not followed: a
+ * symlink put there since the front end resolved the path is refused as
+ * openat2's RESOLVE_NO_SYMLINKS refuses it (ELOOP); missing, -1. */
+static int clone_beneath(const char *name, const char *path, int *dir)
+{
+	int m = sys_open_tree(host_fd, name, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	                      AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+
+	if (m >= 0 && fstat(m, &clone_st) < 0)
+		die(EXIT_CONFINE, "unable to stat %s", path);
+	if (m >= 0 && S_ISLNK(clone_st.st_mode)) {
+		close(m);
+		m = -1;
+		errno = ELOOP;
+	}
+	if (m < 0 && (errno == EMFILE || opened(-1, path) < 0))
+		return -1;
+	*dir = S_ISDIR(clone_st.st_mode);
+	return m;
+}
+
 /* A recursive clone of the host's PATH, opened without following any
  * symlink anywhere on its way (openat2 RESOLVE_NO_SYMLINKS, or one
  * O_NOFOLLOW component at a time), or -1 when it is missing. */
@@ -326,6 +368,33 @@ int clone_host(const char *path, int *dir)
 	return fd < 0 ? -1 : clone_fd(fd, path, dir, is_dir);
 }
 
+int clone_rule(const char *path, int *dir)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+	int m;
+
+	if (!slash || !len || !slash[1] || len >= sizeof host_dir)
+		return clone_host(path, dir);
+	/* Its directory, opened as the rule would have been, is kept for
+	 * its siblings; beside the last, the rule is cloned by its name. */
+	if (host_fd < 0 || strncmp(host_dir, path, len) || host_dir[len]) {
+		host_forget();
+		memcpy(host_dir, path, len);
+		host_dir[len] = '\0';
+		if ((host_fd = open_nofollow(host_dir, O_PATH | O_DIRECTORY)) < 0) {
+			*host_dir = '\0';
+			return clone_host(path, dir);	/* it says why */
+		}
+	}
+	m = clone_beneath(slash + 1, path, dir);
+	/* A low RLIMIT_NOFILE: one descriptor fewer. */
+	if (m < 0 && errno == EMFILE) {
+		host_forget();
+		return clone_host(path, dir);
+	}
+	return m;
+}
 /* The same, PATH relative to DFD (our own fresh /proc). */
 int clone_at(int dfd, const char *path, int *dir)
 {
