@@ -163,8 +163,8 @@ static struct {
 	struct rule { int opt; const char *arg; unsigned long port; } *rule;
 	const char **view;
 	int nrules, best, net, udp, userns, test, explain;
-	unsigned long cap, envfd, scanfd;
-} o = { .cap = 1000, .envfd = ULONG_MAX, .scanfd = ULONG_MAX };
+	unsigned long cap, envfd;
+} o = { .cap = 1000, .envfd = ULONG_MAX };
 
 /* The port of -c, -l (TCP), -C or -L (UDP). Landlock's port 0 for UDP
  * bind: any ephemeral port, which a client's first send takes on its own. */
@@ -213,11 +213,7 @@ static void parse(int argc, char **argv)
 				usage_fail(USAGE, "unable to parse -e %s: not a descriptor above 2",
 				           qn(optarg));
 			break;
-		case 'S':
-			if (!parse_ulong(optarg, 3, INT_MAX, &o.scanfd))
-				usage_fail(USAGE, "unable to parse -S %s: not a descriptor above 2",
-				           qn(optarg));
-			break;
+		case 'S': walls_scan_fd(optarg, USAGE); break;
 		case 'u': user_parse_ids(optarg, USAGE); break;
 		case 'G': user_parse_groups(optarg, USAGE); groups = 1; break;
 		case 'W': walls_fd(optarg, USAGE); break;
@@ -289,25 +285,6 @@ static const struct rule *socket_dir_rule(void)
 		if (strchr("rx", o.rule[i].opt) && socket_dir_beneath(o.rule[i].arg))
 			return &o.rule[i];
 	return NULL;
-}
-
-/* -S FD: the front end's socket scan, run beside the chain (sockscan.h),
- * says "y" on FD once its finding is in the walls record, and nothing
- * else ever writes there. Without it (the scanner failed, or was killed)
- * nothing says what listens beneath the read and exec paths: refused. */
-static void wait_scan(int fd)
-{
-	char c = 0;
-	ssize_t n;
-
-	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
-		;
-	if (n < 0)
-		die(EXIT_CONFINE, "unable to read the socket scan's pipe (-S %d)", fd);
-	close(fd);
-	if (n != 1 || c != 'y')
-		diex(EXIT_CONFINE, "unable to confine: the front end's socket scan did not "
-		     "finish, so nothing says what listens beneath the read and exec paths");
 }
 
 /* The walls of this run: the record's (-W), and this step's own. */
@@ -570,8 +547,7 @@ int main(int argc, char **argv)
 	want.handled_access_net = o.net ? NET_TCP | NET_UDP : 0;
 	attr = want;
 	mask_abi(abi, &attr, &flags);
-	if (o.scanfd != ULONG_MAX)
-		wait_scan((int)o.scanfd);
+	walls_wait();	/* -S: the front end's socket scan */
 	find_walls(abi, &w);
 	weigh(&w, why_none, held, sizeof held);
 	if (!abi)

@@ -101,10 +101,7 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
  * uses it, the helpers run with an empty environment (a loader variable
  * cannot reach them), and /proc/PID/cmdline, which every user may read,
  * shows a number, never a secret. */
-static int env_fd = -1, walls_fd = -1;
-/* The socket scan's pipe when it runs beside the chain (sockscan.h), for
- * the landlock step's -S; else -1. */
-static int scan_fd = -1;
+static int env_fd = -1, walls_fd = -1, scan_fd = -1; /* scan: sockscan.h */
 
 /* FD, a new memfd (or -1), moved above 0-2, which the caller may have left
  * closed: the target would find it there as its stdin, stdout or stderr. */
@@ -143,30 +140,21 @@ static void seal_env(const struct vec *env)
  * of a symlink reads true; the helpers then open the resolved paths without
  * following symlinks (DESIGN.md 2) --- */
 
-/* SCAN: the socket scan's list (sockscan.h; -1 for none): a directory
- * it reads is opened once, for the resolution and the scan. */
 static void resolve_list(const char *key, const struct strlist *in,
-                         struct strlist *out, int show, int scan)
+                         struct strlist *out, int show)
 {
 	char r[PATH_MAX], why[3 * QUOTED_MAX + 256];
-	int loud, dfd;
+	int loud;
 
 	out->v = calloc(in->n ? in->n : 1, sizeof *out->v);
 	if (!out->v)
 		diex(EXIT_REFUSED, "out of memory");
 	for (size_t i = 0; i < in->n; i++) {
-		dfd = -1;
-		if ((loud = resolve_rule_dir(in->v[i], r, why, sizeof why, scan >= 0 &&
-		                             socket_scan_wants(in->v[i]) ? &dfd : NULL)) < 0)
+		if ((loud = resolve_rule(in->v[i], r, why, sizeof why)) < 0)
 			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink only "
 			         "when root or the caller owns it and the target's uid cannot "
 			         "write the directory it is in; name the path it points to",
 			         "refused: %s[%zu] %s: %s", key, i, q(in->v[i]), why);
-		/* Resolved through a link: its directory, opened now. */
-		if (dfd < 0 && scan >= 0 && strcmp(r, in->v[i]) && socket_scan_wants(r))
-			dfd = open(r, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0)
-			socket_scan_dir(scan, i, dfd, r);
 		if (!(out->v[i] = strdup(r)))
 			diex(EXIT_REFUSED, "out of memory");
 		out->n++;
@@ -177,14 +165,12 @@ static void resolve_list(const char *key, const struct strlist *in,
 	}
 }
 
-/* NOSCAN: the socket scan reads no directory here (a dry run, or the
- * scan runs beside the chain). */
-static void resolve_rules(struct policy *p, int show, int noscan)
+static void resolve_rules(struct policy *p, int show)
 {
-	resolve_list("files.read", &p->read, &p->read_resolved, show, noscan ? -1 : 0);
-	resolve_list("files.exec", &p->exec, &p->exec_resolved, show, noscan ? -1 : 1);
-	resolve_list("files.write", &p->write, &p->write_resolved, show, -1);
-	resolve_list("files.protected", &p->protected, &p->protected_resolved, show, -1);
+	resolve_list("files.read", &p->read, &p->read_resolved, show);
+	resolve_list("files.exec", &p->exec, &p->exec_resolved, show);
+	resolve_list("files.write", &p->write, &p->write_resolved, show);
+	resolve_list("files.protected", &p->protected, &p->protected_resolved, show);
 	/* check has seen each beneath a write path; a link may lead out. */
 	for (size_t i = 0; i < p->protected.n; i++) {
 		size_t w = 0;
@@ -471,7 +457,6 @@ static NORETURN void exec_chain(struct vec *chain)
 	env_put(&henv, "ASAN_OPTIONS", getenv("ASAN_OPTIONS"));
 #endif
 	if (fcntl(env_fd, F_SETFD, 0) < 0 || fcntl(walls_fd, F_SETFD, 0) < 0 ||
-	    (scan_fd >= 0 && fcntl(scan_fd, F_SETFD, 0) < 0) ||
 	    report_pass() < 0 || session_pass() < 0)
 		die(EXIT_REFUSED, "unable to pass on the environment and walls memfds");
 	execve(chain->v[0], chain->v, henv.n ? henv.v : none);
@@ -552,7 +537,6 @@ int cmd_run(int argc, char **argv)
 	unsigned char want[HASH_LEN];
 	struct vec env = { 0 }, chain = { 0 };
 	struct loaded l;
-	int beside;
 
 	/* A descriptor leaked by the caller could carry access past the
 	 * policy (--report fd:N's is the supervisor's alone); no step after
@@ -576,17 +560,13 @@ int cmd_run(int argc, char **argv)
 	key = sign_run_check(&l, o.policy, o.signature, o.trust, o.ntrust, o.expect_id);
 	report_chain(key);
 
-	beside = socket_scan_beside(&l.pol);
-	resolve_rules(&l.pol, o.verbose || o.dry_run, o.dry_run || beside);
+	resolve_rules(&l.pol, o.verbose || o.dry_run);
 	build_env(&env, &l, key, o.dry_run);
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
 	walls_fd = above2(memfd_create("sharness-exec-walls", MFD_CLOEXEC),
 	                  "the walls record");
-	if (beside)
-		scan_fd = socket_scan_fork(&l.pol, walls_fd, o.dry_run);
-	else if (!o.dry_run)
-		socket_scan(&l.pol, walls_fd);
+	scan_fd = socket_scan(&l.pol, walls_fd, o.dry_run);
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
 	if (o.verbose) {

@@ -1,18 +1,12 @@
-/* The socket scan of the front end (sockscan.h).
- *
- * What it reads: /proc/net/unix of the caller's network namespace, which
- * lists every bound AF_UNIX socket there with the path it was bound to,
- * and the listening ones with __SO_ACCEPTCON in Flags; each path is made
- * symlink-free (realpath) and must still be a socket (lstat), then it is
- * compared with the resolved rule paths. And each read or exec path that
- * is itself a socket or holds one among its own entries. What it misses
- * (sharness-exec(1) CAVEATS): a socket bound in another network namespace
- * (a container's, a service's with PrivateNetwork=) deeper than that; one
- * bound with a relative path, or in another mount namespace, or moved or
- * linked to another name since bind(2), since the listed path is the name
- * given then; one made after the start. The known socket directories
- * (/run, /var/lib/docker, ...) are refused as a whole whatever the scan
- * finds (rights.c). */
+/* The socket scan of the front end (sockscan.h). It reads /proc/net/unix
+ * of the caller's network namespace, which lists each bound AF_UNIX socket
+ * with the path it was bound to, and the listening ones with
+ * __SO_ACCEPTCON in Flags (each path made symlink-free and still a
+ * socket); and the entries of each read or exec path. It misses
+ * (sharness-exec(1) CAVEATS) a socket of another network namespace deeper
+ * than that; one bound with a relative path, in another mount namespace,
+ * moved or linked since bind(2); one made after the start. The known
+ * socket directories (/run, ...) are refused whole (rights.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,8 +28,7 @@
 /* __SO_ACCEPTCON, as /proc/net/unix prints a listener's flags. */
 #define ACCEPTCON 0x10000UL
 
-/* The ABI the landlock step will take: the kernel's, or lower under the
- * test front end's knob (run.c's push_test_abi), asked once. */
+/* The landlock step's ABI: the kernel's, or run.c's push_test_abi's. */
 static long effective_abi(void)
 {
 	static long abi = -1;
@@ -128,66 +121,45 @@ static void listed(char *line)
 		weigh_socket(sock);
 }
 
-/* What socket_scan_dir read while the rules were resolved: for rule I of
- * list WHICH, each socket among its entries (SOCK NULL: none), in the
- * order of the lists; named() takes them up in the same order. */
-static struct kept { int which; size_t i; char *sock; } *kept;
-static size_t nkept, kept_at;
-
-static void keep(int which, size_t i, const char *sock)
-{
-	if (!(nkept & (nkept + 1)) && !(kept = reallocarray(kept, 2 * nkept + 1, sizeof *kept)))
-		diex(EXIT_REFUSED, "out of memory");
-	kept[nkept++] = (struct kept){ which, i, sock ? strdup(sock) : NULL };
-	if (sock && !kept[nkept - 1].sock)
-		diex(EXIT_REFUSED, "out of memory");
-}
-
-int socket_scan_wants(const char *path)
+/* 1 when the scan reads PATH's entries. */
+static int wants(const char *path)
 {
 	return effective_abi() < 9 && !path_beneath(path, "/usr");
 }
 
-void socket_scan_dir(int which, size_t i, int fd, const char *path)
+/* Each of LIST that is a socket, or a directory with one among its own
+ * entries (d_type: no stat but the socket's): one bound in another network
+ * namespace (a container's, in a directory the host gave it), which no
+ * /proc/net/unix here lists, or a stale one, counted all the same. Opened
+ * as the helpers open it, no symlink on the way; else weighed itself. */
+static void named(const struct strlist *list)
 {
+	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS };
 	char sock[PATH_MAX];
-	const char *name;
+	const char *name, *path;
 	unsigned char type;
-
-	keep(which, i, NULL);
-	while ((name = next_dirent(fd, &type)))
-		if (type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s", strcmp(path, "/") ?
-		                                path : "", name) < (int)sizeof sock)
-			keep(which, i, sock);
-	close(fd);
-}
-
-/* Each of LIST (WHICH: 0 read, 1 exec) that is itself a socket, or a
- * directory with a socket among its own entries (d_type: no stat but the
- * socket's), for one bound in another network namespace: a container's
- * server in a directory the host bind-mounted into it, which
- * /proc/net/unix here does not list. One found there may also be stale:
- * it is counted all the same. Not beneath /usr. Each directory was read
- * as its rule was resolved (socket_scan_dir); what was not, is no
- * directory the caller may read: it is weighed itself. */
-static void named(const struct strlist *list, int which)
-{
-	int seen;
+	long fd;
 
 	for (size_t i = 0; i < list->n; i++) {
-		for (seen = 0; kept_at < nkept && kept[kept_at].which == which &&
-		       kept[kept_at].i == i; kept_at++, seen = 1)
-			if (kept[kept_at].sock)
-				weigh_socket(kept[kept_at].sock);
-		if (!seen)
-			weigh_socket(list->v[i]);
+		path = list->v[i];
+		if (!wants(path) ||
+		    (fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how)) < 0) {
+			weigh_socket(path);
+			continue;
+		}
+		while ((name = next_dirent((int)fd, &type)))
+			if (type == DT_SOCK && snprintf(sock, sizeof sock, "%s/%s", strcmp(path, "/") ?
+			                                path : "", name) < (int)sizeof sock)
+				weigh_socket(sock);
+		close((int)fd);
 	}
 }
 
-/* Each line of the file FD, to listed(), read without stdio (whose FILE
- * is a page mapped, faulted in twice and unmapped again): a line is at
- * most a path of sizeof sun_path and seven short numbers, far less than
- * BUF; one longer is no listener's and is dropped. */
+/* Each line of the file FD to listed(), then FD closed; read without
+ * stdio (whose FILE is a page mapped, faulted in twice and unmapped): a
+ * line is at most a path of sizeof sun_path and seven short numbers, far
+ * less than BUF; one longer is no listener's and is dropped. */
 static void each_line(int fd)
 {
 	char buf[4096];
@@ -212,27 +184,25 @@ static void each_line(int fd)
 	buf[len] = '\0';
 	if (len && !skip)
 		listed(buf);
+	close(fd);
 }
 
-void socket_scan(const struct policy *p, int fd)
+/* The scan itself, into the walls record FD. */
+static void scan(const struct policy *p, int fd)
 {
 	char words[4 * QUOTED_MAX + 128] = "";
 	int f;
 
-	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
-		return;
 	found.p = p;
-	named(&p->read_resolved, 0);
-	named(&p->exec_resolved, 1);
+	named(&p->read_resolved);
+	named(&p->exec_resolved);
 	/* Without /proc nothing says what listens: that is no wall either.
 	 * openat, not open: musl's open adds an F_SETFD for O_CLOEXEC. */
 	if ((f = openat(AT_FDCWD, "/proc/net/unix", O_RDONLY | O_CLOEXEC)) < 0)
 		snprintf(words, sizeof words, "sockets beneath read and exec paths unknown: "
 		         "unable to read /proc/net/unix: %s", strerror(errno));
-	if (f >= 0) {
+	if (f >= 0)
 		each_line(f);
-		close(f);
-	}
 	if (*found.sock)
 		snprintf(words, sizeof words, "%s beneath %s[%zu] %s", q(found.sock), found.key,
 		         found.i, q(found.rule));
@@ -244,107 +214,61 @@ void socket_scan(const struct policy *p, int fd)
 		die(EXIT_REFUSED, "unable to write the walls record");
 }
 
-/* --- beside the chain --- */
-
-/* From this many directories to read on, the scan runs in a process of
- * its own beside the chain (sockscan.h): a fork of the front end costs
- * about what reading 20 to 40 empty directories does on this 2-core
- * machine (bench/rules.sh), and a directory's read is 4 to 6 us there. */
+/* From this many directories to read on, the scan runs beside the chain:
+ * a fork of the front end costs what reading about 20 to 40 does on a
+ * 2-core machine, a read 4 to 8 us (bench/rules.sh, bench/front.sh). */
 #define BESIDE_MIN 64
 
-int socket_scan_beside(const struct policy *p)
+static int beside(const struct policy *p)
 {
+	const struct strlist *lists[] = { &p->read_resolved, &p->exec_resolved };
 	size_t n = 0;
 #ifdef SHARNESS_TEST_HOOKS
+	/* tests/planted.bats: 1 (or "fail": its scanner fails), 0 never. */
 	const char *knob = getenv("SHARNESS_EXEC_TEST_SCAN_BESIDE");
-#endif
 
-	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
-		return 0;
-#ifdef SHARNESS_TEST_HOOKS
-	/* tests/planted.bats: 1 (or "fail") beside whatever the count,
-	 * 0 never. */
 	if (knob && *knob)
 		return strcmp(knob, "0") != 0;
 #endif
-	for (size_t i = 0; i < p->read.n; i++)
-		n += socket_scan_wants(p->read.v[i]);
-	for (size_t i = 0; i < p->exec.n; i++)
-		n += socket_scan_wants(p->exec.v[i]);
+	for (int w = 0; w < 2; w++)
+		for (size_t i = 0; i < lists[w]->n; i++)
+			n += wants(lists[w]->v[i]);
 	return n >= BESIDE_MIN;
 }
 
-/* Close every descriptor but 2 (for a fatal line), A and B. */
-static void keep_two(int a, int b)
+int socket_scan(const struct policy *p, int walls, int dry_run)
 {
-	int lo = a < b ? a : b, hi = a < b ? b : a;
+	pid_t parent = getpid(), pid = 1;
+	int fds[2], rd;
 
-	close(0);
-	close(1);
-	if (lo > 3)
-		syscall(SYS_close_range, 3U, (unsigned)lo - 1, 0U);
-	if (hi > lo + 1)
-		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0U);
-	syscall(SYS_close_range, (unsigned)hi + 1, ~0U, 0U);
-}
-
-/* The scanner: each directory the scan wants, opened as the front end
- * would have for the resolution (no symlink on the way: the path is the
- * resolved one), read, then the scan; "y" on DONE when it is all in the
- * walls record. A fatal line goes to stderr and leaves DONE without it. */
-static NORETURN void scanner(const struct policy *p, int walls, int done)
-{
-	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-	                        .resolve = RESOLVE_NO_SYMLINKS };
-	const struct strlist *lists[] = { &p->read_resolved, &p->exec_resolved };
-	long fd;
-
-	keep_two(walls, done);
-	for (int w = 0; w < 2; w++)
-		for (size_t i = 0; i < lists[w]->n; i++)
-			if (socket_scan_wants(lists[w]->v[i]) &&
-			    (fd = syscall(SYS_openat2, AT_FDCWD, lists[w]->v[i], &how, sizeof how)) >= 0)
-				socket_scan_dir(w, i, (int)fd, lists[w]->v[i]);
-#ifdef SHARNESS_TEST_HOOKS
-	if (!strcmp(getenv("SHARNESS_EXEC_TEST_SCAN_BESIDE") ?: "", "fail"))
-		_exit(EXIT_REFUSED);
-#endif
-	socket_scan(p, walls);
-	if (write(done, "y", 1) != 1)
-		_exit(EXIT_REFUSED);
-	_exit(0);
-}
-
-int socket_scan_fork(const struct policy *p, int walls, int dry_run)
-{
-	pid_t parent = getpid(), pid;
-	int fds[2], low;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
+		return -1;
+	if (!beside(p)) {
+		if (!dry_run)
+			scan(p, walls);
+		return -1;
+	}
+	/* Above 0-2, which the caller may have left closed; for the chain. */
+	if (pipe2(fds, O_CLOEXEC) < 0 || (rd = fcntl(fds[0], F_DUPFD, 3)) < 0)
 		die(EXIT_REFUSED, "unable to make the socket scan's pipe");
-	/* Above 0-2, which the caller may have left closed. */
-	if (fds[0] < 3) {
-		low = fds[0];
-		if ((fds[0] = fcntl(low, F_DUPFD_CLOEXEC, 3)) < 0)
-			die(EXIT_REFUSED, "unable to make the socket scan's pipe");
-		close(low);
-	}
-	if (dry_run) {
-		close(fds[1]);
-		return fds[0];
-	}
-	fflush(NULL); /* nothing buffered twice */
-	if ((pid = fork()) < 0)
+	close(fds[0]);
+	fflush(NULL);	/* nothing buffered twice */
+	if (!dry_run && (pid = fork()) < 0)
 		die(EXIT_REFUSED, "unable to fork the socket scan");
+	/* The scanner: no report (runreport.c's atexit), gone with the
+	 * chain's first process; "y" once its finding is in the record. */
 	if (pid == 0) {
-		/* No report of its own (runreport.c's atexit), and gone with
-		 * the chain's first process, whatever it has become. */
 		msg_hook = NULL;
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 			_exit(EXIT_REFUSED);
-		close(fds[0]);
-		scanner(p, walls, fds[1]);
+		close(rd);
+#ifdef SHARNESS_TEST_HOOKS
+		if (!strcmp(getenv("SHARNESS_EXEC_TEST_SCAN_BESIDE") ?: "", "fail"))
+			_exit(EXIT_REFUSED);
+#endif
+		scan(p, walls);
+		_exit(write(fds[1], "y", 1) == 1 ? 0 : EXIT_REFUSED);
 	}
 	close(fds[1]);
-	return fds[0];
+	return rd;
 }

@@ -18,6 +18,7 @@
  *   landlock step's filter then refuses kill() at that group.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,34 @@ void walls_fd(const char *arg, const char *usage)
 	if (!parse_ulong(arg, 3, 1 << 20, &fd))
 		usage_fail(usage, "unable to parse -W %s: not a descriptor above 2", qn(arg));
 	record = (int)fd;
+}
+
+static int scan_done = -1;
+
+void walls_scan_fd(const char *arg, const char *usage)
+{
+	unsigned long fd;
+
+	if (!parse_ulong(arg, 3, INT_MAX, &fd))
+		usage_fail(usage, "unable to parse -S %s: not a descriptor above 2", qn(arg));
+	scan_done = (int)fd;
+}
+
+void walls_wait(void)
+{
+	char c = 0;
+	ssize_t n;
+
+	if (scan_done < 0)
+		return;
+	while ((n = read(scan_done, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		die(EXIT_CONFINE, "unable to read the socket scan's pipe (-S %d)", scan_done);
+	close(scan_done);
+	if (n != 1 || c != 'y')
+		diex(EXIT_CONFINE, "unable to confine: the front end's socket scan did not "
+		     "finish, so nothing says what listens beneath the read and exec paths");
 }
 
 void walls_close(void)

@@ -510,15 +510,12 @@ out:
 /* 1 when PATH, absolute and in its plain form (no ".", "..", "//" or
  * trailing "/"), opens with no symlink anywhere on its way: then it is
  * its own resolved path, in one system call rather than three a
- * component (at 10,000 rules, 140,000 calls). With DIRFD, a directory is
- * opened for reading, its descriptor left in *DIRFD (-1 for anything
- * else, opened again as O_PATH): the same look serves the socket scan. */
-static int plain_and_symlink_free(const char *path, int *dirfd)
+ * component (at 10,000 rules, 140,000 calls). */
+static int plain_and_symlink_free(const char *path)
 {
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS },
-		dir = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 	const char *p;
-	long fd = -1;
+	long fd;
 
 	if (path[0] != '/' || strlen(path) >= PATH_MAX || (path[1] && path[strlen(path) - 1] == '/'))
 		return 0;
@@ -526,29 +523,20 @@ static int plain_and_symlink_free(const char *path, int *dirfd)
 		if (p[1] == '/' || (p[1] == '.' && (!p[2] || p[2] == '/' ||
 		                                     (p[2] == '.' && (!p[3] || p[3] == '/')))))
 			return 0;
-	if (dirfd && (fd = syscall(SYS_openat2, AT_FDCWD, path, &dir, sizeof dir)) >= 0) {
-		*dirfd = (int)fd;
-		return 1;
-	}
-	/* Missing, or a symlink on the way: so it is as O_PATH too. */
-	if (dirfd && (errno == ENOENT || errno == ELOOP))
-		return 0;
 	if ((fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how)) < 0)
 		return 0;
 	close((int)fd);
 	return 1;
 }
 
-int resolve_rule_dir(const char *path, char *out, char *why, size_t whylen, int *dirfd)
+int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 {
 	char name[NAME_MAX + 1], link[PATH_MAX];
 	struct walker w;
 	struct stat st;
 	int r;
 
-	if (dirfd)
-		*dirfd = -1;
-	if (plain_and_symlink_free(path, dirfd)) {
+	if (plain_and_symlink_free(path)) {
 		strcpy(out, path);
 		return 0;
 	}
@@ -571,9 +559,4 @@ int resolve_rule_dir(const char *path, char *out, char *why, size_t whylen, int 
 	if (w.fd >= 0)
 		close(w.fd);
 	return r == 0 ? w.loud : -1;
-}
-
-int resolve_rule(const char *path, char *out, char *why, size_t whylen)
-{
-	return resolve_rule_dir(path, out, why, whylen, NULL);
 }

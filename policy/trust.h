@@ -44,11 +44,6 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
  * quoted) when a symlink on the way is refused, too many links, or the
  * walk fails otherwise. */
 int resolve_rule(const char *path, char *out, char *why, size_t whylen);
-/* The same; where PATH is already its own resolved path and a directory
- * the caller may read, *DIRFD its descriptor open for reading (the
- * caller closes it), else -1: one look for the resolution and the socket
- * scan's read of its entries (front/sockscan.h). */
-int resolve_rule_dir(const char *path, char *out, char *why, size_t whylen, int *dirfd);
 
 /* run --user: the target runs as UID, so what UID owns may have been
  * planted by an earlier run: from here on only root is trusted, the
