@@ -256,6 +256,30 @@ void mount_point(const char *path, int dir)
 	close(fd);
 }
 
+/* The host directory of the last rule clone_rule cloned (host_dir) and,
+ * from its second rule there on, an O_PATH descriptor of it opened with
+ * no symlink on its way (host_fd): rules come in tree order, so the next
+ * is most often a sibling, cloned by its one name beneath host_fd, with
+ * no open of its own and no walk from the root. host_fd is let go while
+ * a mount point of a new directory is made (a low RLIMIT_NOFILE) and
+ * both are forgotten before the symlinks are made: no descriptor of the
+ * host's tree reaches the next step. */
+static char host_dir[PATH_MAX];
+static int host_fd = -1;
+
+static void host_let_go(void)
+{
+	if (host_fd >= 0)
+		close(host_fd);
+	host_fd = -1;
+}
+
+void host_forget(void)
+{
+	host_let_go();
+	*host_dir = '\0';
+}
+
 /* Attach MNT (a detached mount) at PATH in the new root. */
 void attach(int mnt, const char *path, int dir)
 {
@@ -269,9 +293,7 @@ void attach(int mnt, const char *path, int dir)
 			die(EXIT_CONFINE, "unable to mount %s in the new root", path);
 		return;
 	}
-	/* A directory of its own, to be made: no host directory held
-	 * meanwhile (a low RLIMIT_NOFILE), its next sibling opens it again. */
-	host_forget();
+	host_let_go();	/* a directory to make: one descriptor fewer */
 	mp = at_root(path, 1, dir);
 	if (mp < 0)
 		no_mount_point(path);
@@ -312,24 +334,6 @@ static int opened(int fd, const char *path)
 		         "it changed since the front end resolved the path" : NULL,
 		         "unable to open %s", path);
 	return fd;
-}
-
-/* The host directory the last rule cloned by clone_host lies in (host_dir),
- * and an O_PATH descriptor of it opened with no symlink on its way
- * (host_fd): rules come in tree order, so the next is most often its
- * sibling, cloned by its one name beneath host_fd, with no open of its own
- * and no walk from the root. Closed (host_forget) before the symlinks
- * are made, long before anything runs: no descriptor of the host's tree
- * reaches the next step. */
-static char host_dir[PATH_MAX];
-static int host_fd = -1;
-
-void host_forget(void)
-{
-	if (host_fd >= 0)
-		close(host_fd);
-	host_fd = -1;
-	*host_dir = '\0';
 }
 
 /* NAME beneath host_fd, cloned with its last component not followed: a
@@ -376,21 +380,19 @@ int clone_rule(const char *path, int *dir)
 
 	if (!slash || !len || !slash[1] || len >= sizeof host_dir)
 		return clone_host(path, dir);
-	/* Its directory, opened as the rule would have been, is kept for
-	 * its siblings; beside the last, the rule is cloned by its name. */
-	if (host_fd < 0 || strncmp(host_dir, path, len) || host_dir[len]) {
+	/* The first rule in a directory as any other; from its second on,
+	 * by name beneath the directory, opened as the rule would have been. */
+	if (strncmp(host_dir, path, len) || host_dir[len]) {
 		host_forget();
 		memcpy(host_dir, path, len);
 		host_dir[len] = '\0';
-		if ((host_fd = open_nofollow(host_dir, O_PATH | O_DIRECTORY)) < 0) {
-			*host_dir = '\0';
-			return clone_host(path, dir);	/* it says why */
-		}
+		return clone_host(path, dir);
 	}
+	if (host_fd < 0 && (host_fd = open_nofollow(host_dir, O_PATH | O_DIRECTORY)) < 0)
+		return clone_host(path, dir);	/* it says why */
 	m = clone_beneath(slash + 1, path, dir);
-	/* A low RLIMIT_NOFILE: one descriptor fewer. */
-	if (m < 0 && errno == EMFILE) {
-		host_forget();
+	if (m < 0 && errno == EMFILE) {	/* a low RLIMIT_NOFILE */
+		host_let_go();
 		return clone_host(path, dir);
 	}
 	return m;
