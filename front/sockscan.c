@@ -190,8 +190,8 @@ static void each_line(int fd)
 /* The scan itself, into the walls record FD. */
 static void scan(const struct policy *p, int fd)
 {
-	char words[4 * QUOTED_MAX + 128] = "";
-	int f;
+	char words[4 * QUOTED_MAX + 128] = "", line[sizeof words + 16];
+	int f, n;
 
 	found.p = p;
 	named(&p->read_resolved);
@@ -209,8 +209,9 @@ static void scan(const struct policy *p, int fd)
 	if (found.more)
 		snprintf(words + strlen(words), sizeof words - strlen(words), " (and %zu more)",
 		         found.more);
-	/* One line (every string quoted: no newline in it). */
-	if (*words && dprintf(fd, "listener=%s\n", words) < 0)
+	/* One line (every string quoted: no newline), in one write. */
+	n = snprintf(line, sizeof line, "listener=%s\n", words);
+	if (*words && write(fd, line, (size_t)n) != n)
 		die(EXIT_REFUSED, "unable to write the walls record");
 }
 
@@ -243,13 +244,12 @@ int socket_scan(const struct policy *p, int walls, int dry_run)
 
 	if (effective_abi() >= 9 || (!p->read.n && !p->exec.n))
 		return -1;
-	if (!beside(p)) {
-		if (!dry_run)
-			scan(p, walls);
-		return -1;
-	}
-	/* Above 0-2, which the caller may have left closed; for the chain. */
-	if (pipe2(fds, O_CLOEXEC) < 0 || (rd = fcntl(fds[0], F_DUPFD, 3)) < 0)
+	if (!beside(p))
+		return dry_run ? -1 : (scan(p, walls), -1);
+	/* The pipe's end above 0-2 (the caller may have left them closed);
+	 * the record O_APPEND: a memfd's shared offset is no lock. */
+	if (pipe2(fds, O_CLOEXEC) < 0 || (rd = fcntl(fds[0], F_DUPFD, 3)) < 0 ||
+	    fcntl(walls, F_SETFL, O_APPEND) < 0)
 		die(EXIT_REFUSED, "unable to make the socket scan's pipe");
 	close(fds[0]);
 	fflush(NULL);	/* nothing buffered twice */
