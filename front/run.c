@@ -3,7 +3,6 @@
  * it, builds the target's environment (DESIGN.md 2.2), compiles the policy
  * into the argv of only the steps it needs and execs the first of them.
  * Trusts nothing from its caller: inherited fds above 2 are closed first. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,12 +419,8 @@ static void put_word(const char *w, FILE *f)
 		return;
 	}
 	fputc('\'', f);
-	for (; *w; w++) {
-		if (*w == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*w, f);
-	}
+	for (; *w; w++)
+		*w == '\'' ? fputs("'\\''", f) : fputc(*w, f);
 	fputc('\'', f);
 }
 

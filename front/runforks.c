@@ -3,9 +3,9 @@
  * the chain's own words as each step's page says it forks: supervise, the
  * watcher (with caps, its -c; without, only where no pid namespace can be
  * made, which it finds out at run time), init and init's child; landlock
- * in the object form (its -H), the listen guard and the guard's child. No
- * other step forks. A fork a step decides at run time is named with its
- * condition in parentheses. */
+ * in the object form (its -H), the listen guard and the guard's child; the
+ * front end's socket scan beside the chain (landlock's -S). No other step
+ * forks. A fork decided at run time is named with its condition. */
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +49,9 @@ void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
 		for (next = i; strcmp(v[next], "--"); next++)
 			;
 		next++;
+		if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "-S"))
+			say(f, NULL, "the socket scan", progname, "reads the rule directories and "
+			    "/proc/net/unix beside the chain, for the landlock step's -S");
 		if (!strcmp(step, "sharness-exec-supervise")) {
 			say(f, caps ? NULL : "only without a pid namespace", "the watcher", step,
 			    caps ? "makes the run's cgroup for the caps, reads its counters and "

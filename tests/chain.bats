@@ -130,8 +130,8 @@ PY
 # last program it executed, or, before it executes one, by what it is to
 # its parent: supervise's child that forks is init, the other the watcher;
 # init's child is init's child; landlock's the listen guard, whose child is
-# the listen guard's child. And init's child executes the step its line
-# names.
+# the listen guard's child; the front end's the socket scan. And init's
+# child executes the step its line names.
 forks_match() {
 	python3 - "$@" <<'PY'
 import os, re, sys
@@ -170,8 +170,9 @@ def walk(pid, name):
         forks = any(k == 'fork' for k, _ in events[x])
         role = {'sharness-exec-supervise': 'init' if forks else 'the watcher',
                 'init': "init's child", 'sharness-exec-landlock': 'the listen guard',
-                'the listen guard': "the listen guard's child"}.get(name, 'a child of ' + name)
-        got.append(role + ', by ' + name)
+                'the listen guard': "the listen guard's child",
+                'test-sharness-exec': 'the socket scan'}.get(name, 'a child of ' + name)
+        got.append(role + ', by ' + name.replace('test-sharness-exec', 'sharness-exec'))
         first_exec[role] = next((y for k, y in events[x] if k == 'exec'), None)
         walk(x, role)
 walk(root, None)
@@ -231,6 +232,37 @@ PY
 		"$SHARNESS_EXEC" run -b -p "$TMP/p.json" -- /bin/true
 	run -0 forks_match "$TMP/verbose" 1 "$TMP"/st.*
 	[ "${#lines[@]}" = 4 ]
+}
+
+# Issue 27: below Landlock ABI 9, with 64 directories to read (the test
+# front end's SHARNESS_EXEC_TEST_SCAN_BESIDE=1 with fewer), the front end
+# forks the socket scan beside the chain, and the landlock step waits for
+# it (-S): --verbose names that fork, and strace records it and no other
+# of the front end's.
+@test "--dry-run --verbose: the socket scan beside the chain is the front end's one fork, as strace -f records it" {
+	require_feature landlock
+	require_feature tool:strace
+	require_feature tool:python3
+	[ "$(landlock_abi)" -lt 9 ] || skip "Landlock ABI 9 and later: no socket scan"
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"read":["'"$TMP"'"],"exec":["/usr","/bin","/lib","/lib64"]},"network":"none","process":{"no_new_privs":true}}'
+	cd "$TMP"
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/true
+	! grep -q 'the socket scan' <<<"$stderr"
+	[[ "$output" != *" -S "* ]]
+	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/true
+	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"
+	grep -q '^sharness-exec: fork: the socket scan, by sharness-exec: ' "$TMP/verbose"
+	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+	run -0 --separate-stderr strace -f -ff --decode-pids=pidns \
+		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
+		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/true
+	run -0 forks_match "$TMP/verbose" 0 "$TMP"/st.*
+	echo "$output"
+	[ "${#lines[@]}" = 4 ]
+	# Not named, it is a fork too many.
+	sed -i '/the socket scan/d' "$TMP/verbose"
+	run -1 forks_match "$TMP/verbose" 0 "$TMP"/st.*
 }
 
 @test "--verbose prints the hash and the chain on stderr, nothing on stdout" {
