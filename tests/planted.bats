@@ -257,7 +257,7 @@ t_other_netns() {
 beside() {
 	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
 	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
-	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
+	run -0 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
 	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
 	"$1" "$2"
 }
@@ -291,7 +291,7 @@ many() {
 	done
 	for n in $((63 - base)) $((64 - base)); do
 		many "$n"
-		run -0 --separate-stderr "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
+		run -0 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
 		if [ "$n" = $((64 - base)) ]; then
 			[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
 		else
@@ -306,7 +306,7 @@ many() {
 
 @test "a socket scan beside the chain that does not finish refuses the run (126), -b or not, and the command never runs" {
 	require_feature landlock
-	export SHARNESS_EXEC_TEST_SCAN_BESIDE=fail
+	export SHARNESS_EXEC_TEST_SCAN_BESIDE=fail SHARNESS_EXEC_TEST_ABI=7
 	chmod 777 "$TMP/w"
 	write_to "$TMP/p.json" '"'"$TMP"'/w"'
 	for b in "" -b; do
@@ -323,7 +323,7 @@ many() {
 # minutes on a loaded machine), then the supervisor's only child is init.
 @test "the socket scan beside the chain leaves no zombie under the supervisor while the command runs" {
 	require_feature landlock
-	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
+	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1 SHARNESS_EXEC_TEST_ABI=7
 	chmod 777 "$TMP/w"
 	mkfifo "$TMP/w/up" "$TMP/w/go"
 	write_to "$TMP/p.json" '"'"$TMP"'/w"'
