@@ -208,11 +208,7 @@ static void parse(int argc, char **argv)
 			if (!parse_ulong(optarg, 0, 1000, &o.cap))
 				usage_fail(USAGE, "unable to parse -A %s: not an ABI number", optarg);
 			break;
-		case 'e':
-			if (!parse_ulong(optarg, 3, INT_MAX, &o.envfd))
-				usage_fail(USAGE, "unable to parse -e %s: not a descriptor above 2",
-				           qn(optarg));
-			break;
+		case 'e': o.envfd = (unsigned long)parse_fd(optarg, 'e', INT_MAX, USAGE); break;
 		case 'S': walls_scan_fd(optarg, USAGE); break;
 		case 'u': user_parse_ids(optarg, USAGE); break;
 		case 'G': user_parse_groups(optarg, USAGE); groups = 1; break;

@@ -368,6 +368,15 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max,
 	return 1;
 }
 
+int parse_fd(const char *arg, int opt, unsigned long max, const char *usage)
+{
+	unsigned long fd;
+
+	if (!parse_ulong(arg, 3, max, &fd))
+		usage_fail(usage, "unable to parse -%c %s: not a descriptor above 2", opt, qn(arg));
+	return (int)fd;
+}
+
 long landlock_abi(void)
 {
 	return syscall(SYS_landlock_create_ruleset, NULL, 0,

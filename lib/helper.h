@@ -43,5 +43,8 @@ void check_line(const char *fmt, ...) PRINTF(1, 2);
  * Refuses signs, spaces, leading zeros, empty strings and trailing garbage. */
 int parse_ulong(const char *s, unsigned long min, unsigned long max,
                 unsigned long *out);
+/* -OPT ARG, a descriptor above 2 and at most MAX; else the one usage line
+ * "unable to parse -OPT ARG: not a descriptor above 2" (125, USAGE). */
+int parse_fd(const char *arg, int opt, unsigned long max, const char *usage);
 
 #endif

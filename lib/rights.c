@@ -168,22 +168,14 @@ static int record = -1;
 
 void walls_fd(const char *arg, const char *usage)
 {
-	unsigned long fd;
-
-	if (!parse_ulong(arg, 3, 1 << 20, &fd))
-		usage_fail(usage, "unable to parse -W %s: not a descriptor above 2", qn(arg));
-	record = (int)fd;
+	record = parse_fd(arg, 'W', 1 << 20, usage);
 }
 
 static int scan_done = -1;
 
 void walls_scan_fd(const char *arg, const char *usage)
 {
-	unsigned long fd;
-
-	if (!parse_ulong(arg, 3, INT_MAX, &fd))
-		usage_fail(usage, "unable to parse -S %s: not a descriptor above 2", qn(arg));
-	scan_done = (int)fd;
+	scan_done = parse_fd(arg, 'S', INT_MAX, usage);
 }
 
 void walls_wait(void)

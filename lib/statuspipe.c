@@ -35,11 +35,7 @@ static void to_pipe(int code, const char *line)
 
 void status_fd(const char *arg, const char *usage)
 {
-	unsigned long fd;
-
-	if (!parse_ulong(arg, 3, 1 << 20, &fd))
-		usage_fail(usage, "unable to parse -E %s: not a descriptor above 2", qn(arg));
-	status = (int)fd;
+	status = parse_fd(arg, 'E', 1 << 20, usage);
 	msg_hook = to_pipe;
 }
 

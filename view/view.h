@@ -61,7 +61,8 @@ void mount_point(const char *path, int dir);
 void attach(int mnt, const char *path, int dir);
 int clone_host(const char *path, int *dir);
 /* clone_host for the rules, in tree order: a sibling of the last is cloned
- * by its name beneath their directory, kept open until host_forget. */
+ * by its name beneath their directory (viewfs.c's host_fd); host_forget
+ * closes that directory once the rules are bound. */
 int clone_rule(const char *path, int *dir);
 void host_forget(void);
 int clone_at(int dfd, const char *path, int *dir);

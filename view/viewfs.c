@@ -397,6 +397,7 @@ int clone_rule(const char *path, int *dir)
 	}
 	return m;
 }
+
 /* The same, PATH relative to DFD (our own fresh /proc). */
 int clone_at(int dfd, const char *path, int *dir)
 {
