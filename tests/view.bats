@@ -502,3 +502,35 @@ t_host_links() {
 
 @test "sharness-exec-view alone: the host's links into the view above a bound path, none from a sticky world-writable directory (root)" { t_host_links root; }
 @test "sharness-exec-view alone: the host's links into the view above a bound path, none from a sticky world-writable directory (nobody)" { t_host_links nobody; }
+
+# Issue 27: from its second rule in a directory on, the view clones a rule
+# by its name beneath that directory, opened once (viewfs.c's clone_rule).
+# A sibling swapped for a symlink after the front end resolved it, here
+# to a directory outside every list, is refused as a path opened from the
+# root is (ELOOP, 126), and nothing is written where the link leads.
+t_sibling_swap() {
+	local m=$1
+	vneed "$m"
+	mkdir -p "$TMP/sib/a" "$TMP/sib/b"
+	chown -R "$NOBODY_UID:$NOBODY_GID" "$TMP/sib"
+	chmod 777 "$TMP/sib" "$TMP/sib/a" "$TMP/sib/b"
+	# Both real: the second sibling is bound, and writable.
+	run -0 --separate-stderr alone "$m" -x /usr -w "$TMP/sib/a" -w "$TMP/sib/b" -- \
+		/usr/bin/touch "$TMP/sib/b/made"
+	[ -e "$TMP/sib/b/made" ]
+	mv "$TMP/sib/b" "$TMP/sib/b.real"
+	ln -s "$TMP/out" "$TMP/sib/b"
+	run -126 --separate-stderr alone "$m" -x /usr -w "$TMP/sib/a" -w "$TMP/sib/b" -- \
+		/usr/bin/touch "$TMP/sib/b/planted"
+	case ${stderr_lines[0]} in
+	"sharness-exec-view: fatal: unable to open $TMP/sib/b: Too many levels of symbolic links") ;;
+	"sharness-exec-view: fatal: unable to open $TMP/sib/b: Symbolic link loop") ;;
+	*) false ;;
+	esac
+	[[ "${stderr_lines[1]}" == "hint: "*"changed since the front end resolved"* ]]
+	[ ! -e "$TMP/out/planted" ] && [ ! -e "$TMP/sib/b.real/planted" ]
+	[ "$(ls -A "$TMP/out")" = file ]
+}
+
+@test "sharness-exec-view alone: a sibling rule swapped for a symlink after resolution is refused (126), nothing written through it (root)" { t_sibling_swap root; }
+@test "sharness-exec-view alone: a sibling rule swapped for a symlink after resolution is refused (126), nothing written through it (nobody)" { t_sibling_swap nobody; }
