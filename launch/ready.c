@@ -4,6 +4,11 @@
  * MANIFEST_READY_TIMEOUT). The TCP probe is a child of the session's init
  * that drops to the component's uid before it connects, in the session's
  * network namespace; it retries a refused connection every 10 to 100 ms.
+ * The port counts only while every socket listening on it in the session
+ * belongs to the component's uid (/proc/self/net/tcp and tcp6, written by
+ * the kernel): another role that squats it first is not the component,
+ * and the probe ends at once (PROBE_SQUAT) instead of passing its accept
+ * off as the component's.
  * The UNIX socket's probe is unixready.c's.
  * The first line is line.c's. A component that ends, or is not ready in
  * time, ends the session (end.c): 126, naming it. */
@@ -25,6 +30,30 @@
 #include "common.h"
 #include "launch.h"
 
+#define PROBE_SQUAT 3	/* the probe's exit: another uid listens on the port */
+
+/* Of the sockets listening on PORT in FILE (/proc/net/tcp's format):
+ * *MINE of them UID's, *OTHER of another uid. */
+static void listeners(const char *file, unsigned port, uid_t uid, int *mine, int *other)
+{
+	FILE *f = fopen(file, "re");
+	char line[512];
+	unsigned lport, st;
+	unsigned long u;
+
+	if (!f) {
+		if (errno == ENOENT)
+			return;		/* no IPv6 in this kernel */
+		_exit(EXIT_CONFINE);
+	}
+	while (fgets(line, sizeof line, f))
+		/* sl local rem st tx:rx tr:when retrnsmt uid */
+		if (sscanf(line, " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%*x %x %*x:%*x %*x:%*x %*x %lu",
+		           &lport, &st, &u) == 3 && st == 0x0a && lport == port)
+			*((uid_t)u == uid ? mine : other) += 1;
+	fclose(f);
+}
+
 static NORETURN void tcp_probe(const struct role *r)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(r->c->ready_port),
@@ -38,8 +67,15 @@ static NORETURN void tcp_probe(const struct role *r)
 	for (;;) {
 		if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
 			_exit(EXIT_CONFINE);
-		if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0)
-			_exit(0);
+		if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
+			int mine = 0, other = 0;
+			listeners("/proc/self/net/tcp", r->c->ready_port, r->uid, &mine, &other);
+			listeners("/proc/self/net/tcp6", r->c->ready_port, r->uid, &mine, &other);
+			if (other)
+				_exit(PROBE_SQUAT);
+			if (mine)
+				_exit(0);
+		}
 		close(fd);
 		nanosleep(&pause, NULL);
 		if (pause.tv_nsec < 100 * 1000 * 1000)
@@ -121,7 +157,15 @@ static int ready_poll(struct launch *s, struct role *r, pid_t probe, int probefd
 		return r->ready;
 	if (!p[1].revents)
 		return 0;
-	if (waitpid(probe, &status, 0) < 0 || status != 0)
+	if (waitpid(probe, &status, 0) < 0)
+		not_ready(s, r, -1, "could not be probed");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_SQUAT) {
+		char why[96];
+		snprintf(why, sizeof why, "is not ready: another uid listens on its TCP port %u",
+		         r->c->ready_port);
+		not_ready(s, r, -1, why);
+	}
+	if (status != 0)
 		not_ready(s, r, -1, "could not be probed");
 	close(probefd);
 	return 1;

@@ -282,6 +282,31 @@ last" ]
 	nothing_left
 }
 
+@test "a role that squats another's ready port first does not make that one ready: the launch exits 126 naming the port, main never runs" {
+	# The attack of issue 37: "squat", whose "none" is the whole session
+	# loopback, listens on db's ready port before db starts; db itself
+	# never listens. The probe used to take squat's accept as db's.
+	printf '%s\n' 'import socket, sys' 's = socket.socket()' \
+		's.bind(("127.0.0.1", 7000))' 's.listen()' 'print("up", flush=True)' \
+		'while True:' '    s.accept()[0].close()' >"$TMP/squat.py"
+	chmod 644 "$TMP/squat.py"
+	write_policy "$TMP/squat.json" '{"launch":1,"id":"squat","components":[
+	 {"role":"squat","command":["/usr/bin/python3","'"$TMP"'/squat.py"],
+	  "policy":{"pbp":1,"id":"s","files":{"exec":['"$SYS"'],"read":["'"$TMP"'/squat.py"]},
+	            "network":"none","process":{"no_new_privs":true}},
+	  "ready":{"stdout_line":true}},
+	 {"role":"db","command":["/bin/sleep","infinity"],
+	  "policy":{"pbp":1,"id":"d","files":{"exec":['"$SYS"']},
+	            "network":{"bind_tcp_ports":[7000]},"process":{"no_new_privs":true}},
+	  "ready":{"tcp":7000,"timeout_seconds":30}}],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/squat.json" \
+		-H "$("$SHARNESS_EXEC" hash "$TMP/squat.json")" -- /bin/echo main ran
+	[ -z "$output" ]
+	[ "${stderr_lines[-1]}" = 'sharness-exec-launch: fatal: component "db" is not ready: another uid listens on its TCP port 7000' ]
+	nothing_left
+}
+
 @test "two launches at once get disjoint uids" {
 	manifest "echo \"uids \$(id -u) \$SHARNESS_AI_READY_KMS\" >\$1; read -r w <\$2"
 	mkfifo -m 666 "$TMP/b-to-test" "$TMP/b-to-main"
