@@ -1,8 +1,12 @@
-/* The socket scan of the front end (sockscan.h). It reads /proc/net/unix
- * of the caller's network namespace, which lists each bound AF_UNIX socket
- * with the path it was bound to, and the listening ones with
- * __SO_ACCEPTCON in Flags (each path made symlink-free and still a
- * socket); and the entries of each read or exec path. It misses
+/* The socket scan of the front end (sockscan.h). It asks the caller's
+ * network namespace for its listening AF_UNIX sockets through
+ * NETLINK_SOCK_DIAG, each with the path it was bound to, length-counted
+ * (a newline in a name stays in it); where the kernel has no UNIX
+ * diagnostics (unix_diag a module not loaded), it reads /proc/net/unix,
+ * which prints names raw, and a line there that is no socket's (a name
+ * with a newline split it) leaves what listens unknown: no wall. Each
+ * path is made symlink-free and must still be a socket. It also reads
+ * the entries of each read or exec path. It misses
  * (sharness-exec(1) CAVEATS) a socket of another network namespace deeper
  * than that; one bound with a relative path, in another mount namespace,
  * moved or linked since bind(2); one made after the start. The known
@@ -14,9 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
 #include <linux/openat2.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -51,6 +61,7 @@ static struct {
 	char sock[PATH_MAX];
 	const char *key, *rule;
 	size_t i, more;
+	int garbled;	/* a line of /proc/net/unix that is no socket's */
 } found;
 
 /* The first of LIST that holds PATH, or -1. */
@@ -84,30 +95,15 @@ static void weigh_socket(const char *sock)
 	found.rule = r >= 0 ? p->read.v[r] : p->exec.v[x];
 }
 
-/* One line of /proc/net/unix: "Num RefCount Protocol Flags Type St Inode
- * Path", the path last and raw (it may hold spaces; a newline in it only
- * makes a line that is no socket's, which lstat then drops). Its directory
- * is made symlink-free once for the sockets that share it (most do: a
- * daemon's, a user's runtime directory). */
-static void listed(char *line)
+/* A listener's PATH, as bound: absolute ones weighed, their directory
+ * made symlink-free once for the sockets that share it (most do: a
+ * daemon's, a user's runtime directory). Abstract (@name) and relative
+ * names are no file here. */
+static void listed(char *path)
 {
 	static char dir[PATH_MAX], real[PATH_MAX];
-	char sock[PATH_MAX], *path, *nl, *slash;
-	unsigned long flags = 0;
-	int at = 0;
+	char sock[PATH_MAX], *slash;
 
-	for (path = line; at < 7; at++) {
-		path += strspn(path, " ");
-		if (at == 3)
-			flags = strtoul(path, NULL, 16);
-		path += strcspn(path, " \n");
-	}
-	if (*path != ' ' || !(flags & ACCEPTCON))
-		return;
-	path++;
-	if ((nl = strchr(path, '\n')))
-		*nl = '\0';
-	/* Abstract (@name) and relative names are no file here. */
 	if (path[0] != '/' || !(slash = strrchr(path, '/')))
 		return;
 	*slash = '\0';
@@ -119,6 +115,83 @@ static void listed(char *line)
 	if (*real && snprintf(sock, sizeof sock, "%s/%s", strcmp(real, "/") ? real : "",
 	                      slash + 1) < (int)sizeof sock)
 		weigh_socket(sock);
+}
+
+/* The listeners of NETLINK_SOCK_DIAG to listed(): 0, or -1 (errno) where
+ * the kernel has no UNIX diagnostics or the answer broke off. */
+static int diag_listeners(void)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct unix_diag_req r;
+	} req = {
+		.nh = { .nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+		        .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = 1 << 10 /* TCP_LISTEN */,
+		       .udiag_show = UDIAG_SHOW_NAME },
+	};
+	static long buf[8192];
+	char name[sizeof ((struct sockaddr_un *)0)->sun_path + 1];
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	ssize_t n;
+
+	if (fd < 0 || send(fd, &req, sizeof req, 0) != (ssize_t)sizeof req)
+		goto fail;
+	while ((n = recv(fd, buf, sizeof buf, 0)) > 0 || (n < 0 && errno == EINTR))
+		for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; n > 0 && NLMSG_OK(nh, n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			struct unix_diag_msg *m = NLMSG_DATA(nh);
+			struct rtattr *a = (struct rtattr *)(m + 1);
+			int left = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof *m));
+			if (nh->nlmsg_type == NLMSG_DONE)
+				return close(fd), 0;
+			if (nh->nlmsg_type == NLMSG_ERROR) {
+				errno = -((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+				goto fail;
+			}
+			for (; RTA_OK(a, left); a = RTA_NEXT(a, left))
+				if (a->rta_type == UNIX_DIAG_NAME) {
+					size_t len = (size_t)RTA_PAYLOAD(a);
+					if (len > sizeof name - 1)
+						len = sizeof name - 1;
+					memcpy(name, RTA_DATA(a), len);
+					name[len] = '\0';
+					listed(name);
+				}
+		}
+	if (n == 0)
+		errno = EPROTO;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* One line of /proc/net/unix: "Num RefCount Protocol Flags Type St Inode
+ * Path", the path last and raw (it may hold spaces). A line that does not
+ * begin as every socket's does ("%pK: ") is the rest of a name that held
+ * a newline: what that socket is, and where, is unknown. */
+static void proc_line(char *line)
+{
+	unsigned long flags = 0;
+	char *path = line;
+	size_t hex = strspn(line, "0123456789abcdefABCDEF");
+	int at = 0;
+
+	if (!strncmp(line, "Num ", 4))
+		return;		/* the heading */
+	if (!hex || line[hex] != ':' || line[hex + 1] != ' ') {
+		found.garbled = 1;
+		return;
+	}
+	for (; at < 7; at++) {
+		path += strspn(path, " ");
+		if (at == 3)
+			flags = strtoul(path, NULL, 16);
+		path += strcspn(path, " \n");
+	}
+	if (*path == ' ' && (flags & ACCEPTCON))
+		listed(path + 1);
 }
 
 /* 1 when the scan reads PATH's entries. */
@@ -156,7 +229,7 @@ static void named(const struct strlist *list)
 	}
 }
 
-/* Each line of the file FD to listed(), then FD closed; read without
+/* Each line of the file FD to proc_line(), then FD closed; read without
  * stdio (whose FILE is a page mapped, faulted in twice and unmapped): a
  * line is at most a path of sizeof sun_path and seven short numbers, far
  * less than BUF; one longer is no listener's and is dropped. */
@@ -174,7 +247,7 @@ static void each_line(int fd)
 		for (at = buf; (nl = strchr(at, '\n')); at = nl + 1, skip = 0) {
 			*nl = '\0';
 			if (!skip)
-				listed(at);
+				proc_line(at);
 		}
 		len -= (size_t)(at - buf);
 		memmove(buf, at, len);
@@ -183,7 +256,7 @@ static void each_line(int fd)
 	}
 	buf[len] = '\0';
 	if (len && !skip)
-		listed(buf);
+		proc_line(buf);
 	close(fd);
 }
 
@@ -196,13 +269,21 @@ static void scan(const struct policy *p, int fd)
 	found.p = p;
 	named(&p->read_resolved);
 	named(&p->exec_resolved);
-	/* Without /proc nothing says what listens: that is no wall either.
-	 * openat, not open: musl's open adds an F_SETFD for O_CLOEXEC. */
-	if ((f = openat(AT_FDCWD, "/proc/net/unix", O_RDONLY | O_CLOEXEC)) < 0)
-		snprintf(words, sizeof words, "sockets beneath read and exec paths unknown: "
-		         "unable to read /proc/net/unix: %s", strerror(errno));
-	if (f >= 0)
-		each_line(f);
+	/* Without sock_diag or /proc nothing says what listens: that is no
+	 * wall either. openat, not open: musl's open adds an F_SETFD for
+	 * O_CLOEXEC. */
+	if (diag_listeners() < 0) {
+		if ((f = openat(AT_FDCWD, "/proc/net/unix", O_RDONLY | O_CLOEXEC)) < 0)
+			snprintf(words, sizeof words, "sockets beneath read and exec paths "
+			         "unknown: unable to read /proc/net/unix: %s", strerror(errno));
+		if (f >= 0)
+			each_line(f);
+		if (found.garbled)
+			snprintf(words, sizeof words, "sockets beneath read and exec paths "
+			         "unknown: a line of /proc/net/unix names no socket (a "
+			         "socket's name holds a newline), and the kernel has no "
+			         "UNIX sock_diag to ask");
+	}
 	if (*found.sock)
 		snprintf(words, sizeof words, "%s beneath %s[%zu] %s", q(found.sock), found.key,
 		         found.i, q(found.rule));

@@ -202,6 +202,28 @@ t_listener() {
 @test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (nobody)" { t_listener nobody; }
 @test "below ABI 9 a socket listening beneath a read path is refused at the start (126), naming it; -b warns and it is reached (1000)" { t_listener 1000; }
 
+# Issue 37: a listener whose name holds a newline splits its line of
+# /proc/net/unix, and the scan that read it dropped the socket; the target
+# then connected through a read path. The scan asks NETLINK_SOCK_DIAG,
+# whose names are length-counted.
+t_newline() {
+	local m=$1 u nl=$'\n'
+	pneed "$m"
+	u=$(uid_of "$m")
+	chown "$u:$u" "$TMP/w"
+	chmod 755 "$TMP/srv" "$TMP/srv/app"
+	listen_at "$TMP/srv/app/a${nl}b.sock"
+	[ "$(grep -c -F "$TMP/srv/app/a" /proc/net/unix)" = 1 ]
+	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
+	run -126 --separate-stderr at_abi 7 "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c 'touch "$1/ran"; exec /usr/bin/python3 -c "$2" "$3"' sh "$TMP/w" "$CONNECT" "$TMP/srv/app/a${nl}b.sock"
+	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI $(eff 7): no wall of this run holds FS_RESOLVE_UNIX_READ" ]
+	[[ "${stderr_lines[1]}" == *": \"$TMP/srv/app/a\\nb.sock\" beneath files.read[1] \"$TMP/srv\";"* ]]
+	[ ! -e "$TMP/w/ran" ]
+}
+
+@test "below ABI 9 a listener whose name holds a newline, beneath a read path, is found and refused (root)" { t_newline root; }
+@test "below ABI 9 a listener whose name holds a newline, beneath a read path, is found and refused (nobody)" { t_newline nobody; }
+
 # A listener in another network namespace (a container's, bound in a
 # directory the host gave it) is in no /proc/net/unix the front end reads,
 # yet a pathname socket is reached by its inode from any namespace. One
