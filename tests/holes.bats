@@ -100,6 +100,32 @@ t_linked() {
 @test "files.protected: a protected file with a second name is refused (126), or warned of under --best-effort (root)" { t_linked root; }
 @test "files.protected: a protected file with a second name is refused (126), or warned of under --best-effort (nobody)" { t_linked nobody; }
 
+# Issue 37: a protected path missing at the start was silent, and the
+# target created it inside the write path (a .git/config that runs code
+# at the next git command outside). Now refused (126), naming it; -b
+# says so in one line and runs.
+t_missing() {
+	local m=$1 conf=$TMP/w/repo/.git/config
+	hneed "$m"
+	own "$m"
+	policy ',"protected":["'"$conf"'"]'
+	run -126 --separate-stderr confined "$m" sh -c 'echo evil >"$1"' sh "$conf"
+	[ "${stderr_lines[0]}" = "sharness-exec-view: fatal: refused: the protected path $conf does not exist, so nothing holds it: the target could create it and write it" ]
+	[ "${stderr_lines[1]}" = "hint: create it before the run, or -b (--best-effort) runs anyway" ]
+	[ ! -e "$conf" ]
+	run -0 --separate-stderr as "$m" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- true
+	[ "$stderr" = "sharness-exec-view: warning: best effort: the protected path $conf does not exist: the target may create it and write it" ]
+	# Once it exists, it holds.
+	echo orig >"$conf"
+	own "$m"
+	run -2 --separate-stderr confined "$m" sh -c 'echo evil >"$1"' sh "$conf"
+	[[ "$stderr" == *"Read-only file system"* ]]
+	[ "$(cat "$conf")" = orig ]
+}
+
+@test "files.protected: a path missing at the start is refused (126), or warned of under --best-effort (root)" { t_missing root; }
+@test "files.protected: a path missing at the start is refused (126), or warned of under --best-effort (nobody)" { t_missing nobody; }
+
 # Set-id files in a write path: a 04755 and a 02755 file, one with file
 # capabilities (root only: setcap), and a 02644 one (set-group-id without
 # group execute: no set-id at all), each a copy of try-view.

@@ -286,6 +286,19 @@ static int usual_device(dev_t rdev)
 	return major(rdev) == 1 && (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9);
 }
 
+/* A protected path missing at the start is no mount point: the target
+ * could create it beneath its write path and write it there (a .git/config
+ * that runs code at the next git command outside). Refused unless -b. */
+static void missing_protected(const char *path)
+{
+	if (!view_best)
+		die_hint(EXIT_CONFINE, 0, "create it before the run, or -b (--best-effort) "
+		         "runs anyway", "refused: the protected path %s does not exist, so "
+		         "nothing holds it: the target could create it and write it", qn(path));
+	warnx_("best effort: the protected path %s does not exist: the target may create "
+	       "it and write it", qn(path));
+}
+
 /* Bind ents[I] from the host (or from a fresh /proc above it), opened
  * following no symlink; a missing path is left out (the landlock step
  * says so). A path its nearest bound ancestor already shows the same way
@@ -304,8 +317,11 @@ static void bind_one(size_t i)
 		m = clone_at(AT_FDCWD, e->path + 1, &dir);
 	else
 		m = clone_rule(e->path, &dir);
-	if (m < 0)
+	if (m < 0) {
+		if (e->rights & PROT)
+			missing_protected(e->path);
 		return;
+	}
 	/* A device is written through a read-only mount all the same;
 	 * read-write would only let a root target chmod the host's. */
 	if (S_ISCHR(clone_st.st_mode) || S_ISBLK(clone_st.st_mode)) {
