@@ -142,7 +142,7 @@ fatal_writers() {
 		[ "$got" = "$want" ]
 		n=$((n + 1))
 	done < <(sed -n '/^## 6\. The chain as built/,$p' "$design")
-	[ "$n" = 9 ]
+	[ "$n" = 10 ]
 	for f in $(sources); do
 		grep -q "\b${f//./\\.}\b" "$design" || { echo "not in DESIGN.md: $f"; return 1; }
 	done
