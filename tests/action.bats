@@ -101,6 +101,15 @@ attack_args() {
 	grep -qF 'src=${GITHUB_ACTION_PATH:?' "$top_srcdir/action/install.sh"
 	grep -qF -- '--prefix=/usr/local' "$top_srcdir/action/install.sh"
 	! grep -q 'git clone' "$top_srcdir/action/install.sh"
+	# with the packages of the README's build line that a build needs
+	# (not its test tools)
+	local pkgs p
+	pkgs=$(sed -n 's/.*apt-get install -y \(.*\) musl-tools .*/\1 musl-tools/p' "$top_srcdir/README.md")
+	[[ $pkgs == "build-essential autoconf automake pkg-config libbsd-dev"* ]]
+	for p in $pkgs; do
+		sed -n '/apt-get install/,/^[^\t]/p' "$top_srcdir/action/install.sh" | grep -qw -- "$p" ||
+			{ echo "install.sh does not install $p"; return 1; }
+	done
 	# and the input run is required
 	sed -n '/^  run:$/,/^  [a-z]/p' "$yml" | grep -qx '    required: true'
 }
