@@ -196,7 +196,7 @@ dir=$(mktemp -d "$temp/sharness-exec-action.XXXXXX")
 policy=$dir/policy.json
 {
 	printf '{\n  "pbp": 1,\n  "id": "sharness-exec-action",\n  "files": {\n'
-	printf '    "read": ["/etc"],\n'
+	printf '    "read": ["/etc", "/dev", "/proc"],\n'
 	printf '    "exec": %s,\n' "$(list "${exec_paths[@]}")"
 	printf '    "write": %s,\n' "$(list /dev/null "$ws")"
 	[ ${#gitdirs[@]} = 0 ] || printf '    "protected": %s,\n' "$(list "${gitdirs[@]}")"

@@ -201,20 +201,21 @@ attack_args() {
 	done
 }
 
-@test "the step's own work in the workspace succeeds, with git and a private /tmp (simulated runner)" {
+@test "the step's own work in the workspace succeeds, with git, a private /tmp, /dev and /proc (simulated runner)" {
 	need root
 	local user=1000:1000 mark
 	runner_layout "$user"
 	mark=sharness-exec-action-$$-$RANDOM
 	action_input run "mkdir build && echo built >build/out && git status --short && git log --oneline | wc -l
-		echo private >/tmp/$mark && cat /tmp/$mark && echo \"tmpdir=\$TMPDIR\""
+		echo private >/tmp/$mark && cat /tmp/$mark && echo \"tmpdir=\$TMPDIR\"
+		head -c 4 /dev/urandom | wc -c && cat <(echo fd) && test -r /proc/self/status && echo proc"
 	action_input user "$user"
 	action_input report "$RT/report.json"
 	action_input timeout 5m
 	action_run
 	echo "$status: $stderr"
 	[ "$status" = 0 ]
-	[ "$output" = "?? build/"$'\n'"1"$'\n'"private"$'\n'"tmpdir=/tmp" ]
+	[ "$output" = "?? build/"$'\n'"1"$'\n'"private"$'\n'"tmpdir=/tmp"$'\n'"4"$'\n'"fd"$'\n'"proc" ]
 	[ "$(cat "$WS/build/out")" = built ]
 	[ "$(stat -c %u:%g "$WS/build/out")" = "$user" ]
 	# /tmp was the run's own
