@@ -176,6 +176,14 @@ while IFS= read -r -d '' d; do gitdirs+=("$d"); done \
 	< <(find "$ws" -name .git -type d -prune -print0)
 token_check
 
+# The report: written by the front end as root, read by later steps; not
+# where the command could replace it.
+if [ -n "${INPUT_REPORT:-}" ]; then
+	report=$(canonical "input report" "$INPUT_REPORT")
+	! beneath "$report" "$ws" || die "refused: input report: $report lies in the workspace, which the command writes"
+	! beneath "$report" /tmp || die "refused: input report: $report lies in /tmp, private to the run"
+fi
+
 for n in "${INPUT_MAX_MEMORY_MB:=4096}" "${INPUT_MAX_PIDS:=1024}"; do
 	[[ $n =~ ^[1-9][0-9]{0,6}$ ]] || die "refused: input max-memory-mb or max-pids: not a number: $n"
 done
@@ -216,6 +224,6 @@ cat "$policy" >&2
 
 args=(run --user "$user" --policy "$policy" --expect-hash "$hash")
 [ -z "${INPUT_TIMEOUT:-}" ] || args+=(--timeout "$INPUT_TIMEOUT")
-[ -z "${INPUT_REPORT:-}" ] || args+=(--report "$INPUT_REPORT")
+[ -z "${INPUT_REPORT:-}" ] || args+=(--report "$report")
 cd "$ws"
 exec "${sudo[@]}" "$sharness_exec" "${args[@]}" -- /bin/bash --noprofile --norc -eo pipefail -c "$INPUT_RUN"

@@ -259,7 +259,7 @@ attack_args() {
 	[ ! -e "$WS/ran" ]
 }
 
-@test "run.sh refuses a workspace that holds the runner's files, and a root command (simulated runner)" {
+@test "run.sh refuses a workspace that holds the runner's files, a root command, a report in the workspace (simulated runner)" {
 	need root
 	runner_layout 65534:65534
 	action_input run 'touch ran'
@@ -283,6 +283,14 @@ attack_args() {
 	action_run
 	[ "$status" = 125 ]
 	[ "$stderr" = "sharness-exec-action: refused: input user: never root" ]
+	# a report where the command could replace it
+	ACTION_ENV=()
+	action_input run 'touch ran'
+	action_input user 65534:65534
+	action_input report "$WS/report.json"
+	action_run
+	[ "$status" = 125 ]
+	[ "$stderr" = "sharness-exec-action: refused: input report: $WS/report.json lies in the workspace, which the command writes" ]
 	[ ! -e "$WS/ran" ]
 	[ ! -e "$RUNNER_WORK/ran" ]
 }
