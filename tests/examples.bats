@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Every example of examples/ builds and runs its test suite confined, the
 # way its files say, with the sharness-exec of this build tree first in
-# PATH; each pins the hash of its own policy; each suite's canary (a test
+# PATH; each pins the hash of its own policy (the GitHub Actions one pins
+# the action, which writes its policy, by commit); each suite's canary (a test
 # that tries to create a file in $HOME) passes only because it is confined.
 # The GitHub Actions example runs through the action's script
 # (action/run.sh) with the inputs its workflow gives the action, on a
