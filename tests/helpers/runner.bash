@@ -21,6 +21,8 @@
 # (GITHUB_WORKSPACE, RUNNER_TEMP, GITHUB_ENV, ...).
 runner_layout() {
 	local root id=0b5e0d1c-7a4e-4c57-9f7d-2f1e1e6c0a11
+	# outside_tmp's directory lies where the programs do
+	require_feature builddir-outside-tmp
 	root=$(outside_tmp runner)
 	chmod 755 "$root"
 	RUNNER_WORK=$root/work
