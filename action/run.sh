@@ -80,12 +80,13 @@ canonical() {
 }
 
 # has_token FILE [DEPTH]: FILE, a git config file, sets an extraheader (the
-# form actions/checkout persists the token in), or includes a file that
-# does (v6: a git-credentials-*.config under RUNNER_TEMP).
+# form actions/checkout persists the token in) or names x-access-token (a
+# token in a remote's URL), or includes a file that does (v6: a
+# git-credentials-*.config under RUNNER_TEMP).
 has_token() {
 	local f=$1 depth=${2:-0} line inc
 	[ -f "$f" ] && [ -r "$f" ] || return 1
-	grep -qi 'extraheader' -- "$f" && return 0
+	grep -qiE 'extraheader|x-access-token' -- "$f" && return 0
 	[ "$depth" -lt 10 ] || return 1
 	while IFS= read -r line; do
 		inc=${line#*=}

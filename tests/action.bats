@@ -144,6 +144,17 @@ attack_args() {
 		rm -rf "${RUNNER_WORK%/work}"
 		ACTION_ENV=()
 	done
+	# A token in a remote's URL, as some workflows set it, is one too.
+	runner_layout "$user"
+	git config --file "$WS/.git/config" remote.origin.url https://x-access-token:ghs_simulated@github.com/demo/demo
+	action_input run 'touch ran'
+	action_input user "$user"
+	action_run
+	[ "$status" = 125 ]
+	[[ $stderr == *"persisted in $WS/.git/config, or a file it includes"* ]]
+	[ ! -e "$WS/ran" ]
+	rm -rf "${RUNNER_WORK%/work}"
+	ACTION_ENV=()
 	# v6's file alone, which .git/config no longer names, is a token too.
 	runner_layout "$user"
 	runner_token v6
