@@ -6,8 +6,8 @@
 # user the command runs as; no runner and no GitHub here). It refuses to
 # run while the job's token is persisted, in both of actions/checkout's
 # layouts; a confined step can neither change nor read the runner's files
-# beside the workspace (command files, step scripts, event.json, _actions,
-# _tool) nor its .git, from root's run as uid 65534 and as uid 1000, while
+# beside the workspace (command files, step scripts, event.json, an ssh
+# key, _actions, _tool) nor its .git, from root's run as uid 65534 and as uid 1000, while
 # its own work in the workspace succeeds; the OIDC and runtime tokens do
 # not reach it.
 # not tested: action.yml on GitHub (install.sh's apt-get and make install,
@@ -190,6 +190,7 @@ attack_args() {
 		[[ $output == *"refused: append $GITHUB_ENV"* ]]
 		[[ $output == *"refused: append $RUNNER_WORK/_actions/actions/checkout/v4/dist/index.js"* ]]
 		[[ $output == *"refused: read $RT/event.json"* ]]
+		[[ $output == *"refused: read $RT/$RUNNER_KEY_ID"* ]]
 		[[ $output == *"refused: create in $WS/.git/hooks"* ]]
 		# and nothing changed, seen from outside
 		[ "$(runner_files)" = "$before" ]
@@ -205,6 +206,7 @@ attack_args() {
 		echo "$output" | grep '^DONE' | head -5
 		[[ $output == *"DONE: append $GITHUB_ENV"* ]]
 		[[ $output == *"DONE: read $RT/event.json"* ]]
+		[[ $output == *"DONE: read $RT/$RUNNER_KEY_ID"* ]]
 		[ "$(runner_files)" != "$before" ]
 		grep -qx 'LD_PRELOAD=/tmp/x.so' "$GITHUB_ENV" || [ ! -e "$GITHUB_ENV" ]
 		rm -rf "${RUNNER_WORK%/work}"

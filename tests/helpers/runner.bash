@@ -10,11 +10,14 @@
 #                                      step_summary_* (GITHUB_ENV, ...)
 #   work/_temp/event.json              GITHUB_EVENT_PATH
 #   work/_temp/UUID.sh                 a step's script
+#   work/_temp/UUID                    actions/checkout's ssh-key
 #   work/_actions/actions/checkout/v4  an action's code (dist/index.js)
 #   work/_tool/x                       the tool cache
 #
 # everything owned by the user the command runs as, as on GitHub, so
 # that only the confinement, not a file's owner or mode, keeps it out.
+
+RUNNER_KEY_ID=6f0c3b1e-2d4a-4e8b-9c7d-5a1f2e3d4c5b
 
 # runner_layout UID:GID: the layout above, beneath a new directory outside
 # /tmp; sets RUNNER_WORK, WS, RT, and exports the runner's variables
@@ -46,6 +49,10 @@ runner_layout() {
 	done
 	echo '{"ref": "refs/heads/main", "repository": {"full_name": "demo/demo"}}' >"$RT/event.json"
 	printf '#!/bin/bash\nmake check\n' >"$RT/$id.sh"
+	# actions/checkout's ssh-key, kept under RUNNER_TEMP while persisted
+	printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\nsimulated\n-----END OPENSSH PRIVATE KEY-----\n' \
+		>"$RT/$RUNNER_KEY_ID"
+	chmod 600 "$RT/$RUNNER_KEY_ID"
 	echo 'console.log("checkout")' >"$RUNNER_WORK/_actions/actions/checkout/v4/dist/index.js"
 	echo 'post: dist/index.js' >"$RUNNER_WORK/_actions/actions/checkout/v4/action.yml"
 	printf '#!/bin/sh\necho tool\n' >"$RUNNER_WORK/_tool/x"
