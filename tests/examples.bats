@@ -1,15 +1,20 @@
 #!/usr/bin/env bats
 # Every example of examples/ builds and runs its test suite confined, the
 # way its files say, with the sharness-exec of this build tree first in
-# PATH; each pins the hash of its own policy; each suite's canary (a test
+# PATH; each pins the hash of its own policy (the GitHub Actions one pins
+# the action, which writes its policy, by commit); each suite's canary (a test
 # that tries to create a file in $HOME) passes only because it is confined.
-# not tested: the GitHub Actions workflow on GitHub (only its confined
-# `run:` line runs here, not the install step, not the YAML as a whole);
+# The GitHub Actions example runs through the action's script
+# (action/run.sh) with the inputs its workflow gives the action, on a
+# SIMULATED runner layout (tests/helpers/runner.bash).
+# not tested: the GitHub Actions workflow on GitHub (not the action's
+# install step, not the YAML as a whole);
 # the examples as a user without a delegated cgroup (process limits then
 # fall back to per-user rlimits); examples built outside /tmp, which their
 # policies do not allow.
 
 load helpers/load
+load helpers/runner
 
 EXAMPLES="$top_srcdir/examples"
 
@@ -41,6 +46,7 @@ setup() {
 
 teardown() {
 	[ -n "${WORK:-}" ] && rm -rf "$WORK"
+	[ -n "${RUNNER_WORK:-}" ] && rm -rf "${RUNNER_WORK%/work}"
 	[ -n "${HOME:-}" ] && [ "$HOME" != "${REAL_HOME:-}" ] && rm -rf "$HOME"
 	teardown_tmp
 }
@@ -97,13 +103,21 @@ wrapper() {
 	local n=0 d p
 	for d in "$EXAMPLES"/*/; do
 		[ "$d" = "$EXAMPLES/src/" ] && continue
+		# The action writes its own policy; the workflow pins the
+		# action by commit instead.
+		if [ "$d" = "$EXAMPLES/github-actions/" ]; then
+			[ -z "$(find "$d" -name '*.json')" ]
+			grep -qE '^        uses: OWNER/sharness-exec@[0-9a-f]{40} # pinned by commit$' \
+				"$d/.github/workflows/test.yml"
+			continue
+		fi
 		p=$(find "$d" -name policy.json)
 		[ -f "$p" ]
 		run -0 --separate-stderr "$SHARNESS_EXEC" check "$p"
 		pins "$d" "$p"
 		n=$((n + 1))
 	done
-	[ "$n" = 9 ]
+	[ "$n" = 8 ]
 }
 
 @test "every example is in examples/README.md, and every link there exists" {
@@ -264,38 +278,51 @@ wrapper() {
 	no_canary
 }
 
-@test "GitHub Actions: the workflow's confined run: line runs the suite" {
-	example github-actions
-	pins . ci/policy.json
-	local line pre="sudo --preserve-env=CI,GITHUB_ACTIONS " user
-	line=$(awk '/- name: Test, confined/ { f = 1; next }
-		f && /^ *run: / { sub(/^ *run: /, ""); print; exit }' .github/workflows/test.yml)
-	[[ $line == "${pre}sharness-exec run --user runner --timeout 30m --report /tmp/sharness-exec-report.json --policy ci/policy.json --expect-hash sha256:"*" -- ci/test.sh" ]]
-	# and the report is kept, whatever the suite did
-	grep -A2 -- '- name: Keep the run'"'"'s report' .github/workflows/test.yml | grep -qF 'if: always()'
-	grep -qF 'path: /tmp/sharness-exec-report.json' .github/workflows/test.yml
-	# sudo keeps what env.inherit names, and nothing else.
-	grep -qF '"inherit": ["CI", "GITHUB_ACTIONS"]' ci/policy.json
-	# Here the caller is root already (sudo would put its secure_path
-	# before this build tree), and the runner is uid 65534 unless this
-	# machine has a runner user.
+# workflow_with KEY: the value of KEY in the with: of the workflow's step
+# that uses the action, with ${{ runner.temp }} as $RUNNER_TEMP.
+workflow_with() {
+	awk -v key="$1" '/^        uses: OWNER\/sharness-exec@/ { f = 1; next }
+		f && /^        with:$/ { w = 1; next }
+		f && w && /^          [a-z-]+: / { k = $1; sub(/:$/, "", k); if (k == key) { sub(/^ *[a-z-]+: /, ""); print } next }
+		f && w { exit }' "$EXAMPLES/github-actions/.github/workflows/test.yml" |
+		sed 's|\${{ runner\.temp }}|'"$RUNNER_TEMP"'|'
+}
+
+@test "GitHub Actions: the action, with the workflow's inputs, runs the suite confined (simulated runner)" {
+	local yml="$EXAMPLES/github-actions/.github/workflows/test.yml" user key keys
+	# checkout persists no token, and the report is kept, whatever the
+	# suite did.
+	grep -A2 -- '- uses: actions/checkout@' "$yml" | grep -qx '          persist-credentials: false'
+	grep -A2 -- '- name: Keep the run'"'"'s report' "$yml" | grep -qF 'if: always()'
+	grep -qxF '          path: ${{ runner.temp }}/sharness-exec-report.json' "$yml"
+	require_feature landlock
 	require_feature root
-	require_feature "nobody-reaches:$SHARNESS_EXEC"
 	user=runner
 	getent passwd runner >/dev/null || user=65534:65534
-	line=${line#"$pre"}
-	line=${line/--user runner/--user $user}
-	line=${line/\/tmp\/sharness-exec-report.json/$WORK/report.json}
-	chmod 755 "$WORK"
-	CI=true GITHUB_TOKEN=ghs_not_for_the_tests run -0 --separate-stderr sh -c "$line"
+	runner_layout "$user"
+	cp -R "$EXAMPLES/github-actions/." "$WS/"
+	chmod -R u+w "$WS"
+	chown -R "$user" "$WS"
+	keys=$(awk '/^        uses: OWNER\/sharness-exec@/ { f = 1; next }
+		f && /^          [a-z-]+: / { sub(/:$/, "", $1); print $1; next }
+		f && !/^        with:$/ { exit }' "$yml")
+	[ "$keys" = "run"$'\n'"timeout"$'\n'"report" ]
+	[ "$(workflow_with report)" = "$RT/sharness-exec-report.json" ]
+	for key in $keys; do
+		action_input "$key" "$(workflow_with "$key")"
+	done
+	action_input user "$user"
+	GITHUB_TOKEN=ghs_not_for_the_tests ACTIONS_RUNTIME_TOKEN=not_for_the_tests action_run
+	echo "$status: $stderr"
+	[ "$status" = 0 ]
 	local home
 	home=$(getent passwd "${user%%:*}" | cut -d: -f6)
+	[[ $output == *"ok: write beneath /tmp"* ]]
 	[[ $output == *"ok: no secret of the caller is visible"* ]]
 	[[ $output == *"ok: cannot write to $home"* ]]
 	[[ $output != *"not ok"* ]]
-	run -0 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["outcome"], r["target"]["exit_code"], r["timeout"]["after_s"])' "$WORK/report.json"
+	run -0 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["outcome"], r["target"]["exit_code"], r["timeout"]["after_s"])' "$RT/sharness-exec-report.json"
 	[ "$output" = "exited 0 1800" ]
-	no_canary
 }
 
 @test "shell: ci.sh runs its untrusted steps confined" {
