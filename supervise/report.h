@@ -48,7 +48,7 @@ void report_init(struct report *r);
 /* Add a copy of LINE (its first LEN bytes) to L; nothing when out of
  * memory (the report then lacks a line, and says nothing wrong). */
 void report_add(struct report_list *l, const char *line, size_t len);
-/* The object, and a newline, in one write to FD: 0, or -1 with errno. */
-int report_write(int fd, const struct report *r);
+/* The object, and a newline: a heap buffer of *LEN bytes, or NULL (errno). */
+char *report_text(const struct report *r, size_t *len);
 
 #endif

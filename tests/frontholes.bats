@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# Holes in --report, wrap and learn (issue 37's Medium and Low items on
+# them, issue 42's on --report and learn's HOME), each tried from the
+# attacker's side and checked from the outside:
+# - --report FILE beneath a write path: the target renames the report, or
+#   its directory, away and plants its own; the caller reads the run's real
+#   status, or none at all (126). A second run replaces the first report;
+#   a symlink or another user's file at the name is refused before running.
+# not tested: a supervisor SIGKILLed before it wrote (the name then holds
+# nothing: the last report is removed as the run starts).
+
+load helpers/load
+
+setup() {
+	setup_tmp
+	U=$TMP/u   # the caller's: root's, or nobody's
+	mkdir -p "$U/w"
+}
+
+# mine MODE: $U and what is in it, the caller's (MODE: root or nobody);
+# the policy writes $U/w.
+mine() {
+	[ "$1" = nobody ] && chown -R "$NOBODY_UID:$NOBODY_GID" "$U"
+	chain_policy fh '"none"' '"/etc","/proc"' '"'"$U"'/w","/dev/null"'
+}
+
+# sx MODE ARGS...: `sharness-exec run ARGS...` as root or nobody.
+sx() {
+	local mode=$1
+	shift
+	as "$mode" "$SHARNESS_EXEC" run "$@"
+}
+
+# field FILE EXPR: python's EXPR of the report r in FILE.
+field() {
+	python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
+}
+
+# The target renames the report's name away and writes its own JSON
+# there, saying exit 0; the report is written by name once the run is
+# over: the caller reads 3.
+FORGE='{"report":1,"outcome":"exited","wrapper_status":{"exit_code":0},"target":{"exit_code":0}}'
+t_forged() {
+	local mode=$1
+	need "$mode"
+	mine "$mode"
+	echo '{"old":1}' >"$U/w/r.json"
+	[ "$mode" = nobody ] && chown "$NOBODY_UID" "$U/w/r.json"
+	run -3 sx "$mode" --report "$U/w/r.json" -p "$TMP/p.json" -- sh -c '
+		mv "$1/r.json" "$1/away.json" 2>/dev/null; printf "%s\n" "$2" >"$1/r.json"; exit 3' \
+		sh "$U/w" "$FORGE"
+	[ "$(field "$U/w/r.json" 'r["outcome"], r["wrapper_status"], r["target"]')" = \
+		"('exited', {'exit_code': 3}, {'exit_code': 3})" ]
+	# the last run's report was gone before the target started
+	[ ! -e "$U/w/away.json" ]
+	[ "$(stat -c %u "$U/w/r.json")" = "$(as "$mode" id -u)" ]
+	# the directory renamed away and another put in its place: no report,
+	# and the caller is told so by the status (126) and one line
+	mkdir "$U/w/sub"
+	[ "$mode" = nobody ] && chown "$NOBODY_UID" "$U/w/sub"
+	run -126 --separate-stderr sx "$mode" --report "$U/w/sub/r.json" -p "$TMP/p.json" -- sh -c '
+		mv "$1/sub" "$1/sub2" && mkdir "$1/sub" && printf "%s\n" "$2" >"$1/sub/r.json"; exit 0' \
+		sh "$U/w" "$FORGE"
+	[ "$stderr" = "sharness-exec-supervise: fatal: unable to write the report \"$U/w/sub/r.json\": its directory was moved during the run" ]
+	[ -z "$(ls -A "$U/w/sub2")" ]
+	# a directory at the name: no report either
+	run -126 --separate-stderr sx "$mode" --report "$U/w/r.json" -p "$TMP/p.json" -- mkdir "$U/w/r.json"
+	[[ $stderr == *"fatal: unable to write the report \"$U/w/r.json\": Is a directory" ]]
+}
+
+@test "root: a report renamed away and forged by the target is replaced by the real one; a moved directory gets none, 126" { t_forged root; }
+@test "nobody: a report renamed away and forged by the target is replaced by the real one; a moved directory gets none, 126" { t_forged nobody; }
+
+t_replace() {
+	local mode=$1
+	need "$mode"
+	mine "$mode"
+	run -3 sx "$mode" --report "$U/r.json" -p "$TMP/p.json" -- sh -c 'exit 3'
+	[ "$(field "$U/r.json" 'r["target"]')" = "{'exit_code': 3}" ]
+	run -0 sx "$mode" --report "$U/r.json" -p "$TMP/p.json" -- true
+	[ "$(field "$U/r.json" 'r["target"]')" = "{'exit_code': 0}" ]
+	# a refusal before the run replaces it too, and no temporary file stays
+	run -125 sx "$mode" --report "$U/r.json" -p "$TMP/nonexistent.json" -- true
+	[ "$(field "$U/r.json" 'r["outcome"]')" = refused ]
+	[ "$(ls -A "$U")" = $'r.json\nw' ]
+	# a symlink at the name is refused, before anything runs, and the file
+	# it points to is kept
+	echo keep >"$TMP/victim"
+	ln -s "$TMP/victim" "$U/link.json"
+	run -125 --separate-stderr sx "$mode" --report "$U/link.json" -p "$TMP/p.json" -- touch "$U/w/ran"
+	[ "$stderr" = "sharness-exec: fatal: refused: --report \"$U/link.json\" is a symlink: a report replaces only a regular file of the caller's" ]
+	[ "$(cat "$TMP/victim")" = keep ] && [ -L "$U/link.json" ] && [ ! -e "$U/w/ran" ]
+	# a directory others may write to, not sticky
+	mkdir -m 777 "$U/pub"
+	chmod 777 "$U/pub"
+	run -125 --separate-stderr sx "$mode" --report "$U/pub/r.json" -p "$TMP/p.json" -- touch "$U/w/ran"
+	[ "$stderr" = "sharness-exec: fatal: refused: --report \"$U/pub/r.json\": directory \"$U/pub\" is writable by group or others" ]
+	[ ! -e "$U/w/ran" ] && [ -z "$(ls -A "$U/pub")" ]
+	# a dry run looks, and removes nothing
+	run -0 sx "$mode" --dry-run --report "$U/r.json" -p "$TMP/p.json" -- true
+	[ -s "$U/r.json" ]
+}
+
+@test "root: a second run replaces the first report; a symlink at the name, or an unsafe directory, is refused" { t_replace root; }
+@test "nobody: a second run replaces the first report; a symlink at the name, or an unsafe directory, is refused" { t_replace nobody; }
+
+@test "nobody: another user's file at the name is refused before running, and kept" {
+	need nobody
+	mine nobody
+	echo '{"root":1}' >"$U/r.json"
+	chown 0:0 "$U/r.json"
+	run -125 --separate-stderr sx nobody --report "$U/r.json" -p "$TMP/p.json" -- touch "$U/w/ran"
+	[ "$stderr" = "sharness-exec: fatal: refused: --report \"$U/r.json\" is another user's file: a report replaces only a regular file of the caller's" ]
+	[ "$(cat "$U/r.json")" = '{"root":1}' ] && [ ! -e "$U/w/ran" ]
+	# in a sticky directory (/tmp's kind) too
+	chmod 1777 "$U"
+	chown 0:0 "$U"
+	run -125 sx nobody --report "$U/r.json" -p "$TMP/p.json" -- touch "$U/w/ran"
+	[ "$(cat "$U/r.json")" = '{"root":1}' ] && [ ! -e "$U/w/ran" ]
+}
