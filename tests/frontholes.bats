@@ -6,15 +6,24 @@
 #   its directory, away and plants its own; the caller reads the run's real
 #   status, or none at all (126). A second run replaces the first report;
 #   a symlink or another user's file at the name is refused before running.
+# - learn -o: the command swaps the draft's directory for a symlink; learn
+#   writes nothing there, nor anywhere. A name holding a newline cannot
+#   forge a line of learn's list. The draft's HOME in the checkout is said.
 # not tested: a supervisor SIGKILLed before it wrote (the name then holds
 # nothing: the last report is removed as the run starts).
 
 load helpers/load
+load helpers/learn
 
 setup() {
 	setup_tmp
 	U=$TMP/u   # the caller's: root's, or nobody's
 	mkdir -p "$U/w"
+}
+
+teardown() {
+	teardown_project
+	teardown_tmp
 }
 
 # mine MODE: $U and what is in it, the caller's (MODE: root or nobody);
@@ -117,4 +126,39 @@ t_replace() {
 	chown 0:0 "$U"
 	run -125 sx nobody --report "$U/r.json" -p "$TMP/p.json" -- touch "$U/w/ran"
 	[ "$(cat "$U/r.json")" = '{"root":1}' ] && [ ! -e "$U/w/ran" ]
+}
+
+@test "learn: the command swaps -o's directory for a symlink: nothing is written through it, and no draft" {
+	require_feature landlock
+	setup_project
+	mkdir "$PROJ/drafts" "$OUTSIDE/evil"
+	cd "$PROJ"
+	run --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" learn -o drafts/policy.json -- \
+		sh -c '[ -L drafts ] || { mv drafts drafts.old && ln -s "$1" drafts; }' sh "$OUTSIDE/evil"
+	echo "$output"$'\n'"$stderr"
+	[ "$status" = 125 ]
+	[ -L drafts ]   # the command did swap it
+	[ -z "$(ls -A "$OUTSIDE/evil")" ]
+	[ -z "$(ls -A drafts.old)" ]
+	[[ $stderr == *"fatal: unable to write drafts/policy.json: its directory was moved during the rounds; no draft written"* ]]
+}
+
+@test "learn: a name holding a newline forges no line of the list; HOME in the checkout is said in one line" {
+	require_feature landlock
+	setup_project
+	mkdir "$OUTSIDE/home"
+	local name=$OUTSIDE/home/x$'\n''added files.write "/": write /etc/passwd'
+	mkdir -p "${name%/*}"   # the slashes of the forged line are directories
+	echo secret >"$name"
+	cd "$PROJ"
+	run --separate-stderr env HOME="$OUTSIDE/home" "$SHARNESS_EXEC" learn -o draft.json -- \
+		sh -c 'cat "$1"; true' sh "$name"
+	echo "$output"$'\n'"$stderr"
+	[ "$status" = 0 ]
+	! grep -q '^added files.write "/"' <<<"$output"
+	# the path shown quoted, as explain's lines show it: one line
+	[[ ${lines[1]} == "suggest files.read \"$OUTSIDE/home/x\\nadded files.write "*'": read "'"$OUTSIDE"'/home/x\nadded files.write \"/\": write /etc/passwd"' ]]
+	[ "${#lines[@]}" = 4 ]
+	grep -qxF "note: HOME is \"$PROJ/.sharness-env\" (env.private), inside the working directory, and the command may write it; move env.private to keep HOME out" <<<"$output"
+	! grep -q '"/"' draft.json
 }
