@@ -9,6 +9,9 @@
 # - learn -o: the command swaps the draft's directory for a symlink; learn
 #   writes nothing there, nor anywhere. A name holding a newline cannot
 #   forge a line of learn's list. The draft's HOME in the checkout is said.
+# - wrap: the wrapper looks nothing up through PATH (a planted find never
+#   runs); every directory above -o must be root's or the caller's, and
+#   under --user root's alone.
 # not tested: a supervisor SIGKILLed before it wrote (the name then holds
 # nothing: the last report is removed as the run starts).
 
@@ -161,4 +164,59 @@ t_replace() {
 	[ "${#lines[@]}" = 4 ]
 	grep -qxF "note: HOME is \"$PROJ/.sharness-env\" (env.private), inside the working directory, and the command may write it; move env.private to keep HOME out" <<<"$output"
 	! grep -q '"/"' draft.json
+}
+
+# wrap_policy: $TMP/wp.json, writing $TMP/wout, and its hash in WHASH.
+wrap_policy() {
+	mkdir -p "$TMP/wout"
+	write_policy "$TMP/wp.json" '{"pbp":1,"id":"wrap","files":{"read":["/etc"],"write":["'"$TMP"'/wout"],"exec":["/usr","/bin","/lib","/lib64","'"$TRYDIR"'"]},"network":"none","process":{"no_new_privs":true}}'
+	WHASH=$("$SHARNESS_EXEC" hash "$TMP/wp.json")
+}
+
+@test "wrap: the wrapper runs no find, nor anything else, from a PATH entry the command may write" {
+	require_feature landlock
+	wrap_policy
+	mkdir -m 755 "$TMP/bin"
+	run -0 --separate-stderr "$SHARNESS_EXEC" wrap -o "$TMP/bin/confined" -p "$TMP/wp.json" -H "$WHASH"
+	# what one confined run plants in a write path that is on PATH (a
+	# venv's bin, node_modules/.bin): every command the script could name
+	local c
+	for c in find test [ printf stat ls sh sharness-exec; do
+		printf '#!/bin/sh\necho ran >>"%s/planted"\n' "$TMP" >"$TMP/wout/$c"
+		chmod 755 "$TMP/wout/$c"
+	done
+	run -0 --separate-stderr env PATH="$TMP/wout:$PATH" "$TMP/bin/confined" "$TRY" create "$TMP/wout/in"
+	[ -e "$TMP/wout/in" ]
+	[ ! -e "$TMP/planted" ]
+}
+
+@test "wrap: -o below a directory others may write is refused; under --user, one the user owns" {
+	require_feature landlock
+	wrap_policy
+	mkdir -p "$TMP/pub/bin"
+	chmod 777 "$TMP/pub"
+	chmod 755 "$TMP/pub/bin"
+	run -125 --separate-stderr "$SHARNESS_EXEC" wrap -o "$TMP/pub/bin/confined" -p "$TMP/wp.json" -H "$WHASH"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: -o \"$TMP/pub/bin/confined\": directory \"$TMP/pub\" is writable by group or others, who could replace the wrapper" ]
+	[ -z "$(ls -A "$TMP/pub/bin")" ]
+	# sticky, as /tmp: nobody else may rename bin
+	chmod 1777 "$TMP/pub"
+	run -0 --separate-stderr "$SHARNESS_EXEC" wrap -o "$TMP/pub/bin/confined" -p "$TMP/wp.json" -H "$WHASH"
+	# --user 65534: a directory it owns is one a run as it could change
+	require_feature root
+	mkdir -m 755 "$TMP/ubin"
+	chown "$NOBODY_UID" "$TMP/ubin"
+	run -125 --separate-stderr "$SHARNESS_EXEC" wrap --user "$NOBODY_UID" -o "$TMP/ubin/confined" \
+		-p "$TMP/wp.json" -H "$WHASH"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: refused: -o \"$TMP/ubin/confined\": directory \"$TMP/ubin\" is owned by another user, who could replace the wrapper" ]
+	[ -z "$(ls -A "$TMP/ubin")" ]
+	# and a wrapper already there, made when ubin was root's, runs nothing
+	chown 0 "$TMP/ubin"
+	run -0 --separate-stderr "$SHARNESS_EXEC" wrap --user "$NOBODY_UID" -o "$TMP/ubin/confined" \
+		-p "$TMP/wp.json" -H "$WHASH"
+	grep -qF "'--user' '$NOBODY_UID'" "$TMP/ubin/confined"
+	chown "$NOBODY_UID" "$TMP/ubin"
+	run -125 --separate-stderr "$TMP/ubin/confined" "$TRY" create "$TMP/wout/ran"
+	[[ ${stderr_lines[0]} == "sharness-exec: fatal: refused: wrapper $TMP/ubin/confined: directory $TMP/ubin is owned by another user" ]]
+	[ ! -e "$TMP/wout/ran" ]
 }
