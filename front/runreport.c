@@ -158,7 +158,7 @@ static void front_exit(void)
 			fputc(',', f);
 		put_str(f, rr.warnings[i]);
 	}
-	fputs("],\"denials\":null}\n", f);
+	fputs("],\"env_dropped\":null,\"denials\":null}\n", f);
 	if (fclose(f) != 0 || (rr.dfd >= 0 ? replace_at(rr.dfd, NULL, rr.base, 0, buf, len) :
 	                       write_all(rr.fd, buf, len)) < 0)
 		fprintf(stderr, "%s: warning: unable to write the report: %s\n", progname,
@@ -216,6 +216,27 @@ void report_chain(const char *key)
 		die(EXIT_REFUSED, "unable to make the status pipe");
 	rr.rfd = above2(p[0], "the status pipe");
 	rr.wfd = above2(p[1], "the status pipe");
+}
+
+void report_env(const struct vec *env)
+{
+	extern char **environ;
+	char *buf = NULL;
+	size_t len = 0, n, i;
+	FILE *f;
+
+	if (rr.wfd < 0 || rr.dry || !(f = open_memstream(&buf, &len)))
+		return;
+	for (char **e = environ; *e; e++) {
+		n = strcspn(*e, "=\n");
+		for (i = 0; i < env->n && (strncmp(env->v[i], *e, n) || env->v[i][n] != '='); i++)
+			;
+		if (i == env->n && (*e)[n] == '=')
+			fprintf(f, "@env %.*s\n", (int)n, *e);
+	}
+	if (fclose(f) == 0)
+		write_all(rr.wfd, buf, len); /* a pipe too full: the list is cut */
+	free(buf);
 }
 
 void report_push(struct vec *chain)

@@ -98,6 +98,8 @@ static void take_line(const char *line, size_t len)
 
 	if (len == 5 && !memcmp(line, "@exec", 5)) {
 		rep.exec_seen = 1;
+	} else if (len > 5 && !memcmp(line, "@env ", 5)) {
+		report_add(&rep.r.env_dropped, line + 5, len - 5);
 	} else if (len > 7 && !memcmp(line, "@walls ", 7) && !rep.r.walls) {
 		rep.r.walls = strndup(line + 7, len - 7);
 		unheld(line + 7, len - 7);

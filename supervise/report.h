@@ -28,6 +28,7 @@ struct report {
 	int target_exit, target_signal;      /* both -1: the target never ran */
 	const char *walls;                   /* NAME:WALL,... ("none": none held) */
 	struct report_list dropped, warnings;
+	struct report_list env_dropped;      /* the names the allow-list left out */
 	const char *fatal;                   /* the line of the step that refused */
 	const char *memory_source;           /* NULL: memory is null */
 	long long peak_bytes, cap_bytes, oom_kills;

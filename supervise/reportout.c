@@ -212,6 +212,8 @@ char *report_text(const struct report *r, size_t *len)
 		LIT(&o, "null");
 	LIT(&o, ",\"warnings\":");
 	list(&o, &r->warnings);
+	LIT(&o, ",\"env_dropped\":");
+	list(&o, &r->env_dropped);
 	/* run --explain's list goes here, as it is (report.h). */
 	LIT(&o, ",\"denials\":");
 	if (r->denials)

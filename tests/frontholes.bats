@@ -6,6 +6,7 @@
 #   its directory, away and plants its own; the caller reads the run's real
 #   status, or none at all (126). A second run replaces the first report;
 #   a symlink or another user's file at the name is refused before running.
+#   It names the variables the allow-list dropped, never their values.
 # - learn -o: the command swaps the draft's directory for a symlink; learn
 #   writes nothing there, nor anywhere. A name holding a newline cannot
 #   forge a line of learn's list. The draft's HOME in the checkout is said.
@@ -219,4 +220,16 @@ wrap_policy() {
 	run -125 --separate-stderr "$TMP/ubin/confined" "$TRY" create "$TMP/wout/ran"
 	[[ ${stderr_lines[0]} == "sharness-exec: fatal: refused: wrapper $TMP/ubin/confined: directory $TMP/ubin is owned by another user" ]]
 	[ ! -e "$TMP/wout/ran" ]
+}
+
+@test "--report lists the names, never the values, of the variables the allow-list dropped" {
+	need root
+	mine root
+	run -0 env TEST_BUILD_DIR=/b/secret-value MESON_TEST_ITERATION=1 "$SHARNESS_EXEC" run \
+		--report "$U/r.json" -p "$TMP/p.json" -- true
+	[ "$(field "$U/r.json" '"TEST_BUILD_DIR" in r["env_dropped"], "MESON_TEST_ITERATION" in r["env_dropped"], "PATH" in r["env_dropped"]')" = "(True, True, False)" ]
+	! grep -q secret-value "$U/r.json"
+	# a refusal before the run: null
+	run -125 env TEST_BUILD_DIR=/b "$SHARNESS_EXEC" run --report "$U/r.json" -p "$TMP/nonexistent.json" -- true
+	[ "$(field "$U/r.json" 'r["env_dropped"]')" = None ]
 }

@@ -48,7 +48,8 @@ text = open(sys.argv[1]).read()
 assert text.endswith("}\n") and text.count("\n") == 1, repr(text)
 r = json.loads(text)
 keys = ["report", "policy", "outcome", "wrapper_status", "target", "fatal", "walls",
-        "dropped", "memory", "pids", "cpu", "timeout", "wall_s", "warnings", "denials"]
+        "dropped", "memory", "pids", "cpu", "timeout", "wall_s", "warnings", "env_dropped",
+        "denials"]
 assert sorted(r) == sorted(keys), sorted(r)
 assert r["report"] == 1
 assert r["outcome"] in ("exited", "signaled", "timed_out", "refused",
@@ -68,7 +69,7 @@ obj(r["pids"], ["cap", "refused_forks"])
 obj(r["cpu"], ["user_s", "system_s", "cap_percent", "source"])
 obj(r["timeout"], ["after_s", "kill_after_s"])
 assert r["wall_s"] is None or r["wall_s"] >= 0
-assert all(isinstance(x, str) for x in r["dropped"] + r["warnings"])
+assert all(isinstance(x, str) for x in r["dropped"] + r["warnings"] + (r["env_dropped"] or []))
 assert r["walls"] is None or all(v is None or isinstance(v, str) for v in r["walls"].values())
 assert r["denials"] is None or all(sorted(d) == ["allow", "count", "errno", "kind", "status", "what", "why"] for d in r["denials"])
 print(r["outcome"], status(r["wrapper_status"]), status(r["target"]))
