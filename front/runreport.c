@@ -223,11 +223,13 @@ void report_env(const struct vec *env)
 	extern char **environ;
 	char *buf = NULL;
 	size_t len = 0, n, i;
+	/* A quarter of the pipe at most: the steps' lines must fit after */
+	long cap = fcntl(rr.wfd, F_GETPIPE_SZ) / 4;
 	FILE *f;
 
 	if (rr.wfd < 0 || rr.dry || !(f = open_memstream(&buf, &len)))
 		return;
-	for (char **e = environ; *e; e++) {
+	for (char **e = environ; *e && ftell(f) < cap - NAME_MAX; e++) {
 		n = strcspn(*e, "=\n");
 		for (i = 0; i < env->n && (strncmp(env->v[i], *e, n) || env->v[i][n] != '='); i++)
 			;
@@ -235,7 +237,7 @@ void report_env(const struct vec *env)
 			fprintf(f, "@env %.*s\n", (int)n, *e);
 	}
 	if (fclose(f) == 0)
-		write_all(rr.wfd, buf, len); /* a pipe too full: the list is cut */
+		write_all(rr.wfd, buf, len);
 	free(buf);
 }
 
