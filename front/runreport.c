@@ -101,8 +101,7 @@ static void open_file(const char *arg)
 		diex(EXIT_REFUSED, "refused: --report %s is %s: a report replaces only a regular "
 		     "file of the caller's", q(arg), S_ISLNK(st.st_mode) ? "a symlink" :
 		     !S_ISREG(st.st_mode) ? "not a regular file" : "another user's file");
-	/* The last run's report goes now: a run killed before its own is
-	 * written leaves none, never one that is not its own. */
+	/* The last report goes now: a run killed early leaves none, not it */
 	if (n == 0 && !rr.dry && unlinkat(rr.dfd, rr.base, 0) < 0)
 		die(EXIT_REFUSED, "--report %s: unable to remove the last report", q(arg));
 }
@@ -223,8 +222,7 @@ void report_env(const struct vec *env)
 	extern char **environ;
 	char *buf = NULL;
 	size_t len = 0, n, i;
-	/* A quarter of the pipe at most: the steps' lines must fit after */
-	long cap = fcntl(rr.wfd, F_GETPIPE_SZ) / 4;
+	long cap = fcntl(rr.wfd, F_GETPIPE_SZ) / 4; /* the steps' lines come after */
 	FILE *f;
 
 	if (rr.wfd < 0 || rr.dry || !(f = open_memstream(&buf, &len)))
