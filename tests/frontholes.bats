@@ -132,12 +132,14 @@ t_replace() {
 	[ "$(cat "$U/r.json")" = '{"root":1}' ] && [ ! -e "$U/w/ran" ]
 }
 
-@test "learn: the command swaps -o's directory for a symlink: nothing is written through it, and no draft" {
-	require_feature landlock
+t_learn_swap() {
+	local mode=$1
+	need "$mode"
 	setup_project
 	mkdir "$PROJ/drafts" "$OUTSIDE/evil"
+	[ "$mode" = nobody ] && chown -R "$NOBODY_UID:$NOBODY_GID" "$PROJ" "$OUTSIDE"
 	cd "$PROJ"
-	run --separate-stderr env HOME="$OUTSIDE" "$SHARNESS_EXEC" learn -o drafts/policy.json -- \
+	run --separate-stderr as "$mode" env HOME="$OUTSIDE" "$SHARNESS_EXEC" learn -o drafts/policy.json -- \
 		sh -c '[ -L drafts ] || { mv drafts drafts.old && ln -s "$1" drafts; }' sh "$OUTSIDE/evil"
 	echo "$output"$'\n'"$stderr"
 	[ "$status" = 125 ]
@@ -146,6 +148,9 @@ t_replace() {
 	[ -z "$(ls -A drafts.old)" ]
 	[[ $stderr == *"fatal: unable to write drafts/policy.json: its directory was moved during the rounds; no draft written"* ]]
 }
+
+@test "root: learn's command swaps -o's directory for a symlink: nothing is written through it, and no draft" { t_learn_swap root; }
+@test "nobody: learn's command swaps -o's directory for a symlink: nothing is written through it, and no draft" { t_learn_swap nobody; }
 
 @test "learn: a name holding a newline forges no line of the list; HOME in the checkout is said in one line" {
 	require_feature landlock
@@ -174,22 +179,27 @@ wrap_policy() {
 	WHASH=$("$SHARNESS_EXEC" hash "$TMP/wp.json")
 }
 
-@test "wrap: the wrapper runs no find, nor anything else, from a PATH entry the command may write" {
-	require_feature landlock
+t_wrap_path() {
+	local mode=$1
+	need "$mode"
 	wrap_policy
 	mkdir -m 755 "$TMP/bin"
-	run -0 --separate-stderr "$SHARNESS_EXEC" wrap -o "$TMP/bin/confined" -p "$TMP/wp.json" -H "$WHASH"
+	[ "$mode" = nobody ] && chown "$NOBODY_UID" "$TMP/bin" "$TMP/wout"
+	run -0 --separate-stderr as "$mode" "$SHARNESS_EXEC" wrap -o "$TMP/bin/confined" -p "$TMP/wp.json" -H "$WHASH"
 	# what one confined run plants in a write path that is on PATH (a
 	# venv's bin, node_modules/.bin): every command the script could name
 	local c
 	for c in find test [ printf stat ls sh sharness-exec; do
-		printf '#!/bin/sh\necho ran >>"%s/planted"\n' "$TMP" >"$TMP/wout/$c"
+		printf '#!/bin/sh\necho ran >>"%s/planted"\n' "$TMP/wout" >"$TMP/wout/$c"
 		chmod 755 "$TMP/wout/$c"
 	done
-	run -0 --separate-stderr env PATH="$TMP/wout:$PATH" "$TMP/bin/confined" "$TRY" create "$TMP/wout/in"
+	run -0 --separate-stderr as "$mode" env PATH="$TMP/wout:$PATH" "$TMP/bin/confined" "$TRY" create "$TMP/wout/in"
 	[ -e "$TMP/wout/in" ]
-	[ ! -e "$TMP/planted" ]
+	[ ! -e "$TMP/wout/planted" ]
 }
+
+@test "root: the wrapper runs no find, nor anything else, from a PATH entry the command may write" { t_wrap_path root; }
+@test "nobody: the wrapper runs no find, nor anything else, from a PATH entry the command may write" { t_wrap_path nobody; }
 
 @test "wrap: -o below a directory others may write is refused; under --user, one the user owns" {
 	require_feature landlock
