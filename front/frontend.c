@@ -86,7 +86,7 @@ static const struct {
 	  "-H, --expect-hash sha256:HEX\trefuse unless the policy has this hash\n"
 	  "-n, --dry-run\tprint the chain, one step a line, and exit\n"
 	  PIN_OPTS RUN_OPTS
-	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to a new FILE or fd N\n"
+	  "    --report FILE|fd:N\twrite how the run ended, as JSON, to FILE (replaced) or fd N\n"
 	  "    --in-session\tkeep the caller's network namespace, a session's: lo alone (launch)\n"
 	  "    --passwd-fd FD\ta sealed memfd of passwd lines, the view's /etc/passwd (launch)\n"
 	  "    --group-fd FD\ta sealed memfd of group lines, the view's /etc/group (launch)\n"

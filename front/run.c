@@ -557,6 +557,7 @@ int cmd_run(int argc, char **argv)
 
 	resolve_rules(&l.pol, o.verbose || o.dry_run);
 	build_env(&env, &l, key, o.dry_run);
+	report_env(&env);
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
 	walls_fd = above2(memfd_create("sharness-exec-walls", MFD_CLOEXEC),

@@ -1,20 +1,21 @@
-/* run --report, the front end's part (runreport.h). FILE is made before
- * any namespace exists, so that the owners the trust rules read are true
- * ones: its parent resolved as a rule path is (a symlink followed only
- * when root or the caller owns it), then opened with openat2's
- * RESOLVE_NO_SYMLINKS, and FILE in it with O_CREAT|O_EXCL|O_NOFOLLOW: a
- * symlink planted at FILE is an existing FILE, refused (125), and one
- * planted in its parent is refused or was trusted. */
+/* run --report, the front end's part (runreport.h). FILE's directory is
+ * opened before any namespace exists, so that the owners the trust rules
+ * read are true ones (open_trusted_dir: trusted and not writable by
+ * others, every directory on the way too, a symlink followed only when an
+ * earlier run could not have planted it). FILE itself is written by name
+ * only when the run is over, by the supervisor, through that descriptor
+ * (replace_at): a new file renamed over the name, so that nothing the
+ * target left there, nor a rename of the directory, is what the caller
+ * reads. What is at the name now must be nothing, or a regular file of
+ * the caller's, which the report replaces (125 otherwise). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -24,14 +25,17 @@
 #include "trust.h"
 
 static struct {
-	int fd, rfd, wfd;          /* the report; the status pipe's ends */
+	int fd, rfd, wfd;          /* fd:N; the status pipe's ends */
+	int dfd;                   /* FILE's directory, -1: fd:N */
+	char dir[PATH_MAX];        /* its name (symlink-free), */
+	char *base;                /* and FILE's in it */
 	int dry;
 	const char *id, *hash, *key;
 	const char *fatal;         /* the front end's own fatal line */
 	int code;                  /* the status it exits with; 0: none yet */
 	char *warnings[16];        /* and its first warnings */
 	size_t nwarnings;
-} rr = { .fd = -1, .rfd = -1, .wfd = -1 };
+} rr = { .fd = -1, .rfd = -1, .wfd = -1, .dfd = -1 };
 
 /* FD moved to the lowest number above 2 (the caller may have left 0-2
  * closed: the target would find it there), close-on-exec. */
@@ -69,60 +73,37 @@ static void take_fd(const char *arg)
 	rr.fd = (int)n;
 }
 
-/* FILE's parent, resolved as a rule path, opened with no symlink on the
- * way; FILE's last component into *BASE. */
-static int open_parent(const char *arg, char *path, const char **base)
+/* FILE: its directory opened (open_trusted_dir, the rule paths' symlink
+ * rule), and whatever is at its name looked at: nothing, or a regular
+ * file of the caller's, which the report will replace. */
+static void open_file(const char *arg)
 {
-	char dir[PATH_MAX], res[PATH_MAX], why[2 * QUOTED_MAX + 64];
-	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-	                        .resolve = RESOLVE_NO_SYMLINKS };
-	char *slash;
-	long dfd;
-
-	if (arg[0] != '/' && (!getcwd(dir, sizeof dir) ||
-	                      snprintf(path, PATH_MAX, "%s/%s", dir, arg) >= PATH_MAX))
-		die(EXIT_REFUSED, "--report %s: unable to make it an absolute path", q(arg));
-	if (arg[0] == '/' && snprintf(path, PATH_MAX, "%s", arg) >= PATH_MAX)
-		usage_fail(RUN_USAGE, "--report %s: the path is too long", q(arg));
-	slash = strrchr(path, '/');
-	*base = slash + 1;
-	if (!**base || !strcmp(*base, ".") || !strcmp(*base, ".."))
-		usage_fail(RUN_USAGE, "--report %s: FILE must name a file", q(arg));
-	snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if (resolve_rule(dir, res, why, sizeof why) < 0)
-		diex(EXIT_REFUSED, "refused: --report %s: %s", q(arg), why);
-	dfd = syscall(SYS_openat2, AT_FDCWD, res, &how, sizeof how);
-	/* Before Linux 5.6: the resolved path has no symlink, as the walk
-	 * found it; O_NOFOLLOW keeps the last one out. */
-	if (dfd < 0 && errno == ENOSYS)
-		dfd = open(res, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		die(EXIT_REFUSED, "--report %s: unable to open the directory %s", q(arg), q(res));
-	return (int)dfd;
-}
-
-static void make_file(const char *arg)
-{
-	char path[PATH_MAX];
-	const char *base;
+	char path[PATH_MAX], why[2 * QUOTED_MAX + 128], *slash;
 	struct stat st;
-	int dfd = open_parent(arg, path, &base), fd;
+	int n;
 
-	if (rr.dry) {
-		/* nothing is made; the number shown is the one it would get */
-		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			errno = EEXIST;
-		fd = dfd;
-	} else {
-		fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-		close(dfd);
-	}
-	if ((fd < 0 || rr.dry) && errno == EEXIST)
-		usage_fail(RUN_USAGE, "--report %s exists: a report never replaces a file, "
-		           "nor follows a symlink", q(arg));
-	if (fd < 0)
-		die(EXIT_REFUSED, "--report %s: unable to create it", q(arg));
-	rr.fd = above2(fd, "the report");
+	if (arg[0] != '/' && (!getcwd(rr.dir, sizeof rr.dir) ||
+	                      snprintf(path, sizeof path, "%s/%s", rr.dir, arg) >= PATH_MAX))
+		die(EXIT_REFUSED, "--report %s: unable to make it an absolute path", q(arg));
+	if (arg[0] == '/' && snprintf(path, sizeof path, "%s", arg) >= PATH_MAX)
+		diex(EXIT_REFUSED, "--report %s: the path is too long", q(arg));
+	slash = strrchr(path, '/');
+	rr.base = strdup(slash + 1);
+	if (!rr.base || !*rr.base || !strcmp(rr.base, ".") || !strcmp(rr.base, ".."))
+		diex(EXIT_REFUSED, "--report %s: FILE must name a file", q(arg));
+	*(slash == path ? slash + 1 : slash) = '\0';
+	if ((rr.dfd = open_trusted_dir(path, 1, rr.dir, why, sizeof why)) < 0)
+		diex(EXIT_REFUSED, "refused: --report %s: %s", q(arg), why);
+	rr.dfd = above2(rr.dfd, "the report's directory");
+	if ((n = fstatat(rr.dfd, rr.base, &st, AT_SYMLINK_NOFOLLOW)) < 0 && errno != ENOENT)
+		die(EXIT_REFUSED, "--report %s: unable to look at it", q(arg));
+	if (n == 0 && (!S_ISREG(st.st_mode) || st.st_uid != getuid()))
+		diex(EXIT_REFUSED, "refused: --report %s is %s: a report replaces only a regular "
+		     "file of the caller's", q(arg), S_ISLNK(st.st_mode) ? "a symlink" :
+		     !S_ISREG(st.st_mode) ? "not a regular file" : "another user's file");
+	/* The last report goes now: a run killed early leaves none, not it */
+	if (n == 0 && !rr.dry && unlinkat(rr.dfd, rr.base, 0) < 0)
+		die(EXIT_REFUSED, "--report %s: unable to remove the last report", q(arg));
 }
 
 static void put_bytes(void *f, const char *s, size_t n)
@@ -149,7 +130,8 @@ static void front_exit(void)
 	size_t len = 0;
 	FILE *f;
 
-	if (rr.fd < 0 || rr.dry || status == 0 || !(f = open_memstream(&buf, &len)))
+	if ((rr.fd < 0 && rr.dfd < 0) || rr.dry || status == 0 ||
+	    !(f = open_memstream(&buf, &len)))
 		return;
 	signal(SIGPIPE, SIG_IGN); /* fd:N's reader gone: the status stays ours */
 	fputs("{\"report\":1,\"policy\":", f);
@@ -175,8 +157,9 @@ static void front_exit(void)
 			fputc(',', f);
 		put_str(f, rr.warnings[i]);
 	}
-	fputs("],\"denials\":null}\n", f);
-	if (fclose(f) != 0 || write_all(rr.fd, buf, len) < 0)
+	fputs("],\"env_dropped\":null,\"denials\":null}\n", f);
+	if (fclose(f) != 0 || (rr.dfd >= 0 ? replace_at(rr.dfd, NULL, rr.base, 0, buf, len) :
+	                       write_all(rr.fd, buf, len)) < 0)
 		fprintf(stderr, "%s: warning: unable to write the report: %s\n", progname,
 		        strerror(errno));
 	free(buf);
@@ -203,7 +186,7 @@ void report_start(const char *arg, int dry_run)
 		take_fd(arg);
 	} else {
 		close_inherited(-1);
-		make_file(arg);
+		open_file(arg);
 	}
 	msg_hook = front_line;
 	if (atexit(front_exit) != 0)
@@ -226,12 +209,34 @@ void report_chain(const char *key)
 	int p[2];
 
 	rr.key = key;
-	if (rr.fd < 0)
+	if (rr.fd < 0 && rr.dfd < 0)
 		return;
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
 		die(EXIT_REFUSED, "unable to make the status pipe");
 	rr.rfd = above2(p[0], "the status pipe");
 	rr.wfd = above2(p[1], "the status pipe");
+}
+
+void report_env(const struct vec *env)
+{
+	extern char **environ;
+	char *buf = NULL;
+	size_t len = 0, n, i;
+	long cap = fcntl(rr.wfd, F_GETPIPE_SZ) / 4; /* the steps' lines come after */
+	FILE *f;
+
+	if (rr.wfd < 0 || rr.dry || !(f = open_memstream(&buf, &len)))
+		return;
+	for (char **e = environ; *e && ftell(f) < cap - NAME_MAX; e++) {
+		n = strcspn(*e, "=\n");
+		for (i = 0; i < env->n && (strncmp(env->v[i], *e, n) || env->v[i][n] != '='); i++)
+			;
+		if (i == env->n && (*e)[n] == '=')
+			fprintf(f, "@env %.*s\n", (int)n, *e);
+	}
+	if (fclose(f) == 0)
+		write_all(rr.wfd, buf, len);
+	free(buf);
 }
 
 void report_push(struct vec *chain)
@@ -242,9 +247,11 @@ void report_push(struct vec *chain)
 
 void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
 {
-	if (rr.fd < 0)
+	if (rr.fd < 0 && rr.dfd < 0)
 		return;
-	push_opt(chain, "-O", "%d", rr.fd);
+	push_opt(chain, "-O", "%d", rr.dfd >= 0 ? rr.dfd : rr.fd);
+	if (rr.dfd >= 0)
+		push_opt(chain, "-P", "%s%s%s", rr.dir, strcmp(rr.dir, "/") ? "/" : "", rr.base);
 	push_opt(chain, "-R", "%d", rr.rfd);
 	push_opt(chain, "-I", "%s", rr.id);
 	push_opt(chain, "-H", "%s", rr.hash);
@@ -256,9 +263,9 @@ void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
 
 int report_pass(void)
 {
-	int fds[] = { rr.fd, rr.rfd, rr.wfd };
+	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd };
 
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 4; i++)
 		if (fds[i] >= 0 && fcntl(fds[i], F_SETFD, 0) < 0)
 			return -1;
 	return 0;

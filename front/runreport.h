@@ -17,6 +17,9 @@ void report_start(const char *arg, int dry_run);
  * its signature verified, and the status pipe, made then. */
 void report_policy(const char *id, const char *hash);
 void report_chain(const char *key);
+/* The names (never the values) of the caller's variables that ENV, the
+ * target's environment, left out: to the status pipe, "@env NAME" each. */
+void report_env(const struct vec *env);
 /* The words of a step (its -E), and the supervisor's (-O, -R, -I, -H, -F,
  * -u PERCENT for a CPU cap, 0: none). */
 void report_push(struct vec *chain);

@@ -3,7 +3,9 @@
  * GOFLAGS=-exec=, meson's exe_wrapper, cargo's runner, CTest. The policy
  * is checked and its hash or signature verified as run would, before
  * anything is written. The wrapper itself runs unconfined, so it may not
- * lie where the policy lets the confined command write. */
+ * lie where the policy lets the confined command write, nor below a
+ * directory another user could change; it names no command PATH finds,
+ * and its checks are the front end's own (wrap --exec, wrapped()). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -18,6 +20,7 @@
 #include "frontend.h"
 #include "verify.h"
 #include "trust.h"
+#include "runuser.h"
 
 /* PATH made absolute as written (symlinks kept: run finds POLICY.sig
  * beside the name it is given), on the heap. */
@@ -46,7 +49,8 @@ static void sh_word(FILE *f, const char *w)
 }
 
 struct wrap {
-	const char *out, *policy, *expect, *sig, *id;
+	const char *out, *policy, *expect, *sig, *id, *user;
+	int user_groups;
 	char **trust, **args;	/* --trust-key FILEs; run's words, in order */
 	size_t ntrust, nargs;
 };
@@ -77,6 +81,10 @@ static void pass_on(struct wrap *w, const struct option *o, int c, char *value)
 		w->sig = value;
 	else if (c == 'I')
 		w->id = value;
+	else if (c == 'u')
+		w->user = value;
+	else if (c == 'g')
+		w->user_groups = 1;
 	while (o->val != c)
 		o++;
 	if (asprintf(&word, "--%s", o->name) < 0)
@@ -125,25 +133,25 @@ static void parse_wrap(int argc, char **argv, struct wrap *w)
 
 /* Refuse an OUT (absolute) that the confined command could rewrite: one
  * beneath a files.write path, as written or resolved, or in a directory
- * that others may write to and that is not sticky. */
-static void place_check(const char *out, const struct policy *p)
+ * that someone other than root or the caller (under --user, root alone)
+ * could change, or below one (open_trusted_dir). OUT's directory, opened,
+ * into *DIR, its name into REAL (PATH_MAX bytes). */
+static const char *place_check(const char *out, const struct policy *p, int *dir, char *real)
 {
-	char dir[PATH_MAX], real[PATH_MAX], r[2 * PATH_MAX], rw[PATH_MAX], *slash;
-	char why[2 * QUOTED_MAX + 64];
+	char path[PATH_MAX], r[2 * PATH_MAX], rw[PATH_MAX], *slash;
+	char why[3 * QUOTED_MAX + 128];
 	const char *base;
-	struct stat st;
 
-	snprintf(dir, sizeof dir, "%s", out);
-	slash = strrchr(dir, '/');
-	base = out + (slash - dir) + 1;
-	*slash = '\0';
+	snprintf(path, sizeof path, "%s", out);
+	slash = strrchr(path, '/');
+	base = out + (slash - path) + 1;
+	*(slash == path ? slash + 1 : slash) = '\0';
 	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
 		diex(EXIT_REFUSED, "-o %s names no file", q(out));
-	if (!realpath(*dir ? dir : "/", real) || stat(real, &st) < 0)
-		die(EXIT_REFUSED, "unable to find the directory of %s", q(out));
-	if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
-		diex(EXIT_REFUSED, "refused: -o %s: its directory is writable by others, who "
-		     "could replace the wrapper", q(out));
+	if ((*dir = open_trusted_dir(path, 0, real, why, sizeof why)) < 0)
+		die_hint(EXIT_REFUSED, 0, "put the wrapper where only root and the caller can "
+		         "change it, or a directory above it", "refused: -o %s: %s, who could "
+		         "replace the wrapper", q(out), why);
 	snprintf(r, sizeof r, "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
 	for (size_t i = 0; i < p->write.n; i++) {
 		const char *w = p->write.v[i];
@@ -155,38 +163,29 @@ static void place_check(const char *out, const struct policy *p)
 			         "%s: the confined command could rewrite the wrapper, which runs "
 			         "unconfined", q(out), i, q(w));
 	}
+	return base;
 }
 
-/* The wrapper: it looks at itself and at its policy file before it runs
- * anything (nobody but the caller or root may be able to change either),
- * then execs run (SELF) with W's words and its own arguments. */
+/* The wrapper: one line, no command looked up through PATH (a write path
+ * on the caller's PATH could hold any): the front end, by its absolute
+ * name, as `wrap --exec FILE` (wrapped()), which checks FILE before it
+ * runs W's words, and run checks the policy as it always does. */
 static char *script(const struct wrap *w, const char *self, const char *out, size_t *len)
 {
-	unsigned uid = (unsigned)getuid();
-	char *text = NULL, who[64];
+	char *text = NULL;
 	FILE *f = open_memstream(&text, len);
 
 	if (!f)
 		diex(EXIT_REFUSED, "out of memory");
-	snprintf(who, sizeof who, uid ? "uid %u or root" : "root", uid);
-	fprintf(f, "#!/bin/sh\n"
-	        "# Written by sharness-exec wrap: runs its arguments as a command confined\n"
-	        "# by the policy below (sharness-exec(1)). It runs nothing when it or that\n"
-	        "# policy file could be changed by a user other than %s.\n"
-	        "me=", who);
-	sh_word(f, strrchr(out, '/') + 1);
-	fputs("\nfor f in ", f);
-	sh_word(f, out);
-	fputc(' ', f);
-	sh_word(f, w->policy);
-	fprintf(f, "; do\n"
-	        "\tif [ -n \"$(find \"$f\" -prune ! \\( -type f \\( -user %u -o -user 0 \\) "
-	        "! -perm -020 ! -perm -002 \\) -print 2>&1)\" ]; then\n"
-	        "\t\tprintf '%%s: fatal: refused: %%s could be changed by a user other than "
-	        "%s; nothing ran\\n' \"$me\" \"$f\" >&2\n"
-	        "\t\texit 125\n\tfi\ndone\nexec ", uid, who);
+	fputs("#!/bin/sh\n"
+	      "# Written by sharness-exec wrap: runs its arguments as a command confined\n"
+	      "# by the policy below (sharness-exec(1)). It runs nothing when this file,\n"
+	      "# that policy or a directory above either could be changed by a user\n"
+	      "# other than root or the caller (under --user, root alone).\nexec ", f);
 	sh_word(f, self);
-	fputs(" run --policy ", f);
+	fputs(" wrap --exec ", f);
+	sh_word(f, out);
+	fputs(" --policy ", f);
 	sh_word(f, w->policy);
 	for (size_t i = 0; i < w->nargs; i++) {
 		fputc(' ', f);
@@ -198,53 +197,63 @@ static char *script(const struct wrap *w, const char *self, const char *out, siz
 	return text;
 }
 
-/* The wrapper goes in beside OUT and is renamed over it: never through a
- * symlink at OUT, never half written. */
-static void write_script(const char *out, const char *text, size_t len)
+/* `wrap --exec FILE RUN-ARGS...`, the wrapper's line: FILE (the wrapper)
+ * and the policy checked as run checks an unpinned policy file (trust.h),
+ * under --user's trust when RUN-ARGS hold it, then run with RUN-ARGS (its
+ * argv[0] FILE). */
+static int wrapped(int argc, char **argv)
 {
-	char *tmp;
-	int fd, e;
+	const char *policy = NULL;
 
-	if (asprintf(&tmp, "%s.XXXXXX", out) < 0)
-		diex(EXIT_REFUSED, "out of memory");
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
-		die(EXIT_REFUSED, "unable to create a temporary file beside %s", qn(out));
-	if (fchmod(fd, 0755) < 0 || write_all(fd, text, len) < 0 || fsync(fd) < 0 ||
-	    close(fd) < 0 || rename(tmp, out) < 0) {
-		e = errno;
-		unlink(tmp);
-		errno = e;
-		die(EXIT_REFUSED, "unable to write %s", qn(out));
+	for (int i = 3; i + 1 < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--user"))
+			run_user_resolve(argv[i + 1], 0, RUN_USAGE);
+		if (!strcmp(argv[i], "--policy") && !policy)
+			policy = argv[i + 1];
 	}
-	free(tmp);
+	close(open_trusted(argv[2], "wrapper"));
+	if (policy)
+		close(open_trusted(policy, "wrapper's policy"));
+	return cmd_run(argc - 2, argv + 2);
 }
 
 int cmd_wrap(int argc, char **argv)
 {
 	static struct wrap w;	/* static: what it holds stays reachable for LSan */
 	unsigned char want[HASH_LEN];
-	char self[PATH_MAX], *out, *text;
-	const char *key;
+	char self[PATH_MAX], real[PATH_MAX], *out, *text;
+	const char *key, *base;
+	int dir;
 	struct loaded l;
 	ssize_t n;
 	size_t len;
 
+	if (argc > 2 && !strcmp(argv[1], "--exec"))
+		return wrapped(argc, argv);
 	parse_wrap(argc, argv, &w);
+	/* --user: what the user owns may have been planted by a run as it */
+	run_user_resolve(w.user, w.user_groups, WRAP_USAGE);
 	if (w.expect && !hash_parse(w.expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
 		     q(w.expect));
-	/* As run checks it: hash, signature, id, every problem said. */
+	/* As run checks it: hash, signature, id, every problem said; and
+	 * where it lies, as the wrapper will (wrapped()). */
 	w.policy = absolute(w.policy);
+	close(open_trusted(w.policy, "wrapper's policy"));
 	if (!load_policy(-1, w.policy, &l, w.expect ? want : NULL))
 		return EXIT_REFUSED;
 	key = sign_run_check(&l, w.policy, w.sig, w.trust, w.ntrust, w.id);
 	w.out = out = absolute(w.out);
-	place_check(out, &l.pol);
+	base = place_check(out, &l.pol, &dir, real);
 	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
 		die(EXIT_REFUSED, "unable to read /proc/self/exe");
 	self[n] = '\0';
 	text = script(&w, self, out, &len);
-	write_script(out, text, len);
+	/* beside it, renamed over it: never through a symlink at OUT, never
+	 * half written */
+	if (replace_at(dir, real, base, 0755, text, len) < 0)
+		die(EXIT_REFUSED, "unable to write %s", qn(out));
+	close(dir);
 	if (printf("%s: runs its arguments confined by %s %s%s%s\n", out, w.policy, l.hash,
 	           key ? ", signed by " : "", key ? key : "") < 0 || fflush(stdout))
 		die(EXIT_REFUSED, "unable to write standard output");

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <limits.h>
+#include <linux/openat2.h>
 
 #include "common.h"
 
@@ -111,6 +113,49 @@ int write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* 1 when DIR, opened with no symlink on its way, is the directory DFD. */
+static int same_dir(int dfd, const char *dir)
+{
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	                        .resolve = RESOLVE_NO_SYMLINKS };
+	long fd = syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof how);
+	struct stat a, b;
+	int same;
+
+	if (fd < 0 && errno == ENOSYS) /* before Linux 5.6 */
+		fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	same = fd >= 0 && fstat((int)fd, &a) == 0 && fstat(dfd, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (fd >= 0)
+		close((int)fd);
+	return same;
+}
+
+int replace_at(int dfd, const char *dir, const char *name, unsigned mode, const void *buf,
+               size_t len)
+{
+	char tmp[NAME_MAX + 1];
+	int fd = -1, e;
+
+	for (unsigned i = 0; fd < 0 && i < 100; i++) {
+		snprintf(tmp, sizeof tmp, ".%.200s.%ld-%u", name, (long)getpid(), i);
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		            mode ? 0600 : 0666);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
+	if (fd < 0)
+		return -1;
+	e = (mode && fchmod(fd, mode) < 0) || write_all(fd, buf, len) < 0;
+	e = close(fd) < 0 || e ? errno : dir && !same_dir(dfd, dir) ? ESTALE : 0;
+	if (!e && renameat(dfd, tmp, dfd, name) == 0)
+		return 0;
+	e = e ? e : errno;
+	unlinkat(dfd, tmp, 0);
+	errno = e;
+	return -1;
 }
 
 ssize_t read_upto(int fd, void *buf, size_t cap)

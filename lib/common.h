@@ -47,6 +47,15 @@ void usage_option(const char *usage, int c, const char *word) NORETURN;
 ssize_t read_upto(int fd, void *buf, size_t cap);
 /* Write all of BUF to FD, retrying on EINTR; 0 on success, -1 on error. */
 int write_all(int fd, const void *buf, size_t len);
+/* Put LEN bytes at BUF in the directory DFD (an O_PATH descriptor will
+ * do) under NAME, whole or not at all: a new file beside it, then renamed
+ * over it, replacing whatever is at NAME (a symlink there is replaced,
+ * never followed). MODE 0: 0666 less the umask; else exactly MODE. With
+ * DIR (the directory's absolute, symlink-free name; NULL: unchecked),
+ * only when DIR still leads to DFD: else ESTALE, and nothing is there.
+ * 0, or -1 with errno (the new file removed). */
+int replace_at(int dfd, const char *dir, const char *name, unsigned mode, const void *buf,
+               size_t len);
 /* The whole content of FD, a memfd sealed against writing, growing,
  * shrinking and more seals (so what is read now is what it holds for
  * good), at most CAP bytes: a NUL-terminated buffer of the heap, its

@@ -286,8 +286,9 @@ enum { WALK_END, WALK_STOP, WALK_LINK, WALK_DIR };
 /* Walk W to the last component of its path, NAME, with its status in ST
  * and W at the directory it is in (NAME is empty when the path ends in a
  * directory already reached: "/", ".."). "." stays, ".." goes up, a
- * symlink is followed only when trusted (with DIRS) or, for a rule path,
- * when the target cannot have planted it (planted()). Or stop early: WALK_STOP at a
+ * symlink is followed only when trusted (DIRS 1) or, for a rule path (DIRS
+ * 0, or 2 with the directories checked too), when the target cannot have
+ * planted it (planted()). Or stop early: WALK_STOP at a
  * component that is missing or cannot be searched, or at a non-directory
  * with more to walk (errno ENOENT, EACCES or ENOTDIR); WALK_LINK at the
  * symlink NAME not followed (its status in ST; for a rule path, why in
@@ -318,7 +319,7 @@ static int walk(struct walker *w, char name[NAME_MAX + 1], struct stat *st, int 
 			return -1;
 		}
 		if (S_ISLNK(st->st_mode)) {
-			if (dirs)
+			if (dirs == 1)
 				r = trusted_uid(st->st_uid) ? walk_follow(w, nfd) : WALK_LINK;
 			else
 				r = planted(w, nfd, name, st) ? WALK_LINK : walk_follow(w, nfd);
@@ -559,4 +560,40 @@ int resolve_rule(const char *path, char *out, char *why, size_t whylen)
 	if (w.fd >= 0)
 		close(w.fd);
 	return r == 0 ? w.loud : -1;
+}
+
+/* --- a directory written into (trust.h) --- */
+
+int open_trusted_dir(const char *path, int rule_links, char *out, char *why,
+                     size_t whylen)
+{
+	char name[NAME_MAX + 1];
+	struct walker w;
+	struct stat st;
+	const char *bad = NULL;
+	int r = walk_start(&w, path) < 0 ? -1 : walk(&w, name, &st, rule_links ? 2 : 1), fd = -1;
+
+	if (r == WALK_END && path_join(out, w.path, name) == 0 &&
+	    (fd = *name ? openat(w.fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) :
+	     dup(w.fd)) >= 0 && fstat(fd, &st) == 0 && !(bad = unsafe(&st))) {
+		close(w.fd);
+		return fd;
+	}
+	if (r == WALK_END && fd >= 0)
+		snprintf(why, whylen, "directory %s %s", q(out), bad);
+	else if (r == WALK_DIR)
+		snprintf(why, whylen, "directory %s %s", q(w.path), unsafe(&st));
+	else if (r == WALK_LINK && rule_links)
+		snprintf(why, whylen, "%s", w.why);
+	else if (r == WALK_LINK)
+		snprintf(why, whylen, "symlink %s in %s is owned by another user", q(name),
+		         q(w.path));
+	else
+		snprintf(why, whylen, "unable to open the directory %s: %s", q(path),
+		         strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (w.fd >= 0)
+		close(w.fd);
+	return -1;
 }

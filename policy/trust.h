@@ -45,6 +45,15 @@ void make_private(const char *path, const char *const *subs, size_t nsubs, int c
  * walk fails otherwise. */
 int resolve_rule(const char *path, char *out, char *why, size_t whylen);
 
+/* The directory PATH (absolute), that a file is written in by name: every
+ * directory on the way and PATH itself trusted and not writable by group
+ * or others unless sticky (as open_trusted's), each symlink on the way
+ * followed when trusted, or with RULE_LINKS only under resolve_rule's
+ * rule (an earlier run could not have planted it). Returns an O_PATH
+ * descriptor of it with its symlink-free name in OUT (PATH_MAX bytes), or
+ * -1 with why not in WHY (one line, strings quoted). */
+int open_trusted_dir(const char *path, int rule_links, char *out, char *why, size_t whylen);
+
 /* run --user: the target runs as UID, so what UID owns may have been
  * planted by an earlier run: from here on only root is trusted, the
  * symlink rule weighs UID, GID and GROUPS ("GID,GID", or NULL: GID alone),

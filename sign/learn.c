@@ -24,6 +24,7 @@
 #include "json.h"
 #include "learn.h"
 #include "load.h"
+#include "trust.h"
 
 #define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
 	"[--allow-network] -- COMMAND [ARG...]"
@@ -34,6 +35,9 @@ extern char **environ;
 struct learn {
 	struct learn_ctx c;
 	const char *out, *base;
+	int outdir;                    /* -o's directory, opened before the rounds */
+	char outpath[PATH_MAX];        /* its symlink-free name */
+	const char *outname;           /* -o's name in it */
 	char **cmd;
 	unsigned long rounds;
 	int frontend;
@@ -334,28 +338,42 @@ static void round_write(struct learn *l, const char *dir, unsigned long n, char 
 	free(text);
 }
 
-/* The draft to -o: a new file beside it, then renamed over it (a symlink
- * at -o is replaced, never followed). */
+/* -o's directory, opened once before the first round: every round runs
+ * the command, which may swap the directory's name for a symlink; the
+ * draft is written through this descriptor alone (draft_save). */
+static void open_out(struct learn *l)
+{
+	char path[PATH_MAX], why[2 * QUOTED_MAX + 128], *slash;
+
+	if (snprintf(path, sizeof path, "%s%s%s", l->out[0] == '/' ? "" : l->c.cwd,
+	             l->out[0] == '/' ? "" : "/", l->out) >= (int)sizeof path)
+		diex(EXIT_REFUSED, "refused: -o %s: name too long", qn(l->out));
+	slash = strrchr(path, '/');
+	l->outname = strdup(slash + 1);
+	if (!l->outname || !*l->outname || !strcmp(l->outname, ".") || !strcmp(l->outname, ".."))
+		diex(EXIT_REFUSED, "refused: -o %s names no file", qn(l->out));
+	*(slash == path ? slash + 1 : slash) = '\0';
+	if ((l->outdir = open_trusted_dir(path, 1, l->outpath, why, sizeof why)) < 0)
+		diex(EXIT_REFUSED, "refused: -o %s: %s", qn(l->out), why);
+}
+
+/* The draft to -o, once the last round is over: a new file in -o's
+ * directory, renamed over the name, only when the directory's name still
+ * leads to it (replace_at): a symlink at -o is replaced, never followed,
+ * and a directory swapped by the command gets nothing. */
 static void draft_save(struct learn *l, char hash[HASH_TEXT_LEN + 1])
 {
 	unsigned char digest[HASH_LEN];
-	char tmp[PATH_MAX], err[256];
+	char err[256];
 	struct json_doc doc;
 	size_t len;
 	char *text = draft_text(&l->d.p, &len);
-	int fd;
 
-	if (snprintf(tmp, sizeof tmp, "%s.learn-XXXXXX", l->out) >= (int)sizeof tmp)
-		diex(EXIT_REFUSED, "refused: -o %s: name too long", qn(l->out));
-	if ((fd = mkstemp(tmp)) < 0)
-		die(EXIT_REFUSED, "unable to write %s", qn(l->out));
-	if (fchmod(fd, 0644) < 0 || write_all(fd, text, len) < 0 || fsync(fd) < 0 ||
-	    close(fd) < 0 || rename(tmp, l->out) < 0) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		die(EXIT_REFUSED, "unable to write %s", qn(l->out));
-	}
+	if (replace_at(l->outdir, l->outpath, l->outname, 0644, text, len) < 0)
+		die_hint(EXIT_REFUSED, 0, errno == ESTALE ? "the command moved or replaced a "
+		         "directory on the way: look at what else it changed" : NULL,
+		         "unable to write %s: %s; no draft written", qn(l->out), errno ==
+		         ESTALE ? "its directory was moved during the rounds" : strerror(errno));
 	if (!json_parse(&doc, text, len, err, sizeof err) || !hash_doc(&doc, digest))
 		diex(EXIT_REFUSED, "refused: the draft does not parse: %s", err);
 	hash_format(digest, hash);
@@ -422,6 +440,10 @@ static int rounds(struct learn *l)
 		printf("%s %s %s: %s\n", a->granted ? "added" : "suggest", a->key, q(a->value),
 		       a->why);
 	}
+	if (l->d.p.env_private && path_beneath(l->d.p.env_private, l->c.cwd))
+		printf("note: HOME is %s (env.private), inside the working directory, and the "
+		       "command may write it; move env.private to keep HOME out\n",
+		       q(l->d.p.env_private));
 	if (grants)
 		printf("note: the round limit (%lu) was reached with more to add\n", l->rounds);
 	printf("note: the last round ended with %s; review the draft before pinning it\n", st);
@@ -521,6 +543,7 @@ int cmd_learn(int argc, char **argv)
 		usage_fail(LEARN_USAGE, "no command given");
 	l.cmd = parse(&l, argc - 1, argv + 1);
 	check_cwd(&l);
+	open_out(&l);
 	draft_start(&l);
 	return rounds(&l);
 }

@@ -230,7 +230,7 @@ static const char *allowed(const struct denial *x, const struct learn_ctx *c,
 int draft_consider(struct draft *d, const struct denial *x, const struct learn_ctx *c)
 {
 	const char *key, *grant, *never;
-	char why[PATH_MAX + 32], *dir;
+	char why[4 * PATH_MAX + 48], *dir;
 	int unknown;
 
 	if (!x->kind)
@@ -239,7 +239,9 @@ int draft_consider(struct draft *d, const struct denial *x, const struct learn_c
 		return consider_port(d, x, c);
 	if (x->path[0] != '/' || (x->state && !strcmp(x->state, "absent")))
 		return 0;	/* relative: not decidable; absent: nothing to grant */
-	snprintf(why, sizeof why, "%s %s", x->kind, x->path);
+	/* The path as every line of ours shows one: a newline in a name
+	 * must not forge a line of the list (quote(), text.h). */
+	snprintf(why, sizeof why, "%s %s", x->kind, qn(x->path));
 	/* A path the observer could not decide (through a link beneath a
 	 * write path, say) is for a person to look at. */
 	unknown = x->state && !strcmp(x->state, "unknown");

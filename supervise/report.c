@@ -27,6 +27,8 @@
 
 static struct {
 	int fd, rfd;                 /* -O, -R; -1 none */
+	const char *path;            /* -P: fd is its directory */
+	char *dir, *base;            /* its parts */
 	int dfd;                     /* --explain's denials, from init; -1 none */
 	int inited, written, exec_seen;
 	struct timespec start;
@@ -53,6 +55,15 @@ void report_option(int c, const char *arg, const char *usage)
 	switch (c) {
 	case 'O': rep.fd = descriptor(arg, usage, c); break;
 	case 'R': rep.rfd = descriptor(arg, usage, c); break;
+	case 'P':
+		rep.path = arg;
+		if (arg[0] != '/' || !(rep.dir = strdup(arg)))
+			usage_fail(usage, "-P %s: not an absolute path", qn(arg));
+		rep.base = strrchr(rep.dir, '/');
+		*rep.base++ = '\0';
+		if (!*rep.dir)
+			rep.dir = (char *)"/";
+		break;
 	case 'I': rep.r.id = arg; break;
 	case 'H': rep.r.hash = arg; break;
 	case 'F': rep.r.key = arg; break;
@@ -87,6 +98,8 @@ static void take_line(const char *line, size_t len)
 
 	if (len == 5 && !memcmp(line, "@exec", 5)) {
 		rep.exec_seen = 1;
+	} else if (len > 5 && !memcmp(line, "@env ", 5)) {
+		report_add(&rep.r.env_dropped, line + 5, len - 5);
 	} else if (len > 7 && !memcmp(line, "@walls ", 7) && !rep.r.walls) {
 		rep.r.walls = strndup(line + 7, len - 7);
 		unheld(line + 7, len - 7);
@@ -111,19 +124,54 @@ static const char *outcome_of(int code)
 	       "could_not_confine";
 }
 
-static void write_report(void)
+/* The report, to -O's descriptor, or by name (-P): then only once every
+ * process of the run is gone, so that what the name leads to is ours. A
+ * report that cannot be written there is a fatal line, and the run's
+ * status 126: the caller must not take what is at the name for it. */
+static int write_report(void)
 {
 	struct timespec now;
+	size_t len;
+	char *text;
+	int rc;
 
 	if (rep.written || rep.fd < 0)
-		return;
+		return 0;
 	rep.written = 1;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	rep.r.wall_s = (double)(now.tv_sec - rep.start.tv_sec) +
 	               (double)(now.tv_nsec - rep.start.tv_nsec) / 1e9;
-	if (report_write(rep.fd, &rep.r) < 0)
+	if (!(text = report_text(&rep.r, &len)))
+		rc = -1;
+	else if (rep.path)
+		rc = replace_at(rep.fd, rep.dir, rep.base, 0, text, len);
+	else
+		rc = write_all(rep.fd, text, len);
+	free(text);
+	if (rc == 0)
+		return 0;
+	if (!rep.path) {
 		fprintf(stderr, "%s: warning: unable to write the report (fd %d): %s\n",
 		        progname, rep.fd, strerror(errno));
+		return 0;
+	}
+	rc = errno;
+	fatal_say(EXIT_CONFINE, 0, "unable to write the report %s: %s", q(rep.path),
+	          rc == ESTALE ? "its directory was moved during the run" : strerror(rc));
+	return -1;
+}
+
+/* Before a report by name as the supervisor dies: init, if it is still
+ * ours to wait for, and the run with it. */
+static void end_run(void)
+{
+	if (!rep.path || run.init <= 0 || waitpid(run.init, NULL, WNOHANG) != 0)
+		return;
+	kill(run.init, SIGKILL);
+	while (waitpid(run.init, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (!run.pidns)
+		kill_descendants();
 }
 
 /* The supervisor's own lines are its report's; init's and the watcher's
@@ -140,6 +188,7 @@ static void hook(int code, const char *line)
 		return;
 	rep.r.outcome = outcome_of(code);
 	rep.r.wrapper_exit = code;
+	end_run();
 	write_report();
 }
 
@@ -254,7 +303,7 @@ static void usage_facts(void)
 	}
 }
 
-void report_end(int status)
+int report_end(int status)
 {
 	struct report *r = &rep.r;
 	int raw = status & 0xffff;
@@ -263,7 +312,7 @@ void report_end(int status)
 	int ran;
 
 	if (rep.fd < 0 || rep.written)
-		return;
+		return 0;
 	read_pipe();
 	read_denials();
 	ran = rep.rfd < 0 || (rep.exec_seen && !r->fatal);
@@ -287,5 +336,5 @@ void report_end(int status)
 	} else {
 		r->outcome = "signaled";
 	}
-	write_report();
+	return write_report();
 }

@@ -28,6 +28,7 @@ struct report {
 	int target_exit, target_signal;      /* both -1: the target never ran */
 	const char *walls;                   /* NAME:WALL,... ("none": none held) */
 	struct report_list dropped, warnings;
+	struct report_list env_dropped;      /* the names the allow-list left out */
 	const char *fatal;                   /* the line of the step that refused */
 	const char *memory_source;           /* NULL: memory is null */
 	long long peak_bytes, cap_bytes, oom_kills;
@@ -48,7 +49,7 @@ void report_init(struct report *r);
 /* Add a copy of LINE (its first LEN bytes) to L; nothing when out of
  * memory (the report then lacks a line, and says nothing wrong). */
 void report_add(struct report_list *l, const char *line, size_t len);
-/* The object, and a newline, in one write to FD: 0, or -1 with errno. */
-int report_write(int fd, const struct report *r);
+/* The object, and a newline: a heap buffer of *LEN bytes, or NULL (errno). */
+char *report_text(const struct report *r, size_t *len);
 
 #endif

@@ -1,5 +1,6 @@
 /* The report's one writer (report.h): every field, in the order of
- * sharness-exec-report(5), into a buffer, then one write. */
+ * sharness-exec-report(5), into a buffer, which report.c writes. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,11 +147,10 @@ void report_add(struct report_list *l, const char *line, size_t len)
 		l->n++;
 }
 
-int report_write(int fd, const struct report *r)
+char *report_text(const struct report *r, size_t *len)
 {
 	struct out o = { 0 };
 	char a[24], b[24], c[24];
-	int rc;
 
 	outf(&o, "{\"report\":%d,\"policy\":", REPORT_VERSION);
 	if (r->id) {
@@ -212,6 +212,8 @@ int report_write(int fd, const struct report *r)
 		LIT(&o, "null");
 	LIT(&o, ",\"warnings\":");
 	list(&o, &r->warnings);
+	LIT(&o, ",\"env_dropped\":");
+	list(&o, &r->env_dropped);
 	/* run --explain's list goes here, as it is (report.h). */
 	LIT(&o, ",\"denials\":");
 	if (r->denials)
@@ -222,9 +224,8 @@ int report_write(int fd, const struct report *r)
 	if (o.failed) {
 		free(o.buf);
 		errno = ENOMEM;
-		return -1;
+		return NULL;
 	}
-	rc = write_all(fd, o.buf, o.len);
-	free(o.buf);
-	return rc;
+	*len = o.len;
+	return o.buf;
 }

@@ -38,7 +38,7 @@
 const char *progname = "sharness-exec-supervise";
 
 #define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] " \
-	"[-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-p N] [-R FD] [-T SECONDS] " \
+	"[-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] " \
 	"[-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... " \
 	"[--] PROGRAM [ARG...]"
 
@@ -342,7 +342,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:E:F:hH:I:K:m:NO:p:R:r:tT:u:W:w:Xx:", longopts,
+	while ((c = getopt_long(argc, argv, "+:A:bc:E:F:hH:I:K:m:NO:P:p:R:r:tT:u:W:w:Xx:", longopts,
 	                        NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -363,7 +363,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			ending_option(c, optarg, USAGE);
 			break;
 		case 'E': status_fd(optarg, USAGE); break;
-		case 'F': case 'H': case 'I': case 'O': case 'R': case 'u':
+		case 'F': case 'H': case 'I': case 'O': case 'P': case 'R': case 'u':
 			report_option(c, optarg, USAGE);
 			break;
 		case 'h':
@@ -381,6 +381,8 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -K SECONDS     after -T, end the run SECONDS later (default 5)\n"
 			       "  -m MIB         the memory cap, named if the cgroup killed for it\n"
 			       "  -O FD          write the report (sharness-exec-report(5)) to FD\n"
+			       "  -P PATH        with -O: FD is PATH's directory; the report goes\n"
+			       "                 there by name, renamed over PATH, once the run ended\n"
 			       "  -p N           the process cap, named if it refused forks\n"
 			       "  -R FD          read the status pipe's lines from FD, for the report\n"
 			       "  -T SECONDS     after SECONDS, SIGTERM to the whole run; exit 124\n"
@@ -525,7 +527,8 @@ int main(int argc, char **argv)
 		kill_descendants(); /* init's orphans, had it died first */
 	end_watcher();
 	caps_say(status);
-	report_end(status);
+	if (report_end(status) < 0)
+		exit(EXIT_CONFINE);
 	timeout_exit(status);
 	exit_like(status);
 }

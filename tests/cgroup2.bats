@@ -319,7 +319,7 @@ t_report_v2() {
 	policy ',"max_memory_mb":64,"max_pids":16'
 	make_base "$m"
 	run -0 --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run "${be[@]}" \
-		--report "$TMP/rw/forks.json" -p "$TMP/p.json" -- "$TRY" fork 100 "$marker"
+		--report "$TMP/forks.json" -p "$TMP/p.json" -- "$TRY" fork 100 "$marker"
 	run -0 python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -328,11 +328,11 @@ assert r["memory"]["source"] == "memory.peak" and r["memory"]["peak_bytes"] > 0,
 assert r["memory"]["cap_bytes"] == 64 << 20, r["memory"]
 assert r["pids"]["cap"] == 16 and r["pids"]["refused_forks"] > 0, r["pids"]
 assert r["cpu"]["source"] == "cpu.stat", r["cpu"]
-print("ok")' "$TMP/rw/forks.json"
+print("ok")' "$TMP/forks.json"
 	[ "$output" = ok ]
 	nothing_left "$base"
 	run --separate-stderr in_cgroup "$base" "$m" "$SHARNESS_EXEC" run "${be[@]}" \
-		--report "$TMP/rw/oom.json" -p "$TMP/p.json" -- sh -c 'exec dd if=/dev/zero of="$1" bs=1M count=128' sh "$TMP/rw/fill"
+		--report "$TMP/oom.json" -p "$TMP/p.json" -- sh -c 'exec dd if=/dev/zero of="$1" bs=1M count=128' sh "$TMP/rw/fill"
 	[ "$status" = 137 ] || [ "$status" = 1 ]
 	run -0 python3 -c '
 import json, sys
@@ -340,7 +340,7 @@ r = json.load(open(sys.argv[1]))
 m = r["memory"]
 assert m["source"] == "memory.peak" and m["peak_bytes"] <= (64 << 20) + (1 << 20), m
 assert r["outcome"] != "signaled" or m["oom_kills"] >= 1, r
-print("ok")' "$TMP/rw/oom.json"
+print("ok")' "$TMP/oom.json"
 	[ "$output" = ok ]
 	rm -f "$TMP/rw/fill"
 	nothing_left "$base"

@@ -96,7 +96,7 @@ no_canary() {
 wrapper() {
 	local w="$HOME/.local/bin/$1"
 	[ "$(stat -c '%a %u' "$w")" = "755 $(id -u)" ]
-	grep -qF "run --policy '$PWD/policy.json' '--expect-hash' 'sha256:" "$w"
+	grep -qF "wrap --exec '$w' --policy '$PWD/policy.json' '--expect-hash' 'sha256:" "$w"
 }
 
 @test "every example's policy is valid and its hash is the one pinned" {

@@ -4,9 +4,10 @@
 # (python3's json module, and jq where installed); the outcome tells a
 # target that exits 124, 126 or 127 itself from a timeout and from a
 # step's refusal, which the exit status alone cannot; memory and pids cap
-# hits are counted; a signed policy's key is named; FILE is made before
-# anything runs, never replaces a file and follows no planted symlink;
-# fd:N reaches the supervisor alone.
+# hits are counted; a signed policy's key is named; FILE's directory is
+# opened before anything runs, FILE never replaces a symlink or another
+# user's file and follows no planted symlink (tests/frontholes.bats: it is
+# written by name once the run is over); fd:N reaches the supervisor alone.
 #
 # not tested: a report after the netns step failed or the supervisor was
 # SIGKILLed (it is then empty, as sharness-exec-report(5) says); the
@@ -24,7 +25,8 @@ setup() {
 	W=$TMP/w
 	R=$TMP/r   # where the reports go: nobody writes them too
 	mkdir -p "$W" "$R"
-	chmod 777 "$W" "$R"
+	chmod 777 "$W"
+	chmod 1777 "$R"   # sticky, as /tmp: no other user can change the report
 	chain_policy report '"none"' '"/etc","/proc"' '"'"$W"'","/dev/null"' '' "${PROCESS:-}"
 }
 
@@ -46,7 +48,8 @@ text = open(sys.argv[1]).read()
 assert text.endswith("}\n") and text.count("\n") == 1, repr(text)
 r = json.loads(text)
 keys = ["report", "policy", "outcome", "wrapper_status", "target", "fatal", "walls",
-        "dropped", "memory", "pids", "cpu", "timeout", "wall_s", "warnings", "denials"]
+        "dropped", "memory", "pids", "cpu", "timeout", "wall_s", "warnings", "env_dropped",
+        "denials"]
 assert sorted(r) == sorted(keys), sorted(r)
 assert r["report"] == 1
 assert r["outcome"] in ("exited", "signaled", "timed_out", "refused",
@@ -66,7 +69,7 @@ obj(r["pids"], ["cap", "refused_forks"])
 obj(r["cpu"], ["user_s", "system_s", "cap_percent", "source"])
 obj(r["timeout"], ["after_s", "kill_after_s"])
 assert r["wall_s"] is None or r["wall_s"] >= 0
-assert all(isinstance(x, str) for x in r["dropped"] + r["warnings"])
+assert all(isinstance(x, str) for x in r["dropped"] + r["warnings"] + (r["env_dropped"] or []))
 assert r["walls"] is None or all(v is None or isinstance(v, str) for v in r["walls"].values())
 assert r["denials"] is None or all(sorted(d) == ["allow", "count", "errno", "kind", "status", "what", "why"] for d in r["denials"])
 print(r["outcome"], status(r["wrapper_status"]), status(r["target"]))
@@ -201,12 +204,12 @@ ALLOC="b = b'x' * (512 << 20)"
 }
 
 # A planted symlink at FILE, or in its directory, is not followed; an
-# existing FILE is refused; nothing runs either way.
+# existing FILE of another user's is refused; nothing runs either way.
 t_planted() {
 	local mode=$1 d=$TMP/d
 	need "$mode"
 	mkdir -p "$d/real" "$d/other"
-	chmod -R 777 "$d"
+	chmod 1777 "$d/real" "$d/other"
 	# bare: a report through a symlink that the target's uid could not
 	# have planted (root's, in a directory it cannot write: nobody's
 	# runs); for root, every root-owned directory but / counts as
@@ -221,11 +224,11 @@ t_planted() {
 		[[ $stderr == *"an earlier run as uid 0 could have planted it"* ]]
 		[ ! -e "$d/real/r.json" ]
 	fi
-	chmod 777 "$d"
-	# a symlink at FILE: an existing FILE, never followed
+	chmod 1777 "$d"
+	# a symlink at FILE: refused, never followed
 	ln -s "$d/other/planted.json" "$d/real/link.json"
 	run -125 --separate-stderr sx "$mode" --report "$d/real/link.json" -p "$TMP/p.json" -- touch "$W/ran"
-	[[ $stderr == *'fatal: --report "'"$d"'/real/link.json" exists: a report never replaces a file, nor follows a symlink'* ]]
+	[[ $stderr == *'fatal: refused: --report "'"$d"'/real/link.json" is a symlink: a report replaces only a regular file of the caller'"'s" ]]
 	[ ! -e "$d/other/planted.json" ]
 	# a symlink in its directory that another user planted
 	ln -s other "$d/theirs"
@@ -233,8 +236,9 @@ t_planted() {
 	run -125 --separate-stderr sx "$mode" --report "$d/theirs/r.json" -p "$TMP/p.json" -- touch "$W/ran"
 	[[ $stderr == *"fatal: refused: --report \"$d/theirs/r.json\": symlink \"$d/theirs\" is owned by uid 1000"* ]]
 	[ -z "$(ls -A "$d/other")" ]
-	# an existing FILE, kept as it was
+	# another user's FILE, kept as it was
 	echo keep >"$d/real/old.json"
+	chown 1000:1000 "$d/real/old.json"
 	run -125 sx "$mode" --report "$d/real/old.json" -p "$TMP/p.json" -- touch "$W/ran"
 	[ "$(cat "$d/real/old.json")" = keep ]
 	[ ! -e "$W/ran" ]
@@ -244,8 +248,8 @@ t_planted() {
 	run -125 sx "$mode" --dry-run --report "$d/real/old.json" -p "$TMP/p.json" -- true
 }
 
-@test "root: a symlink planted at FILE or in its directory is not followed, an existing FILE is refused" { t_planted root; }
-@test "nobody: a symlink planted at FILE or in its directory is not followed, an existing FILE is refused" { t_planted nobody; }
+@test "root: a symlink planted at FILE or in its directory is not followed, another user's FILE is refused" { t_planted root; }
+@test "nobody: a symlink planted at FILE or in its directory is not followed, another user's FILE is refused" { t_planted nobody; }
 
 # fd:N: the report on an inherited descriptor, which only the supervisor
 # holds: the target has the descriptors it has without --report.
@@ -282,7 +286,7 @@ t_fd() {
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --report "$R/r.json" -p "$TMP/p.json" -- true
 	[ "$(grep -c -- ' -E [0-9]' <<<"$output")" = 4 ]
 	[ "$(grep -c -- ' -O [0-9]' <<<"$output")" = 1 ]
-	grep -q -- '^[^ ]*/sharness-exec-supervise -E [0-9]* -W [0-9]* -O [0-9]* -R [0-9]* -I report -H sha256:' <<<"$output"
+	grep -q -- '^[^ ]*/sharness-exec-supervise -E [0-9]* -W [0-9]* -O [0-9]* -P '"$R"'/r.json -R [0-9]* -I report -H sha256:' <<<"$output"
 	[ ! -e "$R/r.json" ]
 }
 

@@ -96,7 +96,7 @@ complete -c sharness-exec -n $in_run -l kill-after -x -d 'With --timeout, kill w
 complete -c sharness-exec -n $in_run -l launch-env -d 'Pass on the variables launch sets'
 complete -c sharness-exec -n $in_run -l passwd-fd -x -d 'A sealed memfd of passwd lines, the view\'s /etc/passwd'
 complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
-complete -c sharness-exec -n $in_run -l report -r -k -a '(__fish_complete_suffix .json)' -d 'Write how the run ended, as JSON, to a new file or fd:N'
+complete -c sharness-exec -n $in_run -l report -r -k -a '(__fish_complete_suffix .json)' -d 'Write how the run ended, as JSON, to a file (replaced) or fd:N'
 complete -c sharness-exec -n $in_run -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_run -l timeout -x -d 'End the run after this long, exit 124'
 complete -c sharness-exec -n $in_run -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a policy signed by this key'
