@@ -578,7 +578,13 @@ int main(int argc, char **argv)
 		filter |= SECCOMP_DENY_GROUP;
 		seccomp_group(getpgrp());
 	}
-	if (seccomp_install(filter | (o.explain ? SECCOMP_EXPLAIN : 0)) < 0 ||
+	/* Under --explain the filter's refusals are traps (seccomp.h); the
+	 * netns step's socket fallback, which init's own calls meet too,
+	 * stays a plain refusal, and is repeated here as a trap for the
+	 * target, where it is reported. */
+	if (o.explain)
+		filter |= SECCOMP_EXPLAIN | (w.stand & WALL_SOCKETS ? SECCOMP_DENY_SOCKETS : 0);
+	if (seccomp_install(filter) < 0 ||
 	    (o.explain && seccomp_trace_install() < 0))
 		die(EXIT_CONFINE, "unable to install the seccomp filter");
 	if (fd >= 0 && syscall(SYS_landlock_restrict_self, fd, flags) < 0)

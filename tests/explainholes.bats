@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# Issue 37's holes in --explain, from the attacker's side, and issue 42's
+# refusals that held nothing. A process of the target that the observer
+# does not trace (clone(CLONE_UNTRACED), then PTRACE_TRACEME to its own
+# parent) must not run a call the filter refuses without --explain: the
+# filter refuses with SECCOMP_RET_TRAP, so the kernel never runs it, and
+# ptrace(2) and CLONE_UNTRACED are refused under --explain. The timeout
+# is kept under a flood of traced calls. The setgid bit on a directory is
+# allowed (it grants nothing), and on what may be a file refused.
+load helpers/load
+
+UNTRACED="$TRYDIR/try-untraced"
+X="sharness-exec-supervise: explain: "
+
+setup() {
+	setup_tmp
+	mkdir -m 755 "$TMP/ro"
+	mkdir -m 777 "$TMP/rw"
+	echo inside >"$TMP/ro/f"
+	chmod 644 "$TMP/ro/f"
+	desc=sharness-exec-explainholes-$$-$BATS_TEST_NUMBER
+}
+
+teardown() {
+	"$TRY" key-drop "$desc" >/dev/null 2>&1 || true
+	teardown_tmp
+}
+
+policy() {
+	chain_policy explainholes "${1:-\"none\"}" '"/etc","'"$TMP"'/ro"' '"'"$TMP"'/rw","/dev/null"'
+}
+
+# --- issue 37, High: a tracer of the target's own under --explain --------------
+
+t_untraced_child() {
+	need "$1"; policy
+	# Bare, the attack program works: the key lands in the caller's @u.
+	run -0 as "$1" "$UNTRACED" "$TRY" key-add "$desc"
+	[ "$output" = ok ]
+	run -0 as "$1" "$TRY" key-drop "$desc"
+	# Confined without --explain the filter refuses the call.
+	run -1 --separate-stderr as "$1" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$UNTRACED" "$TRY" key-add "$desc"
+	[ "$output" = "refused: Operation not permitted" ]
+	# Under --explain the child cannot be made (CLONE_UNTRACED), and
+	# the explain line says so; the caller's keyring is checked from
+	# outside.
+	run -1 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$UNTRACED" "$TRY" key-add "$desc"
+	[ "$output" = "refused: Operation not permitted" ]
+	[[ "$stderr" == *"try-untraced: clone(CLONE_UNTRACED): Operation not permitted"* ]]
+	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}ptrace clone with CLONE_UNTRACED: EPERM (Operation not permitted), refused by the seccomp filter, 1 time; no policy change allows it: under --explain only, the filter refuses ptrace and CLONE_UNTRACED: the observer must be every process's only tracer" ]
+	run -1 as "$1" "$TRY" key-find "$desc"
+	[ "$output" = "refused: Required key not available" ]
+}
+
+@test "explain (root): an untraced child traced by the target adds no key to the caller's user keyring" { t_untraced_child root; }
+@test "explain (nobody): an untraced child traced by the target adds no key to the caller's user keyring" { t_untraced_child nobody; }
+
+t_hostile_tracer() {
+	need "$1"
+	local L=("$LANDLOCK" -b -r /etc -x /usr -x "$TRYDIR")
+	# The filter of -X under a tracer it did not choose, which runs every
+	# TRACE rule's call and drops every SIGSYS: the refused call still
+	# does not run (a trap: the kernel never runs it). try-syscall says
+	# "ok" for the number left in the register; the keyring, read from
+	# outside, has no key.
+	run -1 --separate-stderr as "$1" "$UNTRACED" "${L[@]}" -- "$TRY" key-add "$desc"
+	[ "$output" = "refused: Operation not permitted" ]
+	run --separate-stderr as "$1" "$UNTRACED" "${L[@]}" -X -- "$TRY" key-add "$desc"
+	run -1 as "$1" "$TRY" key-find "$desc"
+	[ "$output" = "refused: Required key not available" ]
+}
+
+@test "explain (root): under -X a tracer of the target's own cannot make a refused call run" { t_hostile_tracer root; }
+@test "explain (nobody): under -X a tracer of the target's own cannot make a refused call run" { t_hostile_tracer nobody; }
+
+t_ptrace_refused() {
+	need "$1"; policy
+	run -0 --separate-stderr as "$1" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" trace-child
+	[ "$output" = ok ]
+	run -1 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" trace-child
+	[ "$output" = "refused: Operation not permitted" ]
+	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}ptrace ptrace: EPERM (Operation not permitted), refused by the seccomp filter, 1 time; no policy change allows it: under --explain only, the filter refuses ptrace and CLONE_UNTRACED: the observer must be every process's only tracer" ]
+}
+
+@test "explain (root): ptrace inside is refused under --explain only, and said" { t_ptrace_refused root; }
+@test "explain (nobody): ptrace inside is refused under --explain only, and said" { t_ptrace_refused nobody; }
+
