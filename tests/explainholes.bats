@@ -23,6 +23,9 @@ setup() {
 
 teardown() {
 	"$TRY" key-drop "$desc" >/dev/null 2>&1 || true
+	# A flood left behind where the timeout failed: this test's own, by
+	# the path only it names.
+	pkill -KILL -f "try-flood 64 $TMP/ro/f" 2>/dev/null || true
 	teardown_tmp
 }
 
@@ -85,3 +88,24 @@ t_ptrace_refused() {
 @test "explain (root): ptrace inside is refused under --explain only, and said" { t_ptrace_refused root; }
 @test "explain (nobody): ptrace inside is refused under --explain only, and said" { t_ptrace_refused nobody; }
 
+# --- issue 37, Medium: the timeout under a flood of traced calls ----------------
+
+t_timeout_flood() {
+	need "$1"; policy
+	# 64 threads stat() in a loop, each call two stops for init, and
+	# SIGTERM is ignored: the run still ends at --timeout 2 plus
+	# --kill-after 1, with 124. init takes the timeout's signal at most
+	# 64 stops late (sharness-exec(1)); 15 s is a generous bound for a
+	# loaded machine (a liveness check, not a benchmark). Without the
+	# bound the run went on until killed.
+	local start=$SECONDS
+	run -124 --separate-stderr as "$1" timeout -s KILL 60 "$SHARNESS_EXEC" run --explain \
+		--timeout 2 --kill-after 1 -p "$TMP/p.json" -- "$TRYDIR/try-flood" 64 "$TMP/ro/f"
+	[ "$output" = flooding ]
+	[ $((SECONDS - start)) -le 15 ]
+	[[ "$stderr" == *"the command timed out after 2 s (--timeout 2), and was killed 1 s later (--kill-after 1)"* ]]
+	! pgrep -f "try-flood 64 $TMP/ro/f"
+}
+
+@test "explain (root): --timeout and --kill-after hold under a 64-thread flood of traced calls" { t_timeout_flood root; }
+@test "explain (nobody): --timeout and --kill-after hold under a 64-thread flood of traced calls" { t_timeout_flood nobody; }
