@@ -268,14 +268,14 @@ static void allow_only(struct prog *p, long nr, int arg, __u32 k, __u32 action)
 
 /* open/openat: a set-id bit in MODE counts only when FLAGS create a file
  * (libc passes whatever is in the register otherwise). */
-static void setid_open(struct prog *p, long nr, int flags, int mode)
+static void setid_open(struct prog *p, long nr, int flags, int mode, unsigned what)
 {
 	unsigned s = begin(p, nr), j;
 
 	load(p, ARG_LO(flags));
 	j = emit(p, BPF_JMP | BPF_JSET | BPF_K, CREATES);
 	load(p, ARG_LO(mode));
-	if_any(p, SETID, ERRNO(EPERM));
+	if_any(p, SETID, REFUSE(what, EPERM));
 	land(p, j, 0);
 	ret(p, ALLOW);
 	end(p, s);
@@ -491,10 +491,10 @@ static int build(struct prog *p, unsigned what)
 	 * runs the filter from the top down to its own block. */
 	if (what & SECCOMP_DENY_SETID) {
 #ifdef SYS_openat
-		setid_open(p, SYS_openat, 2, 3);
+		setid_open(p, SYS_openat, 2, 3, what);
 #endif
 #ifdef SYS_open
-		setid_open(p, SYS_open, 1, 2);
+		setid_open(p, SYS_open, 1, 2, what);
 #endif
 	}
 	if (what & SECCOMP_DENY_LEASES) {
@@ -544,7 +544,7 @@ static int build(struct prog *p, unsigned what)
 		 * target owning a file (root: every file it creates) could
 		 * otherwise leave a set-id program for others to run. */
 		deny_bits_each(p, mode_setters, NELEM(mode_setters),
-			       SETID, ERRNO(EPERM));
+			       SETID, REFUSE(what, EPERM));
 	}
 	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST))
 		deny_each(p, io_uring_calls, NELEM(io_uring_calls), REFUSE(what, ENOSYS));

@@ -85,8 +85,8 @@
 
 /* run --explain (DESIGN.md 4.7), x86_64, where the observer can set a
  * call's result: the refusals it reports (openat2 and io_uring ENOSYS, the
- * key calls EPERM, and with SECCOMP_DENY_SOCKETS every socket family but
- * AF_UNIX EAFNOSUPPORT) return SECCOMP_RET_TRAP with SECCOMP_TRAP_REFUSED
+ * key calls and the set-id bits EPERM, and with SECCOMP_DENY_SOCKETS every
+ * socket family but AF_UNIX EAFNOSUPPORT) return SECCOMP_RET_TRAP with SECCOMP_TRAP_REFUSED
  * and the errno as data instead. The kernel never runs a trapped call: it
  * raises SIGSYS, whose signal-delivery stop the observer takes; there it
  * sets the errno and drops the signal. A process nobody traces dies of the

@@ -193,6 +193,8 @@ void observe_start(pid_t child)
  * signal carries. 0: not a call our filters refuse. */
 static int refused_by_rule(const struct call *c)
 {
+	if (setid_refused(c))
+		return EPERM;
 	switch (c->nr) {
 	case SYS_openat2: case SYS_io_uring_setup: case SYS_io_uring_enter:
 	case SYS_io_uring_register:
@@ -280,7 +282,10 @@ static int trap_stop(struct task *t)
 	    (unsigned)si.si_errno != (SECCOMP_TRAP_REFUSED | (unsigned)err) ||
 	    set_result(t->pid, err) < 0)
 		return 0;
-	explain_refused(t->pid, &t->call, err);
+	if (setid_refused(&t->call))
+		explain_setid(t->pid, &t->call, err, t->cwd);
+	else
+		explain_refused(t->pid, &t->call, err);
 	ptrace(PTRACE_CONT, t->pid, 0, 0);
 	return 1;
 #else

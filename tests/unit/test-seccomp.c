@@ -127,6 +127,11 @@ static void target(void)
 		IS(x | SECCOMP_DENY_SOCKETS, trap | EAFNOSUPPORT, N(SYS_socket), AF_INET, SOCK_STREAM, 0, 0);
 		IS(x | SECCOMP_DENY_SOCKETS, ALLOWED, N(SYS_socket), AF_UNIX, SOCK_STREAM, 0, 0);
 		IS(x, ERRNO(ENOSYS), N(SYS_clone3), 0, 0, 0, 0);
+		IS(x, trap | EPERM, N(SYS_fchmodat), 0, 0, 02775, 0);
+		IS(x, trap | EPERM, N(SYS_fchmod), 3, 04755, 0, 0);
+		IS(x, trap | EPERM, N(SYS_openat), 0, 0, O_CREAT | O_WRONLY, 04755);
+		IS(x, ALLOWED, N(SYS_openat), 0, 0, O_RDONLY, 04755);
+		IS(x, ALLOWED, N(SYS_fchmodat), 0, 0, 0775, 0);
 	}
 #endif
 	/* Terminal, leases, processes outside. */
