@@ -578,10 +578,7 @@ int main(int argc, char **argv)
 		filter |= SECCOMP_DENY_GROUP;
 		seccomp_group(getpgrp());
 	}
-	/* Under --explain the filter's refusals are traps (seccomp.h); the
-	 * netns step's socket fallback, which init's own calls meet too,
-	 * stays a plain refusal, and is repeated here as a trap for the
-	 * target, where it is reported. */
+	/* -X: traps (seccomp.h), the netns step's socket fallback too */
 	if (o.explain)
 		filter |= SECCOMP_EXPLAIN | (w.stand & WALL_SOCKETS ? SECCOMP_DENY_SOCKETS : 0);
 	if (seccomp_install(filter) < 0 ||
