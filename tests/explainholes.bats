@@ -145,3 +145,65 @@ t_setgid_dir() {
 
 @test "explain (root): the setgid bit on a directory (install -d -m 2775, git init --shared) is refused and listed with its path and mode" { t_setgid_dir root; }
 @test "explain (nobody): the setgid bit on a directory (install -d -m 2775, git init --shared) is refused and listed with its path and mode" { t_setgid_dir nobody; }
+
+# --- issue 42: suggestions that check accepts and that make the access work ----
+
+# policyx EXTRA_EXEC EXTRA_READ: the policy, with more exec and read paths.
+policyx() {
+	chain_policy explainholes '"none"' '"/etc","'"$TMP"'/ro"'"${2:+,$2}" '"'"$TMP"'/rw","/dev/null"' "${1:-}"
+}
+
+t_exec_link() {
+	need "$1"
+	mkdir -m 755 "$TMP/lnk" "$TMP/real"
+	cp /bin/true "$TMP/real/tool"
+	chmod 755 "$TMP/real/tool"
+	ln -s ../real/tool "$TMP/lnk/tool"
+	# Neither directory: both are named (the link must be in the view,
+	# and the right counts where it leads).
+	policyx
+	run -1 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" exec "$TMP/lnk/tool"
+	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}exec $TMP/lnk/tool: ENOENT (No such file or directory), hidden by the policy, 1 time; allow with \"files\": {\"exec\": [\"$TMP/lnk\", \"$TMP/real\"]}" ]
+	# The link's directory alone (the old suggestion): the exec still
+	# fails, and explain now names where the link leads.
+	policyx "\"$TMP/lnk\""
+	run -1 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" exec "$TMP/lnk/tool"
+	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}exec $TMP/lnk/tool: ENOENT (No such file or directory), hidden by the policy, 1 time; allow with \"files\": {\"exec\": [\"$TMP/real\"]}" ]
+	# Both: check accepts it, and the exec works.
+	policyx "\"$TMP/lnk\",\"$TMP/real\""
+	run -0 as "$1" "$SHARNESS_EXEC" check "$TMP/p.json"
+	run -0 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" exec "$TMP/lnk/tool"
+	printf '%s\n' "$stderr" | grep -qx "${X}nothing was refused or hidden"
+}
+
+@test "explain (root): an exec through a symlink suggests where it leads too" { t_exec_link root; }
+@test "explain (nobody): an exec through a symlink suggests where it leads too" { t_exec_link nobody; }
+
+t_ptmx() {
+	need "$1"
+	[ -c /dev/ptmx ] || skip "no /dev/ptmx"
+	policyx
+	run -1 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" ioctl /dev/ptmx
+	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}read /dev/ptmx: ENOENT (No such file or directory), hidden by the policy, 1 time; allow with \"files\": {\"read\": [\"/dev\"]}" ]
+	# What it suggests, check accepts, and the open works (the run's
+	# own devpts).
+	policyx "" '"/dev"'
+	run -0 as "$1" "$SHARNESS_EXEC" check "$TMP/p.json"
+	run -0 --separate-stderr as "$1" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" ioctl /dev/ptmx
+}
+
+@test "explain (root): /dev/ptmx suggests /dev whole, which check accepts" { t_ptmx root; }
+@test "explain (nobody): /dev/ptmx suggests /dev whole, which check accepts" { t_ptmx nobody; }
+
+@test "explain: many hidden names beneath one directory are folded into one line after eight" {
+	need nobody; policyx
+	mkdir -m 755 "$TMP/hid"
+	for i in $(seq 0 11); do echo x >"$TMP/hid/f$i"; done
+	chmod 644 "$TMP"/hid/*
+	run -0 --separate-stderr as nobody "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- \
+		/bin/sh -c 'for i in 0 1 2 3 4 5 6 7 8 9 10 11; do "$0" read "$1/f$i"; done; true' "$TRY" "$TMP/hid"
+	printf '%s\n' "$stderr" | grep "^$X" >"$TMP/lines"
+	[ "$(grep -c "^${X}read $TMP/hid/f[0-9]*: ENOENT" "$TMP/lines")" = 8 ]
+	grep -qx "${X}read $TMP/hid/\*: ENOENT (No such file or directory), hidden by the policy, 4 times; allow with \"files\": {\"read\": \[\"$TMP/hid\"\]}" "$TMP/lines"
+	[ "$(wc -l <"$TMP/lines")" = 9 ]
+}
