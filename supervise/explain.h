@@ -92,8 +92,12 @@ int fd_path(pid_t pid, int fd, char *out);
 /* observer.c, in init: before the fork, during it (in the child: wait
  * until traced), after it (seize the child, then let it go on), and at
  * each wait status: 1 when it was a stop of a traced process, which has
- * been dealt with. observe_exited: PID is gone. */
+ * been dealt with. observe_exited: PID is gone. observe_cgroup: init
+ * joins the run's v1 cpu cgroup CG (with a pid namespace, PIDNS), so that
+ * the CPU cap counts the observer's work. */
+struct cgroup;
 void observe_prepare(void);
+void observe_cgroup(const struct cgroup *cg, int pidns);
 void observe_child(void);
 void observe_start(pid_t child);
 int observe_status(pid_t pid, int status);

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <linux/audit.h>
 
+#include "cgroup.h"
 #include "common.h"
 #include "exitcodes.h"
 #include "explain.h"
@@ -141,6 +142,21 @@ void observe_prepare(void)
 {
 	if (explain_on && pipe2(go, O_CLOEXEC) < 0)
 		die(EXIT_CONFINE, "unable to make the observer's pipe");
+}
+
+/* The run's CPU cap counts the observer's work for the target too: init
+ * joins the run's cgroup of the v1 cpu hierarchy, and that one only (the
+ * memory and process caps are the target's: their OOM kill or count must
+ * not reach init). Not on v2, where one cgroup holds every controller, and
+ * not without a pid namespace, where init empties the run's cgroups
+ * itself (sharness-exec(1)'s CAVEATS). */
+void observe_cgroup(const struct cgroup *cg, int pidns)
+{
+	if (!explain_on || !pidns || cg->version != 1)
+		return;
+	for (int i = 0; i < cg->n; i++)
+		if (cg->ctl[i] == CG_CPU && cg_enter(cg->dir[i]) < 0)
+			die(EXIT_CONFINE, "unable to join cgroup %s", cg->dir[i]);
 }
 
 /* In init's child: go on only once init traces us, so that the landlock

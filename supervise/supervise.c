@@ -173,6 +173,7 @@ static void init(char **argv, int argc, char *why)
 	}
 	observe_prepare();
 	argv = init_argv(argv, argc, why);
+	observe_cgroup(&run.cg, run.pidns);
 	/* The child only sets itself up and execs: vfork lends it init's
 	 * memory meanwhile, no page table copied, init waiting. Under
 	 * --explain it waits for init to trace it: a fork. */

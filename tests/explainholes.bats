@@ -224,3 +224,25 @@ t_ptmx() {
 	grep -qx "${X}read $TMP/hid/\*: ENOENT (No such file or directory), hidden by the policy, 4 times; allow with \"files\": {\"read\": \[\"$TMP/hid\"\]}" "$TMP/lines"
 	[ "$(wc -l <"$TMP/lines")" = 9 ]
 }
+
+# --- issue 37, Medium: the CPU cap under --explain -------------------------------
+
+@test "explain (root, cgroup v1): max_cpu_percent 20 holds the traced flood and the observer together to at most 30 % of one CPU" {
+	need root
+	local cg=/sys/fs/cgroup/cpu own
+	own=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' /proc/self/cgroup)
+	[ "$own" != / ] || own=
+	require_that cgroup1 "no writable cgroup v1 cpu hierarchy at $cg" test -w "$cg$own/cgroup.procs"
+	chain_policy explainholes '"none"' '"/etc","'"$TMP"'/ro"' '"'"$TMP"'/rw","/dev/null"' "" ',"max_cpu_percent":20'
+	# The flood ends at the timeout, every process of it reaped by its
+	# parent, so bash's `time` counts the target's CPU and init's (the
+	# observer's) alike, as tests/cpu.bats measures a cap. Without init
+	# in the run's cpu cgroup this was about 40 %.
+	local TIMEFORMAT='%3R %3U %3S' t ratio
+	t=$({ time "$SHARNESS_EXEC" run --explain --timeout 3 --kill-after 1 -p "$TMP/p.json" -- \
+		"$TRYDIR/try-flood" 64 "$TMP/ro/f" >/dev/null 2>"$TMP/err"; echo $? >"$TMP/rc"; } 2>&1)
+	ratio=$(echo "$t" | awk '{ printf "%d", ($2 + $3) * 100 / $1 }')
+	echo "wall, user, sys: $t; $ratio % of one CPU"
+	[ "$(cat "$TMP/rc")" = 124 ]
+	[ "$ratio" -le 30 ]
+}
