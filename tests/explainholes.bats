@@ -89,6 +89,25 @@ t_ptrace_refused() {
 @test "explain (root): ptrace inside is refused under --explain only, and said" { t_ptrace_refused root; }
 @test "explain (nobody): ptrace inside is refused under --explain only, and said" { t_ptrace_refused nobody; }
 
+t_own_trap() {
+	need "$1"; policy
+	# The target's own filter traps getppid (110), which ours allows, and
+	# keyctl (250), which ours traps too (the newest filter's data wins
+	# the tie): its handler takes the SIGSYS, as without --explain, and
+	# the observer lists nothing.
+	local a
+	for a in "110 0" "110 0x8001" "250 5"; do
+		run -0 --separate-stderr as "$1" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRYDIR/try-owntrap" $a
+		[ "$output" = handler ]
+		run -0 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRYDIR/try-owntrap" $a
+		[ "$output" = handler ]
+		printf '%s\n' "$stderr" | grep -qx "${X}nothing was refused or hidden"
+	done
+}
+
+@test "explain (root): a trap of the target's own filter reaches its own handler" { t_own_trap root; }
+@test "explain (nobody): a trap of the target's own filter reaches its own handler" { t_own_trap nobody; }
+
 @test "learn (root): a hostile command's untraced child adds no key to the caller's user keyring" {
 	need root
 	setup_project
