@@ -578,7 +578,10 @@ int main(int argc, char **argv)
 		filter |= SECCOMP_DENY_GROUP;
 		seccomp_group(getpgrp());
 	}
-	if (seccomp_install(filter | (o.explain ? SECCOMP_EXPLAIN : 0)) < 0 ||
+	/* -X: traps (seccomp.h), the netns step's socket fallback too */
+	if (o.explain)
+		filter |= SECCOMP_EXPLAIN | (w.stand & WALL_SOCKETS ? SECCOMP_DENY_SOCKETS : 0);
+	if (seccomp_install(filter) < 0 ||
 	    (o.explain && seccomp_trace_install() < 0))
 		die(EXIT_CONFINE, "unable to install the seccomp filter");
 	if (fd >= 0 && syscall(SYS_landlock_restrict_self, fd, flags) < 0)

@@ -262,7 +262,7 @@ static void parse(int argc, char **argv)
 				usage_fail(USAGE, "-H and -I exclude each other");
 			o.net = opt == 'H' ? 1 : 2;
 			break;
-		case 'X': o.explain = SECCOMP_EXPLAIN; break; /* run --explain: seccomp.h */
+		case 'X': o.explain = 1; break; /* run --explain: nothing here (landlock.c) */
 		case 'S': o.seccomp_only = 1; break;
 		case 't': o.test = 1; break;
 		case 'b': o.best = 1; break;
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	} else {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			die(EXIT_CONFINE, "unable to set no_new_privs");
-		if (seccomp_install(SECCOMP_DENY_SOCKETS | (unsigned)o.explain) < 0)
+		if (seccomp_install(SECCOMP_DENY_SOCKETS) < 0)
 			die_hint(EXIT_CONFINE, errno, errno == EINVAL ?
 			         "the kernel lacks seccomp filters (CONFIG_SECCOMP_FILTER)" : NULL,
 			         "unable to install the seccomp socket filter");

@@ -45,6 +45,9 @@
 #ifndef AF_VSOCK
 # define AF_VSOCK 40
 #endif
+#ifndef CLONE_UNTRACED
+# define CLONE_UNTRACED 0x00800000
+#endif
 /* O_TMPFILE is __O_TMPFILE | O_DIRECTORY; the kernel creates a file when
  * either O_CREAT or the __O_TMPFILE bit is set. */
 #define CREATES (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))
@@ -64,9 +67,10 @@
 
 #define ALLOW SECCOMP_RET_ALLOW
 #define ERRNO(e) (SECCOMP_RET_ERRNO | ((__u32)(e) & SECCOMP_RET_DATA))
-/* A refusal the --explain observer reports, and makes (seccomp.h). */
+/* A refusal the --explain observer reports (seccomp.h): a trap, so that
+ * the kernel never runs the call, whoever traces the caller. */
 #define REFUSE(what, e) ((what) & SECCOMP_EXPLAIN ? \
-	SECCOMP_RET_TRACE | SECCOMP_TRACE_REFUSED | (__u32)(e) : ERRNO(e))
+	SECCOMP_RET_TRAP | SECCOMP_TRAP_REFUSED | (__u32)(e) : ERRNO(e))
 
 /* --- the emitter ----------------------------------------------------------- */
 
@@ -264,14 +268,14 @@ static void allow_only(struct prog *p, long nr, int arg, __u32 k, __u32 action)
 
 /* open/openat: a set-id bit in MODE counts only when FLAGS create a file
  * (libc passes whatever is in the register otherwise). */
-static void setid_open(struct prog *p, long nr, int flags, int mode)
+static void setid_open(struct prog *p, long nr, int flags, int mode, unsigned what)
 {
 	unsigned s = begin(p, nr), j;
 
 	load(p, ARG_LO(flags));
 	j = emit(p, BPF_JMP | BPF_JSET | BPF_K, CREATES);
 	load(p, ARG_LO(mode));
-	if_any(p, SETID, ERRNO(EPERM));
+	if_any(p, SETID, REFUSE(what, EPERM));
 	land(p, j, 0);
 	ret(p, ALLOW);
 	end(p, s);
@@ -435,6 +439,29 @@ static void outside_rules(struct prog *p, int group)
 	allow_only(p, SYS_ioprio_set, 0, IOPRIO_WHO_PROCESS, ERRNO(EPERM));
 }
 
+/* clone(2): a nested user namespace (SECCOMP_DENY_USERNS) is kernel
+ * attack surface, and capabilities over whatever it then makes; under
+ * --explain (SECCOMP_EXPLAIN) CLONE_UNTRACED would make a child the
+ * observer does not follow. One block: a second one for the same call
+ * would never be reached. */
+static void clone_rules(struct prog *p, unsigned what)
+{
+#ifdef SYS_clone
+	unsigned s = begin(p, SYS_clone);
+
+	load(p, ARG_LO(0));
+	if (what & SECCOMP_DENY_USERNS)
+		if_any(p, CLONE_NEWUSER, ERRNO(EPERM));
+	if (what & SECCOMP_EXPLAIN)
+		if_any(p, CLONE_UNTRACED, REFUSE(what, EPERM));
+	ret(p, ALLOW);
+	end(p, s);
+#else
+	(void)p;
+	(void)what;
+#endif
+}
+
 #ifdef NATIVE_ARCH
 /* Another ABI has other numbers (on x86_64: i386 through int 0x80, and x32
  * with bit 30 set in nr): none of them is allowed. Leaves nr in A. */
@@ -464,10 +491,10 @@ static int build(struct prog *p, unsigned what)
 	 * runs the filter from the top down to its own block. */
 	if (what & SECCOMP_DENY_SETID) {
 #ifdef SYS_openat
-		setid_open(p, SYS_openat, 2, 3);
+		setid_open(p, SYS_openat, 2, 3, what);
 #endif
 #ifdef SYS_open
-		setid_open(p, SYS_open, 1, 2);
+		setid_open(p, SYS_open, 1, 2, what);
 #endif
 	}
 	if (what & SECCOMP_DENY_LEASES) {
@@ -504,14 +531,12 @@ static int build(struct prog *p, unsigned what)
 	}
 	if (what & SECCOMP_NET_ALLOWLIST)
 		reuseport_rule(p);
-	if (what & SECCOMP_DENY_USERNS) {
-		/* A nested user namespace: kernel attack surface, and
-		 * capabilities over whatever it then makes. */
-#ifdef SYS_clone
-		deny_bits(p, SYS_clone, 0, CLONE_NEWUSER, ERRNO(EPERM));
-#endif
+	if (what & (SECCOMP_DENY_USERNS | SECCOMP_EXPLAIN))
+		clone_rules(p, what);
+	if (what & SECCOMP_DENY_USERNS)
 		deny_bits(p, SYS_unshare, 0, CLONE_NEWUSER, ERRNO(EPERM));
-	}
+	if (what & SECCOMP_EXPLAIN)
+		deny(p, SYS_ptrace, REFUSE(what, EPERM));
 	if (what & SECCOMP_DENY_OUTSIDE)
 		outside_rules(p, !!(what & SECCOMP_DENY_GROUP));
 	if (what & SECCOMP_DENY_SETID) {
@@ -519,7 +544,7 @@ static int build(struct prog *p, unsigned what)
 		 * target owning a file (root: every file it creates) could
 		 * otherwise leave a set-id program for others to run. */
 		deny_bits_each(p, mode_setters, NELEM(mode_setters),
-			       SETID, ERRNO(EPERM));
+			       SETID, REFUSE(what, EPERM));
 	}
 	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST))
 		deny_each(p, io_uring_calls, NELEM(io_uring_calls), REFUSE(what, ENOSYS));

@@ -83,19 +83,23 @@
  * which the target shares, where no Landlock scope holds signals. */
 #define SECCOMP_DENY_GROUP     0x800
 
-/* run --explain (DESIGN.md 4.7), where the observer can make a call fail
- * (x86_64): the refusals it reports from this file's rules (openat2 and
- * io_uring ENOSYS, the key calls EPERM, and with SECCOMP_DENY_SOCKETS
- * every socket family but AF_UNIX EAFNOSUPPORT) return SECCOMP_RET_TRACE,
- * SECCOMP_TRACE_REFUSED and the errno as data instead; the observer fails
- * the call with that errno, and with no tracer the kernel fails it with
- * ENOSYS. Elsewhere 0: they stay ERRNO rules, unreported. */
+/* run --explain (DESIGN.md 4.7), x86_64, where the observer can set a
+ * call's result: the refusals it reports (openat2 and io_uring ENOSYS, the
+ * key calls and the set-id bits EPERM, and with SECCOMP_DENY_SOCKETS every
+ * socket family but AF_UNIX EAFNOSUPPORT) return SECCOMP_RET_TRAP with SECCOMP_TRAP_REFUSED
+ * and the errno as data instead. The kernel never runs a trapped call: it
+ * raises SIGSYS, whose signal-delivery stop the observer takes; there it
+ * sets the errno and drops the signal. A process nobody traces dies of the
+ * SIGSYS (or its own handler takes it): whoever traces it, the call does
+ * not run. ptrace(2), and clone(2) with CLONE_UNTRACED, fail with EPERM the
+ * same way, so that no process of the target traces another or escapes
+ * the observer. Elsewhere 0: the refusals stay ERRNO rules, unreported. */
 #if defined(__x86_64__)
 # define SECCOMP_EXPLAIN       0x1000
 #else
 # define SECCOMP_EXPLAIN       0
 #endif
-#define SECCOMP_TRACE_REFUSED  0x8000
+#define SECCOMP_TRAP_REFUSED   0x8000
 
 /* Everything the landlock step always refuses; it adds SECCOMP_DENY_USERNS
  * unless -U, and SECCOMP_NET_ALLOWLIST in the object form. */
@@ -109,7 +113,7 @@
  * architecture this file does not know, E2BIG if the program would not
  * fit, which is a bug). */
 int seccomp_install(unsigned what);
-/* seccomptrace.c, sharness-exec-landlock -E: a second filter whose
+/* seccomptrace.c, sharness-exec-landlock -X: a second filter whose
  * SECCOMP_RET_TRACE rules stop every path-taking and socket call for the
  * observer (data 0). Without a tracer those calls fail with ENOSYS. */
 int seccomp_trace_install(void);

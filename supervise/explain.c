@@ -261,17 +261,64 @@ static const char *right_name(int need)
 	return need == R_WRITE ? "write" : need == R_EXEC ? "exec" : "read";
 }
 
+/* The path a suggestion names for TARGET (NEED at it): a file's directory
+ * with SUGGEST_DIR (its neighbours come with it), but not for a directory
+ * itself, nor for a device or a socket; and /dev whole for the host's
+ * ptys, which check refuses by name (policy/policyfiles.c: the view makes
+ * /dev named whole a private devpts). */
+static void suggestion(char *sug, const char *target, mode_t mode, int exists, int suggest_dir)
+{
+	if (suggest_dir && exists && S_ISREG(mode) && strcmp(target, "/"))
+		parent_of(sug, target);
+	else
+		snprintf(sug, PATH_MAX, "%s", target);
+	if (!strcmp(sug, "/dev/ptmx") || path_beneath(sug, "/dev/pts"))
+		snprintf(sug, PATH_MAX, "/dev");
+}
+
+/* Beyond FOLD distinct paths of one directory with the same kind, errno
+ * and status (a pty scan, a search through many names), the rest are
+ * counted in one line, the directory's path and "/" "*". 1 when PATH
+ * was folded in. */
+#define FOLD 8
+
+static int folded(const char *kind, const char *path, int err, const char *status,
+                  const char *allow)
+{
+	char dir[PATH_MAX], other[PATH_MAX], star[PATH_MAX + 2];
+	unsigned same = 0;
+
+	parent_of(dir, path);
+	for (size_t i = 0; i < denials.n && same < FOLD; i++) {
+		const struct denial *d = &denials.v[i];
+
+		if (d->err != err || strcmp(d->kind, kind) || strcmp(d->status, status) ||
+		    !strcmp(d->what, path))
+			continue;
+		parent_of(other, d->what);
+		same += !strcmp(other, dir);
+	}
+	if (same < FOLD)
+		return 0;
+	snprintf(star, sizeof star, "%s/*", strcmp(dir, "/") ? dir : "");
+	record(kind, star, err, status, allow, NULL);
+	return 1;
+}
+
 /* KIND of PATH (absolute, or NULL where the observer could not tell;
  * SHOWN is then what the target named) failed with ERR. The right NEED is
  * needed at PATH, or with PARENT at its directory (a create, a remove);
  * with SUGGEST_DIR the change names the directory of a file (a read, an
- * exec), else the path itself. Recorded only if the policy is why. */
+ * exec), else the path itself. Through a symlink the right is needed
+ * where it leads, and the link's own path must be in the view: the change
+ * names both. Recorded only if the policy is why. */
 void record_path(const char *kind, const char *path, const char *shown, int err,
                  int need, int parent, int suggest_dir)
 {
-	char target[PATH_MAX], resolved[PATH_MAX] = "", sug[PATH_MAX], js[6 * PATH_MAX + 3];
-	char allow[6 * PATH_MAX + 64];
-	int host, g;
+	char target[PATH_MAX], resolved[PATH_MAX] = "", sug[PATH_MAX], link[PATH_MAX];
+	char js[6 * PATH_MAX + 3], jl[6 * PATH_MAX + 3], allow[12 * PATH_MAX + 64];
+	const char *status;
+	int host, g, linked;
 	mode_t mode;
 
 	if (!path) {
@@ -285,14 +332,17 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 		snprintf(target, sizeof target, "%s", path);
 	g = granted(target);
 	host = host_walk(target, resolved, &mode);
-	if (host == EXISTS)
-		g |= granted(resolved);
-	/* The policy grants it: the refusal is not the policy's (a mode, an
-	 * owner, a file that is not there), or it lies beyond a link. */
+	linked = host == EXISTS && strcmp(resolved, target);
+	/* Through a link, the right counts where it leads (the view
+	 * recreates a policy path's own links, as merged /usr's). */
+	if (linked)
+		g = granted(resolved);
 	/* An exec's search of PATH tries every directory: only a program
 	 * that is there, hidden, is worth a line. */
 	if (need == R_EXEC && err == ENOENT && host != EXISTS)
 		return;
+	/* The policy grants it: the refusal is not the policy's (a mode, an
+	 * owner, a file that is not there), or it lies beyond a link. */
 	if ((g & need) == need) {
 		if (host == PLANTED)
 			record(kind, path, err, "unknown", NULL, "the path goes through a symlink "
@@ -306,16 +356,24 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
 		record(kind, path, err, "absent", NULL, "it exists nowhere, outside the run either");
 		return;
 	}
-	/* A file's directory (its neighbours come with it), but not for a
-	 * directory itself, nor for a device or a socket. */
-	if (suggest_dir && host == EXISTS && S_ISREG(mode) && strcmp(target, "/"))
-		parent_of(sug, target);
-	else
-		snprintf(sug, sizeof sug, "%s", target);
+	suggestion(sug, linked ? resolved : target, mode, host == EXISTS, suggest_dir);
 	json_string(js, sizeof js, sug);
-	snprintf(allow, sizeof allow, "\"files\": {\"%s\": [%s]}", right_name(need), js);
-	record(kind, path, err, host != EXISTS ? "unknown" : g ? "refused by the policy" :
-	       "hidden by the policy", allow, NULL);
+	if (linked && !granted(target))
+		suggestion(link, target, S_IFREG, 1, suggest_dir);
+	/* One path beneath the other names both (/proc/mounts leads to
+	 * /proc/PID/mounts). */
+	if (linked && !granted(target) && path_beneath(sug, link))
+		json_string(js, sizeof js, link);
+	if (linked && !granted(target) && !path_beneath(sug, link) && !path_beneath(link, sug)) {
+		json_string(jl, sizeof jl, link);
+		snprintf(allow, sizeof allow, "\"files\": {\"%s\": [%s, %s]}", right_name(need),
+		         jl, js);
+	} else {
+		snprintf(allow, sizeof allow, "\"files\": {\"%s\": [%s]}", right_name(need), js);
+	}
+	status = host != EXISTS ? "unknown" : g ? "refused by the policy" : "hidden by the policy";
+	if (!folded(kind, path, err, status, allow))
+		record(kind, path, err, status, allow, NULL);
 }
 
 /* The absolute path a call names: NAME against DIRFD (AT_FDCWD: CWD);

@@ -69,6 +69,11 @@ struct call {
  * knows it (NULL: unknown). Records it in denials if the policy refused
  * or hid it. */
 void explain_call(pid_t pid, const struct call *c, int err, const char *cwd);
+/* explaincall.c: does the seccomp filter refuse call C for a set-id bit
+ * in its mode (seccomp.h's SECCOMP_DENY_SETID)? explain_setid records it,
+ * refused with ERR. */
+int setid_refused(const struct call *c);
+void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd);
 /* explainnet.c: the call C of PID was refused with ERR by a rule of the
  * seccomp filter (SECCOMP_EXPLAIN): record it from the filter's rule
  * table. */
@@ -87,8 +92,12 @@ int fd_path(pid_t pid, int fd, char *out);
 /* observer.c, in init: before the fork, during it (in the child: wait
  * until traced), after it (seize the child, then let it go on), and at
  * each wait status: 1 when it was a stop of a traced process, which has
- * been dealt with. observe_exited: PID is gone. */
+ * been dealt with. observe_exited: PID is gone. observe_cgroup: init
+ * joins the run's v1 cpu cgroup CG (with a pid namespace, PIDNS), so that
+ * the CPU cap counts the observer's work. */
+struct cgroup;
 void observe_prepare(void);
+void observe_cgroup(const struct cgroup *cg, int pidns);
 void observe_child(void);
 void observe_start(pid_t child);
 int observe_status(pid_t pid, int status);

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "explain.h"
@@ -100,4 +102,63 @@ void explain_call(pid_t pid, const struct call *c, int err, const char *cwd)
 			explain_path(pid, &pathcalls[i], c, err, cwd);
 			return;
 		}
+}
+
+/* --- the set-id bits (seccomp.c's mode_setters and setid_open) --- */
+
+/* Each call the filter refuses a set-id bit in: where its mode is, where
+ * its flags are (-1: it always creates or sets), its directory
+ * descriptor and path (-1: none; fchmod's descriptor is its dirfd). */
+static const struct setidcall {
+	long nr;
+	signed char mode, flags, dirfd, path;
+} setidcalls[] = {
+#ifdef SYS_open
+	{ SYS_open, 2, 1, -1, 0 }, { SYS_creat, 1, -1, -1, 0 }, { SYS_chmod, 1, -1, -1, 0 },
+	{ SYS_mknod, 1, -1, -1, 0 },
+#endif
+	{ SYS_openat, 3, 2, 0, 1 }, { SYS_fchmod, 1, -1, 0, -1 }, { SYS_fchmodat, 2, -1, 0, 1 },
+	{ SYS_fchmodat2, 2, -1, 0, 1 }, { SYS_mknodat, 2, -1, 0, 1 },
+};
+
+#define CREATES (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))
+
+static const struct setidcall *setid_call(const struct call *c)
+{
+	for (size_t i = 0; i < sizeof setidcalls / sizeof *setidcalls; i++) {
+		const struct setidcall *s = &setidcalls[i];
+
+		/* The filter reads the low 32 bits of each (seccomp.c). */
+		if (s->nr == c->nr && (s->flags < 0 || (unsigned)c->args[(int)s->flags] & CREATES) &&
+		    (unsigned)c->args[(int)s->mode] & (S_ISUID | S_ISGID))
+			return s;
+	}
+	return NULL;
+}
+
+int setid_refused(const struct call *c)
+{
+	return setid_call(c) != NULL;
+}
+
+void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd)
+{
+	const struct setidcall *s = setid_call(c);
+	char name[PATH_MAX], abs[PATH_MAX], what[PATH_MAX + 64];
+	const char *path = NULL;
+	int dirfd;
+
+	if (!s)
+		return;
+	dirfd = s->dirfd < 0 ? AT_FDCWD : (int)c->args[(int)s->dirfd];
+	if (s->path < 0)
+		path = fd_path(pid, dirfd, abs) == 0 ? abs : NULL;
+	else if (observe_string(pid, c->args[(int)s->path], name, sizeof name) > 0)
+		path = absolute(pid, dirfd, name, cwd, abs) ? abs : name;
+	snprintf(what, sizeof what, "%s, mode %04o", path ? path : "?",
+	         (unsigned)c->args[(int)s->mode] & 07777);
+	record("set-id bit", what, err, "refused by the seccomp filter", NULL,
+	       "no target makes a set-id file: the filter refuses S_ISUID and S_ISGID in "
+	       "every mode, a directory's setgid bit too, since it cannot tell a directory "
+	       "from a file");
 }

@@ -140,6 +140,11 @@ void explain_refused(pid_t pid, const struct call *c, int err)
 		       "made here, and the seccomp fallback refuses every socket but AF_UNIX (the "
 		       "object form of \"network\" keeps the host's network, with its ports)");
 #endif
+	} else if (c->nr == SYS_ptrace || c->nr == SYS_clone) {
+		record("ptrace", c->nr == SYS_ptrace ? "ptrace" : "clone with CLONE_UNTRACED", err,
+		       "refused by the seccomp filter", NULL, "under --explain only, the filter "
+		       "refuses ptrace and CLONE_UNTRACED: the observer must be every process's "
+		       "only tracer");
 	} else {
 		record("io_uring", "io_uring", err, "refused by the seccomp filter", NULL,
 		       "the filter refuses io_uring always: no filter sees its ring");

@@ -1,14 +1,19 @@
 /* run --explain's observer (explain.h; DESIGN.md 4.7), in init: outside
  * the target's domain, in the host's mount namespace, it traces the
  * target's whole tree. The landlock step's SECCOMP_RET_TRACE rules stop
- * each path-taking and socket call; PTRACE_SYSCALL takes it to its exit
- * stop, where PTRACE_GET_SYSCALL_INFO gives the result, and explaincall.c
- * says what a failure meant. Memory is read with process_vm_readv
- * (tracee.c), by pids of init's own pid namespace (init's /proc is the
- * host's). The observer only ever looks, or makes a call fail (the
- * filter's own refusals, SECCOMP_EXPLAIN): it never lets one through that
- * would not pass without it. PTRACE_O_EXITKILL: if init dies, so does the tree;
- * and with no tracer, the kernel fails a TRACE rule's call with ENOSYS. */
+ * each path-taking and socket call, all calls the filter allows;
+ * PTRACE_SYSCALL takes it to its exit stop, where PTRACE_GET_SYSCALL_INFO
+ * gives the result, and explaincall.c says what a failure meant. The
+ * filter's own refusals are SECCOMP_RET_TRAP rules under --explain
+ * (seccomp.h): the kernel never runs them, and the observer records each
+ * at its SIGSYS, sets the rule's errno and drops the signal. Memory is
+ * read with process_vm_readv (tracee.c), by pids of init's own pid
+ * namespace (init's /proc is the host's). The observer only ever looks,
+ * or makes a call fail: it never lets one through that would not pass
+ * without it, and no call the filter refuses depends on it. ptrace and
+ * CLONE_UNTRACED are refused under --explain, so it is every process's
+ * only tracer. PTRACE_O_EXITKILL: if init dies, so does the tree; and
+ * with no tracer, the kernel fails a TRACE rule's call with ENOSYS. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -23,7 +28,9 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/audit.h>
 
+#include "cgroup.h"
 #include "common.h"
 #include "exitcodes.h"
 #include "explain.h"
@@ -52,6 +59,12 @@ struct sysinfo_ {
 #endif
 #ifndef PTRACE_GET_SYSCALL_INFO
 # define PTRACE_GET_SYSCALL_INFO 0x420e
+#endif
+#ifndef SYS_SECCOMP
+# define SYS_SECCOMP 1
+#endif
+#ifndef CLONE_UNTRACED
+# define CLONE_UNTRACED 0x00800000
 #endif
 #define INFO_EXIT 2
 #define INFO_SECCOMP 3
@@ -108,16 +121,17 @@ static void set_cwd(struct task *t, const char *cwd)
 	t->cwd = c;
 }
 
-/* Does the netns step's seccomp fallback refuse sockets here? Under -E
- * its rule is a TRACE rule, which fails with ENOSYS for init, whom nobody
- * traces: a probe of what the kernel does, not of what argv says. */
+/* Does the netns step's seccomp fallback refuse sockets here? Its rule
+ * holds init too (EAFNOSUPPORT), and the landlock step repeats it as a
+ * trap for the target: a probe of what the kernel does, not of what argv
+ * says. */
 static int fallback_sockets;
 
 static void probe_fallback(void)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-	fallback_sockets = fd < 0 && errno == ENOSYS;
+	fallback_sockets = fd < 0 && errno == EAFNOSUPPORT;
 	if (fd >= 0)
 		close(fd);
 }
@@ -128,6 +142,21 @@ void observe_prepare(void)
 {
 	if (explain_on && pipe2(go, O_CLOEXEC) < 0)
 		die(EXIT_CONFINE, "unable to make the observer's pipe");
+}
+
+/* The run's CPU cap counts the observer's work for the target too: init
+ * joins the run's cgroup of the v1 cpu hierarchy, and that one only (the
+ * memory and process caps are the target's: their OOM kill or count must
+ * not reach init). Not on v2, where one cgroup holds every controller, and
+ * not without a pid namespace, where init empties the run's cgroups
+ * itself (sharness-exec(1)'s CAVEATS). */
+void observe_cgroup(const struct cgroup *cg, int pidns)
+{
+	if (!explain_on || !pidns || cg->version != 1)
+		return;
+	for (int i = 0; i < cg->n; i++)
+		if (cg->ctl[i] == CG_CPU && cg_enter(cg->dir[i]) < 0)
+			die(EXIT_CONFINE, "unable to join cgroup %s", cg->dir[i]);
 }
 
 /* In init's child: go on only once init traces us, so that the landlock
@@ -173,18 +202,25 @@ void observe_start(pid_t child)
 
 /* --- the stops --- */
 
-/* The errno the seccomp filters refuse call C with, whatever stopped it:
- * a filter of the target's own may return SECCOMP_RET_TRACE for the same
- * call with other data, and the newest filter's data is what the stop
- * carries. Were the observer to trust it, the call would run. */
+/* The errno the seccomp filters refuse call C with under --explain
+ * (seccomp.h: the traps of SECCOMP_EXPLAIN), from the call itself: a
+ * filter of the target's own may trap the same call with other data, or
+ * trap another call with ours, and the newest filter's data is what the
+ * signal carries. 0: not a call our filters refuse. */
 static int refused_by_rule(const struct call *c)
 {
+	if (setid_refused(c))
+		return EPERM;
 	switch (c->nr) {
 	case SYS_openat2: case SYS_io_uring_setup: case SYS_io_uring_enter:
 	case SYS_io_uring_register:
 		return ENOSYS;
-	case SYS_keyctl: case SYS_add_key: case SYS_request_key:
+	case SYS_keyctl: case SYS_add_key: case SYS_request_key: case SYS_ptrace:
 		return EPERM;
+#ifdef SYS_clone
+	case SYS_clone:
+		return c->args[0] & CLONE_UNTRACED ? EPERM : 0;
+#endif
 #ifdef SYS_socket
 	case SYS_socket: case SYS_socketpair:
 		return fallback_sockets && (int)c->args[0] != AF_UNIX ? EAFNOSUPPORT : 0;
@@ -193,52 +229,85 @@ static int refused_by_rule(const struct call *c)
 	return 0;
 }
 
-/* Skip the call, failing with ERR: the filter's own refusals
- * (SECCOMP_EXPLAIN), with the errno of their rule. If that cannot be done
- * the task dies: a traced call the observer leaves alone would run. */
-static void refuse(pid_t pid, int err)
+/* Make the call PID stopped in fail with ERR; 0, or -1. At a seccomp
+ * stop the call is skipped (nr -1); at a trap's SIGSYS it never ran, and
+ * nr -1 keeps the kernel from restarting it. */
+static int set_result(pid_t pid, int err)
 {
 #if defined(__x86_64__)
 	if (ptrace(PTRACE_POKEUSER, pid, offsetof(struct user_regs_struct, orig_rax), -1L) == 0 &&
 	    ptrace(PTRACE_POKEUSER, pid, offsetof(struct user_regs_struct, rax), (long)-err) == 0)
-		return;
+		return 0;
 #else
+	(void)pid;
 	(void)err;
 #endif
-	kill(pid, SIGKILL);
+	return -1;
+}
+
+/* A call only a filter of the target's own stops (ours give data 0 and
+ * name only what seccomptrace.c lists), or one the observer cannot tell:
+ * skip it, failing with ENOSYS as the kernel does where nobody traces.
+ * If that cannot be done the task dies: a traced call the observer leaves
+ * alone would run. */
+static void refuse(pid_t pid)
+{
+	if (set_result(pid, ENOSYS) < 0)
+		kill(pid, SIGKILL);
 }
 
 static void seccomp_stop(struct task *t)
 {
 	struct sysinfo_ i;
-	unsigned data;
-	int err;
 
 	memset(&i, 0, sizeof i);
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->pid, sizeof i, &i) <= 0 || i.op != INFO_SECCOMP) {
-		refuse(t->pid, ENOSYS); /* a call the observer cannot tell does not run */
+		refuse(t->pid);
 		ptrace(PTRACE_CONT, t->pid, 0, 0);
 		return;
 	}
 	t->call.nr = (long)i.u.seccomp.nr;
 	memcpy(t->call.args, i.u.seccomp.args, sizeof t->call.args);
-	data = i.u.seccomp.ret_data;
-	if ((err = refused_by_rule(&t->call))) {
-		refuse(t->pid, err);
-		explain_refused(t->pid, &t->call, err);
-		ptrace(PTRACE_CONT, t->pid, 0, 0);
-		return;
-	}
-	if (!seccomp_traced(t->call.nr) || data) {
-		/* Only a filter of the target's own stops this call, or
-		 * gives this data (ours give 0): fail it as the kernel does
-		 * where nobody traces. */
-		refuse(t->pid, ENOSYS);
+	if (!seccomp_traced(t->call.nr) || i.u.seccomp.ret_data) {
+		refuse(t->pid);
 		ptrace(PTRACE_CONT, t->pid, 0, 0);
 		return;
 	}
 	t->in_call = 1;
 	ptrace(PTRACE_SYSCALL, t->pid, 0, 0);
+}
+
+/* The signal-delivery stop of a SIGSYS: 1 when it was our filter's trap
+ * (SECCOMP_EXPLAIN), now recorded, its errno set and the signal dropped.
+ * The call never ran, whatever happens here. Any other SIGSYS (a filter
+ * of the target's own, a kill) is delivered as it came: 0. */
+static int trap_stop(struct task *t)
+{
+#if defined(__x86_64__)
+	struct user_regs_struct r;
+	siginfo_t si;
+	int err;
+
+	memset(&si, 0, sizeof si);
+	if (ptrace(PTRACE_GETSIGINFO, t->pid, 0, &si) < 0 || si.si_code != SYS_SECCOMP ||
+	    si.si_arch != AUDIT_ARCH_X86_64 || ptrace(PTRACE_GETREGS, t->pid, 0, &r) < 0 ||
+	    (long)r.orig_rax != (long)si.si_syscall)
+		return 0;
+	t->call = (struct call){ (long)r.orig_rax, { r.rdi, r.rsi, r.rdx, r.r10, r.r8, r.r9 } };
+	if (!(err = refused_by_rule(&t->call)) ||
+	    (unsigned)si.si_errno != (SECCOMP_TRAP_REFUSED | (unsigned)err) ||
+	    set_result(t->pid, err) < 0)
+		return 0;
+	if (setid_refused(&t->call))
+		explain_setid(t->pid, &t->call, err, t->cwd);
+	else
+		explain_refused(t->pid, &t->call, err);
+	ptrace(PTRACE_CONT, t->pid, 0, 0);
+	return 1;
+#else
+	(void)t;
+	return 0;
+#endif
 }
 
 static void exit_stop(struct task *t)
@@ -307,7 +376,7 @@ int observe_status(pid_t pid, int status)
 			ptrace(PTRACE_CONT, pid, 0, 0);
 	} else if (event) {
 		ptrace(PTRACE_CONT, pid, 0, 0); /* exec */
-	} else {
+	} else if (sig != SIGSYS || !trap_stop(t)) {
 		ptrace(PTRACE_CONT, pid, 0, sig); /* a signal, delivered as it came */
 	}
 	return 1;

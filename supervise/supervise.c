@@ -111,6 +111,42 @@ static char **init_argv(char **argv, int argc, char *why)
 	return next_argv(argv, argc, why);
 }
 
+/* A signal but SIGCHLD, in init. */
+static void init_signal(int sig, const siginfo_t *si, pid_t child)
+{
+	if (supervisor_gone()) {
+		/* the watcher removes the cgroup */
+		setrlimit(RLIMIT_NOFILE, &run.nofile);
+		init_kill_all();
+		_exit(0);
+	}
+	if (sig == SIGALRM && si->si_code == SI_KERNEL)
+		timeout_fired(); /* our alarm(2), -T */
+	/* From the supervisor, or a kill(1) at us; the terminal's own
+	 * signals reached the target already. */
+	if (si->si_code == SI_USER || si->si_code == SI_QUEUE)
+		kill(child, sig);
+}
+
+/* Under --explain the traced tree can keep init's wait loop busy for as
+ * long as it likes (each traced call is a stop): every OBSERVE_BATCH
+ * stops, the loop takes the other signals that wait (the timeout's
+ * SIGALRM, the supervisor's death), so that no load delays them by more
+ * than that many stops. */
+#define OBSERVE_BATCH 64
+
+static void init_poll_signals(pid_t child)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t set = run.all;
+	siginfo_t si;
+	int sig;
+
+	sigdelset(&set, SIGCHLD);
+	while ((sig = sigtimedwait(&set, &si, &now)) > 0)
+		init_signal(sig, &si, child);
+}
+
 static void init(char **argv, int argc, char *why) NORETURN;
 static void init(char **argv, int argc, char *why)
 {
@@ -137,6 +173,7 @@ static void init(char **argv, int argc, char *why)
 	}
 	observe_prepare();
 	argv = init_argv(argv, argc, why);
+	observe_cgroup(&run.cg, run.pidns);
 	/* The child only sets itself up and execs: vfork lends it init's
 	 * memory meanwhile, no page table copied, init waiting. Under
 	 * --explain it waits for init to trace it: a fork. */
@@ -161,21 +198,12 @@ static void init(char **argv, int argc, char *why)
 		if (sig < 0)
 			continue;
 		if (sig != SIGCHLD) {
-			if (supervisor_gone()) {
-				/* the watcher removes the cgroup */
-				setrlimit(RLIMIT_NOFILE, &run.nofile);
-				init_kill_all();
-				_exit(0);
-			}
-			if (sig == SIGALRM && si.si_code == SI_KERNEL)
-				timeout_fired(); /* our alarm(2), -T */
-			/* From the supervisor, or a kill(1) at us; the
-			 * terminal's own signals reached the target already. */
-			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
-				kill(child, sig);
+			init_signal(sig, &si, child);
 			continue;
 		}
-		while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		for (unsigned n = 1; (pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0; n++) {
+			if (n % OBSERVE_BATCH == 0)
+				init_poll_signals(child);
 			if (observe_status(pid, st))
 				continue;
 			if (WIFSTOPPED(st)) {

@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include "tap.h"
 
 #ifdef NATIVE_ARCH
@@ -104,6 +105,38 @@ static void target(void)
 	IS(w & ~SECCOMP_DENY_USERNS, ALLOWED, N(SYS_clone), CLONE_NEWUSER | SIGCHLD, 0, 0, 0);
 #endif
 	IS(w & ~SECCOMP_DENY_USERNS, ALLOWED, N(SYS_unshare), CLONE_NEWUSER, 0, 0, 0);
+	IS(w, ALLOWED, N(SYS_ptrace), PTRACE_TRACEME, 0, 0, 0);
+	/* --explain: the refusals it reports are traps, which the kernel
+	 * never runs, whoever traces the caller; ptrace and CLONE_UNTRACED
+	 * are refused too, so the observer is the only tracer. */
+#ifdef __x86_64__
+	{
+		unsigned x = w | SECCOMP_EXPLAIN;
+		__u32 trap = SECCOMP_RET_TRAP | SECCOMP_TRAP_REFUSED;
+
+		IS(x, trap | ENOSYS, N(SYS_openat2), 0, 0, 0, 0);
+		IS(x, trap | ENOSYS, N(SYS_io_uring_setup), 1, 0, 0, 0);
+		IS(x, trap | EPERM, N(SYS_keyctl), 0, 0, 0, 0);
+		IS(x, trap | EPERM, N(SYS_add_key), 0, 0, 0, 0);
+		IS(x, trap | EPERM, N(SYS_ptrace), PTRACE_TRACEME, 0, 0, 0);
+		IS(x, trap | EPERM, N(SYS_clone), CLONE_UNTRACED | SIGCHLD, 0, 0, 0);
+		IS(x, ERRNO(EPERM), N(SYS_clone), CLONE_NEWUSER | SIGCHLD, 0, 0, 0);
+		IS(x, ALLOWED, N(SYS_clone), CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0);
+		IS(x & ~SECCOMP_DENY_USERNS, trap | EPERM, N(SYS_clone), CLONE_UNTRACED, 0, 0, 0);
+		IS(x & ~SECCOMP_DENY_USERNS, ALLOWED, N(SYS_clone), CLONE_NEWUSER, 0, 0, 0);
+		IS(x | SECCOMP_DENY_SOCKETS, trap | EAFNOSUPPORT, N(SYS_socket), AF_INET, SOCK_STREAM, 0, 0);
+		IS(x | SECCOMP_DENY_SOCKETS, ALLOWED, N(SYS_socket), AF_UNIX, SOCK_STREAM, 0, 0);
+		IS(x, ERRNO(ENOSYS), N(SYS_clone3), 0, 0, 0, 0);
+		IS(x, trap | EPERM, N(SYS_fchmodat), 0, 0, 02775, 0);
+		IS(x, trap | EPERM, N(SYS_fchmod), 3, 04755, 0, 0);
+		IS(x, trap | EPERM, N(SYS_openat), 0, 0, O_CREAT | O_WRONLY, 04755);
+		IS(x, ALLOWED, N(SYS_openat), 0, 0, O_RDONLY, 04755);
+		IS(x, ALLOWED, N(SYS_fchmodat), 0, 0, 0775, 0);
+		/* mkdir's mode is not checked: the kernel drops S_ISGID
+		 * there (a new directory takes it from a setgid parent). */
+		IS(x, ALLOWED, N(SYS_mkdirat), 0, 0, 02775, 0);
+	}
+#endif
 	/* Terminal, leases, processes outside. */
 	IS(w, ERRNO(EPERM), N(SYS_ioctl), 0, TIOCSTI, 0, 0);
 	IS(w, ERRNO(EPERM), N(SYS_ioctl), 0, 0x100000000ULL | TIOCSTI, 0, 0);
@@ -181,7 +214,7 @@ static void network(void)
 static void bounds(void)
 {
 	unsigned i, j;
-	int rc = build(&prog, FULL | SECCOMP_ALLOW_UDP);
+	int rc = build(&prog, FULL | SECCOMP_ALLOW_UDP | SECCOMP_EXPLAIN);
 
 	tap_ok(rc == 0 && prog.n < 224, "the fullest filter fits (%u instructions)", prog.n);
 	prog.n = PROG_MAX - 1;
