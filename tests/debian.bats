@@ -84,7 +84,7 @@ build_depends() {
 	present=$(cd "$top_srcdir" && find debian -type f \
 		! -path 'debian/.debhelper/*' ! -path 'debian/sharness-exec/*' \
 		! -name files ! -name '*.substvars' ! -name debhelper-build-stamp \
-		! -name '*.debhelper' ! -name '*.log' | LC_ALL=C sort)
+		! -name '*.debhelper' ! -name '*.log' ! -name 'autoreconf.*' | LC_ALL=C sort)
 	[ -n "$present" ]
 	diff <(echo "$listed") <(echo "$present")
 	[ -x "$top_srcdir/debian/rules" ]
