@@ -153,6 +153,14 @@ first_run() {
 	[ "$1" = root ] || chown "$NOBODY_UID:$NOBODY_GID" "$TMP/home"
 	chmod 755 "$script"
 	run --separate-stderr as "$1" env -i HOME="$TMP/home" PATH="$TMP/shim:/usr/bin:/bin" bash -e "$script"
+	echo "status $status; stdout:"$'\n'"$output"$'\n'"stderr:"$'\n'"$stderr"
+	# Below Landlock ABI 9 the front end's socket scan refuses a read path
+	# with a socket listening beneath it, /dev named whole too, though the
+	# view builds the run's /dev afresh: the state of this host, not of the
+	# README (reported in issue 42's notes).
+	if [ "$status" = 126 ] && [[ $stderr == *"no socket listening beneath read or exec paths: \"/dev/"* ]]; then
+		not_here host-dev-listener "a socket listens beneath /dev on this host, and the socket scan refuses /dev named whole: ${stderr_lines[-1]}"
+	fi
 }
 
 # first_run_held: what the README says the first run prints, each line,
