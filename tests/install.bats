@@ -12,7 +12,7 @@ load helpers/load
 
 # The files an install must put beneath the prefix; anything else it
 # installs must lie in one of the ALLOWED directories.
-ALLOWED='^(bin/sharness-exec|libexec/sharness-exec/.*|share/man/man[15]/sharness-exec.*|share/doc/sharness-exec/.*|share/bash-completion/completions/sharness-exec|share/fish/vendor_completions\.d/sharness-exec\.fish|share/zsh/vendor-completions/_sharness-exec)$'
+ALLOWED='^(bin/sharness-exec|libexec/sharness-exec/.*|share/man/man[15]/sharness-exec.*|share/doc/sharness-exec/.*|share/bash-completion/completions/sharness-exec|share/fish/vendor_completions\.d/sharness-exec\.fish|share/zsh/site-functions/_sharness-exec)$'
 LAYOUT='bin/sharness-exec
 libexec/sharness-exec/sharness-exec-landlock
 libexec/sharness-exec/sharness-exec-limits
@@ -30,7 +30,7 @@ share/man/man1/sharness-exec-supervise.1
 share/man/man1/sharness-exec-view.1
 share/man/man1/sharness-exec.1
 share/man/man5/sharness-exec-policy.5
-share/zsh/vendor-completions/_sharness-exec'
+share/zsh/site-functions/_sharness-exec'
 
 # make, without what an enclosing `make check` passes down (its MAKEFLAGS
 # carries TESTS=... and the like).
@@ -135,7 +135,9 @@ layout_ok() {
 		return 1
 	fi
 	if command -v zsh >/dev/null; then
-		run -0 zsh -f -c "fpath=('$PREFIX/share/zsh/vendor-completions' \$fpath)
+		# zsh's own place beneath a prefix other than /usr (Debian's zsh
+		# searches /usr/local/share/zsh/site-functions).
+		run -0 zsh -f -c "fpath=('$PREFIX/share/zsh/site-functions' \$fpath)
 			autoload -U compinit; compinit -u -d '$TMP/zcompdump'
 			print -r -- \$_comps[sharness-exec]"
 		[ "$output" = _sharness-exec ]
