@@ -225,6 +225,17 @@ cat "$policy" >&2
 
 args=(run --user "$user" --policy "$policy" --expect-hash "$hash")
 [ -z "${INPUT_TIMEOUT:-}" ] || args+=(--timeout "$INPUT_TIMEOUT")
-[ -z "${INPUT_REPORT:-}" ] || args+=(--report "$report")
 cd "$ws"
-exec "${sudo[@]}" "$sharness_exec" "${args[@]}" -- /bin/bash --noprofile --norc -eo pipefail -c "$INPUT_RUN"
+cmd=(/bin/bash --noprofile --norc -eo pipefail -c "$INPUT_RUN")
+[ -n "${INPUT_REPORT:-}" ] ||
+	exec "${sudo[@]}" "$sharness_exec" "${args[@]}" -- "${cmd[@]}"
+# The front end, root under --user, writes a report only where nobody
+# but root could change the directories above it: a directory of root's
+# beneath /var/tmp, copied to the input's path once the run is over.
+rdir=$("${sudo[@]}" /usr/bin/mktemp -d /var/tmp/sharness-exec-action-report.XXXXXX) ||
+	die "unable to make the report's directory"
+rc=0
+"${sudo[@]}" "$sharness_exec" "${args[@]}" --report "$rdir/report.json" -- "${cmd[@]}" || rc=$?
+"${sudo[@]}" /bin/cat "$rdir/report.json" >"$report" || rc=${rc/#0/126}
+"${sudo[@]}" /bin/rm -rf -- "$rdir"
+exit "$rc"
