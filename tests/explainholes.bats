@@ -149,7 +149,7 @@ t_timeout_flood() {
 
 t_setgid_dir() {
 	need "$1"; policy
-	command -v git >/dev/null || skip "no git"
+	require_feature tool:git
 	local why="no policy change allows it: no target makes a set-id file: the filter refuses S_ISUID and S_ISGID in every mode, a directory's setgid bit too, since it cannot tell a directory from a file"
 	# Bare, both set the bit on a directory.
 	run -0 as "$1" install -d -m 2775 "$TMP/rw/bare"
@@ -216,7 +216,7 @@ t_exec_link() {
 
 t_ptmx() {
 	need "$1"
-	[ -c /dev/ptmx ] || skip "no /dev/ptmx"
+	require_feature file:/dev/ptmx
 	policyx
 	run -1 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" ioctl /dev/ptmx
 	[ "$(printf '%s\n' "$stderr" | grep "^$X")" = "${X}read /dev/ptmx: ENOENT (No such file or directory), hidden by the policy, 1 time; allow with \"files\": {\"read\": [\"/dev\"]}" ]
