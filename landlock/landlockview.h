@@ -1,5 +1,6 @@
 /* sharness-exec-landlock's rules for what this run's view made
- * (landlockview.c): READ_DIR on its root and the private devpts (-R). */
+ * (landlockview.c): READ_DIR on its root, the private devpts and a built
+ * /dev's nodes and /dev/shm (-R). */
 #ifndef SHARNESS_LANDLOCKVIEW_H
 #define SHARNESS_LANDLOCKVIEW_H
 
