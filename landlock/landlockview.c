@@ -135,3 +135,12 @@ void view_rules(int fd, __u64 handled)
 	if (root_opt && view_dev("/dev"))
 		dev_rules(fd, handled);
 }
+
+const char *view_listener(void)
+{
+	if (walls_value("listener"))
+		return walls_value("listener");
+	if (walls_noted("dev", "built") || walls_noted("dev", "default"))
+		return NULL;
+	return walls_value("listener_dev");
+}

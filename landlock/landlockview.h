@@ -12,5 +12,10 @@ int view_stands(void);
 /* Add the rules of -R that stand to the ruleset FD. (-T is a rule of
  * landlock.c's list, written where the walls record notes the tmpfs.) */
 void view_rules(int fd, __u64 handled);
+/* What the front end's socket scan found listening beneath a read or exec
+ * path (the walls record's listener, sockscan.h), or NULL: beneath /dev
+ * (listener_dev) only where the view did not build /dev, which then shows
+ * nothing of the host's. */
+const char *view_listener(void);
 
 #endif
