@@ -132,3 +132,142 @@ print("up", flush=True); signal.pause()' "$sock" >"$TMP/up" 2>&1 3>&- </dev/null
 	[[ "$stderr" == *"FS_RESOLVE_UNIX_READ"*"\"$sock\" beneath files.read[2] \"/dev/shm\""* ]]
 }
 
+# --- a kill from outside ----------------------------------------------------
+
+t_outside_kill() {
+	local m=$1 n pid rp rc=0
+	needs "$m"
+	plain '' '' ',"max_memory_mb":256'
+	n="9$$$RANDOM"
+	as_user "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sleep "$n" 2>"$TMP/err" &
+	rp=$!
+	for _ in $(seq 2000); do
+		pid=$(pgrep -x -f "sleep $n") && break
+		sleep 0.05
+	done
+	[ -n "$pid" ]
+	kill -KILL "$pid"
+	wait "$rp" || rc=$?
+	[ "$rc" = 137 ]
+	cat "$TMP/err"
+	! grep -q 'memory cap' "$TMP/err"
+}
+
+@test "a target killed with SIGKILL from outside the run is not blamed on the memory cap (root, cgroup)" { t_outside_kill root; }
+@test "a target killed with SIGKILL from outside the run is not blamed on the memory cap (nobody, rlimits)" { t_outside_kill nobody; }
+
+# --- durations ----------------------------------------------------------------
+
+@test "--timeout and --kill-after take what timeout(1) takes, and 1m30s: the supervise step's -T and -K in seconds" {
+	plain
+	local d want
+	for d in 1.5s:1.5 1m30s:90 2m:120 1h:3600 1d:86400 90:90 .25:0.25 1h0.5m:3630 0.0001s:0.001; do
+		run -0 --separate-stderr "$SHARNESS_EXEC" run -n --timeout "${d%%:*}" --kill-after 2.5 -p "$TMP/p.json" -- true
+		want="-T ${d##*:} -K 2.5 "
+		[[ "$output" == *" $want"* ]]
+	done
+	for d in 1m30 30s1m 0 1.5.5 5. abc 2147483648 -1; do
+		run -125 --separate-stderr "$SHARNESS_EXEC" run -n --timeout "$d" -p "$TMP/p.json" -- true
+		[ "${#stderr_lines[@]}" = 1 ]
+		[[ "$stderr" == "sharness-exec: fatal: --timeout must be a duration from 1 ms to 2147483647 s: "*", not \"$d\"" ]]
+	done
+}
+
+@test "--timeout 0.5s ends the run after half a second: 124 and one line in the same words" {
+	need root
+	plain
+	run -124 --separate-stderr "$SHARNESS_EXEC" run --timeout 0.5s -p "$TMP/p.json" -- sleep 600
+	[ "$stderr" = "sharness-exec-supervise: the command timed out after 0.5 s (--timeout 0.5s)" ]
+}
+
+# --- did you mean -------------------------------------------------------------
+
+@test "an unknown long option of run, wrap or launch names the one it is near" {
+	plain
+	run -125 --separate-stderr "$SHARNESS_EXEC" run --timout 3 -p "$TMP/p.json" -- true
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option --timout; did you mean --timeout?" ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" run --polciy="$TMP/p.json" -- true
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option --polciy=$TMP/p.json; did you mean --policy?" ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" wrap -o "$TMP/x" --polcy "$TMP/p.json"
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option --polcy; did you mean --policy?" ]
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch --manifst m.json -- true
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option --manifst; did you mean --manifest?" ]
+	# far from every option, or near two: no guess
+	run -125 --separate-stderr "$SHARNESS_EXEC" run --frobnicate -p "$TMP/p.json" -- true
+	[ "${stderr_lines[0]}" = "sharness-exec: fatal: unknown option --frobnicate" ]
+	[ ! -e "$TMP/x" ]
+}
+
+# --- a command the policy hides -------------------------------------------------
+
+t_hidden() {
+	local m=$1
+	needs "$m"
+	# /usr/bin is not in it: true, sh, touch are there
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"hidden","files":{"read":["/etc"],
+	  "exec":["/usr/lib","/lib","/lib64"],"write":["'"$TMP/w"'"]},"network":"none","process":{"no_new_privs":true}}'
+	mkdir -m 777 "$TMP/w"
+	run -127 --separate-stderr as_user "$m" env PATH=/usr/bin "$SHARNESS_EXEC" run -p "$TMP/p.json" -- touch "$TMP/w/ran"
+	[ -z "$output" ]
+	[ "$stderr" = "sharness-exec: fatal: refused: the policy hides \"touch\" (\"/usr/bin/touch\"): no files.exec or files.write path holds it; \"exec\": [\"/usr/bin\"] would allow it. Nothing ran." ]
+	run -127 --separate-stderr as_user "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- /usr/bin/touch "$TMP/w/ran"
+	[ "$stderr" = "sharness-exec: fatal: refused: the policy hides \"/usr/bin/touch\": no files.exec or files.write path holds it; \"exec\": [\"/usr/bin\"] would allow it. Nothing ran." ]
+	[ ! -e "$TMP/w/ran" ]
+	# a write path may run what it holds; a command the host lacks is the
+	# landlock step's to say, as before
+	cp /usr/bin/touch "$TMP/w/t"
+	chmod 755 "$TMP/w/t"
+	run -0 --separate-stderr as_user "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TMP/w/t" "$TMP/w/ran"
+	[ -e "$TMP/w/ran" ]
+	run -127 --separate-stderr as_user "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- no-such-command-$$
+	[ "$stderr" = "sharness-exec-landlock: fatal: unable to execute no-such-command-$$: No such file or directory" ]
+}
+
+@test "a command the policy hides is refused before it runs, naming files.exec and the directory (root)" { t_hidden root; }
+@test "a command the policy hides is refused before it runs, naming files.exec and the directory (nobody)" { t_hidden nobody; }
+@test "a command the policy hides is refused before it runs, naming files.exec and the directory (uid 1000)" { t_hidden u1000; }
+
+@test "a hidden command earlier in PATH is passed over when the view shows a later one, as execvp would" {
+	need root
+	plain
+	mkdir "$TMP/hid"
+	printf '#!/bin/sh\necho hidden one\n' >"$TMP/hid/hello-$$"
+	printf '#!/bin/sh\necho shown one\n' >"$TMP/w/hello-$$"
+	chmod 755 "$TMP/hid/hello-$$" "$TMP/w/hello-$$"
+	run -0 --separate-stderr env PATH="$TMP/hid:$TMP/w:/usr/bin" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "hello-$$"
+	[ "$output" = "shown one" ]
+	run -127 --separate-stderr env PATH="$TMP/hid:/usr/bin" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "hello-$$"
+	[[ "$stderr" == *"the policy hides \"hello-$$\" (\"$TMP/hid/hello-$$\")"*"\"exec\": [\"$TMP/hid\"] would allow it. Nothing ran." ]]
+}
+
+# --- the rlimits line ---------------------------------------------------------
+
+@test "without a cgroup (nobody): one short line where the caps are rlimits, and SHARNESS_EXEC_QUIET_RLIMITS silences it" {
+	needs nobody
+	plain '' '' ',"max_memory_mb":256,"max_pids":64'
+	run -0 --separate-stderr as_nobody "$SHARNESS_EXEC" run -p "$TMP/p.json" -- true
+	[ "${#stderr_lines[@]}" = 1 ]
+	[ "$stderr" = "sharness-exec-limits: warning: no cgroup, so max_memory_mb and max_pids are per-process rlimits, which cover less (see sharness-exec(1) CAVEATS; SHARNESS_EXEC_QUIET_RLIMITS=1 silences this)" ]
+	[ "${#stderr}" -le 200 ]
+	run -0 --separate-stderr as_nobody env SHARNESS_EXEC_QUIET_RLIMITS=1 "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c 'ulimit -v'
+	[ -z "$stderr" ]
+	[ "$output" = $((256 * 1024)) ]
+}
+
+# --- check's warnings ---------------------------------------------------------
+
+@test "check warns of writing /, /home, /usr, /etc, /var and the shared /tmp, and passes" {
+	write_policy "$TMP/c.json" '{"pbp":1,"id":"broad","files":{"write":["/","/home","/usr","/etc","/var","/tmp","/opt/x"]},"network":"none","process":{"no_new_privs":true}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/c.json"
+	[ "$output" = "$TMP/c.json: valid pbp 1 policy \"broad\"" ]
+	local w="sharness-exec: $TMP/c.json: warning: files.write"
+	[ "$stderr" = "$w[0]: \"/\": the whole machine is writable
+$w[1]: \"/home\": every user's home is writable
+$w[2]: \"/usr\": the system's programs are writable
+$w[3]: \"/etc\": the system's configuration is writable
+$w[4]: \"/var\": the system's state is writable, and each run walks all of it for set-id files
+$w[5]: \"/tmp\": it is shared with every job, and each run walks all of it for set-id files: \"tmpfs\": [\"/tmp\"] gives the run a private one" ]
+	plain
+	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/p.json"
+	[ -z "$stderr" ]
+}
