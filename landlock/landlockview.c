@@ -122,7 +122,8 @@ static void dev_rules(int fd, __u64 handled)
 	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++)
 		if (lstat(nodes[i], &st) == 0 && S_ISCHR(st.st_mode))
 			rule_as(fd, nodes[i], FS_NODE & handled, 0);
-	if (view_dev("/dev/shm"))
+	/* not where a policy path binds the host's there (shm=private) */
+	if (view_dev("/dev/shm") && walls_noted("shm", "private"))
 		rule(fd, "/dev/shm", FS_SHM & handled);
 }
 

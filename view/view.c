@@ -246,6 +246,9 @@ static void plan(void)
 			add(strdup(special[i]), 0);
 	if (!find("/dev"))
 		add(strdup("/dev"), 0);
+	/* a policy path there is bound over the private /dev/shm */
+	for (size_t i = 0; i < nents; i++)
+		dev_shm_bound |= path_beneath(ents[i].path, "/dev/shm");
 	nents = plan_sort(ents, nents);
 	plan_rights(ents, nents);
 	for (size_t i = 0; i < nents; i++)

@@ -87,6 +87,7 @@ int mount_proc(struct ent *e);
  * no path (0). */
 void mount_dev(struct ent *e, int whole);
 extern int dev_whole;
+extern int dev_shm_bound;	/* a policy path at or beneath /dev/shm */
 
 /* viewplan.c; plan_effective: PATH's rights by ENTS (any order), the
  * union of its own and its ancestors', write implying read and exec,

@@ -14,7 +14,7 @@
 #include "common.h"
 #include "view.h"
 
-int dev_whole;
+int dev_whole, dev_shm_bound;
 
 #define ATTR_RO (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | \
 	MOUNT_ATTR_NOEXEC)

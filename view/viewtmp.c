@@ -91,6 +91,8 @@ void note_ours(void)
 		walls_note("root", "tmpfs");
 	if (our_dev[1])
 		walls_note("dev", dev_whole ? "built" : "default");
+	if (our_dev[1] && !dev_shm_bound)
+		walls_note("shm", "private");
 }
 
 /* CWD's directories beneath the tmpfs at PATH, made in it (open on MNT),
