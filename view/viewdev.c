@@ -73,6 +73,7 @@ static void fresh(const char *fs, const char *const *opts, __u64 attr, const cha
 	int m;
 
 	mount_point(path, 1);
+	at_root_forget();	/* two descriptors at once below: a low RLIMIT_NOFILE */
 	if ((m = new_fs(fs, opts, attr)) < 0)
 		die(EXIT_CONFINE, "unable to mount %s", what);
 	attach(m, path, 1);
@@ -106,7 +107,11 @@ void mount_dev(struct ent *e, int whole)
 	struct stat st;
 	int m, d, dir;
 
+	/* no rule's directory held open meanwhile: a low RLIMIT_NOFILE */
+	host_forget();
+	at_root_forget();
 	mount_point("/dev", 1);
+	at_root_forget();
 	m = new_fs("tmpfs", tmpfs_opts, attr);
 	if (m < 0 || fstat(m, &st) < 0)
 		die(EXIT_CONFINE, "unable to mount a tmpfs for /dev");
