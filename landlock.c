@@ -291,7 +291,7 @@ static void find_walls(int abi, struct run_walls *w)
 	if (o.net && !o.udp)
 		w->stand |= WALL_ALLOWLIST;
 	w->object_form = o.net;
-	w->socket_dirs = socket_dir_rule() || walls_value("listener");
+	w->socket_dirs = socket_dir_rule() || view_listener();
 }
 
 /* ", or read paths narrower than PATH, ..." for the rule that makes the
@@ -304,7 +304,7 @@ static void socket_dir_hint(char *would, size_t size)
 
 	if (!r) /* the front end's scan found one (sockscan.h) */
 		snprintf(would + strlen(would), size - strlen(would), ", or no socket "
-		         "listening beneath read or exec paths: %s", walls_value("listener"));
+		         "listening beneath read or exec paths: %s", view_listener());
 	else
 		snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
 		         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
@@ -364,8 +364,8 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 		     "with Landlock" : "without Landlock");
 	if (o.best) {
 		warnx_("Landlock ABI %d: best effort: dropped %s%s%s%s", w->abi, missing,
-		       udp ? ": UDP is unrestricted" : "", walls_value("listener") ?
-		       "; connect(2) reaches " : "", walls_value("listener") ?: "");
+		       udp ? ": UDP is unrestricted" : "", view_listener() ?
+		       "; connect(2) reaches " : "", view_listener() ?: "");
 		return;
 	}
 	if (why_none)

@@ -79,6 +79,30 @@ static void loader_warnings(const char *file, const char *where, const struct po
 		loader_warning(file, key, p->env_set_names.v[i]);
 }
 
+/* Write paths check accepts but a person should look at twice: what
+ * they expose, or (issue 38) how much each run walks for set-id files. */
+static void write_warnings(const char *file, const char *where, const struct policy *p)
+{
+	static const char *const broad[][2] = {
+		{ "/", "the whole machine is writable" },
+		{ "/home", "every user's home is writable" },
+		{ "/usr", "the system's programs are writable" },
+		{ "/etc", "the system's configuration is writable" },
+		{ "/var", "the system's state is writable, and each run walks all of "
+		  "it for set-id files" },
+		{ "/tmp", "it is shared with every job, and each run walks all of it "
+		  "for set-id files: \"tmpfs\": [\"/tmp\"] gives the run a private one" },
+		{ "/var/tmp", "it is shared with every job, and each run walks all of it "
+		  "for set-id files: \"tmpfs\": [\"/var/tmp\"] gives the run a private one" },
+	};
+
+	for (size_t i = 0; i < p->write.n; i++)
+		for (size_t b = 0; b < sizeof broad / sizeof *broad; b++)
+			if (!strcmp(p->write.v[i], broad[b][0]))
+				fprintf(stderr, "%s: %s: warning: %sfiles.write[%zu]: %s: %s\n",
+				        progname, qn(file), where, i, q(broad[b][0]), broad[b][1]);
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	char where[128];
@@ -89,6 +113,7 @@ static int cmd_check(int argc, char **argv)
 	if (!load_as(-1, argv[1], &l, NULL, LOAD_POLICY | LOAD_MANIFEST))
 		return EXIT_REFUSED;
 	loader_warnings(argv[1], "", &l.pol);
+	write_warnings(argv[1], "", &l.pol);
 	for (size_t i = 0; l.manifest && i <= l.man.ncomp; i++) {
 		if (i < l.man.ncomp)
 			snprintf(where, sizeof where, "components[%zu] \"%s\": policy.", i,
@@ -96,6 +121,7 @@ static int cmd_check(int argc, char **argv)
 		else
 			snprintf(where, sizeof where, "main \"%s\": policy.", l.man.comp[i].role);
 		loader_warnings(argv[1], where, &l.man.comp[i].pol);
+		write_warnings(argv[1], where, &l.man.comp[i].pol);
 	}
 	if (l.manifest) {
 		printf("%s: valid launch 1 manifest %s\n", qn(argv[1]), q(l.id));

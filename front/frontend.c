@@ -71,7 +71,7 @@ const char front_usage[] = RUN_USAGE "\n       " LAUNCH_USAGE "\n       " HASH_U
 	"-b, --best-effort\tgo on where no wall holds a right; say which\n" \
 	"    --check\teach step prints what it uses; COMMAND optional\n" \
 	"-v, --verbose\tsay what is done on stderr\n" \
-	"    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (s, m, h)\n" \
+	"    --timeout DURATION\tthen SIGTERM to the whole run, exit 124 (1.5s, 2m, 1h, 1d, 1m30s)\n" \
 	"    --kill-after DURATION\tthen kill what is left DURATION later (5 s)\n" \
 	"    --user USER\troot only: namespaces and cgroup as root, COMMAND as USER\n" \
 	"    --user-groups\twith --user: keep USER's supplementary groups\n"

@@ -70,12 +70,31 @@ int cmd_launch(int argc, char **argv);
 void manifest_describe(const struct manifest *m, FILE *f);
 /* runopts.c: run's option handling beside run.c. --explain (DESIGN.md
  * 4.7): the supervise step's observer and the landlock step's TRACE
- * rules. --timeout and --kill-after: a duration in seconds, or 125. */
+ * rules. --timeout and --kill-after: a duration in milliseconds, or 125. */
 extern int run_explain;
 /* --launch-env: the variables launch sets (manifest_launch_sets) pass
  * from run's environment to the target's; launch's runtime asks for it. */
 extern int run_launch_env;
-unsigned long duration(const char *opt, const char *s);
+unsigned long long duration_ms(const char *opt, const char *s);
+/* Those of this run (0: none), and the supervise step's -T and -K from
+ * them: seconds, with a fraction only where there is one. */
+extern unsigned long long run_timeout_ms, run_kill_after_ms;
+struct vec;
+void push_timeout(struct vec *chain);
+/* SHARNESS_EXEC_QUIET_RLIMITS set (not empty, not 0): the limits step's
+ * -q, no warning line where the caps are rlimits. */
+int quiet_rlimits(void);
+/* The unknown option WORD (argv's), refused with USAGE (125), with the
+ * one of LONGOPTS it is near (policy/near.h) as a "did you mean". */
+struct option;
+NORETURN void unknown_option(const char *usage, const char *word,
+                             const struct option *longopts);
+/* runexec.c: refuse (127) a COMMAND FILE that P hides, looked up in
+ * PATH_ENV (the target's PATH, or NULL) as the landlock step will, with
+ * the list that would allow it; return where the view would show it, or
+ * where the host has no such file. */
+struct policy;
+void check_program(const char *file, const struct policy *p, const char *path_env);
 /* wrap.c: write a one-word wrapper that runs a pinned or signed policy. */
 int cmd_wrap(int argc, char **argv);
 /* frontend.c: SUBCOMMAND --help: its usage, then a line for each option;

@@ -61,6 +61,8 @@ static void parse_launch(int argc, char **argv, struct launch_opts *o)
 			if (!(o->trust = reallocarray(o->trust, o->ntrust + 1, sizeof *o->trust)))
 				diex(EXIT_REFUSED, "out of memory");
 			o->trust[o->ntrust++] = optarg;
+		} else if (c == '?' && !optopt) {
+			unknown_option(LAUNCH_USAGE, argv[optind - 1], longopts);
 		} else {
 			usage_option(LAUNCH_USAGE, c, argv[optind - 1]);
 		}

@@ -47,6 +47,17 @@ static void env_put(struct vec *env, const char *name, const char *value)
 	push(env, "%s=%s", name, value);
 }
 
+/* NAME's value in ENV, or NULL. */
+static const char *env_get(const struct vec *env, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < env->n; i++)
+		if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=')
+			return env->v[i] + len + 1;
+	return NULL;
+}
+
 /* --launch-env: VAR (NAME=VALUE) of this process's when launch sets it. */
 static void launch_var(struct vec *env, const char *var)
 {
@@ -293,15 +304,24 @@ static void walled_step(struct vec *chain, const char *name, int best_effort)
 	push_knobs(chain, best_effort);
 }
 
-/* -T and -K for the supervise step, from --timeout and --kill-after. */
-static unsigned long timeout_s, kill_after_s;
-
-static void push_timeout(struct vec *chain)
+/* The limits step (DESIGN.md 4.4), where the policy has a cap. */
+static void limits_step(struct vec *chain, const struct policy *p, int best_effort)
 {
-	if (!timeout_s)
-		return;
-	push_opt(chain, "-T", "%lu", timeout_s);
-	push_opt(chain, "-K", "%lu", kill_after_s ? kill_after_s : 5);
+	limits_word = chain->n;
+	helper(chain, "sharness-exec-limits");
+	if (run_user())
+		push(chain, "-U");
+	if (quiet_rlimits())
+		push(chain, "-q"); /* no line where the caps are rlimits */
+	if (p->max_memory_mb)
+		push_opt(chain, "-m", "%lu", p->max_memory_mb);
+	if (p->max_pids)
+		push_opt(chain, "-p", "%lu", p->max_pids);
+	if (best_effort && (p->max_cpu_percent || p->max_memory_mb))
+		push(chain, "-b"); /* a CPU cap clamped or dropped, TCP uncapped */
+	if (p->max_cpu_percent)
+		push_opt(chain, "-u", "%lu", p->max_cpu_percent);
+	push(chain, "--");
 }
 
 /* Each step's words end with "--", which none of its option arguments can
@@ -347,21 +367,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push_paths(chain, "-w", &p->write_resolved);
 	}
 	push(chain, "--");
-	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent) {
-		limits_word = chain->n;
-		helper(chain, "sharness-exec-limits");
-		if (run_user())
-			push(chain, "-U");
-		if (p->max_memory_mb)
-			push_opt(chain, "-m", "%lu", p->max_memory_mb);
-		if (p->max_pids)
-			push_opt(chain, "-p", "%lu", p->max_pids);
-		if (best_effort && (p->max_cpu_percent || p->max_memory_mb))
-			push(chain, "-b"); /* a CPU cap clamped or dropped, TCP uncapped */
-		if (p->max_cpu_percent)
-			push_opt(chain, "-u", "%lu", p->max_cpu_percent);
-		push(chain, "--");
-	}
+	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent)
+		limits_step(chain, p, best_effort);
 	/* The view (DESIGN.md 4.5): a mount namespace holding only the
 	 * policy's paths, which it opens following no symlink, and recreates
 	 * the links that led to them. */
@@ -497,8 +504,8 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'S': o->signature = optarg; break;
 		case 'I': o->expect_id = optarg; break;
 		case 'C': check_mode = 1; break;
-		case 't': timeout_s = duration("--timeout", optarg); break;
-		case 'k': kill_after_s = duration("--kill-after", optarg); break;
+		case 't': run_timeout_ms = duration_ms("--timeout", optarg); break;
+		case 'k': run_kill_after_ms = duration_ms("--kill-after", optarg); break;
 		case 'u': o->user = optarg; break;
 		case 'g': o->user_groups = 1; break;
 		case 'X': run_explain = 1; break;
@@ -512,7 +519,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 			usage_fail(RUN_USAGE, "option %s needs a value",
 			           qn(argv[optind > argc ? argc - 1 : optind - 1]));
 		default:
-			usage_fail(RUN_USAGE, "unknown option %s", qn(argv[optind - 1]));
+			unknown_option(RUN_USAGE, argv[optind - 1], longopts);
 		}
 	}
 	if (!o->policy)
@@ -521,7 +528,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		usage_fail(RUN_USAGE, "run needs a COMMAND after the options");
 	if (o->signature && !o->ntrust)
 		usage_fail(RUN_USAGE, "--signature needs --trust-key");
-	if (kill_after_s && !timeout_s)
+	if (run_kill_after_ms && !run_timeout_ms)
 		usage_fail(RUN_USAGE, "--kill-after needs --timeout");
 }
 
@@ -558,6 +565,10 @@ int cmd_run(int argc, char **argv)
 	resolve_rules(&l.pol, o.verbose || o.dry_run);
 	build_env(&env, &l, key, o.dry_run);
 	report_env(&env);
+	/* --dry-run prints what would run, whatever it is; --explain (and
+	 * learn, which runs under it) names a hidden exec when the run ends */
+	if (!o.dry_run && !run_explain)
+		check_program(argv[optind], &l.pol, env_get(&env, "PATH"));
 	seal_env(&env);
 	/* The walls record (rights.h): each step notes there what it stood. */
 	walls_fd = above2(memfd_create("sharness-exec-walls", MFD_CLOEXEC),

@@ -56,13 +56,18 @@ static long effective_abi(void)
 	return abi = abi < 0 ? 0 : abi;
 }
 
-static struct {
-	const struct policy *p;
+struct finding {
 	char sock[PATH_MAX];
 	const char *key, *rule;
 	size_t i, more;
-	int garbled;	/* a line of /proc/net/unix that is no socket's */
-} found;
+};
+
+/* What the scan found: beneath /dev, which the view builds (named whole,
+ * or the default /dev) and so hides the host's, unless a rule beneath it
+ * binds the host's node; and the rest. */
+static const struct policy *scanned;
+static struct finding found, found_dev;
+static int garbled;	/* a line of /proc/net/unix that is no socket's */
 
 /* The first of LIST that holds PATH, or -1. */
 static long holder(const struct strlist *list, const char *path)
@@ -73,26 +78,43 @@ static long holder(const struct strlist *list, const char *path)
 	return -1;
 }
 
+/* 1 when SOCK lies in the /dev the view builds: beneath /dev, and
+ * beneath no rule path below /dev (a node bound from the host). */
+static int in_built_dev(const char *sock)
+{
+	const struct strlist *lists[] = { &scanned->read_resolved, &scanned->exec_resolved };
+
+	if (!path_beneath(sock, "/dev"))
+		return 0;
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++)
+			if (strcmp(lists[l]->v[i], "/dev") && path_beneath(lists[l]->v[i], "/dev") &&
+			    path_beneath(sock, lists[l]->v[i]))
+				return 0;
+	return 1;
+}
+
 /* The socket SOCK (symlink-free): beneath a read or exec path and no
  * write path, and still a socket (looked at last: most are beneath none),
  * it is found. */
 static void weigh_socket(const char *sock)
 {
-	const struct policy *p = found.p;
+	const struct policy *p = scanned;
 	long r = holder(&p->read_resolved, sock), x = holder(&p->exec_resolved, sock);
+	struct finding *f = in_built_dev(sock) ? &found_dev : &found;
 	struct stat st;
 
 	if ((r < 0 && x < 0) || holder(&p->write_resolved, sock) >= 0 ||
 	    lstat(sock, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return;
-	if (*found.sock) {
-		found.more += strcmp(found.sock, sock) != 0;
+	if (*f->sock) {
+		f->more += strcmp(f->sock, sock) != 0;
 		return;
 	}
-	snprintf(found.sock, sizeof found.sock, "%s", sock);
-	found.key = r >= 0 ? "files.read" : "files.exec";
-	found.i = (size_t)(r >= 0 ? r : x);
-	found.rule = r >= 0 ? p->read.v[r] : p->exec.v[x];
+	snprintf(f->sock, sizeof f->sock, "%s", sock);
+	f->key = r >= 0 ? "files.read" : "files.exec";
+	f->i = (size_t)(r >= 0 ? r : x);
+	f->rule = r >= 0 ? p->read.v[r] : p->exec.v[x];
 }
 
 /* A listener's PATH, as bound: absolute ones weighed, their directory
@@ -181,7 +203,7 @@ static void proc_line(char *line)
 	if (!strncmp(line, "Num ", 4))
 		return;		/* the heading */
 	if (!hex || line[hex] != ':' || line[hex + 1] != ' ') {
-		found.garbled = 1;
+		garbled = 1;
 		return;
 	}
 	for (; at < 7; at++) {
@@ -260,13 +282,26 @@ static void each_line(int fd)
 	close(fd);
 }
 
-/* The scan itself, into the walls record FD. */
+/* F's words into WORDS: the socket, its rule, how many more. */
+static void finding_words(const struct finding *f, char *words, size_t size)
+{
+	if (*f->sock)
+		snprintf(words, size, "%s beneath %s[%zu] %s", q(f->sock), f->key, f->i,
+		         q(f->rule));
+	if (f->more)
+		snprintf(words + strlen(words), size - strlen(words), " (and %zu more)", f->more);
+}
+
+/* The scan itself, into the walls record FD: "listener=" (and
+ * "listener_dev=", which the landlock step weighs only where the view
+ * did not build /dev) in one write. */
 static void scan(const struct policy *p, int fd)
 {
-	char words[4 * QUOTED_MAX + 128] = "", line[sizeof words + 16];
-	int f, n;
+	char words[4 * QUOTED_MAX + 128] = "", dev[sizeof words] = "";
+	char line[2 * sizeof words + 32];
+	int f, n = 0;
 
-	found.p = p;
+	scanned = p;
 	named(&p->read_resolved);
 	named(&p->exec_resolved);
 	/* Without sock_diag or /proc nothing says what listens: that is no
@@ -278,21 +313,20 @@ static void scan(const struct policy *p, int fd)
 			         "unknown: unable to read /proc/net/unix: %s", strerror(errno));
 		if (f >= 0)
 			each_line(f);
-		if (found.garbled)
+		if (garbled)
 			snprintf(words, sizeof words, "sockets beneath read and exec paths "
 			         "unknown: a line of /proc/net/unix names no socket (a "
 			         "socket's name holds a newline), and the kernel has no "
 			         "UNIX sock_diag to ask");
 	}
-	if (*found.sock)
-		snprintf(words, sizeof words, "%s beneath %s[%zu] %s", q(found.sock), found.key,
-		         found.i, q(found.rule));
-	if (found.more)
-		snprintf(words + strlen(words), sizeof words - strlen(words), " (and %zu more)",
-		         found.more);
-	/* One line (every string quoted: no newline), in one write. */
-	n = snprintf(line, sizeof line, "listener=%s\n", words);
-	if (*words && write(fd, line, (size_t)n) != n)
+	finding_words(&found, words, sizeof words);
+	finding_words(&found_dev, dev, sizeof dev);
+	/* One line each (every string quoted: no newline). */
+	if (*words)
+		n = snprintf(line, sizeof line, "listener=%s\n", words);
+	if (*dev)
+		n += snprintf(line + n, sizeof line - (size_t)n, "listener_dev=%s\n", dev);
+	if (n && write(fd, line, (size_t)n) != n)
 		die(EXIT_REFUSED, "unable to write the walls record");
 }
 

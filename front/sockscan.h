@@ -14,7 +14,10 @@
  * listening one /proc/net/unix lists, and each rule path that is one or
  * holds one among its own entries (not beneath /usr). Note the first, its
  * rule and how many more in the walls record WALLS, one line
- * `listener="SOCKET" beneath files.read[I] "PATH"[ (and N more)]`. From
+ * `listener="SOCKET" beneath files.read[I] "PATH"[ (and N more)]`, and
+ * apart as `listener_dev=` one beneath /dev but no rule below it: the view
+ * builds /dev, hiding the host's, and where it did the landlock step
+ * weighs none of those. From
  * 64 directories to read on, a scanner forked now does it beside the
  * chain, and dies with its first process: the return is then a pipe's
  * read end (above 2, not close-on-exec) for the landlock step's -S, which

@@ -108,7 +108,7 @@ static void parse_wrap(int argc, char **argv, struct wrap *w)
 		if (c == ':')
 			usage_fail(WRAP_USAGE, "option %s needs a value", qn(argv[optind - 1]));
 		if (c == '?')
-			usage_fail(WRAP_USAGE, "unknown option %s", qn(argv[optind - 1]));
+			unknown_option(WRAP_USAGE, argv[optind - 1], longopts);
 		if (c == 'h')
 			exit(cmd_help("wrap"));
 		if (c == 'o')

@@ -21,7 +21,7 @@
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-bUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-bqUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS CG_NCTL
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -157,17 +157,16 @@ static void check(unsigned long mib, unsigned long pids, unsigned long percent)
 	           pids, cpu);
 }
 
-/* No cgroup: the caps as rlimits, with the one line of what they miss. */
-static void rlimits(const char *why, unsigned long mib, unsigned long pids)
+/* No cgroup: the caps as rlimits, with one short line (none under -q):
+ * run --check says why there is no cgroup, sharness-exec(1) CAVEATS what
+ * rlimits miss. */
+static void rlimits(unsigned long mib, unsigned long pids, int quiet)
 {
-	warnx_("no cgroup (%s); rlimits cover less:%s%s%s", why ? why : "none given",
-	       mib ? " RLIMIT_AS caps each process's address space, not the memory all"
-	             " of them use, and does not count shared memory (memfd, tmpfs,"
-	             " /dev/shm), and AddressSanitizer, which reserves terabytes"
-	             " of it, fails under it" : "",
-	       mib && pids ? ";" : "",
-	       pids ? " RLIMIT_NPROC counts every process of the user, not only"
-	              " this command's, and does not apply to root" : "");
+	if (!quiet)
+		warnx_("no cgroup, so %s%s%s %s per-process rlimits, which cover less (see "
+		       "sharness-exec(1) CAVEATS; SHARNESS_EXEC_QUIET_RLIMITS=1 silences this)",
+		       mib ? "max_memory_mb" : "", mib && pids ? " and " : "",
+		       pids ? "max_pids" : "", mib && pids ? "are" : "is");
 	if (mib)
 		cap(RLIMIT_AS, (rlim_t)mib << 20, memory_in = "RLIMIT_AS");
 	if (pids)
@@ -193,10 +192,10 @@ int main(int argc, char **argv)
 	unsigned long mib = 0, pids = 0, percent = 0;
 	const char *why = NULL;
 	char *dir[MAX_CGROUPS];
-	int ndir = 0, c, test = 0, other_user = 0;
+	int ndir = 0, c, test = 0, other_user = 0, quiet = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:r:tu:U", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:qr:tu:U", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			best_effort = 1;
@@ -221,12 +220,16 @@ int main(int argc, char **argv)
 			       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
 			       "  -p N       cap processes and threads at N (1-4194304)\n"
 			       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
+			       "  -q         no warning line where the caps are rlimits\n"
 			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
 			       "  -t         check mode: also print one line of where the caps\n"
 			       "             went; without PROGRAM, exit 0 after it\n"
 			       "  -U         PROGRAM will run as another user (run --user):\n"
 			       "             caps on rlimits are refused\n", USAGE);
 			return 0;
+		case 'q':
+			quiet = 1;
+			break;
 		case 't':
 			test = 1;
 			break;
@@ -273,7 +276,7 @@ int main(int argc, char **argv)
 			       "%lu), no rlimit can hold it", why ? why : "none given", percent);
 	}
 	if (!ndir && (mib || pids))
-		rlimits(why, mib, pids);
+		rlimits(mib, pids, quiet);
 	if (test)
 		check(mib, pids, percent);
 	if (optind >= argc)

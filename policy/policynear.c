@@ -2,6 +2,7 @@
  * typo is still refused (policy.h); this only names what was meant. */
 #include <string.h>
 
+#include "near.h"
 #include "policyrules.h"
 
 #define NEAR_MAX 2          /* edits; 1 for a key of 4 letters or fewer */
@@ -34,32 +35,55 @@ static size_t distance(const char *a, size_t la, const char *b, size_t lb)
 	return d[la][lb];
 }
 
-const char *policy_near_key(const struct ck *c, const char *kp, unsigned k)
+const char *near_word(const char *word, size_t len,
+                      const char *(*name)(size_t i, const void *ctx), const void *ctx,
+                      size_t n)
 {
-	const char *near = NULL, *key;
-	size_t len, best = NEAR_MAX + 1, n, ln;
+	const char *near = NULL, *cand;
+	size_t best = NEAR_MAX + 1, d, ln;
 	int tie = 0;
 
-	/* A typo is of letters: a long key, or one of other bytes (a NUL,
-	 * an escape sequence), is near none of the format's. */
-	key = json_str(c->d, k, &len);	/* LEN bytes, no NUL after them */
-	if (!key || len > KEY_MAX)
+	/* A typo is of letters: a long word, or one of other bytes (a NUL,
+	 * an escape sequence), is near none. */
+	if (!word || len > KEY_MAX)
 		return NULL;
 	for (size_t i = 0; i < len; i++)
-		if (!key[i] || !strchr(NAME_CHARS "-", key[i]))
+		if (!word[i] || !strchr(NAME_CHARS "-", word[i]))
 			return NULL;
-	for (size_t i = 0; i < c->nrules; i++) {
-		if (strcmp(c->rules[i].parent, kp))
+	for (size_t i = 0; i < n; i++) {
+		if (!(cand = name(i, ctx)))
 			continue;
-		ln = strlen(c->rules[i].name);
+		ln = strlen(cand);
 		if (ln > KEY_MAX || (len > ln ? len - ln : ln - len) > NEAR_MAX)
 			continue;
-		n = distance(key, len, c->rules[i].name, ln);
-		if (n > (ln <= 4 ? 1 : NEAR_MAX) || n > best)
+		d = distance(word, len, cand, ln);
+		if (d > (ln <= 4 ? 1 : NEAR_MAX) || d > best)
 			continue;
-		tie = n == best;
-		best = n;
-		near = c->rules[i].name;
+		tie = d == best;
+		best = d;
+		near = cand;
 	}
 	return tie ? NULL : near;
+}
+
+struct key_ctx {
+	const struct ck *c;
+	const char *kp;
+};
+
+/* The I-th rule's name, where it is a key of the object at KP. */
+static const char *rule_name(size_t i, const void *ctx)
+{
+	const struct key_ctx *k = ctx;
+
+	return strcmp(k->c->rules[i].parent, k->kp) ? NULL : k->c->rules[i].name;
+}
+
+const char *policy_near_key(const struct ck *c, const char *kp, unsigned k)
+{
+	struct key_ctx ctx = { c, kp };
+	size_t len;
+	const char *key = json_str(c->d, k, &len);	/* LEN bytes, no NUL after them */
+
+	return near_word(key, len, rule_name, &ctx, c->nrules);
 }

@@ -2,9 +2,11 @@
  * cgroup's counters (ending.h). The watcher reads them once the cgroup
  * is empty and before it removes it; the supervisor says, one line a cap,
  * after the target has ended: v2 memory.events oom_kill and pids.events
- * max, v1 memory.oom_control oom_kill and pids.events max. Under rlimits
- * (no cgroup) nothing counts: a target dead of SIGKILL may have met the
- * memory cap, and the line says no more than that. */
+ * max, v1 memory.oom_control oom_kill and pids.events max. A cap is named
+ * only where those counters say it was hit: a SIGKILL from outside the run
+ * (kill -9, the kernel's own OOM killer) is no cap's. Under rlimits (no
+ * cgroup) nothing counts, and nothing is said: RLIMIT_AS makes an
+ * allocation fail, it never sends SIGKILL. */
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -90,13 +92,6 @@ void caps_say(int status)
 	             !(status & ENDED_KILLED);
 	long oom = ending.hits.oom_kills, forks = ending.hits.refused_forks;
 
-	if (oom < 0 && forks < 0) {
-		if (killed && ending.memory_mib)
-			fprintf(stderr, "%s: the target died of SIGKILL; the memory cap "
-			        "(max_memory_mb %lu) may have been reached: an rlimit has no "
-			        "counter to tell\n", progname, ending.memory_mib);
-		return;
-	}
 	if (ending.memory_mib && oom > 0 && killed)
 		fprintf(stderr, "%s: the target was killed by the memory cap (max_memory_mb %lu)\n",
 		        progname, ending.memory_mib);

@@ -25,7 +25,7 @@ struct caphits {
 };
 
 extern struct ending {
-	unsigned int timeout, kill_after;  /* seconds; timeout 0: none */
+	unsigned long long timeout, kill_after;  /* ms; timeout 0: none */
 	int kill_after_set;
 	unsigned long memory_mib, pids;    /* the caps, to name them; 0: none */
 	int timed_out;                     /* in init: ENDED_TIMEOUT once sent */
@@ -44,11 +44,13 @@ void timeout_start(void);
 void timeout_fired(void);
 /* In the supervisor: the line, and exit 124, if STATUS says so. */
 void timeout_exit(int status);
+/* MS as seconds into BUF: "90", "1.5", "0.001". */
+const char *seconds(unsigned long long ms, char *buf, size_t size);
 
 /* caphits.c: read CG's counters into ending.hits (the watcher, before
  * removing it); say which cap was hit, given the target's STATUS (the
- * supervisor): from the counters, or, where none was read (no cgroup),
- * that the memory cap may have been met by a target dead of SIGKILL. */
+ * supervisor): from the counters only; where none was read (no cgroup)
+ * nothing. */
 void caps_read(const struct cgroup *cg);
 void caps_say(int status);
 

@@ -215,8 +215,8 @@ void report_setup(void)
 	if (ending.pids)
 		rep.r.pids_cap = (long long)ending.pids;
 	if (ending.timeout) {
-		rep.r.timeout_s = ending.timeout;
-		rep.r.kill_after_s = ending.kill_after;
+		rep.r.timeout_ms = (long long)ending.timeout;
+		rep.r.kill_after_ms = (long long)ending.kill_after;
 	}
 }
 

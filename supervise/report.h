@@ -38,7 +38,7 @@ struct report {
 	double user_s, system_s;
 	long long cpu_cap;
 	double wall_s;                       /* < 0: null */
-	long long timeout_s, kill_after_s;   /* timeout_s -1: no --timeout */
+	long long timeout_ms, kill_after_ms; /* timeout_ms -1: no --timeout */
 	/* run --explain's denials (DESIGN.md 4.7): a JSON array, written as
 	 * it is; NULL (null) until --explain fills it. */
 	const char *denials;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "ending.h"
 #include "report.h"
 
 struct out {
@@ -133,7 +134,7 @@ void report_init(struct report *r)
 	r->peak_bytes = r->cap_bytes = r->oom_kills = -1;
 	r->pids_cap = r->refused_forks = r->cpu_cap = -1;
 	r->wall_s = -1;
-	r->timeout_s = r->kill_after_s = -1;
+	r->timeout_ms = r->kill_after_ms = -1;
 }
 
 void report_add(struct report_list *l, const char *line, size_t len)
@@ -200,9 +201,10 @@ char *report_text(const struct report *r, size_t *len)
 		LIT(&o, "null");
 	}
 	LIT(&o, ",\"timeout\":");
-	if (r->timeout_s >= 0)
-		outf(&o, "{\"after_s\":%lld,\"kill_after_s\":%lld}", r->timeout_s,
-		     r->kill_after_s);
+	if (r->timeout_ms >= 0)
+		outf(&o, "{\"after_s\":%s,\"kill_after_s\":%s}",
+		     seconds((unsigned long long)r->timeout_ms, a, sizeof a),
+		     seconds((unsigned long long)r->kill_after_ms, b, sizeof b));
 	else
 		LIT(&o, "null");
 	LIT(&o, ",\"wall_s\":");

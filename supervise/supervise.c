@@ -121,7 +121,7 @@ static void init_signal(int sig, const siginfo_t *si, pid_t child)
 		_exit(0);
 	}
 	if (sig == SIGALRM && si->si_code == SI_KERNEL)
-		timeout_fired(); /* our alarm(2), -T */
+		timeout_fired(); /* our interval timer, -T */
 	/* From the supervisor, or a kill(1) at us; the terminal's own
 	 * signals reached the target already. */
 	if (si->si_code == SI_USER || si->si_code == SI_QUEUE)
@@ -414,6 +414,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -p N           the process cap, named if it refused forks\n"
 			       "  -R FD          read the status pipe's lines from FD, for the report\n"
 			       "  -T SECONDS     after SECONDS, SIGTERM to the whole run; exit 124\n"
+			       "                 (-T, -K: to 3 digits after a point, 1.5)\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
 			       "  -u PERCENT     the report's CPU cap (with -O)\n"

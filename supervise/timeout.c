@@ -1,6 +1,7 @@
-/* sharness-exec-supervise's timeout (-T SECONDS, -K SECONDS; ending.h):
- * kept by init with alarm(2), whose SIGALRM comes with si_code SI_KERNEL,
- * which no process can forge for another. At -T, SIGTERM then SIGCONT go
+/* sharness-exec-supervise's timeout (-T SECONDS, -K SECONDS, each with a
+ * fraction of up to 3 digits or none; ending.h): kept by init with the
+ * real-time interval timer (setitimer(2), alarm(2)'s own), whose SIGALRM
+ * comes with si_code SI_KERNEL, which no process can forge for another. At -T, SIGTERM then SIGCONT go
  * to every process of the run: kill(-1) from the pid namespace's init,
  * which reaches nothing outside it, or, without one, to each descendant of
  * init, their subreaper, as the tree stands at -T (descendants.c reads it
@@ -11,6 +12,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,20 +23,45 @@
 #include "helper.h"
 #include "supervise.h"
 
+/* SECONDS[.FFF] of -T or -K into milliseconds: 1 ms to 2^31-1 s; 0 bad. */
+static unsigned long long parse_ms(const char *arg)
+{
+	unsigned long whole;
+	unsigned long long frac = 0;
+	const char *dot = strchr(arg, '.');
+	char buf[16];
+	size_t n = dot ? (size_t)(dot - arg) : strlen(arg), f;
+
+	if (n >= sizeof buf)
+		return 0;
+	memcpy(buf, arg, n);
+	buf[n] = '\0';
+	if (!parse_ulong(buf, 0, 2147483647UL, &whole))
+		return 0;
+	if (dot) {
+		f = strlen(dot + 1);
+		if (f < 1 || f > 3 || strspn(dot + 1, "0123456789") != f)
+			return 0;
+		for (size_t i = 0; i < 3; i++)
+			frac = frac * 10 + (i < f ? (unsigned)(dot[1 + i] - '0') : 0);
+	}
+	return (unsigned long long)whole * 1000 + frac;
+}
+
 void ending_option(int c, const char *optarg, const char *usage)
 {
-	unsigned long v;
+	unsigned long long ms;
 
 	switch (c) {
 	case 'T':
 	case 'K':
-		if (!parse_ulong(optarg, 1, 2147483647UL, &v))
-			usage_fail(usage, "invalid %s: %s (seconds, 1-2147483647)",
+		if (!(ms = parse_ms(optarg)))
+			usage_fail(usage, "invalid %s: %s (seconds, 0.001-2147483647)",
 			           c == 'T' ? "timeout" : "kill delay", optarg);
 		if (c == 'T') {
-			ending.timeout = (unsigned int)v;
+			ending.timeout = ms;
 		} else {
-			ending.kill_after = (unsigned int)v;
+			ending.kill_after = ms;
 			ending.kill_after_set = 1;
 		}
 		break;
@@ -54,10 +82,32 @@ void ending_check(const char *usage)
 		usage_fail(usage, "-K needs -T");
 }
 
+/* SIGALRM in MS milliseconds, as alarm(2) would in seconds. */
+static void alarm_ms(unsigned long long ms)
+{
+	struct itimerval it = { { 0, 0 }, { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
 void timeout_start(void)
 {
 	if (ending.timeout)
-		alarm(ending.timeout);
+		alarm_ms(ending.timeout);
+}
+
+const char *seconds(unsigned long long ms, char *buf, size_t size)
+{
+	size_t n;
+
+	if (ms % 1000 == 0) {
+		snprintf(buf, size, "%llu", ms / 1000);
+		return buf;
+	}
+	n = (size_t)snprintf(buf, size, "%llu.%03llu", ms / 1000, ms % 1000);
+	while (n > 0 && n < size && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	return buf;
 }
 
 static void signal_run(int sig)
@@ -91,7 +141,7 @@ void timeout_fired(void)
 		ending.timed_out = ENDED_TIMEOUT;
 		signal_run(SIGTERM);
 		signal_run(SIGCONT);
-		alarm(ending.kill_after);
+		alarm_ms(ending.kill_after);
 		return;
 	}
 	write_all(run.status[1], &st, sizeof st);
@@ -102,14 +152,17 @@ void timeout_fired(void)
 
 void timeout_exit(int status)
 {
+	char t[32], k[32];
+
 	if (!(status & ENDED_TIMEOUT))
 		return;
+	seconds(ending.timeout, t, sizeof t);
+	seconds(ending.kill_after, k, sizeof k);
 	if (status & ENDED_KILLED)
-		fprintf(stderr, "%s: the command timed out after %u s (--timeout %u), and was "
-		        "killed %u s later (--kill-after %u)\n", progname, ending.timeout,
-		        ending.timeout, ending.kill_after, ending.kill_after);
+		fprintf(stderr, "%s: the command timed out after %s s (--timeout %ss), and was "
+		        "killed %s s later (--kill-after %ss)\n", progname, t, t, k, k);
 	else
-		fprintf(stderr, "%s: the command timed out after %u s (--timeout %u)\n",
-		        progname, ending.timeout, ending.timeout);
+		fprintf(stderr, "%s: the command timed out after %s s (--timeout %ss)\n",
+		        progname, t, t);
 	exit(EXIT_TIMEOUT);
 }

@@ -53,8 +53,9 @@ t_ls_root() {
 	# Bare: the host's whole root.
 	run -0 as "$m" /usr/bin/ls /
 	[[ " ${lines[*]} " == *" proc "* ]]
-	# and the working directory's first component, made on the way to it
-	want=$({ echo etc; echo usr; first "$TMP"; first "$HELPERDIR"; first "$PWD"; links_into /usr; } |
+	# and the working directory's first component, made on the way to it,
+	# and the default /dev (DESIGN.md 4.5)
+	want=$({ echo dev; echo etc; echo usr; first "$TMP"; first "$HELPERDIR"; first "$PWD"; links_into /usr; } |
 		LC_ALL=C sort -u)
 	run -0 --separate-stderr confined "$m" /usr/bin/env LC_ALL=C /usr/bin/ls /
 	[ "$output" = "$want" ]

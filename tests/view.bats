@@ -303,8 +303,11 @@ t_dev() {
 	policy "" ',"/dev/null"'
 	run -0 viewed "$m" sh -c 'echo x >/dev/null'
 	run -0 viewed "$m" "$TRYV" stat /dev/null
-	run -1 viewed "$m" "$TRYV" stat /dev/zero
+	# beside it the default /dev (DESIGN.md 4.5): no terminal, no pty
+	run -0 viewed "$m" "$TRYV" stat /dev/zero
+	run -1 viewed "$m" "$TRYV" stat /dev/tty
 	[ "$output" = "refused: No such file or directory" ]
+	run -1 viewed "$m" "$TRYV" stat /dev/ptmx
 	run -1 viewed "$m" "$TRYV" stat /dev/vda
 	run -1 viewed "$m" "$TRYV" chmod /dev/null 600
 	policy ',"/dev"'
@@ -318,8 +321,8 @@ t_dev() {
 	[ "$(stat -c %a /dev/null)" = 666 ]
 }
 
-@test "/dev: nodes named one by one, or a minimal /dev when named whole (root)" { t_dev root; }
-@test "/dev: nodes named one by one, or a minimal /dev when named whole (nobody)" { t_dev nobody; }
+@test "/dev: nodes named one by one over the default /dev, or a minimal /dev when named whole (root)" { t_dev root; }
+@test "/dev: nodes named one by one over the default /dev, or a minimal /dev when named whole (nobody)" { t_dev nobody; }
 
 # /dev named in files.write: still the minimal /dev of bwrap's --dev, never
 # the host's bound read-write. No host node is there (/dev/kmsg, a block

@@ -235,7 +235,8 @@ static void enter_namespace(size_t nprot, char **next)
 }
 
 /* Each path's effective rights and mount flags, parents first. What /,
- * /proc, /sys or /dev grant whole is made here, not bound. */
+ * /proc, /sys or /dev grant whole is made here, not bound; /dev granted
+ * nowhere is the default one (DESIGN.md 4.5), made all the same. */
 static void plan(void)
 {
 	static const char *const special[] = { "/proc", "/sys", "/dev" };
@@ -243,6 +244,11 @@ static void plan(void)
 	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
 		if (!find(special[i]) && (effective(special[i]) & (R | X | W)))
 			add(strdup(special[i]), 0);
+	if (!find("/dev"))
+		add(strdup("/dev"), 0);
+	/* a policy path there is bound over the private /dev/shm */
+	for (size_t i = 0; i < nents; i++)
+		dev_shm_bound |= path_beneath(ents[i].path, "/dev/shm");
 	nents = plan_sort(ents, nents);
 	plan_rights(ents, nents);
 	for (size_t i = 0; i < nents; i++)
@@ -339,12 +345,13 @@ static void bind_all(void)
 {
 	for (size_t i = 0; i < nents; i++) {
 		struct ent *e = &ents[i];
-		if (!strcmp(e->path, "/") || !(e->eff & (R | X | W)))
+		int dev = !strcmp(e->path, "/dev");
+		if (!strcmp(e->path, "/") || (!(e->eff & (R | X | W)) && !dev))
 			continue;
 		if (!strcmp(e->path, "/proc")) {
 			e->mounted = mount_proc(e);
-		} else if (!strcmp(e->path, "/dev")) {
-			mount_dev(e);
+		} else if (dev) {
+			mount_dev(e, (e->eff & (R | X | W)) != 0);
 			e->mounted = 2;
 		} else {
 			bind_one(i);

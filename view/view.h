@@ -83,7 +83,11 @@ void mount_tmpfs(const char *cwd);
 
 /* viewdev.c */
 int mount_proc(struct ent *e);
-void mount_dev(struct ent *e);
+/* /dev built: named whole (WHOLE 1, dev_whole then 1), or granted by
+ * no path (0). */
+void mount_dev(struct ent *e, int whole);
+extern int dev_whole;
+extern int dev_shm_bound;	/* a policy path at or beneath /dev/shm */
 
 /* viewplan.c; plan_effective: PATH's rights by ENTS (any order), the
  * union of its own and its ancestors', write implying read and exec,

@@ -1,7 +1,8 @@
 /* sharness-exec-view: what is made rather than bound (view.h). /proc a
  * fresh procfs of the run's pid namespace, its sysctls and the like
- * read-only; /dev named whole a minimal one, as bwrap's --dev: never the
- * host's /dev, whatever its list. */
+ * read-only; /dev named whole a minimal one, as bwrap's --dev, and a
+ * policy that grants no /dev a smaller one still (no tty, no pty): never
+ * the host's /dev, whatever its list. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 
 #include "common.h"
 #include "view.h"
+
+int dev_whole, dev_shm_bound;
 
 #define ATTR_RO (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | \
 	MOUNT_ATTR_NOEXEC)
@@ -70,18 +73,22 @@ static void fresh(const char *fs, const char *const *opts, __u64 attr, const cha
 	int m;
 
 	mount_point(path, 1);
+	at_root_forget();	/* two descriptors at once below: a low RLIMIT_NOFILE */
 	if ((m = new_fs(fs, opts, attr)) < 0)
 		die(EXIT_CONFINE, "unable to mount %s", what);
 	attach(m, path, 1);
 	close(m);
 }
 
-/* /dev named whole: a tmpfs with the usual nodes bound from the host
- * (read-only mounts: a node is written through one all the same), a
- * private devpts and /dev/shm, and the /proc/self/fd links (bwrap --dev).
- * Nothing else of the host's /dev, even when /dev is a write path: the
- * tmpfs is nodev, so a node made there opens nothing. */
-void mount_dev(struct ent *e)
+/* /dev: a tmpfs with the usual nodes bound from the host (read-only
+ * mounts: a node is written through one all the same), a private
+ * /dev/shm, and the /proc/self/fd links (bwrap --dev). Named whole (WHOLE)
+ * it also has tty and a private devpts with its ptmx; granted nowhere
+ * (DESIGN.md 4.5) it has neither: a command that needs a terminal or a pty
+ * gets them only when the policy asks. Nothing else of the host's /dev,
+ * even when /dev is a write path: the tmpfs is nodev, so a node made there
+ * opens nothing. */
+void mount_dev(struct ent *e, int whole)
 {
 	static const char *const nodes[] = { "null", "zero", "full", "random",
 	                                     "urandom", "tty" };
@@ -92,19 +99,27 @@ void mount_dev(struct ent *e)
 	static const char *const shm_opts[] = { "mode", "1777", NULL };
 	static const char *const pts_opts[] = { "newinstance", NULL,
 		"ptmxmode", "0666", "mode", "620", NULL };
+	/* the last node and the last link are a terminal's */
+	size_t nnodes = sizeof nodes / sizeof *nodes - !whole;
+	size_t nsym = sizeof sym / sizeof *sym - !whole;
 	__u64 attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV;
 	char path[32];
 	struct stat st;
 	int m, d, dir;
 
+	/* no rule's directory held open meanwhile: a low RLIMIT_NOFILE */
+	host_forget();
+	at_root_forget();
 	mount_point("/dev", 1);
+	at_root_forget();
 	m = new_fs("tmpfs", tmpfs_opts, attr);
 	if (m < 0 || fstat(m, &st) < 0)
 		die(EXIT_CONFINE, "unable to mount a tmpfs for /dev");
 	our_dev[1] = st.st_dev;
+	dev_whole = whole;
 	attach(m, "/dev", 1);
 	close(m);
-	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+	for (size_t i = 0; i < nnodes; i++) {
 		snprintf(path, sizeof path, "/dev/%s", nodes[i]);
 		if ((d = clone_host(path, &dir)) < 0)
 			continue;
@@ -114,11 +129,12 @@ void mount_dev(struct ent *e)
 	}
 	if ((m = at_root("/dev", 0, 1)) < 0)
 		die(EXIT_CONFINE, "unable to open /dev in the new root");
-	for (size_t i = 0; i < sizeof sym / sizeof *sym; i++)
+	for (size_t i = 0; i < nsym; i++)
 		if (symlinkat(sym[i][1], m, sym[i][0]) < 0)
 			die(EXIT_CONFINE, "unable to make the symlink /dev/%s", sym[i][0]);
 	close(m);
-	fresh("devpts", pts_opts, attr & ~(__u64)MOUNT_ATTR_NODEV, "/dev/pts",
-	      "a private devpts");
+	if (whole)
+		fresh("devpts", pts_opts, attr & ~(__u64)MOUNT_ATTR_NODEV, "/dev/pts",
+		      "a private devpts");
 	fresh("tmpfs", shm_opts, attr, "/dev/shm", "a private /dev/shm");
 }

@@ -82,13 +82,17 @@ void tmpfs_no_view(int err)
 
 /* What the landlock step may grant only on what this view made (the
  * walls record, rights.h): its root a tmpfs of its own, /dev built with a
- * private devpts; each -m path is noted as it is mounted. */
+ * private devpts (named whole) or the default one (granted nowhere: its
+ * usual nodes and private /dev/shm need rules of their own); each -m
+ * path is noted as it is mounted. */
 void note_ours(void)
 {
 	if (our_dev[0])
 		walls_note("root", "tmpfs");
 	if (our_dev[1])
-		walls_note("dev", "built");
+		walls_note("dev", dev_whole ? "built" : "default");
+	if (our_dev[1] && !dev_shm_bound)
+		walls_note("shm", "private");
 }
 
 /* CWD's directories beneath the tmpfs at PATH, made in it (open on MNT),

@@ -16,6 +16,7 @@ LAUNCH_LOCK=/run/sharness-exec-launch-tests.lock
 launch_lock() {
 	exec {launch_lock_fd}>>"$LAUNCH_LOCK"
 	flock -w 600 "$launch_lock_fd" || { echo "# $LAUNCH_LOCK: held for 600 s" >&3; return 1; }
+	launch_snapshot
 }
 launch_unlock() {
 	[ -n "${launch_lock_fd:-}" ] || return 0
@@ -28,18 +29,58 @@ session_procs() {
 	ps -eo uid=,pid= | awk -v lo="$FIRST" -v hi="$LAST" '$1 >= lo && $1 <= hi'
 }
 
-# nothing_left UID...: no process of a session uid, each uid's lock free,
-# no session's cgroup, no process that sees a session's tmpfs.
+# under_launcher PID: a live sharness-exec-launch (a launcher, or its
+# watcher) is PID's ancestor: a session still running. nothing_left looks
+# once the test's own launches have all ended, so that is another launch's
+# (a person's, another checkout's), which may start at any time.
+under_launcher() {
+	local p=$1
+	while [ "$p" -gt 1 ] 2>/dev/null; do
+		case $(readlink "/proc/$p/exe" 2>/dev/null) in
+		*/sharness-exec-launch) return 0 ;;
+		esac
+		p=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null) || return 1
+	done
+	return 1
+}
+
+# launch_snapshot (in launch_lock): the sessions' cgroups and state
+# entries already there, which are not the test's.
+launch_snapshot() {
+	CG_BEFORE=$(session_cgroups)
+	STATE_BEFORE=$(ls -A "$STATE" 2>/dev/null | sort)
+}
+session_cgroups() {
+	find /sys/fs/cgroup -maxdepth 6 -name 'sharness-exec-session-*' 2>/dev/null | sort
+}
+
+# nothing_left UID...: of the test's own sessions (not launch_snapshot's,
+# nor a live one's: under_launcher), no process of a session uid, each
+# uid's lock free, no cgroup, no process that sees a session's tmpfs, no
+# state entry (where another launch runs, its own cannot be told apart:
+# not looked at then).
 nothing_left() {
-	local uid left
-	left=$(session_procs)
-	[ -z "$left" ] || { ps -o uid=,pid=,ppid=,args= -p "$(awk '{ print $2 }' <<<"$left" | paste -sd,)"; return 1; }
+	local uid pid left= cg f foreign=
+	while read -r uid pid; do
+		[ -n "$pid" ] || continue
+		if under_launcher "$pid"; then foreign=1; else left+="$pid,"; fi
+	done < <(session_procs)
+	[ -z "$left" ] || { ps -o uid=,pid=,ppid=,args= -p "${left%,}"; return 1; }
 	for uid; do
 		flock -n "$UIDS/$uid" true
 	done
-	[ -z "$(find /sys/fs/cgroup -maxdepth 6 -name 'sharness-exec-session-*' 2>/dev/null)" ]
-	! grep -qs ' sharness-exec-session ' /proc/[0-9]*/mountinfo
-	[ -z "$(ls -A "$STATE")" ]
+	for cg in $(comm -13 <(echo "$CG_BEFORE") <(session_cgroups)); do
+		for pid in $(cat "$cg/cgroup.procs" 2>/dev/null); do
+			under_launcher "$pid" && continue 2
+		done
+		echo "# left: $cg"
+		return 1
+	done
+	for f in $(grep -ls ' sharness-exec-session ' /proc/[0-9]*/mountinfo); do
+		pid=${f#/proc/}
+		under_launcher "${pid%%/*}" || { echo "# left: a session tmpfs in $f"; return 1; }
+	done
+	[ -n "$foreign" ] || [ -z "$(comm -13 <(echo "$STATE_BEFORE") <(ls -A "$STATE" | sort))" ]
 }
 
 # fifos: the test's ends of main's FIFOs $TMP/to-test and $TMP/to-main,

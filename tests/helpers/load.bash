@@ -161,7 +161,8 @@ no_view_root_hint() {
 #   tiocsti                TIOCSTI is not disabled (dev.tty.legacy_tiocsti)
 #   kernel-config-gz       /proc/config.gz and gzip
 #   arch:NAME              the machine is NAME (uname -m)
-#   cgroup2-unified        a cgroup v2 hierarchy at /sys/fs/cgroup/unified
+#   cgroup2-unified        a cgroup v2 hierarchy at /sys/fs/cgroup/unified,
+#                          this process's cgroup there writable
 require_feature() {
 	local why= d abi soft=
 	case "$1" in
@@ -224,7 +225,12 @@ require_feature() {
 	arch:*)
 		[ "$(uname -m)" = "${1#arch:}" ] || why="${1#arch:} only" ;;
 	cgroup2-unified)
-		[ -d /sys/fs/cgroup/unified ] || why="no cgroup v2 hierarchy here" ;;
+		d=/sys/fs/cgroup/unified$(sed -n 's/^0:://p' /proc/self/cgroup)
+		if [ ! -d /sys/fs/cgroup/unified ]; then
+			why="no cgroup v2 hierarchy here"
+		elif [ ! -w "${d%/}" ]; then
+			why="this process's cgroup v2 cgroup ${d%/} is not writable (a read-only mount, as on a hybrid host)"
+		fi ;;
 	*)
 		why="unknown feature $1" ;;
 	esac

@@ -1,0 +1,15 @@
+/* "Did you mean" (policynear.c): the one name of N that WORD (LEN bytes)
+ * is near, an edit or two away (one for a name of 4 letters or fewer),
+ * letters swapped included, and nearer than any other; or NULL. NAME(I,
+ * CTX) is the I-th name, or NULL for one not to weigh. check's keys
+ * (policy_near_key) and the front end's options use it. */
+#ifndef SHARNESS_NEAR_H
+#define SHARNESS_NEAR_H
+
+#include <stddef.h>
+
+const char *near_word(const char *word, size_t len,
+                      const char *(*name)(size_t i, const void *ctx), const void *ctx,
+                      size_t n);
+
+#endif
