@@ -138,7 +138,7 @@ t_timeout_flood() {
 		--timeout 2 --kill-after 1 -p "$TMP/p.json" -- "$TRYDIR/try-flood" 64 "$TMP/ro/f"
 	[ "$output" = flooding ]
 	[ $((SECONDS - start)) -le 15 ]
-	[[ "$stderr" == *"the command timed out after 2 s (--timeout 2), and was killed 1 s later (--kill-after 1)"* ]]
+	[[ "$stderr" == *"the command timed out after 2 s (--timeout 2s), and was killed 1 s later (--kill-after 1s)"* ]]
 	! pgrep -f "try-flood 64 $TMP/ro/f"
 }
 
