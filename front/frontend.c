@@ -102,6 +102,7 @@ static const struct {
 	  "-n, --dry-run\tprint the plan and each chain, and exit\n"
 	  "    --uid-range FIRST-LAST\tthe session's uids (" MANIFEST_UID_RANGE ")\n"
 	  "    --user USER\tmain runs as USER, not a uid of the session's\n"
+	  "    --logs DIR\tkeep each component's output in DIR/ROLE.log\n"
 	  "COMMAND\tmain's command\n" },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object",
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +21,7 @@
 #include "trust.h"
 
 struct launch_opts {
-	const char *manifest, *expect, *signature, *expect_id, *uid_range, *user;
+	const char *manifest, *expect, *signature, *expect_id, *uid_range, *user, *logs;
 	char **trust;
 	size_t ntrust;
 	int dry_run;
@@ -38,6 +39,7 @@ static void parse_launch(int argc, char **argv, struct launch_opts *o)
 		{ "expect-id", required_argument, NULL, 'I' },
 		{ "uid-range", required_argument, NULL, 'R' },
 		{ "user", required_argument, NULL, 'u' },
+		{ "logs", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Options that take a value, by letter; -n, -h and --trust-key
@@ -45,6 +47,7 @@ static void parse_launch(int argc, char **argv, struct launch_opts *o)
 	const char **value[128] = {
 		['m'] = &o->manifest, ['H'] = &o->expect, ['S'] = &o->signature,
 		['I'] = &o->expect_id, ['R'] = &o->uid_range, ['u'] = &o->user,
+		['L'] = &o->logs,
 	};
 	int c;
 
@@ -168,12 +171,33 @@ static int dry_run(const struct loaded *l, const struct launch_opts *o, const ch
 	return rc ? rc : fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
-/* The runtime, this process: -F this program, -M the manifest's bytes. */
+/* --logs DIR: made 0700 if it is not there; refused (125, one line) when
+ * it is a symbolic link, not a directory, or not the caller's. Open. */
+static int logs_dir(const char *dir)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		die(EXIT_REFUSED, "--logs %s: unable to make it. Nothing ran", q(dir));
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		diex(EXIT_REFUSED, "refused: --logs %s: a symbolic link. Nothing ran.", q(dir));
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)) < 0 ||
+	    fstat(fd, &st) < 0)
+		die(EXIT_REFUSED, "--logs %s: unable to open it as a directory. Nothing ran", q(dir));
+	if (st.st_uid != getuid())
+		diex(EXIT_REFUSED, "refused: --logs %s: owned by uid %lu, not the caller's (%lu). "
+		     "Nothing ran.", q(dir), (unsigned long)st.st_uid, (unsigned long)getuid());
+	return fd;
+}
+
+/* The runtime, this process: -F this program, -M the manifest's bytes,
+ * -L --logs's directory. */
 static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
                                    char **cmd)
 {
 	const char *v[16 + 1024];
-	char fe[16], mf[16];
+	char fe[16], mf[16], lg[16];
 	int self = open("/proc/self/exe", O_RDONLY),
 	    m = sealed_memfd("sharness-exec-manifest", 0, l->text, l->len);
 	size_t n = 0;
@@ -188,6 +212,10 @@ static NORETURN void exec_launcher(const struct loaded *l, const struct launch_o
 		v[n++] = "-r", v[n++] = o->uid_range;
 	if (o->user)
 		v[n++] = "-u", v[n++] = o->user;
+	if (o->logs) {
+		snprintf(lg, sizeof lg, "%d", logs_dir(o->logs));
+		v[n++] = "-L", v[n++] = lg;
+	}
 	v[n++] = "--";
 	for (; *cmd && n < sizeof v / sizeof *v - 1; cmd++)
 		v[n++] = *cmd;

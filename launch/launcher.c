@@ -1,9 +1,10 @@
 /* sharness-exec-launch: the runtime of `sharness-exec launch` (DESIGN.md
  * 4.8, launch.h). The front end verifies the manifest and execs this
  * program, with the manifest's bytes in a sealed memfd (-M), its hash
- * (-H, checked again here), and a descriptor of the front end itself
- * (-F), which runs each role. As root only, in this order: the uid range
- * checked and a uid locked for each role; the session's id, network and
+ * (-H, checked again here), a descriptor of the front end itself (-F),
+ * which runs each role, and one of --logs's directory (-L). As root
+ * only, in this order: the uid range checked and a uid locked for each
+ * role; the logs made; the session's id, network and
  * mount namespaces and state directories; the CA and the certificates;
  * then the session's init (pid 1 of a new pid namespace, waiting for a
  * go), its watcher, and the session's cgroup, which the init joins. The launcher passes its signals on to the
@@ -32,7 +33,7 @@
 const char *progname = "sharness-exec-launch";
 
 #define USAGE "sharness-exec-launch -F FD -M FD -H sha256:HEX [-r FIRST-LAST] [-u USER] " \
-	"-- COMMAND [ARG...]"
+	"[-L FD] -- COMMAND [ARG...]"
 
 /* What the launcher passes on to the init, and the init to main. */
 static const int passed[] = {
@@ -62,15 +63,16 @@ static int parse(struct launch *s, int argc, char **argv, unsigned char want[HAS
 	const char *range = NULL, *hash = NULL;
 	int c, manifest = -1;
 
-	s->frontend = -1;
+	s->frontend = s->logdir = -1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+:F:M:H:r:u:h")) != -1) {
+	while ((c = getopt(argc, argv, "+:F:M:H:r:u:L:h")) != -1) {
 		switch (c) {
 		case 'F': s->frontend = fd_arg("-F", optarg); break;
 		case 'M': manifest = fd_arg("-M", optarg); break;
 		case 'H': hash = optarg; break;
 		case 'r': range = optarg; break;
 		case 'u': s->user = optarg; break;
+		case 'L': s->logdir = fd_arg("-L", optarg); break;
 		case 'h': exit(usage_help());
 		default: usage_option(USAGE, c, argv[optind - 1]);
 		}
@@ -247,6 +249,7 @@ int main(int argc, char **argv)
 	roles(&s);
 	uids_check(&s);
 	uids_take(&s);
+	logs_open(&s, s.logdir);
 	if (random_fill(s.id, sizeof s.id) < 0)
 		die(EXIT_CONFINE, "unable to read random bytes for the session's id");
 	hex_encode(s.session, s.id, sizeof s.id);

@@ -110,8 +110,8 @@ static void launch_continued(struct launch *s, const struct role *m)
 
 static NORETURN void main_wait(struct launch *s)
 {
-	/* the signals, each role's end and stdout (main's too), job control */
-	struct pollfd p[2 * (MANIFEST_MAX_COMPONENTS + 1) + 3];
+	/* the signals, each role's end, stdout and stderr, job control */
+	struct pollfd p[3 * (MANIFEST_MAX_COMPONENTS + 1) + 3];
 	struct role *m = &s->r[s->n - 1];
 	struct signalfd_siginfo si;
 	int jobfd = job_fd(s);
@@ -129,6 +129,7 @@ static NORETURN void main_wait(struct launch *s)
 		for (size_t i = 0; i < s->n; i++) {
 			p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
 			p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
+			p[n++] = (struct pollfd){ .fd = s->r[i].err, .events = POLLIN };
 		}
 		p[n++] = (struct pollfd){ .fd = jobfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = s->jobs, .events = POLLIN };
@@ -140,15 +141,15 @@ static NORETURN void main_wait(struct launch *s)
 			main_stops(s, m, jobfd);
 		if (p[n - 1].revents)
 			launch_continued(s, m);
-		if (p[2 * s->n - 1].revents) {
+		if (p[3 * s->n - 2].revents) {
 			waitpid(m->pid, &m->status, 0);
 			m->ended = 1;
 			session_end(s, ended_as(m->status));
 		}
 		for (size_t i = 0; i + 1 < s->n; i++) {
-			if (p[2 + 2 * i].revents)
+			if (p[2 + 3 * i].revents || p[3 + 3 * i].revents)
 				drain(&s->r[i]);
-			if (p[1 + 2 * i].revents)
+			if (p[1 + 3 * i].revents)
 				component_ended(s, &s->r[i]);
 		}
 	}
@@ -188,7 +189,7 @@ void session_init(struct launch *s, int go)
 		die(EXIT_CONFINE, "unable to make the session's signalfd");
 	clear_launch_env();
 	for (size_t i = 0; i < s->n; i++)
-		s->r[i].pidfd = s->r[i].out = -1;
+		s->r[i].pidfd = s->r[i].out = s->r[i].err = -1;
 	if ((end = freeze_prepare(s)))
 		session_end(s, end);
 	for (size_t i = 0; i + 1 < s->n; i++) {

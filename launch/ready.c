@@ -11,7 +11,8 @@
  * off as the component's.
  * The UNIX socket's probe is unixready.c's.
  * The first line is line.c's. A component that ends, or is not ready in
- * time, ends the session (end.c): 126, naming it. */
+ * time, ends the session (end.c): 126, naming it; one that ended with its
+ * exit status or signal and its last lines (logs.c). */
 #include <errno.h>
 #include <grp.h>
 #include <netinet/in.h>
@@ -122,14 +123,32 @@ static NORETURN void not_ready(struct launch *s, const struct role *r, pid_t pro
 		waitpid(probe, NULL, 0);
 	}
 	fatal_say(EXIT_CONFINE, 0, "component %s %s", q(r->c->role), why);
+	if (r->ended)
+		log_tail(r);
 	session_end(s, END_CODE(EXIT_CONFINE));
 }
 
-/* One poll: each started component's end and stdout, the signals, and
- * the probe. Returns what R's readiness now is: 1 ready, 0 not yet. */
+/* R ended before the session started: how, and what it said last. */
+static NORETURN void ended(struct launch *s, struct role *r, pid_t probe, const char *what)
+{
+	char how[64], why[160];
+
+	waitpid(r->pid, &r->status, 0);
+	r->ended = 1;
+	drain(r);
+	log_flush(r, 0);
+	log_flush(r, 1);
+	log_ended(r, how, sizeof how);
+	snprintf(why, sizeof why, "%s: %s; %s", what, how,
+	         r->ntail ? "its last lines:" : "it wrote no line");
+	not_ready(s, r, probe, why);
+}
+
+/* One poll: each started component's end, stdout and stderr, the signals,
+ * and the probe. Returns what R's readiness now is: 1 ready, 0 not yet. */
 static int ready_poll(struct launch *s, struct role *r, pid_t probe, int probefd, long ms)
 {
-	struct pollfd p[2 * MANIFEST_MAX_COMPONENTS + 4];
+	struct pollfd p[3 * MANIFEST_MAX_COMPONENTS + 4];
 	struct signalfd_siginfo si;
 	int n = 0, status;
 
@@ -138,17 +157,18 @@ static int ready_poll(struct launch *s, struct role *r, pid_t probe, int probefd
 	for (size_t i = 0; i <= (size_t)(r - s->r); i++) {
 		p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = s->r[i].err, .events = POLLIN };
 	}
 	if (poll(p, (nfds_t)n, (int)ms) < 0 && errno != EINTR)
 		die(EXIT_CONFINE, "unable to wait for %s", q(r->c->role));
 	if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
 		session_end(s, END_SIGNAL((int)si.ssi_signo));
 	for (size_t i = 0; i <= (size_t)(r - s->r); i++) {
-		if (p[3 + 2 * i].revents)
+		if (p[3 + 3 * i].revents || p[4 + 3 * i].revents)
 			drain(&s->r[i]);
-		if (p[2 + 2 * i].revents)
-			not_ready(s, &s->r[i], probe, &s->r[i] == r ? "ended before it was ready" :
-			          "ended while the session started");
+		if (p[2 + 3 * i].revents)
+			ended(s, &s->r[i], probe, &s->r[i] == r ? "ended before it was ready" :
+			      "ended while the session started");
 	}
 	if (r->bad)
 		not_ready(s, r, probe, "wrote a first line longer than 4096 bytes or with a "

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# launch for daily use (issue 41, DESIGN.md 4.8), as root: each component's
+# stdout and stderr reach the launch's stderr a line at a time as
+# "ROLE| LINE", prefixed by the role whose pipe it came on, its control
+# bytes escaped, so that no component passes a line off as another's; a
+# stdout_line component's first line still goes to main alone; --logs DIR
+# keeps each component's lines in DIR/ROLE.log (DIR made 0700, the
+# caller's), and refuses a DIR that is a link or another's, and a planted
+# ROLE.log link leads nowhere; a component that ends before it is ready
+# is reported with its exit status or signal and its last lines.
+# The roles' scripts wait on FIFOs, never on time; ports are the session's
+# own (7000), no other process on the machine can hold them.
+load helpers/load
+load helpers/launch
+
+setup() {
+	require_feature root
+	require_feature landlock
+	launch_lock
+	setup_tmp
+	reach_programs
+	mkfifo -m 666 "$TMP/fa" "$TMP/fb"
+}
+
+teardown() {
+	launch_unlock
+	teardown_tmp
+}
+
+# script NAME LINE...: $TMP/NAME.sh, a /bin/sh script of LINEs.
+script() {
+	local name=$1
+	shift
+	printf '%s\n' '#!/bin/sh' "$@" >"$TMP/$name.sh"
+	chmod 755 "$TMP/$name.sh"
+}
+
+# component ROLE READY [WRITE]: a component that runs $TMP/ROLE.sh, ready
+# as READY says (a JSON object), WRITE (a JSON string) its files.write.
+component() {
+	printf '%s' '{"role":"'"$1"'","command":["/bin/sh","'"$TMP/$1"'.sh"],
+	  "policy":{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh","'"$STATE/$1"'"]'"${3:+,\"write\":[$3]}"'},
+	            "network":{"bind_tcp_ports":[7000]},"process":{"no_new_privs":true}},
+	  "ready":'"$2"'}'
+}
+
+# launch_manifest COMPONENTS MAIN_WRITE: $TMP/m.json, COMPONENTS (JSON
+# objects, comma-separated) and main, which may write MAIN_WRITE (JSON
+# strings); its hash in $H.
+launch_manifest() {
+	write_policy "$TMP/m.json" '{"launch":1,"id":"daily","components":['"$1"'],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"main","files":{"exec":['"$SYS"'],
+	  "read":["'"$TMP"'/main.sh","'"$STATE"'/main"],"write":['"$2"']},"network":"none","process":{"no_new_privs":true}}}}'
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+}
+
+# The two components of the log tests: "a" writes on its stderr, a line
+# of which looks like b's, then its ready line, a line on its stdout and
+# one without a newline, and then says so on $TMP/fa; "b" its ready line,
+# a line, and then says so on $TMP/fb. Main waits for both, so that all
+# they wrote is written before the session ends.
+log_roles() {
+	script a 'echo "err from a" >&2' "printf 'b| forged\\r\\033[2J\\n' >&2" 'echo a-line' \
+		'echo "out from a"' "printf 'no newline'" "echo a >$TMP/fa" 'exec sleep infinity'
+	script b 'echo b-line' 'echo "out from b"' "echo b >$TMP/fb" 'exec sleep infinity'
+	launch_manifest "$(component a '{"stdout_line":true}' "\"$TMP/fa\""),
+		$(component b '{"stdout_line":true}' "\"$TMP/fb\"")" "\"$TMP/fa\",\"$TMP/fb\""
+}
+
+# main.sh, which waits for both (its FIFOs are $TMP/fa and $TMP/fb).
+main_script() {
+	script main "read x <$TMP/fa; read y <$TMP/fb" \
+		'echo "ready $SHARNESS_AI_READY_A $SHARNESS_AI_READY_B"'
+}
+
+@test "each component's lines reach the launch's stderr as ROLE| LINE, escaped, by the role that wrote them; the ready line goes to main alone" {
+	log_roles
+	main_script
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	[ "$output" = "ready a-line b-line" ]
+	printf '%s\n' "$stderr" >"$TMP/err"
+	grep -Fxq 'a| err from a' "$TMP/err"
+	grep -Fxq 'a| out from a' "$TMP/err"
+	grep -Fxq 'a| no newline' "$TMP/err"
+	grep -Fxq 'b| out from b' "$TMP/err"
+	# a's line that looks like b's is a's, its control bytes escaped
+	grep -Fxq 'a| b| forged\x0d\x1b[2J' "$TMP/err"
+	[ "$(grep -c '^b| ' "$TMP/err")" = 1 ]
+	! grep -q $'[\r\033]' "$TMP/err"
+	# the ready lines went to main, not to the logs
+	! grep -q -- '-line' "$TMP/err"
+	nothing_left
+}
+
+@test "--logs DIR keeps each component's lines in DIR/ROLE.log, the caller's, DIR made 0700; a ROLE.log link planted there leads nowhere" {
+	log_roles
+	main_script
+	mkdir -m 755 "$TMP/pre"
+	echo precious >"$TMP/victim"
+	ln -s "$TMP/victim" "$TMP/pre/a.log"
+	for dir in "$TMP/logs" "$TMP/pre"; do
+		run -0 --separate-stderr "$SHARNESS_EXEC" launch --logs "$dir" -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+		[ "$output" = "ready a-line b-line" ]
+		[ "$(printf '%s\n' 'a| b| forged\x0d\x1b[2J' 'a| err from a' 'a| no newline' 'a| out from a' 'b| out from b')" = "$(grep '^[ab]| ' <<<"$stderr" | sort)" ]
+		[ "$(printf '%s\n' 'b| forged\x0d\x1b[2J' 'err from a' 'no newline' 'out from a')" = "$(sort "$dir/a.log")" ]
+		[ "$(cat "$dir/b.log")" = "out from b" ]
+		[ "$(stat -c '%F %a %u %g' "$dir/a.log" "$dir/b.log")" = "regular file 600 0 0
+regular file 600 0 0" ]
+		[ ! -e "$dir/main.log" ]
+	done
+	[ "$(stat -c '%a %u' "$TMP/logs")" = "700 0" ]
+	[ "$(cat "$TMP/victim")" = precious ]
+	nothing_left
+}
+
+@test "--logs refuses a DIR that is a link or not the caller's, with one line, before anything runs" {
+	log_roles
+	main_script
+	mkdir "$TMP/real"
+	ln -s "$TMP/real" "$TMP/link"
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch --logs "$TMP/link" -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	[ -z "$output" ]
+	[ "$stderr" = "sharness-exec: fatal: refused: --logs \"$TMP/link\": a symbolic link. Nothing ran." ]
+	mkdir "$TMP/theirs"
+	chown 65534:65534 "$TMP/theirs"
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch --logs "$TMP/theirs" -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	[ -z "$output" ]
+	[ "$stderr" = "sharness-exec: fatal: refused: --logs \"$TMP/theirs\": owned by uid 65534, not the caller's (0). Nothing ran." ]
+	[ -z "$(find "$TMP/real" "$TMP/theirs" -mindepth 1)" ]
+	nothing_left
+}
+
+@test "a component that ends before it is ready is named with its exit status or signal and its last 5 lines, escaped" {
+	script db 'for i in 1 2 3 4 5 6; do echo "db says $i" >&2; done' \
+		"printf 'bad\\033]0;x\\007\\n' >&2" 'exit 3'
+	launch_manifest "$(component db '{"tcp":7000}')" "\"$TMP/fa\""
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/echo main ran
+	[ -z "$output" ]
+	[ "$(printf '%s\n' "$stderr" | tail -n 6)" = "$(printf '%s\n' \
+		'sharness-exec-launch: fatal: component "db" ended before it was ready: exit status 3; its last lines:' \
+		'  db| db says 3' '  db| db says 4' '  db| db says 5' '  db| db says 6' '  db| bad\x1b]0;x\x07')" ]
+	# by a signal, and without a line
+	script db 'kill -9 $$'
+	launch_manifest "$(component db '{"tcp":7000}')" "\"$TMP/fa\""
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/echo main ran
+	[ -z "$output" ]
+	[ "${stderr_lines[-1]}" = 'sharness-exec-launch: fatal: component "db" ended before it was ready: killed by signal 9; it wrote no line' ]
+	nothing_left
+}
