@@ -12,6 +12,7 @@
 
 #include "common.h"
 #include "manifest.h"
+#include "policyrules.h"
 
 #define ROLE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 #define KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -55,10 +56,16 @@ static void problem(struct mck *c, const char *key, const char *fmt, ...)
 /* A line of policy_check's, about the inline policy of c->label's component. */
 static void policy_line(void *ctx, const char *line)
 {
+	static const char near[] = "; did you mean ";
 	struct mck *c = ctx;
 	char out[LINE_MAX_];
+	const char *m = strstr(line, near);	/* its key path too is the manifest's */
 
-	snprintf(out, sizeof out, "%spolicy.%s", c->label, line);
+	if (m)
+		snprintf(out, sizeof out, "%spolicy.%.*spolicy.%s", c->label,
+		         (int)(m + strlen(near) - line), line, m + strlen(near));
+	else
+		snprintf(out, sizeof out, "%spolicy.%s", c->label, line);
 	say(c, out);
 }
 
@@ -100,6 +107,20 @@ static const char *key_name(struct mck *c, unsigned k, char out[QUOTED_MAX])
 		return out;
 	}
 	return quote(out, s, len, QUOTE_ALWAYS);
+}
+
+/* KEY (key K) is none of NAMES: "unknown key", and the one of NAMES it is
+ * near, as a policy's keys have it (policynear.c). */
+static void unknown(struct mck *c, const char *key, unsigned k, const char *const *names,
+                    const char *prefix)
+{
+	size_t len;
+	const char *s = json_str(c->d, k, &len), *near = near_word(s, len, names);
+
+	if (near)
+		problem(c, key, "unknown key; did you mean %s%s?", prefix, near);
+	else
+		problem(c, key, "unknown key");
 }
 
 static int integer(struct mck *c, const char *key, unsigned v, long long lo, long long hi,
@@ -275,7 +296,8 @@ static void check_ready(struct mck *c, struct component *p, unsigned o)
 			if (TYPE(c, k + 1) != JSON_TRUE)
 				problem(c, key, "must be true");
 		} else {
-			problem(c, key, "unknown key");
+			unknown(c, key, k, (const char *const[]){ "tcp", "unix", "stdout_line",
+			        "timeout_seconds", NULL }, "ready.");
 			kinds--;
 		}
 	}
@@ -340,6 +362,8 @@ static void check_launch_env(struct mck *c, const struct policy *pol)
 static void check_component(struct mck *c, struct component *p, unsigned o, int main)
 {
 	static const char *const required[] = { "role", "command", "policy" };
+	static const char *const keys[] = { "command", "ready", "freeze_when_ready",
+	                                     "role", "policy", "identity", NULL };
 	char key[QUOTED_MAX];
 
 	if (TYPE(c, o) != JSON_OBJECT) {
@@ -361,9 +385,10 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 			check_ready(c, p, k + 1);
 		else if (!main && json_streq(c->d, k, "freeze_when_ready"))
 			boolean(c, "freeze_when_ready", k + 1, &p->freeze_when_ready);
+		else if (main && json_streq(c->d, k, "command"))
+			problem(c, "command", "unknown key: main's command is launch's COMMAND");
 		else
-			problem(c, key_name(c, k, key), main && json_streq(c->d, k, "command") ?
-			        "unknown key: main's command is launch's COMMAND" : "unknown key");
+			unknown(c, key_name(c, k, key), k, main ? keys + 3 : keys, "");
 	}
 	for (size_t i = 0; i < 3; i++)
 		if ((!main || i != 1) && !json_get(c->d, o, required[i]))
@@ -428,7 +453,7 @@ int manifest_is(const struct json_doc *doc)
 size_t manifest_check(struct manifest *m, const struct json_doc *doc,
                       void (*report)(void *ctx, const char *line), void *ctx)
 {
-	static const char *const required[] = { "launch", "id", "components", "main" };
+	static const char *const required[] = { "launch", "id", "components", "main", NULL };
 	struct mck c = { doc, report, ctx, 0, "" };
 	char key[QUOTED_MAX], why[QUOTED_MAX + 64];
 	unsigned a = json_get(doc, 0, "components");
@@ -458,7 +483,7 @@ size_t manifest_check(struct manifest *m, const struct json_doc *doc,
 			check_component(&c, &m->comp[m->ncomp], k + 1, 1);
 			*c.label = '\0';
 		} else {
-			problem(&c, key_name(&c, k, key), "unknown key");
+			unknown(&c, key_name(&c, k, key), k, required, "");
 		}
 	}
 	for (size_t i = 0; i < 4; i++)

@@ -43,5 +43,9 @@ struct rule {
  * near (an edit or two away, letters swapped included, and nearer than
  * any other key of that object), for a "did you mean"; or NULL. */
 const char *policy_near_key(const struct ck *c, const char *kp, unsigned k);
+/* The same for KEY (LEN bytes, no NUL needed after them) among NAMES,
+ * NULL-terminated, or else the one name that begins with KEY and "_"
+ * (timeout for timeout_seconds): the manifest's keys (manifest.c). */
+const char *near_word(const char *key, size_t len, const char *const *names);
 
 #endif

@@ -147,3 +147,20 @@ regular file 600 0 0" ]
 	[ "${stderr_lines[-1]}" = 'sharness-exec-launch: fatal: component "db" ended before it was ready: killed by signal 9; it wrote no line' ]
 	nothing_left
 }
+
+@test "check names the key a manifest's unknown key is near, as for a policy's" {
+	write_policy "$TMP/typo.json" '{"launch":1,"id":"typo","components":[
+	 {"role":"db","command":["/bin/true"],"identiy":true,"ready":{"tcp":7000,"timeout":3},
+	  "policy":{"pbp":1,"id":"db","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[7000]},
+	            "process":{"no_new_privs":true}}}],
+	 "mian":{},"main":{"role":"main","redy":{},"comand":[],
+	  "policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_prvs":true}}}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/typo.json"
+	[ "$stderr" = "sharness-exec: $TMP/typo.json: components[0] \"db\": identiy: unknown key; did you mean identity?
+sharness-exec: $TMP/typo.json: components[0] \"db\": ready.timeout: unknown key; did you mean ready.timeout_seconds?
+sharness-exec: $TMP/typo.json: mian: unknown key; did you mean main?
+sharness-exec: $TMP/typo.json: main \"main\": redy: unknown key
+sharness-exec: $TMP/typo.json: main \"main\": comand: unknown key
+sharness-exec: $TMP/typo.json: main \"main\": policy.process.no_new_prvs: unknown key; did you mean policy.process.no_new_privs?
+sharness-exec: $TMP/typo.json: main \"main\": policy.process.no_new_privs: missing required key" ]
+}
