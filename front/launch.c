@@ -82,8 +82,16 @@ static const char *network(const struct policy *p)
 	       "the session's loopback, limited to the policy's ports";
 }
 
+static void warn_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	warnx_("%s", line);
+}
+
+/* Each role's plan on F, after what manifest_warn finds on stderr. */
 void manifest_describe(const struct manifest *m, FILE *f)
 {
+	manifest_warn(m, warn_line, NULL);
 	for (size_t i = 0; i <= m->ncomp; i++) {
 		const struct component *p = &m->comp[i];
 

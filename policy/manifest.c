@@ -14,7 +14,7 @@
 #include "manifest.h"
 #include "policyrules.h"
 
-#define ROLE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+#define ROLE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
 #define KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 #define LABEL_MAX (48 + MANIFEST_ROLE_MAX)     /* place, quotes and role */
 #define LINE_MAX_ (LABEL_MAX + 6 * QUOTED_MAX)
@@ -149,11 +149,12 @@ static void boolean(struct mck *c, const char *key, unsigned v, int *out)
 		problem(c, key, "must be true or false");
 }
 
+/* A DNS label (RFC 1123), the role's host name in the session. */
 static int role_ok(const char *s, size_t len)
 {
 	/* strspn stops at a NUL, so an embedded one makes it short of LEN */
 	return len && len <= MANIFEST_ROLE_MAX && strspn(s, ROLE_CHARS) == len &&
-	       strcmp(s, ".") && strcmp(s, "..");
+	       s[0] != '-' && s[len - 1] != '-';
 }
 
 void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role)
@@ -197,7 +198,8 @@ static void check_role(struct mck *c, struct component *p, unsigned v)
 	char *s = string(c, "role", v, &len);
 
 	if (s && !role_ok(s, len)) {
-		problem(c, "role", "must be 1-%d of A-Z a-z 0-9 . _ -, and not . or ..: %s",
+		problem(c, "role", "must be a DNS label, its host name in the session: 1-%d of "
+		        "A-Z a-z 0-9 -, not beginning or ending with -: %s",
 		        MANIFEST_ROLE_MAX, quote(q, s, len, QUOTE_ALWAYS));
 		free(s);
 		s = NULL;
@@ -492,6 +494,76 @@ size_t manifest_check(struct manifest *m, const struct json_doc *doc,
 	check_roles(&c, m);
 	if (c.n)
 		manifest_free(m);
+	return c.n;
+}
+
+/* --- what check warns of: a valid manifest that would not work --- */
+
+static int offered(const struct manifest *m, unsigned port)
+{
+	for (size_t i = 0; i <= m->ncomp; i++) {
+		const struct component *p = &m->comp[i];
+
+		if (p->ready == READY_TCP && p->ready_port == port)
+			return 1;
+		for (size_t k = 0; k < p->pol.nbind; k++)
+			if (p->pol.bind_ports[k] == port)
+				return 1;
+	}
+	return 0;
+}
+
+/* PATH (at KEY) beneath the state directory of no role of M's? */
+static void state_path(struct mck *c, const struct manifest *m, const char *key,
+                       const char *path)
+{
+	const char *name = path + strlen(MANIFEST_STATE_DIR) + 1;
+	size_t len = strcspn(name, "/");
+
+	if (!path_beneath(path, MANIFEST_STATE_DIR) || !strcmp(path, MANIFEST_STATE_DIR))
+		return;
+	for (size_t i = 0; i <= m->ncomp; i++)
+		if (strlen(m->comp[i].role) == len && !strncmp(m->comp[i].role, name, len))
+			return;
+	problem(c, key, "%s is beneath %s/%.*s, the state directory of no role", q(path),
+	        MANIFEST_STATE_DIR, (int)len, name);
+}
+
+static void warn_role(struct mck *c, const struct manifest *m, const struct component *p)
+{
+	static const char *const names[] = { "read", "write", "exec", "protected", "tmpfs" };
+	const struct strlist *lists[] = { &p->pol.read, &p->pol.write, &p->pol.exec,
+	                                  &p->pol.protected, &p->pol.tmpfs };
+	char key[64];
+
+	for (size_t k = 0; k < p->pol.nconnect; k++)
+		if (!offered(m, p->pol.connect_ports[k])) {
+			snprintf(key, sizeof key, "policy.network.connect_tcp_ports[%zu]", k);
+			problem(c, key, "no role listens on port %u: no ready.tcp or "
+			        "policy.network.bind_tcp_ports names it", p->pol.connect_ports[k]);
+		}
+	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+		for (size_t k = 0; k < lists[l]->n; k++) {
+			snprintf(key, sizeof key, "policy.files.%s[%zu]", names[l], k);
+			state_path(c, m, key, lists[l]->v[k]);
+		}
+	if (p->ready_path)
+		state_path(c, m, "ready.unix", p->ready_path);
+}
+
+size_t manifest_warn(const struct manifest *m, void (*report)(void *ctx, const char *line),
+                     void *ctx)
+{
+	struct mck c = { NULL, report, ctx, 0, "" };
+
+	for (size_t i = 0; i <= m->ncomp; i++) {
+		if (i < m->ncomp)
+			snprintf(c.label, sizeof c.label, "components[%zu] \"%s\": ", i,
+			         m->comp[i].role);
+		else
+			snprintf(c.label, sizeof c.label, "main \"%s\": ", m->comp[i].role);
+		warn_role(&c, m, &m->comp[i]);
+	}
 	return c.n;
 }
 

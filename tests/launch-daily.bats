@@ -164,3 +164,28 @@ sharness-exec: $TMP/typo.json: main \"main\": comand: unknown key
 sharness-exec: $TMP/typo.json: main \"main\": policy.process.no_new_prvs: unknown key; did you mean policy.process.no_new_privs?
 sharness-exec: $TMP/typo.json: main \"main\": policy.process.no_new_privs: missing required key" ]
 }
+
+@test "check refuses a role that is not a DNS label with one line, and warns of a port no role listens on and of a state directory of no role" {
+	write_policy "$TMP/w.json" '{"launch":1,"id":"w","components":[
+	 {"role":"db_1","command":["/bin/true"],
+	  "policy":{"pbp":1,"id":"db","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/w.json"
+	[ "$stderr" = "sharness-exec: $TMP/w.json: components[0]: role: must be a DNS label, its host name in the session: 1-63 of A-Z a-z 0-9 -, not beginning or ending with -: \"db_1\"" ]
+	# db listens on 5432 (ready) and 6000 (bound); main connects to 6379 too,
+	# and reads beneath "database", which is no role
+	write_policy "$TMP/w.json" '{"launch":1,"id":"w","components":[
+	 {"role":"db","command":["/bin/true"],"ready":{"tcp":5432},
+	  "policy":{"pbp":1,"id":"db","files":{"exec":['"$SYS"'],"write":["'"$STATE"'/db"]},
+	            "network":{"bind_tcp_ports":[5432,6000]},"process":{"no_new_privs":true}}}],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"'],
+	   "read":["'"$STATE"'/db/socket","'"$STATE"'/database/socket","'"$STATE"'"]},
+	  "network":{"connect_tcp_ports":[5432,6000,6379]},"process":{"no_new_privs":true}}}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/w.json"
+	[ "${lines[0]}" = "$TMP/w.json: valid launch 1 manifest \"w\"" ]
+	[ "$stderr" = "sharness-exec: warning: main \"main\": policy.network.connect_tcp_ports[2]: no role listens on port 6379: no ready.tcp or policy.network.bind_tcp_ports names it
+sharness-exec: warning: main \"main\": policy.files.read[1]: \"$STATE/database/socket\" is beneath $STATE/database, the state directory of no role" ]
+	# launch --dry-run warns alike
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch --dry-run -m "$TMP/w.json" -H "$("$SHARNESS_EXEC" hash "$TMP/w.json")" -- /bin/true
+	[ "$(grep -c '^sharness-exec: warning: main "main": ' <<<"$stderr")" = 2 ]
+}

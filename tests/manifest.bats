@@ -26,7 +26,7 @@ design_hash() {
 }
 
 @test "every bad manifest is refused with 125 and exactly its expected lines" {
-	bad_fixtures "$FIXTURES" 45
+	bad_fixtures "$FIXTURES" 50
 }
 
 @test "check describes each component and main: its policy's hash, the session's loopback, ready, identity" {
