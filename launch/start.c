@@ -3,7 +3,7 @@
  * started the launch (the descriptor -F) as
  *
  *   sharness-exec run --user UID:GID --launch-env --in-session \
- *       --passwd-fd P --group-fd G \
+ *       --passwd-fd P --group-fd G --hosts-fd H \
  *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
  *
  * N being the sealed memfd of the role's inline policy (run closes every
@@ -13,8 +13,10 @@
  * the session's network namespace, for "none" too; P and G are sealed
  * memfds of root's passwd and group lines and the role's own (its name
  * its role where that is a user name, else "session-UID"; its home its
- * state directory), which the view shows at /etc/passwd and /etc/group.
- * Main under --user has neither: it is a user of the host's. A
+ * state directory), which the view shows at /etc/passwd and /etc/group;
+ * H one of localhost's lines and each role's name as 127.0.0.1, the
+ * view's /etc/hosts, so that a role reaches another by its name. Main
+ * under --user has no P and G: it is a user of the host's. A
  * component's stdin is /dev/null, its stdout and stderr pipes the init
  * reads (line.c, logs.c), and it has a process group of its own; main has
  * the launch's stdin, stdout and stderr, a process group of its own as
@@ -115,17 +117,36 @@ static size_t push_ids(const struct role *r, const char **v, size_t k, char fds[
 	return k;
 }
 
+/* In the child: --hosts-fd H into V at K: localhost, and every role's
+ * name, the session's loopback (every role is in its network namespace). */
+static size_t push_hosts(const struct launch *s, const char **v, size_t k, char fd[16])
+{
+	size_t cap = 64 + s->n * (MANIFEST_ROLE_MAX + 12), n;
+	char *text = malloc(cap);
+
+	if (!text)
+		diex(EXIT_CONFINE, "out of memory");
+	n = (size_t)snprintf(text, cap, "127.0.0.1 localhost\n::1 localhost\n");
+	for (size_t i = 0; i < s->n && n < cap; i++)
+		n += (size_t)snprintf(text + n, cap - n, "127.0.0.1 %s\n", s->r[i].c->role);
+	snprintf(fd, 16, "%d", sealed("sharness-exec-hosts", text));
+	free(text);
+	v[k++] = "--hosts-fd";
+	v[k++] = fd;
+	return k;
+}
+
 /* In the child: the words of R's run. */
 static const char **run_argv(const struct launch *s, const struct role *r)
 {
-	static char policy[64], fds[2][16];
+	static char policy[64], fds[3][16];
 	char **cmd = r->main ? s->cmd : r->c->command.v;
 	size_t words = 0, k = 0;
 	const char **v;
 
 	for (; cmd[words]; words++)
 		;
-	if (!(v = calloc(words + 16, sizeof *v)))
+	if (!(v = calloc(words + 18, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
 	v[k++] = "sharness-exec";
 	v[k++] = "run";
@@ -133,6 +154,7 @@ static const char **run_argv(const struct launch *s, const struct role *r)
 	v[k++] = r->main && s->user ? s->user : r->ids;
 	if (!r->main || !s->user)
 		k = push_ids(r, v, k, fds);
+	k = push_hosts(s, v, k, fds[2]);
 	v[k++] = "--launch-env";
 	v[k++] = "--in-session";
 	v[k++] = "--expect-hash";

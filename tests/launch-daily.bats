@@ -189,3 +189,72 @@ sharness-exec: warning: main \"main\": policy.files.read[1]: \"$STATE/database/s
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch --dry-run -m "$TMP/w.json" -H "$("$SHARNESS_EXEC" hash "$TMP/w.json")" -- /bin/true
 	[ "$(grep -c '^sharness-exec: warning: main "main": ' <<<"$stderr")" = 2 ]
 }
+
+@test "each role is reachable by its name in the session, and its certificate names it: curl verifies a TLS role by name, openssl -x509_strict its certificate" {
+	require_feature tool:curl
+	require_feature tool:openssl
+	# "tls" serves HTTPS with the certificate issued to it; main reaches it
+	# by its name, checks it against the session's CA with curl, and shows
+	# the certificate it was sent; the same server reached as "main" (also
+	# the loopback, by the view's /etc/hosts) is refused: the name counts
+	write_policy "$TMP/m.json" '{"launch":1,"id":"names","components":[
+	 {"role":"tls","identity":true,"ready":{"tcp":8443},
+	  "command":["/usr/bin/openssl","s_server","-quiet","-www","-accept","8443",
+	             "-cert","'"$STATE"'/tls/cert.pem","-key","'"$STATE"'/tls/key.pem"],
+	  "policy":{"pbp":1,"id":"tls","files":{"exec":['"$SYS"'],"read":["/etc/ssl","'"$STATE"'/tls"]},
+	            "network":{"bind_tcp_ports":[8443]},"process":{"no_new_privs":true}}}],
+	 "main":{"role":"main","identity":true,
+	  "policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"'],"read":["/etc/ssl","'"$STATE"'/main","'"$TMP"'/main.sh"]},
+	            "network":{"connect_tcp_ports":[8443]},"process":{"no_new_privs":true}}}}'
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+	script main 'cat /etc/hosts' \
+		'curl -sS --cacert "$SHARNESS_AI_CA" https://tls:8443/ | grep -c "^s_server -quiet -www"' \
+		'curl -sS --cacert "$SHARNESS_AI_CA" https://main:8443/ >&2; echo "as main: $?"' \
+		'echo | openssl s_client -connect tls:8443 -servername tls 2>&1 | openssl x509' \
+		'cat "$SHARNESS_AI_CA"'
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	[ "${lines[0]}" = "127.0.0.1 localhost" ]
+	[ "${lines[1]}" = "::1 localhost" ]
+	[ "${lines[2]}" = "127.0.0.1 tls" ]
+	[ "${lines[3]}" = "127.0.0.1 main" ]
+	[ "${lines[4]}" = 1 ]
+	[ "${lines[5]}" = "as main: 60" ]
+	[[ $stderr == *"no alternative certificate subject name matches target host name 'main'"* ]]
+	printf '%s\n' "$output" >"$TMP/out"
+	awk '/BEGIN CERTIFICATE/ { k++ } k == 1' "$TMP/out" | sed '/END CERTIFICATE/q' >"$TMP/tls.pem"
+	awk '/BEGIN CERTIFICATE/ { k++ } k == 2' "$TMP/out" | sed '/END CERTIFICATE/q' >"$TMP/ca.pem"
+	run -0 openssl verify -x509_strict -CAfile "$TMP/ca.pem" "$TMP/tls.pem"
+	run -0 openssl x509 -in "$TMP/tls.pem" -noout -subject -ext subjectAltName
+	[ "${lines[0]}" = "subject=" ]
+	[ "${lines[1]}" = "X509v3 Subject Alternative Name: critical" ]
+	[[ ${lines[2]} =~ ^\ *URI:spiffe://[0-9a-f]{32}/tls,\ DNS:tls,\ DNS:localhost,\ IP\ Address:127\.0\.0\.1,\ IP\ Address:0:0:0:0:0:0:0:1$ ]]
+	nothing_left
+}
+
+# with_hosts TEXT CMD...: CMD with TEXT (\n escapes) in a sealed memfd,
+# @FD@ in CMD's words its number.
+HOSTS_MEMFD='
+import fcntl, os, subprocess, sys
+fd = os.memfd_create("hosts", os.MFD_ALLOW_SEALING)
+os.write(fd, sys.argv[1].encode().decode("unicode_escape").encode())
+fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL)
+os.set_inheritable(fd, True)
+sys.exit(subprocess.run([w.replace("@FD@", str(fd)) for w in sys.argv[2:]], pass_fds=[fd]).returncode)
+'
+
+@test "run --hosts-fd: the view's /etc/hosts is the memfd's, read-only, /etc in the policy or not; a bad line is refused with one line" {
+	require_feature tool:python3
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"h","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}'
+	run -0 --separate-stderr python3 -c "$HOSTS_MEMFD" '127.0.0.1 db web.example\n::1 localhost\n' \
+		"$SHARNESS_EXEC" run --hosts-fd @FD@ -p "$TMP/p.json" -- /bin/sh -c 'cat /etc/hosts; echo x >>/etc/hosts || echo refused'
+	[ "$output" = $'127.0.0.1 db web.example\n::1 localhost\nrefused' ]
+	local line
+	for line in '127.0.0.1\n' '127.0.0.300 db\n' '127.0.0.1 db_1\n' '127.0.0.1  db\n' '# hosts\n' \
+		'127.0.0.1 -db\n'; do
+		run -125 --separate-stderr python3 -c "$HOSTS_MEMFD" "$line" \
+			"$SHARNESS_EXEC" run --hosts-fd @FD@ -p "$TMP/p.json" -- /bin/echo ran
+		[ -z "$output" ]
+		[ "${#stderr_lines[@]}" = 1 ]
+		[[ $stderr == "sharness-exec: fatal: refused: --hosts-fd "[0-9]*": line 1: "* ]]
+	done
+}

@@ -128,8 +128,11 @@ $TMP/kms.pem: OK" ]
 	local session
 	session=$(openssl x509 -in "$TMP/ca.pem" -noout -ext subjectAltName | sed -n 's/^ *URI:spiffe:\/\///p')
 	[[ $session =~ ^[0-9a-f]{32}$ ]]
-	openssl x509 -in "$TMP/main.pem" -noout -ext subjectAltName | grep -qx " *URI:spiffe://$session/main"
-	openssl x509 -in "$TMP/kms.pem" -noout -ext subjectAltName | grep -qx " *URI:spiffe://$session/kms"
+	# beside it, the role's host names and the loopback's addresses
+	openssl x509 -in "$TMP/main.pem" -noout -ext subjectAltName |
+		grep -qx " *URI:spiffe://$session/main, DNS:main, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1"
+	openssl x509 -in "$TMP/kms.pem" -noout -ext subjectAltName |
+		grep -qx " *URI:spiffe://$session/kms, DNS:kms, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1"
 	# SHARNESS_AI_SESSION_CA is the CA certificate's SHA-256
 	grep -qx "ca sha256:$(openssl x509 -in "$TMP/ca.pem" -outform DER | sha256sum | cut -c1-64)" "$TMP/out"
 	# key, certificate and CA: the role's uid's, mode 0400, nothing else
