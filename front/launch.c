@@ -154,6 +154,26 @@ static int show_chain(const struct loaded *l, const struct component *p, char **
 	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_REFUSED;
 }
 
+static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
+                                   char **cmd, int dry);
+
+/* The runtime's own checks before anything runs (-n): its status, the
+ * launch's. */
+static int launcher_check(const struct loaded *l, const struct launch_opts *o, char **cmd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		die(EXIT_REFUSED, "unable to fork the runtime's check");
+	if (!pid)
+		exec_launcher(l, o, cmd, 1);
+	if (waitpid(pid, &status, 0) < 0)
+		die(EXIT_REFUSED, "unable to wait for the runtime's check");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_CONFINE;
+}
+
 static int dry_run(const struct loaded *l, const struct launch_opts *o, const char *how,
                    char **main_cmd)
 {
@@ -176,7 +196,9 @@ static int dry_run(const struct loaded *l, const struct launch_opts *o, const ch
 		       i < m->ncomp ? "component" : "main", p->role);
 		rc = show_chain(l, p, i < m->ncomp ? p->command.v : main_cmd);
 	}
-	return rc ? rc : fflush(stdout) ? EXIT_REFUSED : 0;
+	if (!rc && fflush(stdout))
+		return EXIT_REFUSED;
+	return rc ? rc : launcher_check(l, o, main_cmd);
 }
 
 /* --logs DIR: made 0700 if it is not there; refused (125, one line) when
@@ -200,9 +222,9 @@ static int logs_dir(const char *dir)
 }
 
 /* The runtime, this process: -F this program, -M the manifest's bytes,
- * -L --logs's directory. */
+ * -L --logs's directory; or, DRY, its checks alone (-n). */
 static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
-                                   char **cmd)
+                                   char **cmd, int dry)
 {
 	const char *v[16 + 1024];
 	char fe[16], mf[16], lg[16];
@@ -216,11 +238,13 @@ static NORETURN void exec_launcher(const struct loaded *l, const struct launch_o
 	snprintf(mf, sizeof mf, "%d", m);
 	v[n++] = helper_path("sharness-exec-launch");
 	v[n++] = "-F", v[n++] = fe, v[n++] = "-M", v[n++] = mf, v[n++] = "-H", v[n++] = l->hash;
+	if (dry)
+		v[n++] = "-n";
 	if (o->uid_range)
 		v[n++] = "-r", v[n++] = o->uid_range;
 	if (o->user)
 		v[n++] = "-u", v[n++] = o->user;
-	if (o->logs) {
+	if (o->logs && !dry) {
 		snprintf(lg, sizeof lg, "%d", logs_dir(o->logs));
 		v[n++] = "-L", v[n++] = lg;
 	}
@@ -262,7 +286,7 @@ int cmd_launch(int argc, char **argv)
 		die_hint(EXIT_REFUSED, 0, "run it as root (sudo); --dry-run needs no root",
 		         "launch needs root: it makes a uid for each component. Nothing ran.");
 	if (!o.dry_run)
-		exec_launcher(&l, &o, argv + optind);
+		exec_launcher(&l, &o, argv + optind, 0);
 	snprintf(how, sizeof how, "%s%s", o.expect ? "pinned" : key ? "signed by " : "not pinned",
 	         !o.expect && key ? key : "");
 	rc = dry_run(&l, &o, how, argv + optind);

@@ -258,3 +258,42 @@ sys.exit(subprocess.run([w.replace("@FD@", str(fd)) for w in sys.argv[2:]], pass
 		[[ $stderr == "sharness-exec: fatal: refused: --hosts-fd "[0-9]*": line 1: "* ]]
 	done
 }
+
+@test "launch --dry-run exits as the launch would: 126 where a component freezes and no cgroup2 is mounted, 125 for a directory to write outside the session" {
+	require_feature tool:unshare
+	require_feature tool:findmnt
+	# dry_manifest FREEZE MAIN_FILES: db, which freezes when FREEZE is
+	# true, and main, whose files are MAIN_FILES; its hash in $H
+	dry_manifest() {
+		write_policy "$TMP/m.json" '{"launch":1,"id":"dry","components":[
+		 {"role":"db","command":["/bin/sleep","infinity"],"ready":{"tcp":7000},"freeze_when_ready":'"$1"',
+		  "policy":{"pbp":1,"id":"db","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[7000]},
+		            "process":{"no_new_privs":true}}}],
+		 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{'"$2"'},
+		  "network":{"connect_tcp_ports":[7000]},"process":{"no_new_privs":true}}}}'
+		H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+	}
+	dry_manifest true '"exec":['"$SYS"']'
+	# a mount namespace of the test's own without any cgroup2 mount: the
+	# launch refuses, and its dry run says so, after the plan
+	run -126 --separate-stderr unshare -m --propagation private sh -c \
+		'for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount "$m" || exit 99; done; exec "$@"' \
+		sh "$SHARNESS_EXEC" launch --dry-run -m "$TMP/m.json" -H "$H" -- /bin/true
+	[ "${lines[0]}" = "manifest \"dry\" $H (pinned)" ]
+	# (the chains' notes come first; the hint last)
+	[[ ${stderr_lines[-2]} == 'sharness-exec-launch: fatal: component "db": freeze_when_ready needs cgroup v2 '*'no cgroup2 hierarchy is mounted here'*'Nothing ran.' ]]
+	run -126 --separate-stderr unshare -m --propagation private sh -c \
+		'for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount "$m" || exit 99; done; exec "$@"' \
+		sh "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/true
+	[[ ${stderr_lines[0]} == 'sharness-exec-launch: fatal: component "db": freeze_when_ready needs cgroup v2 '* ]]
+	# a directory to write outside the session's tmpfs: 125, both
+	dry_manifest false '"exec":['"$SYS"'],"write":["'"$TMP"'"]'
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch --dry-run -m "$TMP/m.json" -H "$H" -- /bin/true
+	[ "${lines[0]}" = "manifest \"dry\" $H (pinned)" ]
+	[[ ${stderr_lines[-2]} == "sharness-exec-launch: fatal: main \"main\": files.write[0] \"$TMP\" is a directory outside the session's tmpfs"* ]]
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/true
+	[[ ${stderr_lines[0]} == "sharness-exec-launch: fatal: main \"main\": files.write[0] \"$TMP\" is a directory outside the session's tmpfs"* ]]
+	# and where the launch would go on, so does its dry run: 0
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch --dry-run -m "$TMP/m.json" -H "$H" --user nobody -- /bin/true
+	nothing_left
+}
