@@ -108,6 +108,8 @@ void manifest_describe(const struct manifest *m, FILE *f)
 			fprintf(f, "; ready: its first stdout line");
 		if (p->ready)
 			fprintf(f, " within %lu s", p->ready_timeout);
+		for (size_t d = 0; d < p->nafter; d++)
+			fprintf(f, "%s%s", d ? ", " : "; starts once ready: ", m->comp[p->after[d]].role);
 		fprintf(f, "%s%s%s\n", p->freeze_when_ready ? "; frozen when ready" : "",
 		        p->identity ? "; identity spiffe://SESSION/" : "", p->identity ? p->role : "");
 	}

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "common.h"
 #include "load.h"
@@ -59,6 +60,10 @@ struct role {
 	size_t ntail;               /* lines it wrote, all told */
 	int status;                 /* its wait status once it ended */
 	int ended;
+	int started, up;            /* started; ready (and frozen) */
+	pid_t probe;                /* its readiness probe, or -1 */
+	int probefd;
+	struct timespec deadline;   /* of its readiness */
 	int cg;                     /* its cgroup2 cgroup (freeze_when_ready), or -1 */
 	int frozen;                 /* it was frozen, and is not thawed yet */
 };
@@ -110,15 +115,20 @@ void identity_issue(struct launch *s);
 
 /* start.c: fork and exec `sharness-exec run` for role R (S). */
 void start_role(struct launch *s, struct role *r);
-/* ready.c: wait until component R is ready, draining the others' stdout;
- * 126 naming it when it ends or its time passes. */
-void ready_wait(struct launch *s, struct role *r);
+/* ready.c: start each component once every one it names in "after" is
+ * ready (and frozen, for freeze_when_ready), the others together, and
+ * wait until each is ready, draining them all; 126 naming one that ends
+ * or is not ready in time. */
+void components_start(struct launch *s);
 /* unixready.c: the probe of R's UNIX socket, in R's view, as R. */
 NORETURN void unix_probe(const struct role *r);
 /* line.c: read what component R wrote on its stdout and stderr: its
  * first stdout line, for stdout_line, as its ready line, the rest to
  * log_bytes; 0 once both are at their end. */
 int drain(struct role *r);
+/* Each role's, as it is now: before a fatal line, so that it comes after
+ * what they wrote before it. */
+void drain_all(struct launch *s);
 /* logs.c: a component's output, a line at a time, "ROLE| LINE" on the
  * launch's stderr (and LINE in DIR/ROLE.log with --logs), each line's
  * control bytes, backslashes and bytes that are not UTF-8 escaped, so

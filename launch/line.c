@@ -60,3 +60,9 @@ int drain(struct role *r)
 
 	return out || err;
 }
+
+void drain_all(struct launch *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		drain(&s->r[i]);
+}

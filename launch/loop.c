@@ -1,7 +1,8 @@
 /* The session's init (launch.h): pid 1 of the session's pid namespace,
- * root, in the session's network and mount namespaces. It starts each
- * component in manifest order and waits until it is ready (and, with
- * freeze_when_ready, frozen: freeze.c), then main;
+ * root, in the session's network and mount namespaces. It starts the
+ * components, together but those whose "after" names others, which start
+ * once those are ready (and, with freeze_when_ready, frozen: freeze.c),
+ * and waits until each is ready (ready.c), then starts main;
  * passes on to main the signals the launcher passes on to it; and ends
  * the session when main ends (its status is the launch's), when a
  * component ends while main runs (main gets SIGTERM; 126, naming it), or
@@ -36,6 +37,7 @@ static NORETURN void component_ended(struct launch *s, struct role *r)
 
 	waitpid(r->pid, &r->status, 0);
 	r->ended = 1;
+	drain_all(s);
 	if (WIFSIGNALED(r->status))
 		fatal_say(EXIT_CONFINE, 0, "component %s was killed by signal %d while main ran",
 		          q(r->c->role), WTERMSIG(r->status));
@@ -192,13 +194,7 @@ void session_init(struct launch *s, int go)
 		s->r[i].pidfd = s->r[i].out = s->r[i].err = -1;
 	if ((end = freeze_prepare(s)))
 		session_end(s, end);
-	for (size_t i = 0; i + 1 < s->n; i++) {
-		start_role(s, &s->r[i]);
-		if (s->r[i].c->ready)
-			ready_wait(s, &s->r[i]);
-		if ((end = freeze_role(s, &s->r[i])))
-			session_end(s, end);
-	}
+	components_start(s);
 	start_role(s, &s->r[s->n - 1]);
 	main_wait(s);
 }

@@ -37,6 +37,8 @@ struct component {
 	char *ready_path;            /* READY_UNIX, normalised (policy_path) */
 	unsigned long ready_timeout; /* seconds */
 	int identity, freeze_when_ready;
+	size_t *after, nafter;       /* the components it starts after, by index */
+	unsigned after_tok;          /* its "after" in the manifest's document, or 0 */
 };
 
 struct manifest {

@@ -40,7 +40,7 @@ script() {
 component() {
 	printf '%s' '{"role":"'"$1"'","command":["/bin/sh","'"$TMP/$1"'.sh"],
 	  "policy":{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh","'"$STATE/$1"'"]'"${3:+,\"write\":[$3]}"'},
-	            "network":{"bind_tcp_ports":[7000]},"process":{"no_new_privs":true}},
+	            "network":{"bind_tcp_ports":[7000],"connect_tcp_ports":[7000]},"process":{"no_new_privs":true}},
 	  "ready":'"$2"'}'
 }
 
@@ -295,5 +295,37 @@ sys.exit(subprocess.run([w.replace("@FD@", str(fd)) for w in sys.argv[2:]], pass
 	[[ ${stderr_lines[0]} == "sharness-exec-launch: fatal: main \"main\": files.write[0] \"$TMP\" is a directory outside the session's tmpfs"* ]]
 	# and where the launch would go on, so does its dry run: 0
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch --dry-run -m "$TMP/m.json" -H "$H" --user nobody -- /bin/true
+	nothing_left
+}
+
+@test "components start together unless after names others: two that wait on each other both get ready; one after a TCP service finds it listening; check refuses a cycle" {
+	require_feature tool:python3
+	require_feature file:/usr/bin/python3
+	# a is ready once b has read its word on $TMP/fa, which b reads as it
+	# starts: one after the other, a would never be ready (b never starts)
+	script a "echo a >$TMP/fa" 'echo a-line' 'exec sleep infinity'
+	script b "read x <$TMP/fa" 'echo "b-line $x"' 'exec sleep infinity'
+	# srv listens on 7000; c, after it, connects as it starts
+	printf '%s\n' 'import socket' 's = socket.socket()' 's.bind(("127.0.0.1", 7000))' 's.listen()' \
+		'while True:' '    c, _ = s.accept()' '    c.sendall(b"hello")' '    c.close()' >"$TMP/srv.py"
+	script srv "exec /usr/bin/python3 $TMP/srv.py"
+	script c '/usr/bin/python3 -c "import socket; print(\"c-line\", socket.create_connection((\"127.0.0.1\", 7000)).recv(64).decode())"' \
+		'exec sleep infinity'
+	launch_manifest "$(component a '{"stdout_line":true,"timeout_seconds":20}' "\"$TMP/fa\""),
+		$(component b '{"stdout_line":true,"timeout_seconds":20}' "\"$TMP/fa\""),
+		$(component srv '{"tcp":7000}'),
+		$(component c '{"stdout_line":true,"timeout_seconds":20}' | sed 's/^{/{"after":["srv"],/')" ''
+	sed -i 's|"read":\["'"$TMP"'/srv.sh"|&,"'"$TMP"'/srv.py"|' "$TMP/m.json"
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- \
+		/bin/sh -c 'echo "$SHARNESS_AI_READY_A|$SHARNESS_AI_READY_B|$SHARNESS_AI_READY_C"'
+	[ "$output" = "a-line|b-line a|c-line hello" ]
+	# check says what after does, and refuses a cycle: c after srv, srv after c
+	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/m.json"
+	[[ ${lines[4]} == 'components[3] "c": '*'; starts once ready: srv' ]]
+	sed -i 's|^\(.*"role":"srv"\)|\1,"after":["c"]|' "$TMP/m.json"
+	grep -q '"role":"srv","after":\["c"\]' "$TMP/m.json"
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/m.json"
+	[ "$stderr" = "sharness-exec: $TMP/m.json: components[2] \"srv\": after: a cycle: none of srv, c can start first" ]
 	nothing_left
 }

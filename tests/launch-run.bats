@@ -80,7 +80,7 @@ manifest() {
 	  "policy":{"pbp":1,"id":"kms","files":{"exec":['"$SYS"'],
 	            "read":["'"$TMP"'/kms.sh","'"$STATE"'/kms"]},
 	            "network":"none","process":{"no_new_privs":true}},
-	  "ready":{"stdout_line":true},"identity":true}],
+	  "ready":{"stdout_line":true},"identity":true,"after":["echo"]}],
 	 "main":{"role":"main","identity":true,
 	  "policy":{"pbp":1,"id":"main","files":{"exec":['"$SYS"',"'"$TRYDIR"'","'"$TMP"'/main.sh"],
 	            "read":["'"${3:-$STATE/main}"'"],
@@ -270,7 +270,7 @@ last" ]
 	 {"role":"silent","command":["/bin/sleep","infinity"],
 	  "policy":{"pbp":1,"id":"s","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}},
 	  "ready":{"stdout_line":true,"timeout_seconds":1}},
-	 {"role":"late","command":["/bin/true"],
+	 {"role":"late","command":["/bin/true"],"after":["silent"],
 	  "policy":{"pbp":1,"id":"l","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}],
 	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
 	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/never.json" \
@@ -300,7 +300,7 @@ sharness-exec-launch: fatal: component "silent" ended before it was ready: exit 
 	  "policy":{"pbp":1,"id":"s","files":{"exec":['"$SYS"'],"read":["'"$TMP"'/squat.py"]},
 	            "network":"none","process":{"no_new_privs":true}},
 	  "ready":{"stdout_line":true}},
-	 {"role":"db","command":["/bin/sleep","infinity"],
+	 {"role":"db","command":["/bin/sleep","infinity"],"after":["squat"],
 	  "policy":{"pbp":1,"id":"d","files":{"exec":['"$SYS"']},
 	            "network":{"bind_tcp_ports":[7000]},"process":{"no_new_privs":true}},
 	  "ready":{"tcp":7000,"timeout_seconds":30}}],
