@@ -30,20 +30,27 @@ static int ended_as(int status)
 	return WIFSIGNALED(status) ? END_SIGNAL(WTERMSIG(status)) : END_CODE(WEXITSTATUS(status));
 }
 
-/* A component ended while main ran: main gets SIGTERM, the launch 126. */
+/* A component ended while main ran: main gets SIGTERM, the launch 126;
+ * its last lines (logs.c) after the fatal one. */
 static NORETURN void component_ended(struct launch *s, struct role *r)
 {
 	struct role *m = &s->r[s->n - 1];
+	const char *tail = "";
 
 	waitpid(r->pid, &r->status, 0);
 	r->ended = 1;
 	drain_all(s);
+	log_flush(r, 0);
+	log_flush(r, 1);
+	if (r->ntail)
+		tail = "; its last lines:";
 	if (WIFSIGNALED(r->status))
-		fatal_say(EXIT_CONFINE, 0, "component %s was killed by signal %d while main ran",
-		          q(r->c->role), WTERMSIG(r->status));
+		fatal_say(EXIT_CONFINE, 0, "component %s was killed by signal %d while main ran%s",
+		          q(r->c->role), WTERMSIG(r->status), tail);
 	else
-		fatal_say(EXIT_CONFINE, 0, "component %s ended (exit %d) while main ran",
-		          q(r->c->role), WEXITSTATUS(r->status));
+		fatal_say(EXIT_CONFINE, 0, "component %s ended (exit %d) while main ran%s",
+		          q(r->c->role), WEXITSTATUS(r->status), tail);
+	log_tail(r);
 	pidfd_signal(m->pidfd, SIGTERM);
 	session_end(s, END_CODE(EXIT_CONFINE));
 }

@@ -329,3 +329,15 @@ sys.exit(subprocess.run([w.replace("@FD@", str(fd)) for w in sys.argv[2:]], pass
 	[ "$stderr" = "sharness-exec: $TMP/m.json: components[2] \"srv\": after: a cycle: none of srv, c can start first" ]
 	nothing_left
 }
+
+@test "a component that ends while main runs is named with its last lines too" {
+	# short is ready at once, then waits for main's word on $TMP/fa, says
+	# goodbye on its stderr and exits 3; main then waits for ever
+	script short 'echo short-line' "read x <$TMP/fa" "printf 'bye\\033[0m\\n' >&2" 'exit 3'
+	launch_manifest "$(component short '{"stdout_line":true}' "\"$TMP/fa\"")" "\"$TMP/fa\""
+	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- \
+		/bin/sh -c "echo go >$TMP/fa; exec sleep infinity"
+	[ "$(printf '%s\n' "$stderr" | tail -n 2)" = 'sharness-exec-launch: fatal: component "short" ended (exit 3) while main ran; its last lines:
+  short| bye\x1b[0m' ]
+	nothing_left
+}
