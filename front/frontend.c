@@ -90,6 +90,7 @@ static const struct {
 	  "    --in-session\tkeep the caller's network namespace, a session's: lo alone (launch)\n"
 	  "    --passwd-fd FD\ta sealed memfd of passwd lines, the view's /etc/passwd (launch)\n"
 	  "    --group-fd FD\ta sealed memfd of group lines, the view's /etc/group (launch)\n"
+	  "    --hosts-fd FD\ta sealed memfd of hosts lines, the view's /etc/hosts (launch)\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n"
 	  "    --launch-env\tpass on the variables launch sets (SHARNESS_AI_CERT...)\n" },
 	{ "launch", LAUNCH_USAGE,
@@ -102,6 +103,7 @@ static const struct {
 	  "-n, --dry-run\tprint the plan and each chain, and exit\n"
 	  "    --uid-range FIRST-LAST\tthe session's uids (" MANIFEST_UID_RANGE ")\n"
 	  "    --user USER\tmain runs as USER, not a uid of the session's\n"
+	  "    --logs DIR\tkeep each component's output in DIR/ROLE.log\n"
 	  "COMMAND\tmain's command\n" },
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object",
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"

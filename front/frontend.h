@@ -22,11 +22,12 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 	"[--timeout DURATION [--kill-after DURATION]] [--report FILE|fd:N] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
-	"[--in-session] [--passwd-fd FD] [--group-fd FD] " \
+	"[--in-session] [--passwd-fd FD] [--group-fd FD] [--hosts-fd FD] " \
 	"[--explain] [--launch-env] -- COMMAND [ARG...]"
 #define LAUNCH_USAGE "sharness-exec launch [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
-	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] -- COMMAND [ARG...]"
+	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
+	"-- COMMAND [ARG...]"
 #define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
 #define CHECK_USAGE  "sharness-exec check FILE"
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +21,7 @@
 #include "trust.h"
 
 struct launch_opts {
-	const char *manifest, *expect, *signature, *expect_id, *uid_range, *user;
+	const char *manifest, *expect, *signature, *expect_id, *uid_range, *user, *logs;
 	char **trust;
 	size_t ntrust;
 	int dry_run;
@@ -38,6 +39,7 @@ static void parse_launch(int argc, char **argv, struct launch_opts *o)
 		{ "expect-id", required_argument, NULL, 'I' },
 		{ "uid-range", required_argument, NULL, 'R' },
 		{ "user", required_argument, NULL, 'u' },
+		{ "logs", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Options that take a value, by letter; -n, -h and --trust-key
@@ -45,6 +47,7 @@ static void parse_launch(int argc, char **argv, struct launch_opts *o)
 	const char **value[128] = {
 		['m'] = &o->manifest, ['H'] = &o->expect, ['S'] = &o->signature,
 		['I'] = &o->expect_id, ['R'] = &o->uid_range, ['u'] = &o->user,
+		['L'] = &o->logs,
 	};
 	int c;
 
@@ -81,8 +84,16 @@ static const char *network(const struct policy *p)
 	       "the session's loopback, limited to the policy's ports";
 }
 
+static void warn_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	warnx_("%s", line);
+}
+
+/* Each role's plan on F, after what manifest_warn finds on stderr. */
 void manifest_describe(const struct manifest *m, FILE *f)
 {
+	manifest_warn(m, warn_line, NULL);
 	for (size_t i = 0; i <= m->ncomp; i++) {
 		const struct component *p = &m->comp[i];
 
@@ -99,6 +110,8 @@ void manifest_describe(const struct manifest *m, FILE *f)
 			fprintf(f, "; ready: its first stdout line");
 		if (p->ready)
 			fprintf(f, " within %lu s", p->ready_timeout);
+		for (size_t d = 0; d < p->nafter; d++)
+			fprintf(f, "%s%s", d ? ", " : "; starts once ready: ", m->comp[p->after[d]].role);
 		fprintf(f, "%s%s%s\n", p->freeze_when_ready ? "; frozen when ready" : "",
 		        p->identity ? "; identity spiffe://SESSION/" : "", p->identity ? p->role : "");
 	}
@@ -145,6 +158,26 @@ static int show_chain(const struct loaded *l, const struct component *p, char **
 	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_REFUSED;
 }
 
+static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
+                                   char **cmd, int dry);
+
+/* The runtime's own checks before anything runs (-n): its status, the
+ * launch's. */
+static int launcher_check(const struct loaded *l, const struct launch_opts *o, char **cmd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		die(EXIT_REFUSED, "unable to fork the runtime's check");
+	if (!pid)
+		exec_launcher(l, o, cmd, 1);
+	if (waitpid(pid, &status, 0) < 0)
+		die(EXIT_REFUSED, "unable to wait for the runtime's check");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_CONFINE;
+}
+
 static int dry_run(const struct loaded *l, const struct launch_opts *o, const char *how,
                    char **main_cmd)
 {
@@ -167,15 +200,38 @@ static int dry_run(const struct loaded *l, const struct launch_opts *o, const ch
 		       i < m->ncomp ? "component" : "main", p->role);
 		rc = show_chain(l, p, i < m->ncomp ? p->command.v : main_cmd);
 	}
-	return rc ? rc : fflush(stdout) ? EXIT_REFUSED : 0;
+	if (!rc && fflush(stdout))
+		return EXIT_REFUSED;
+	return rc ? rc : launcher_check(l, o, main_cmd);
 }
 
-/* The runtime, this process: -F this program, -M the manifest's bytes. */
+/* --logs DIR: made 0700 if it is not there; refused (125, one line) when
+ * it is a symbolic link, not a directory, or not the caller's. Open. */
+static int logs_dir(const char *dir)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		die(EXIT_REFUSED, "--logs %s: unable to make it. Nothing ran", q(dir));
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		diex(EXIT_REFUSED, "refused: --logs %s: a symbolic link. Nothing ran.", q(dir));
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)) < 0 ||
+	    fstat(fd, &st) < 0)
+		die(EXIT_REFUSED, "--logs %s: unable to open it as a directory. Nothing ran", q(dir));
+	if (st.st_uid != getuid())
+		diex(EXIT_REFUSED, "refused: --logs %s: owned by uid %lu, not the caller's (%lu). "
+		     "Nothing ran.", q(dir), (unsigned long)st.st_uid, (unsigned long)getuid());
+	return fd;
+}
+
+/* The runtime, this process: -F this program, -M the manifest's bytes,
+ * -L --logs's directory; or, DRY, its checks alone (-n). */
 static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
-                                   char **cmd)
+                                   char **cmd, int dry)
 {
 	const char *v[16 + 1024];
-	char fe[16], mf[16];
+	char fe[16], mf[16], lg[16];
 	int self = open("/proc/self/exe", O_RDONLY),
 	    m = sealed_memfd("sharness-exec-manifest", 0, l->text, l->len);
 	size_t n = 0;
@@ -186,10 +242,16 @@ static NORETURN void exec_launcher(const struct loaded *l, const struct launch_o
 	snprintf(mf, sizeof mf, "%d", m);
 	v[n++] = helper_path("sharness-exec-launch");
 	v[n++] = "-F", v[n++] = fe, v[n++] = "-M", v[n++] = mf, v[n++] = "-H", v[n++] = l->hash;
+	if (dry)
+		v[n++] = "-n";
 	if (o->uid_range)
 		v[n++] = "-r", v[n++] = o->uid_range;
 	if (o->user)
 		v[n++] = "-u", v[n++] = o->user;
+	if (o->logs && !dry) {
+		snprintf(lg, sizeof lg, "%d", logs_dir(o->logs));
+		v[n++] = "-L", v[n++] = lg;
+	}
 	v[n++] = "--";
 	for (; *cmd && n < sizeof v / sizeof *v - 1; cmd++)
 		v[n++] = *cmd;
@@ -228,7 +290,7 @@ int cmd_launch(int argc, char **argv)
 		die_hint(EXIT_REFUSED, 0, "run it as root (sudo); --dry-run needs no root",
 		         "launch needs root: it makes a uid for each component. Nothing ran.");
 	if (!o.dry_run)
-		exec_launcher(&l, &o, argv + optind);
+		exec_launcher(&l, &o, argv + optind, 0);
 	snprintf(how, sizeof how, "%s%s", o.expect ? "pinned" : key ? "signed by " : "not pinned",
 	         !o.expect && key ? key : "");
 	rc = dry_run(&l, &o, how, argv + optind);

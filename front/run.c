@@ -511,6 +511,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'X': run_explain = 1; break;
 		case 'r': o->report = optarg; break;
 		case SESSION_OPT_IN: case SESSION_OPT_PASSWD: case SESSION_OPT_GROUP:
+		case SESSION_OPT_HOSTS:
 			session_option(c, optarg, RUN_USAGE);
 			break;
 		case 'L': run_launch_env = 1; break;

@@ -1,7 +1,9 @@
-/* run --in-session, --passwd-fd and --group-fd (runsession.h). The lines
- * are held to passwd(5) and group(5) as useradd(8) would write them, and
- * uid and gid 0 to root's own standard line, so that no tool in the view
- * is told that another name is root. */
+/* run --in-session, --passwd-fd, --group-fd and --hosts-fd (runsession.h).
+ * The lines are held to passwd(5) and group(5) as useradd(8) would write
+ * them, and uid and gid 0 to root's own standard line, so that no tool in
+ * the view is told that another name is root; to hosts(5) as an address
+ * and host names, no comment. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,12 +29,13 @@ static struct db {
 } dbs[] = {
 	{ "--passwd-fd", "/etc/passwd", -1, NULL, 0 },
 	{ "--group-fd", "/etc/group", -1, NULL, 0 },
+	{ "--hosts-fd", "/etc/hosts", -1, NULL, 0 },
 };
 #define NDBS (sizeof dbs / sizeof *dbs)
 
 void session_option(int c, const char *arg, const char *usage)
 {
-	struct db *d = &dbs[c == SESSION_OPT_GROUP];
+	struct db *d = &dbs[c == SESSION_OPT_GROUP ? 1 : c == SESSION_OPT_HOSTS ? 2 : 0];
 	unsigned long n = 0;
 	char *end = NULL;
 
@@ -55,7 +58,10 @@ int session_in(void)
 
 static int kept(int fd, int keep)
 {
-	return fd == keep || fd == dbs[0].fd || fd == dbs[1].fd;
+	for (size_t i = 0; i < NDBS; i++)
+		if (fd == dbs[i].fd)
+			return 1;
+	return fd == keep;
 }
 
 void close_inherited(int keep)
@@ -68,9 +74,11 @@ void close_inherited(int keep)
 		if (dbs[i].fd > top)
 			top = dbs[i].fd;
 	}
-	if (dbs[0].fd >= 0 && dbs[0].fd == dbs[1].fd)
-		usage_fail(RUN_USAGE, "--passwd-fd and --group-fd name the same descriptor %d",
-		           dbs[0].fd);
+	for (size_t i = 0; i < NDBS; i++)
+		for (size_t j = i + 1; j < NDBS; j++)
+			if (dbs[i].fd >= 0 && dbs[i].fd == dbs[j].fd)
+				usage_fail(RUN_USAGE, "%s and %s name the same descriptor %d",
+				           dbs[i].opt, dbs[j].opt, dbs[i].fd);
 	for (int fd = 3; fd < top; fd++)
 		if (!kept(fd, keep))
 			close(fd);
@@ -196,9 +204,53 @@ static const char *group_line(const char *s, size_t n)
 	return NULL;
 }
 
-/* D's text, every line held to its syntax and each name once; 125 with
- * one line naming the first problem. */
-static void check_lines(const struct db *d, int group)
+/* A host name: dot-separated DNS labels, 1 to 253 bytes. */
+static int good_host(const char *s, size_t n)
+{
+	size_t label = 0;
+
+	if (!n || n > 253)
+		return 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || s[i] == '.') {
+			if (!label || label > 63 || s[i - 1] == '-' || s[i - label] == '-')
+				return 0;
+			label = 0;
+		} else if ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		           (s[i] >= '0' && s[i] <= '9') || s[i] == '-') {
+			label++;
+		} else {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* What is wrong with the hosts(5) line S (N bytes), or NULL: an IPv4 or
+ * IPv6 address, then host names, each after one space or tab. */
+static const char *hosts_line(const char *s, size_t n)
+{
+	char addr[INET6_ADDRSTRLEN];
+	unsigned char bin[16];
+	size_t k = strcspn(s, " \t\n"), names = 0, len;
+
+	if (k >= sizeof addr || k >= n)
+		return "not an address and at least one host name";
+	memcpy(addr, s, k);
+	addr[k] = '\0';
+	if (inet_pton(AF_INET, addr, bin) != 1 && inet_pton(AF_INET6, addr, bin) != 1)
+		return "the address is neither IPv4 nor IPv6";
+	for (; k < n; k += 1 + len, names++) {
+		len = strcspn(s + k + 1, " \t\n");
+		if (k + 1 + len > n || !good_host(s + k + 1, len))
+			return "a host name is not dot-separated DNS labels, 1 to 253 bytes";
+	}
+	return names ? NULL : "not an address and at least one host name";
+}
+
+/* D's text, every line held to its syntax and (in passwd and group) each
+ * name once; 125 with one line naming the first problem. */
+static void check_lines(const struct db *d, int kind)
 {
 	struct text_item *names = calloc(d->len, sizeof *names);
 	const char *s = d->text, *nl, *why;
@@ -210,13 +262,13 @@ static void check_lines(const struct db *d, int group)
 	for (; s < d->text + d->len; s = nl + 1) {
 		nl = memchr(s, '\n', (size_t)(d->text + d->len - s));
 		line++;
-		why = nl == s ? "an empty line" : group ? group_line(s, (size_t)(nl - s)) :
-		      passwd_line(s, (size_t)(nl - s));
+		why = nl == s ? "an empty line" : kind == 2 ? hosts_line(s, (size_t)(nl - s)) :
+		      kind ? group_line(s, (size_t)(nl - s)) : passwd_line(s, (size_t)(nl - s));
 		if (why)
 			diex(EXIT_REFUSED, "refused: %s %d: line %zu: %s", d->opt, d->fd, line, why);
 		names[n++] = (struct text_item){ s, strcspn(s, ":"), line, 0 };
 	}
-	if (text_duplicates(names, n))
+	if (kind != 2 && text_duplicates(names, n))
 		diex(EXIT_REFUSED, "refused: %s %d: line %zu: the name %s is on line %zu too",
 		     d->opt, d->fd, names[0].at,
 		     quote(name, names[0].s, names[0].len, QUOTE_ALWAYS), names[0].of);
@@ -239,7 +291,7 @@ void session_check(void)
 		if (!d->len || memchr(d->text, '\0', d->len) || d->text[d->len - 1] != '\n')
 			diex(EXIT_REFUSED, "refused: %s %d: not lines of text, each ending in a "
 			     "newline", d->opt, d->fd);
-		check_lines(d, i == 1);
+		check_lines(d, (int)i);
 		if (fcntl(d->fd, F_SETFD, FD_CLOEXEC) < 0)
 			die(EXIT_REFUSED, "unable to keep %s %d for the view step", d->opt, d->fd);
 	}

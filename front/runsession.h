@@ -1,30 +1,32 @@
-/* run --in-session, --passwd-fd FD and --group-fd FD: what sharness-exec
- * launch (DESIGN.md 4.8) gives the run of each component, usable alone.
- * --in-session: the netns step keeps the caller's network namespace (-I),
- * which must hold no interface but lo. --passwd-fd, --group-fd: sealed
- * memfds of passwd and group lines, checked here, that the view step
- * shows read-only at /etc/passwd and /etc/group (-F), and that --user is
- * resolved against. */
+/* run --in-session, --passwd-fd FD, --group-fd FD and --hosts-fd FD: what
+ * sharness-exec launch (DESIGN.md 4.8) gives the run of each component,
+ * usable alone. --in-session: the netns step keeps the caller's network
+ * namespace (-I), which must hold no interface but lo. --passwd-fd,
+ * --group-fd, --hosts-fd: sealed memfds of passwd, group and hosts lines,
+ * checked here, that the view step shows read-only at /etc/passwd,
+ * /etc/group and /etc/hosts (-F); --user is resolved against the first
+ * two. */
 #ifndef SHARNESS_RUNSESSION_H
 #define SHARNESS_RUNSESSION_H
 
 #include "runvec.h"
 
 /* The long options (run's getopt_long values), for RUN's table. */
-enum { SESSION_OPT_IN = 0x200, SESSION_OPT_PASSWD, SESSION_OPT_GROUP };
+enum { SESSION_OPT_IN = 0x200, SESSION_OPT_PASSWD, SESSION_OPT_GROUP, SESSION_OPT_HOSTS };
 #define SESSION_LONGOPTS \
 	{ "in-session", no_argument, NULL, SESSION_OPT_IN }, \
 	{ "passwd-fd", required_argument, NULL, SESSION_OPT_PASSWD }, \
-	{ "group-fd", required_argument, NULL, SESSION_OPT_GROUP }
+	{ "group-fd", required_argument, NULL, SESSION_OPT_GROUP }, \
+	{ "hosts-fd", required_argument, NULL, SESSION_OPT_HOSTS }
 
 /* One of them, from run's option loop (USAGE for a bad FD). */
 void session_option(int c, const char *arg, const char *usage);
 /* In place of closefrom(3): close every inherited descriptor above 2 but
- * the ones of --passwd-fd and --group-fd and KEEP (-1: none). */
+ * the ones of --passwd-fd, --group-fd and --hosts-fd and KEEP (-1: none). */
 void close_inherited(int keep);
-/* Check what --passwd-fd and --group-fd name (125, one line, when they
- * are not sealed memfds of well-formed lines), and have --user resolved
- * against them; before run_user_resolve. */
+/* Check what --passwd-fd, --group-fd and --hosts-fd name (125, one line,
+ * when they are not sealed memfds of well-formed lines), and have --user
+ * resolved against the first two; before run_user_resolve. */
 void session_check(void);
 /* --in-session given? */
 int session_in(void);

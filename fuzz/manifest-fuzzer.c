@@ -41,8 +41,8 @@ static int role_ok(const char *r)
 {
 	size_t len = strlen(r);
 
-	return len >= 1 && len <= MANIFEST_ROLE_MAX && strcmp(r, ".") && strcmp(r, "..") &&
-	       strspn(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == len;
+	return len >= 1 && len <= MANIFEST_ROLE_MAX && r[0] != '-' && r[len - 1] != '-' &&
+	       strspn(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-") == len;
 }
 
 static void check_component(const struct manifest *m, size_t i)

@@ -15,12 +15,13 @@
 #include "common.h"
 #include "launch.h"
 
-/* Waits until every pidfd of ROLES still running is readable, or MS. */
+/* Waits until every pidfd of ROLES still running is readable, or MS,
+ * reading what they write meanwhile. */
 static int wait_all(struct launch *s, long ms)
 {
-	struct pollfd p[MANIFEST_MAX_COMPONENTS + 1];
+	struct pollfd p[3 * (MANIFEST_MAX_COMPONENTS + 1)];
 	struct timespec t0, t;
-	nfds_t n;
+	nfds_t n, running;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
@@ -28,11 +29,15 @@ static int wait_all(struct launch *s, long ms)
 		for (size_t i = 0; i < s->n; i++)
 			if (s->r[i].pidfd >= 0 && !s->r[i].ended)
 				p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
-		for (size_t i = 0; i < s->n; i++)
-			if (s->r[i].out >= 0)
+		running = n;
+		for (size_t i = 0; i < s->n; i++) {
+			if (s->r[i].out >= 0 || s->r[i].err >= 0)
 				drain(&s->r[i]);
+			p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
+			p[n++] = (struct pollfd){ .fd = s->r[i].err, .events = POLLIN };
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (!n)
+		if (!running)
 			return 0;
 		ms -= (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
 		t0 = t;
@@ -56,6 +61,11 @@ void session_end(struct launch *s, int end)
 		for (size_t i = 0; i < s->n; i++)
 			if (s->r[i].pidfd >= 0 && !s->r[i].ended)
 				pidfd_signal(s->r[i].pidfd, SIGKILL);
+	for (size_t i = 0; i < s->n; i++) {     /* what they wrote last */
+		drain(&s->r[i]);
+		log_flush(&s->r[i], 0);
+		log_flush(&s->r[i], 1);
+	}
 	write_all(s->status_w, &end, sizeof end);
 	_exit(0);
 }

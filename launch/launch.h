@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "common.h"
 #include "load.h"
@@ -33,6 +34,9 @@
 #define UIDS_DIR     RUN_DIR "/uids"
 #define READY_LINE_MAX 4096
 #define STOP_GRACE_MS  5000     /* SIGTERM, then SIGKILL this long after */
+#define LOG_LINE_MAX   4096     /* bytes of a component's line; longer ones are cut */
+#define LOG_TAIL       5        /* lines kept for "ended before it was ready" */
+#define LOG_TAIL_MAX   240      /* bytes kept of each, escaped */
 
 struct role {
 	const struct component *c;  /* the manifest's; main is comp[ncomp] */
@@ -45,12 +49,21 @@ struct role {
 	int policy;                 /* sealed memfd of its inline policy */
 	pid_t pid;                  /* its run's supervisor, in the session */
 	int pidfd;
-	int out;                    /* its stdout's read end (stdout_line), or -1 */
+	int out, err;               /* its stdout's and stderr's read ends, or -1 */
 	int ready, bad;             /* its line has been read; it broke a rule */
 	char line[READY_LINE_MAX + 1];
 	size_t len;
+	char part[2][LOG_LINE_MAX]; /* a line of its stdout, of its stderr, so far */
+	size_t plen[2];
+	int log;                    /* DIR/ROLE.log of --logs, or -1 */
+	char tail[LOG_TAIL][LOG_TAIL_MAX];  /* its last lines, escaped, a ring */
+	size_t ntail;               /* lines it wrote, all told */
 	int status;                 /* its wait status once it ended */
 	int ended;
+	int started, up;            /* started; ready (and frozen) */
+	pid_t probe;                /* its readiness probe, or -1 */
+	int probefd;
+	struct timespec deadline;   /* of its readiness */
 	int cg;                     /* its cgroup2 cgroup (freeze_when_ready), or -1 */
 	int frozen;                 /* it was frozen, and is not thawed yet */
 };
@@ -63,6 +76,7 @@ struct launch {
 	char session[33];           /* the same, lower-case hex */
 	char ca_hash[80];           /* SHARNESS_AI_SESSION_CA */
 	int frontend;               /* the front end, to exec: run */
+	int logdir;                 /* --logs's directory (-L), or -1 */
 	pid_t self;                 /* the init's pid outside, for /proc/PID/fd */
 	char **cmd;                 /* main's command */
 	const char *user;           /* --user for main, or NULL */
@@ -101,13 +115,33 @@ void identity_issue(struct launch *s);
 
 /* start.c: fork and exec `sharness-exec run` for role R (S). */
 void start_role(struct launch *s, struct role *r);
-/* ready.c: wait until component R is ready, draining the others' stdout;
- * 126 naming it when it ends or its time passes. */
-void ready_wait(struct launch *s, struct role *r);
+/* ready.c: start each component once every one it names in "after" is
+ * ready (and frozen, for freeze_when_ready), the others together, and
+ * wait until each is ready, draining them all; 126 naming one that ends
+ * or is not ready in time. */
+void components_start(struct launch *s);
 /* unixready.c: the probe of R's UNIX socket, in R's view, as R. */
 NORETURN void unix_probe(const struct role *r);
-/* line.c: read what component R wrote on its stdout; 0 at its end. */
+/* line.c: read what component R wrote on its stdout and stderr: its
+ * first stdout line, for stdout_line, as its ready line, the rest to
+ * log_bytes; 0 once both are at their end. */
 int drain(struct role *r);
+/* Each role's, as it is now: before a fatal line, so that it comes after
+ * what they wrote before it. */
+void drain_all(struct launch *s);
+/* logs.c: a component's output, a line at a time, "ROLE| LINE" on the
+ * launch's stderr (and LINE in DIR/ROLE.log with --logs), each line's
+ * control bytes, backslashes and bytes that are not UTF-8 escaped, so
+ * that no component's line can pass for another's. L opens the logs in
+ * DIR (-L, the front end's checked descriptor) before anything runs. */
+void logs_open(struct launch *s, int dir);
+void log_bytes(struct role *r, int err, const unsigned char *b, size_t n);
+/* The line R was writing on its stdout (ERR 0) or stderr, unended. */
+void log_flush(struct role *r, int err);
+/* Into WHY: how R ended ("exit status 1", "killed by signal 9"), and then
+ * its last lines (at most LOG_TAIL) on stderr, after the fatal line. */
+void log_ended(const struct role *r, char *why, size_t n);
+void log_tail(const struct role *r);
 /* loop.c: S's life after the fork: start, ready, main, end. GO is the
  * launcher's pipe: a byte to start, then on each SIGCONT the launcher
  * gets, "f" if the shell gave the launch the terminal, else "b". */

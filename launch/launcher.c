@@ -1,14 +1,18 @@
 /* sharness-exec-launch: the runtime of `sharness-exec launch` (DESIGN.md
  * 4.8, launch.h). The front end verifies the manifest and execs this
  * program, with the manifest's bytes in a sealed memfd (-M), its hash
- * (-H, checked again here), and a descriptor of the front end itself
- * (-F), which runs each role. As root only, in this order: the uid range
- * checked and a uid locked for each role; the session's id, network and
+ * (-H, checked again here), a descriptor of the front end itself (-F),
+ * which runs each role, and one of --logs's directory (-L). As root
+ * only, in this order: the uid range checked and a uid locked for each
+ * role; the logs made; the session's id, network and
  * mount namespaces and state directories; the CA and the certificates;
  * then the session's init (pid 1 of a new pid namespace, waiting for a
  * go), its watcher, and the session's cgroup, which the init joins. The launcher passes its signals on to the
  * init, waits for the init's end and the watcher's teardown, and exits
- * as main did (or re-raises main's signal). */
+ * as main did (or re-raises main's signal). With -n (launch --dry-run,
+ * any caller, no -F) it makes the checks that come before anything runs
+ * (freeze_when_ready's cgroup2, write paths, --user, the uid range), and
+ * exits as the launch would, 0 when it would go on. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -31,8 +35,8 @@
 
 const char *progname = "sharness-exec-launch";
 
-#define USAGE "sharness-exec-launch -F FD -M FD -H sha256:HEX [-r FIRST-LAST] [-u USER] " \
-	"-- COMMAND [ARG...]"
+#define USAGE "sharness-exec-launch [-n] -F FD -M FD -H sha256:HEX [-r FIRST-LAST] " \
+	"[-u USER] [-L FD] -- COMMAND [ARG...]"
 
 /* What the launcher passes on to the init, and the init to main. */
 static const int passed[] = {
@@ -57,26 +61,31 @@ static int usage_help(void)
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
 
+/* -n: launch --dry-run's word on whether this machine would refuse. */
+static int dry;
+
 static int parse(struct launch *s, int argc, char **argv, unsigned char want[HASH_LEN])
 {
 	const char *range = NULL, *hash = NULL;
 	int c, manifest = -1;
 
-	s->frontend = -1;
+	s->frontend = s->logdir = -1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+:F:M:H:r:u:h")) != -1) {
+	while ((c = getopt(argc, argv, "+:F:M:H:r:u:L:nh")) != -1) {
 		switch (c) {
 		case 'F': s->frontend = fd_arg("-F", optarg); break;
 		case 'M': manifest = fd_arg("-M", optarg); break;
 		case 'H': hash = optarg; break;
 		case 'r': range = optarg; break;
 		case 'u': s->user = optarg; break;
+		case 'L': s->logdir = fd_arg("-L", optarg); break;
+		case 'n': dry = 1; break;
 		case 'h': exit(usage_help());
 		default: usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
-	if (s->frontend < 0 || manifest < 0 || !hash || optind >= argc)
-		usage_fail(USAGE, "needs -F, -M, -H and main's COMMAND");
+	if ((s->frontend < 0 && !dry) || manifest < 0 || !hash || optind >= argc)
+		usage_fail(USAGE, "needs -F (but with -n), -M, -H and main's COMMAND");
 	if (!hash_parse(hash, want))
 		usage_fail(USAGE, "-H %s: not sha256: and 64 hex digits", qn(hash));
 	uids_parse(s, range);
@@ -239,14 +248,17 @@ int main(int argc, char **argv)
 	int mfd = parse(&s, argc, argv, want), go[2], st[2], sigfd, initfd, hostpid, end;
 	pid_t init, watcher;
 
-	if (geteuid() != 0 || getuid() != 0)
+	if (!dry && (geteuid() != 0 || getuid() != 0))
 		die_hint(EXIT_REFUSED, 0, "run it as root (sudo)",
 		         "launch needs root: it makes a uid for each component. Nothing ran.");
 	if (!load_as(mfd, "the manifest", &s.l, want, LOAD_MANIFEST))
 		return EXIT_REFUSED;
 	roles(&s);
 	uids_check(&s);
+	if (dry)	/* what would be refused before anything runs, and no more */
+		return 0;
 	uids_take(&s);
+	logs_open(&s, s.logdir);
 	if (random_fill(s.id, sizeof s.id) < 0)
 		die(EXIT_CONFINE, "unable to read random bytes for the session's id");
 	hex_encode(s.session, s.id, sizeof s.id);

@@ -1,7 +1,8 @@
 /* The session's init (launch.h): pid 1 of the session's pid namespace,
- * root, in the session's network and mount namespaces. It starts each
- * component in manifest order and waits until it is ready (and, with
- * freeze_when_ready, frozen: freeze.c), then main;
+ * root, in the session's network and mount namespaces. It starts the
+ * components, together but those whose "after" names others, which start
+ * once those are ready (and, with freeze_when_ready, frozen: freeze.c),
+ * and waits until each is ready (ready.c), then starts main;
  * passes on to main the signals the launcher passes on to it; and ends
  * the session when main ends (its status is the launch's), when a
  * component ends while main runs (main gets SIGTERM; 126, naming it), or
@@ -29,19 +30,27 @@ static int ended_as(int status)
 	return WIFSIGNALED(status) ? END_SIGNAL(WTERMSIG(status)) : END_CODE(WEXITSTATUS(status));
 }
 
-/* A component ended while main ran: main gets SIGTERM, the launch 126. */
+/* A component ended while main ran: main gets SIGTERM, the launch 126;
+ * its last lines (logs.c) after the fatal one. */
 static NORETURN void component_ended(struct launch *s, struct role *r)
 {
 	struct role *m = &s->r[s->n - 1];
+	const char *tail = "";
 
 	waitpid(r->pid, &r->status, 0);
 	r->ended = 1;
+	drain_all(s);
+	log_flush(r, 0);
+	log_flush(r, 1);
+	if (r->ntail)
+		tail = "; its last lines:";
 	if (WIFSIGNALED(r->status))
-		fatal_say(EXIT_CONFINE, 0, "component %s was killed by signal %d while main ran",
-		          q(r->c->role), WTERMSIG(r->status));
+		fatal_say(EXIT_CONFINE, 0, "component %s was killed by signal %d while main ran%s",
+		          q(r->c->role), WTERMSIG(r->status), tail);
 	else
-		fatal_say(EXIT_CONFINE, 0, "component %s ended (exit %d) while main ran",
-		          q(r->c->role), WEXITSTATUS(r->status));
+		fatal_say(EXIT_CONFINE, 0, "component %s ended (exit %d) while main ran%s",
+		          q(r->c->role), WEXITSTATUS(r->status), tail);
+	log_tail(r);
 	pidfd_signal(m->pidfd, SIGTERM);
 	session_end(s, END_CODE(EXIT_CONFINE));
 }
@@ -110,8 +119,8 @@ static void launch_continued(struct launch *s, const struct role *m)
 
 static NORETURN void main_wait(struct launch *s)
 {
-	/* the signals, each role's end and stdout (main's too), job control */
-	struct pollfd p[2 * (MANIFEST_MAX_COMPONENTS + 1) + 3];
+	/* the signals, each role's end, stdout and stderr, job control */
+	struct pollfd p[3 * (MANIFEST_MAX_COMPONENTS + 1) + 3];
 	struct role *m = &s->r[s->n - 1];
 	struct signalfd_siginfo si;
 	int jobfd = job_fd(s);
@@ -129,6 +138,7 @@ static NORETURN void main_wait(struct launch *s)
 		for (size_t i = 0; i < s->n; i++) {
 			p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
 			p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
+			p[n++] = (struct pollfd){ .fd = s->r[i].err, .events = POLLIN };
 		}
 		p[n++] = (struct pollfd){ .fd = jobfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = s->jobs, .events = POLLIN };
@@ -140,15 +150,15 @@ static NORETURN void main_wait(struct launch *s)
 			main_stops(s, m, jobfd);
 		if (p[n - 1].revents)
 			launch_continued(s, m);
-		if (p[2 * s->n - 1].revents) {
+		if (p[3 * s->n - 2].revents) {
 			waitpid(m->pid, &m->status, 0);
 			m->ended = 1;
 			session_end(s, ended_as(m->status));
 		}
 		for (size_t i = 0; i + 1 < s->n; i++) {
-			if (p[2 + 2 * i].revents)
+			if (p[2 + 3 * i].revents || p[3 + 3 * i].revents)
 				drain(&s->r[i]);
-			if (p[1 + 2 * i].revents)
+			if (p[1 + 3 * i].revents)
 				component_ended(s, &s->r[i]);
 		}
 	}
@@ -188,16 +198,10 @@ void session_init(struct launch *s, int go)
 		die(EXIT_CONFINE, "unable to make the session's signalfd");
 	clear_launch_env();
 	for (size_t i = 0; i < s->n; i++)
-		s->r[i].pidfd = s->r[i].out = -1;
+		s->r[i].pidfd = s->r[i].out = s->r[i].err = -1;
 	if ((end = freeze_prepare(s)))
 		session_end(s, end);
-	for (size_t i = 0; i + 1 < s->n; i++) {
-		start_role(s, &s->r[i]);
-		if (s->r[i].c->ready)
-			ready_wait(s, &s->r[i]);
-		if ((end = freeze_role(s, &s->r[i])))
-			session_end(s, end);
-	}
+	components_start(s);
 	start_role(s, &s->r[s->n - 1]);
 	main_wait(s);
 }

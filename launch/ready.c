@@ -1,4 +1,8 @@
-/* Readiness (launch.h): a component is ready when its TCP port accepts on
+/* Starting the components, and their readiness (launch.h): each starts as
+ * soon as every component its "after" names is ready (at once, without
+ * one), and all are waited for together, each probe a child of its own,
+ * each deadline its own, every output drained meanwhile.
+ * A component is ready when its TCP port accepts on
  * the session's loopback, or when its first stdout line has come, each
  * within its timeout (the manifest's timeout_seconds, else
  * MANIFEST_READY_TIMEOUT). The TCP probe is a child of the session's init
@@ -11,7 +15,8 @@
  * off as the component's.
  * The UNIX socket's probe is unixready.c's.
  * The first line is line.c's. A component that ends, or is not ready in
- * time, ends the session (end.c): 126, naming it. */
+ * time, ends the session (end.c): 126, naming it; one that ended with its
+ * exit status or signal and its last lines (logs.c). */
 #include <errno.h>
 #include <grp.h>
 #include <netinet/in.h>
@@ -114,80 +119,39 @@ static long ms_left(const struct timespec *end)
 	return (end->tv_sec - now.tv_sec) * 1000 + (end->tv_nsec - now.tv_nsec) / 1000000;
 }
 
-static NORETURN void not_ready(struct launch *s, const struct role *r, pid_t probe,
-                               const char *why)
+static NORETURN void not_ready(struct launch *s, struct role *r, const char *why)
 {
-	if (probe > 0) {
-		kill(probe, SIGKILL);
-		waitpid(probe, NULL, 0);
+	if (r->probe > 0) {
+		kill(r->probe, SIGKILL);
+		waitpid(r->probe, NULL, 0);
 	}
+	drain_all(s);
 	fatal_say(EXIT_CONFINE, 0, "component %s %s", q(r->c->role), why);
+	if (r->ended)
+		log_tail(r);
 	session_end(s, END_CODE(EXIT_CONFINE));
 }
 
-/* One poll: each started component's end and stdout, the signals, and
- * the probe. Returns what R's readiness now is: 1 ready, 0 not yet. */
-static int ready_poll(struct launch *s, struct role *r, pid_t probe, int probefd, long ms)
+/* R ended before the session started: how, and what it said last. */
+static NORETURN void ended(struct launch *s, struct role *r, const char *what)
 {
-	struct pollfd p[2 * MANIFEST_MAX_COMPONENTS + 4];
-	struct signalfd_siginfo si;
-	int n = 0, status;
+	char how[64], why[160];
 
-	p[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
-	p[n++] = (struct pollfd){ .fd = probefd, .events = POLLIN };
-	for (size_t i = 0; i <= (size_t)(r - s->r); i++) {
-		p[n++] = (struct pollfd){ .fd = s->r[i].pidfd, .events = POLLIN };
-		p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
-	}
-	if (poll(p, (nfds_t)n, (int)ms) < 0 && errno != EINTR)
-		die(EXIT_CONFINE, "unable to wait for %s", q(r->c->role));
-	if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
-		session_end(s, END_SIGNAL((int)si.ssi_signo));
-	for (size_t i = 0; i <= (size_t)(r - s->r); i++) {
-		if (p[3 + 2 * i].revents)
-			drain(&s->r[i]);
-		if (p[2 + 2 * i].revents)
-			not_ready(s, &s->r[i], probe, &s->r[i] == r ? "ended before it was ready" :
-			          "ended while the session started");
-	}
-	if (r->bad)
-		not_ready(s, r, probe, "wrote a first line longer than 4096 bytes or with a "
-		          "control character");
-	if (r->c->ready == READY_STDOUT_LINE)
-		return r->ready;
-	if (!p[1].revents)
-		return 0;
-	if (waitpid(probe, &status, 0) < 0)
-		not_ready(s, r, -1, "could not be probed");
-	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_SQUAT) {
-		char why[96];
-		snprintf(why, sizeof why, "is not ready: another uid listens on its TCP port %u",
-		         r->c->ready_port);
-		not_ready(s, r, -1, why);
-	}
-	if (status != 0)
-		not_ready(s, r, -1, "could not be probed");
-	close(probefd);
-	return 1;
+	waitpid(r->pid, &r->status, 0);
+	r->ended = 1;
+	drain(r);
+	log_flush(r, 0);
+	log_flush(r, 1);
+	log_ended(r, how, sizeof how);
+	snprintf(why, sizeof why, "%s: %s; %s", what, how,
+	         r->ntail ? "its last lines:" : "it wrote no line");
+	not_ready(s, r, why);
 }
 
-void ready_wait(struct launch *s, struct role *r)
+static NORETURN void timed_out(struct launch *s, struct role *r)
 {
-	struct timespec end;
 	char why[128];
-	int probefd;
-	pid_t probe = probe_start(r, &probefd);
-	long ms;
 
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)r->c->ready_timeout;
-	for (;;) {
-		ms = ms_left(&end);
-		if (ready_poll(s, r, probe, probefd, ms < 0 ? 0 : ms))
-			return;
-		if (ms <= 0)
-			break;
-	}
 	if (r->c->ready == READY_STDOUT_LINE)
 		snprintf(why, sizeof why, "is not ready within %lu s: no line on its stdout",
 		         r->c->ready_timeout);
@@ -197,5 +161,128 @@ void ready_wait(struct launch *s, struct role *r)
 	else
 		snprintf(why, sizeof why, "is not ready within %lu s: TCP port %u accepts no "
 		         "connection", r->c->ready_timeout, r->c->ready_port);
-	not_ready(s, r, probe, why);
+	not_ready(s, r, why);
+}
+
+/* R is ready (and, with freeze_when_ready, frozen). */
+static void up(struct launch *s, struct role *r)
+{
+	int end;
+
+	r->up = 1;
+	if ((end = freeze_role(s, r)))
+		session_end(s, end);
+}
+
+/* R's probe has ended: ready, or the session's end. */
+static void probed(struct launch *s, struct role *r)
+{
+	char why[96];
+	int status;
+
+	if (waitpid(r->probe, &status, 0) < 0)
+		not_ready(s, r, "could not be probed");
+	r->probe = -1;
+	close(r->probefd);
+	r->probefd = -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_SQUAT) {
+		snprintf(why, sizeof why, "is not ready: another uid listens on its TCP port %u",
+		         r->c->ready_port);
+		not_ready(s, r, why);
+	}
+	if (status != 0)
+		not_ready(s, r, "could not be probed");
+	up(s, r);
+}
+
+/* One poll of every started component's end, stdout, stderr and probe,
+ * and the signals, until the soonest deadline of those not ready yet. */
+static void ready_poll(struct launch *s)
+{
+	struct pollfd p[4 * MANIFEST_MAX_COMPONENTS + 1];
+	struct signalfd_siginfo si;
+	size_t nc = s->n - 1;
+	long ms = -1, left;
+
+	p[0] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+	for (size_t i = 0; i < nc; i++) {
+		struct role *r = &s->r[i];
+
+		p[1 + 4 * i] = (struct pollfd){ .fd = r->pidfd, .events = POLLIN };
+		p[2 + 4 * i] = (struct pollfd){ .fd = r->out, .events = POLLIN };
+		p[3 + 4 * i] = (struct pollfd){ .fd = r->err, .events = POLLIN };
+		p[4 + 4 * i] = (struct pollfd){ .fd = r->probefd, .events = POLLIN };
+		if (r->started && !r->up && ((left = ms_left(&r->deadline)) < ms || ms < 0))
+			ms = left < 0 ? 0 : left;
+	}
+	if (poll(p, (nfds_t)(1 + 4 * nc), (int)ms) < 0 && errno != EINTR)
+		die(EXIT_CONFINE, "unable to wait for the components");
+	if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
+		session_end(s, END_SIGNAL((int)si.ssi_signo));
+	for (size_t i = 0; i < nc; i++) {
+		struct role *r = &s->r[i];
+
+		if (p[2 + 4 * i].revents || p[3 + 4 * i].revents)
+			drain(r);
+		if (p[1 + 4 * i].revents)
+			ended(s, r, r->up ? "ended while the session started" :
+			      "ended before it was ready");
+		if (!r->started || r->up)
+			continue;
+		if (r->bad)
+			not_ready(s, r, "wrote a first line longer than 4096 bytes or with a "
+			          "control character");
+		if (r->c->ready == READY_STDOUT_LINE ? r->ready : p[4 + 4 * i].revents != 0) {
+			if (r->probe > 0)
+				probed(s, r);
+			else
+				up(s, r);
+		} else if (ms_left(&r->deadline) <= 0) {
+			timed_out(s, r);
+		}
+	}
+}
+
+/* R may start: every component it names in "after" is ready. */
+static int startable(const struct launch *s, const struct role *r)
+{
+	if (r->started)
+		return 0;
+	for (size_t d = 0; d < r->c->nafter; d++)
+		if (!s->r[r->c->after[d]].up)
+			return 0;
+	return 1;
+}
+
+void components_start(struct launch *s)
+{
+	size_t waiting;
+	int again;
+
+	for (size_t i = 0; i + 1 < s->n; i++)
+		s->r[i].probefd = s->r[i].probe = -1;
+	for (;;) {
+		do {
+			again = 0;
+			for (size_t i = 0; i + 1 < s->n; i++) {
+				struct role *r = &s->r[i];
+
+				if (!startable(s, r))
+					continue;
+				start_role(s, r);
+				r->started = again = 1;
+				r->probe = probe_start(r, &r->probefd);
+				clock_gettime(CLOCK_MONOTONIC, &r->deadline);
+				r->deadline.tv_sec += (time_t)r->c->ready_timeout;
+				if (!r->c->ready)
+					up(s, r);
+			}
+		} while (again);
+		waiting = 0;
+		for (size_t i = 0; i + 1 < s->n; i++)
+			waiting += s->r[i].started && !s->r[i].up;
+		if (!waiting)
+			return;     /* check refuses a cycle: every one has started */
+		ready_poll(s);
+	}
 }

@@ -3,7 +3,7 @@
  * started the launch (the descriptor -F) as
  *
  *   sharness-exec run --user UID:GID --launch-env --in-session \
- *       --passwd-fd P --group-fd G \
+ *       --passwd-fd P --group-fd G --hosts-fd H \
  *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
  *
  * N being the sealed memfd of the role's inline policy (run closes every
@@ -13,13 +13,15 @@
  * the session's network namespace, for "none" too; P and G are sealed
  * memfds of root's passwd and group lines and the role's own (its name
  * its role where that is a user name, else "session-UID"; its home its
- * state directory), which the view shows at /etc/passwd and /etc/group.
- * Main under --user has neither: it is a user of the host's. A component's stdin
- * is /dev/null, its stdout the launch's stderr (or, for a stdout_line
- * component, a pipe the init reads), and it has a process group of its
- * own; main has the launch's stdin, stdout and stderr, a process group of
- * its own as well, which the init makes the terminal's foreground one
- * when there is a terminal. The fork's pid is the run's supervisor. */
+ * state directory), which the view shows at /etc/passwd and /etc/group;
+ * H one of localhost's lines and each role's name as 127.0.0.1, the
+ * view's /etc/hosts, so that a role reaches another by its name. Main
+ * under --user has no P and G: it is a user of the host's. A
+ * component's stdin is /dev/null, its stdout and stderr pipes the init
+ * reads (line.c, logs.c), and it has a process group of its own; main has
+ * the launch's stdin, stdout and stderr, a process group of its own as
+ * well, which the init makes the terminal's foreground one when there is
+ * a terminal. The fork's pid is the run's supervisor. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -115,17 +117,36 @@ static size_t push_ids(const struct role *r, const char **v, size_t k, char fds[
 	return k;
 }
 
+/* In the child: --hosts-fd H into V at K: localhost, and every role's
+ * name, the session's loopback (every role is in its network namespace). */
+static size_t push_hosts(const struct launch *s, const char **v, size_t k, char fd[16])
+{
+	size_t cap = 64 + s->n * (MANIFEST_ROLE_MAX + 12), n;
+	char *text = malloc(cap);
+
+	if (!text)
+		diex(EXIT_CONFINE, "out of memory");
+	n = (size_t)snprintf(text, cap, "127.0.0.1 localhost\n::1 localhost\n");
+	for (size_t i = 0; i < s->n && n < cap; i++)
+		n += (size_t)snprintf(text + n, cap - n, "127.0.0.1 %s\n", s->r[i].c->role);
+	snprintf(fd, 16, "%d", sealed("sharness-exec-hosts", text));
+	free(text);
+	v[k++] = "--hosts-fd";
+	v[k++] = fd;
+	return k;
+}
+
 /* In the child: the words of R's run. */
 static const char **run_argv(const struct launch *s, const struct role *r)
 {
-	static char policy[64], fds[2][16];
+	static char policy[64], fds[3][16];
 	char **cmd = r->main ? s->cmd : r->c->command.v;
 	size_t words = 0, k = 0;
 	const char **v;
 
 	for (; cmd[words]; words++)
 		;
-	if (!(v = calloc(words + 16, sizeof *v)))
+	if (!(v = calloc(words + 18, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
 	v[k++] = "sharness-exec";
 	v[k++] = "run";
@@ -133,6 +154,7 @@ static const char **run_argv(const struct launch *s, const struct role *r)
 	v[k++] = r->main && s->user ? s->user : r->ids;
 	if (!r->main || !s->user)
 		k = push_ids(r, v, k, fds);
+	k = push_hosts(s, v, k, fds[2]);
 	v[k++] = "--launch-env";
 	v[k++] = "--in-session";
 	v[k++] = "--expect-hash";
@@ -145,7 +167,7 @@ static const char **run_argv(const struct launch *s, const struct role *r)
 }
 
 /* In the child: the signals as a fresh process has them, its stdio. */
-static void child_io(const struct role *r, int out)
+static void child_io(const struct role *r, const int out[2], const int err[2])
 {
 	sigset_t none;
 	int null;
@@ -161,22 +183,32 @@ static void child_io(const struct role *r, int out)
 	if (chdir(r->state) < 0)
 		die(EXIT_CONFINE, "unable to enter %s", r->state);
 	if ((null = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0 || dup2(null, 0) < 0 ||
-	    dup2(out >= 0 ? out : 2, 1) < 0)
+	    dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 		die(EXIT_CONFINE, "unable to set the stdio of %s", q(r->c->role));
+}
+
+/* The init's end of a component's pipe P, non-blocking; the other closed. */
+static int read_end(const struct role *r, const int p[2])
+{
+	if (p[1] >= 0)
+		close(p[1]);
+	if (p[0] >= 0 && fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
+		die(EXIT_CONFINE, "unable to read the output of %s", q(r->c->role));
+	return p[0];
 }
 
 void start_role(struct launch *s, struct role *r)
 {
-	int out[2] = { -1, -1 };
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	pid_t pid;
 
-	if (r->c->ready == READY_STDOUT_LINE && pipe2(out, O_CLOEXEC) < 0)
-		die(EXIT_CONFINE, "unable to make a pipe for the stdout of %s", q(r->c->role));
+	if (!r->main && (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0))
+		die(EXIT_CONFINE, "unable to make the pipes of the output of %s", q(r->c->role));
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork for %s", q(r->c->role));
 	if (!pid) {
-		child_io(r, out[1]);
+		child_io(r, out, err);
 		freeze_join(r);
 		set_env(s, r);
 		syscall(SYS_execveat, s->frontend, "", run_argv(s, r), environ, AT_EMPTY_PATH);
@@ -191,11 +223,8 @@ void start_role(struct launch *s, struct role *r)
 		if (s->fg)
 			tcsetpgrp(0, pid);
 	}
-	if (out[1] >= 0)
-		close(out[1]);
-	r->out = out[0];
-	if (r->out >= 0 && fcntl(r->out, F_SETFL, O_NONBLOCK) < 0)
-		die(EXIT_CONFINE, "unable to read the stdout of %s", q(r->c->role));
+	r->out = read_end(r, out);
+	r->err = read_end(r, err);
 	r->pid = pid;
 	if ((r->pidfd = pidfd_open_(pid)) < 0)
 		die(EXIT_CONFINE, "unable to open a pidfd for %s", q(r->c->role));

@@ -9,7 +9,8 @@
  * SHA256 with its parameters absent (RFC 5758 3.2), and UTCTime (through
  * 2049, GeneralizedTime after, RFC 5280 4.1.2.5). The CA's subject and
  * issuer are one CN; a leaf's subject is empty, so its subjectAltName is
- * critical (RFC 5280 4.1.2.6, SPIFFE X509-SVID 3.1). */
+ * critical (RFC 5280 4.1.2.6, SPIFFE X509-SVID 3.1). A leaf's role is a
+ * DNS label: it is one of the leaf's dNSNames too. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,14 +161,24 @@ static void extension(struct der *d, const unsigned char *oid, size_t oidlen, in
 	end(d, ext);
 }
 
-/* subjectAltName: one uniformResourceIdentifier [6] IA5String. */
-static void san(struct der *d, const char *uri, int critical)
+/* subjectAltName: one uniformResourceIdentifier [6] IA5String; a leaf's
+ * then its host names, its ROLE and localhost, as dNSName [2] IA5String,
+ * and the loopback's addresses, 127.0.0.1 and ::1, as iPAddress [7]
+ * (X509-SVID 2: other SAN types may stand beside the one URI SAN). */
+static void san(struct der *d, const char *uri, const char *role, int critical)
 {
-	unsigned char v[8 + SVID_URI_MAX];
+	static const unsigned char v4[] = { 127, 0, 0, 1 }, v6[16] = { [15] = 1 };
+	unsigned char v[64 + SVID_URI_MAX + SVID_ROLE_MAX];
 	struct der in = { v, 0, sizeof v, 0 };
 	size_t seq = begin(&in, 0x30);
 
 	prim(&in, 0x86, uri, strlen(uri));
+	if (role) {
+		prim(&in, 0x82, role, strlen(role));
+		prim(&in, 0x82, "localhost", strlen("localhost"));
+		prim(&in, 0x87, v4, sizeof v4);
+		prim(&in, 0x87, v6, sizeof v6);
+	}
 	end(&in, seq);
 	if (in.bad)
 		d->bad = 1;
@@ -204,7 +215,7 @@ static void extensions(struct der *d, const struct svid_ca *ca, const char *leaf
 		extension(d, oid_basic, sizeof oid_basic, CRITICAL, 0x30, bc_ca, sizeof bc_ca);
 		extension(d, oid_key_usage, sizeof oid_key_usage, CRITICAL, 0x03, ku_ca, sizeof ku_ca);
 		extension(d, oid_ski, sizeof oid_ski, 0, 0x04, ca->keyid, SVID_KEYID_LEN);
-		san(d, ca->cert.uri, 0);
+		san(d, ca->cert.uri, NULL, 0);
 	} else {
 		extension(d, oid_basic, sizeof oid_basic, CRITICAL, 0x30, NULL, 0);
 		extension(d, oid_key_usage, sizeof oid_key_usage, CRITICAL, 0x03, ku_leaf,
@@ -218,7 +229,7 @@ static void extensions(struct der *d, const struct svid_ca *ca, const char *leaf
 		prim(&a, 0x80, ca->keyid, SVID_KEYID_LEN);   /* [0] keyIdentifier */
 		end(&a, at);
 		extension(d, oid_aki, sizeof oid_aki, 0, 0, aki, a.n);
-		san(d, leaf, CRITICAL);
+		san(d, leaf, strrchr(leaf, '/') + 1, CRITICAL);
 	}
 	d->bad |= e.bad | a.bad;
 	end(d, seq);
@@ -272,9 +283,9 @@ int svid_role_ok(const char *role)
 {
 	size_t len = strlen(role);
 
-	return len && len <= SVID_ROLE_MAX && strcmp(role, ".") && strcmp(role, "..") &&
+	return len && len <= SVID_ROLE_MAX && role[0] != '-' && role[len - 1] != '-' &&
 	       strspn(role, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	                    "0123456789._-") == len;
+	                    "0123456789-") == len;
 }
 
 int svid_ca_make(struct svid_ca *ca, const unsigned char session[SVID_SESSION_LEN],
@@ -302,10 +313,10 @@ int svid_leaf_make(const struct svid_ca *ca, const char *role, struct privkey *k
                    struct svid_cert *cert, const char **why)
 {
 	memset(cert, 0, sizeof *cert);
-	*why = "not a role: [A-Za-z0-9._-], 1-64 of them, not . or ..";
+	*why = "not a role: a DNS label, 1-63 of [A-Za-z0-9-], no - first or last";
 	if (!svid_role_ok(role))
 		return 0;
-	snprintf(cert->uri, sizeof cert->uri, "spiffe://%.32s/%.64s", ca->session, role);
+	snprintf(cert->uri, sizeof cert->uri, "spiffe://%.32s/%.63s", ca->session, role);
 	*why = "unable to make a P-256 key";
 	if (!key_generate(key))
 		return 0;

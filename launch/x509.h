@@ -13,7 +13,7 @@
 
 #define SVID_SESSION_LEN   16                   /* random bytes */
 #define SVID_SESSION_HEX   (2 * SVID_SESSION_LEN)
-#define SVID_ROLE_MAX      64
+#define SVID_ROLE_MAX      63                   /* a DNS label */
 #define SVID_URI_MAX       (sizeof "spiffe://" + SVID_SESSION_HEX + 1 + SVID_ROLE_MAX)
 #define SVID_CERT_MAX      1024                 /* a CA is about 560 bytes */
 #define SVID_KEYID_LEN     20                   /* SHA-1, RFC 5280 4.2.1.2 (1) */
@@ -45,8 +45,8 @@ void svid_secret_free(void *p, size_t n);
 /* PR_SET_DUMPABLE 0 and RLIMIT_CORE 0: 0, or -1 with errno set. */
 int svid_harden(void);
 
-/* 1 when ROLE is [A-Za-z0-9._-]{1,64}, not "." or ".." (a SPIFFE path
- * segment, and a manifest's role). */
+/* 1 when ROLE is a DNS label, [A-Za-z0-9-]{1,63} with no "-" first or
+ * last (a SPIFFE path segment, a host name, and a manifest's role). */
 int svid_role_ok(const char *role);
 
 /* A session CA into CA (in secret memory): a fresh key, the session id
@@ -57,7 +57,8 @@ int svid_ca_make(struct svid_ca *ca, const unsigned char session[SVID_SESSION_LE
                  time_t now, unsigned long lifetime, const char **why);
 /* A leaf for ROLE, signed by CA, valid as long as CA: a fresh key into
  * KEY (in secret memory) and its certificate into CERT, whose one URI SAN
- * is spiffe://SESSION/ROLE. 1, or 0 with a phrase in *WHY. */
+ * is spiffe://SESSION/ROLE, beside the dNSNames ROLE and localhost and the
+ * iPAddresses 127.0.0.1 and ::1. 1, or 0 with a phrase in *WHY. */
 int svid_leaf_make(const struct svid_ca *ca, const char *role, struct privkey *key,
                    struct svid_cert *cert, const char **why);
 

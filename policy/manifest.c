@@ -4,86 +4,32 @@
  * tokens: json.c's readers use only offsets and indices within one), so
  * that it is checked, and hashed, exactly as a policy file would be. Each
  * value gets at most one message. ENOMEM dies with 125. */
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "manifest.h"
+#include "near.h"
+#include "manifestck.h"
+#include "policyrules.h"
 
-#define ROLE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
-#define KEY_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-#define LABEL_MAX (48 + MANIFEST_ROLE_MAX)     /* place, quotes and role */
-#define LINE_MAX_ (LABEL_MAX + 6 * QUOTED_MAX)
-#define SUN_PATH_MAX 107        /* sockaddr_un's sun_path, less its NUL */
-
-struct mck {
-	const struct json_doc *d;
-	void (*report)(void *ctx, const char *line);
-	void *ctx;
-	size_t n;                   /* problems so far */
-	char label[LABEL_MAX];      /* `components[1] "kms": `, or "" */
-};
-
-#define TYPE(c, i) json_type((c)->d, i)
-#define SIZE(c, i) ((size_t)(c)->d->tok[i].size)
-
-static void say(struct mck *c, const char *line)
-{
-	c->n++;
-	if (c->report)
-		c->report(c->ctx, line);
-}
-
-PRINTF(3, 4)
-static void problem(struct mck *c, const char *key, const char *fmt, ...)
-{
-	char line[LINE_MAX_];
-	size_t k = (size_t)snprintf(line, sizeof line, "%s%s: ", c->label, key);
-	va_list ap;
-
-	if (k < sizeof line) {
-		va_start(ap, fmt);
-		vsnprintf(line + k, sizeof line - k, fmt, ap);
-		va_end(ap);
-	}
-	say(c, line);
-}
+#define ROLE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
 
 /* A line of policy_check's, about the inline policy of c->label's component. */
 static void policy_line(void *ctx, const char *line)
 {
+	static const char near[] = "; did you mean ";
 	struct mck *c = ctx;
 	char out[LINE_MAX_];
+	const char *m = strstr(line, near);	/* its key path too is the manifest's */
 
-	snprintf(out, sizeof out, "%spolicy.%s", c->label, line);
-	say(c, out);
-}
-
-/* 1 when V is of type T, else 0 and "KEY: must be ..." said. */
-static int is(struct mck *c, const char *key, unsigned v, enum json_type t)
-{
-	static const char *const what[] = {
-		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
-		[JSON_STRING] = "a string", [JSON_NUMBER] = "an integer",
-	};
-
-	if (TYPE(c, v) == t)
-		return 1;
-	problem(c, key, "must be %s", what[t]);
-	return 0;
-}
-
-/* KEY's value V, when it is a string, in a fresh heap buffer, NUL added. */
-static char *string(struct mck *c, const char *key, unsigned v, size_t *len)
-{
-	char *s = NULL;
-
-	if (is(c, key, v, JSON_STRING) && !(s = json_string(c->d, v, len)))
-		die(EXIT_REFUSED, "unable to allocate memory");
-	return s;
+	if (m)
+		snprintf(out, sizeof out, "%spolicy.%.*spolicy.%s", c->label,
+		         (int)(m + strlen(near) - line), line, m + strlen(near));
+	else
+		snprintf(out, sizeof out, "%spolicy.%s", c->label, line);
+	mck_say(c, out);
 }
 
 /* Key K's name for a message: bare when it is a plain word, else quoted. */
@@ -102,18 +48,32 @@ static const char *key_name(struct mck *c, unsigned k, char out[QUOTED_MAX])
 	return quote(out, s, len, QUOTE_ALWAYS);
 }
 
+/* KEY (key K) is none of NAMES: "unknown key", and the one of NAMES it is
+ * near, as a policy's keys have it (policynear.c). */
+static void unknown(struct mck *c, const char *key, unsigned k, const char *const *names,
+                    const char *prefix)
+{
+	size_t len;
+	const char *s = json_str(c->d, k, &len), *near = near_name(s, len, names);
+
+	if (near)
+		mck_problem(c, key, "unknown key; did you mean %s%s?", prefix, near);
+	else
+		mck_problem(c, key, "unknown key");
+}
+
 static int integer(struct mck *c, const char *key, unsigned v, long long lo, long long hi,
                    unsigned long *out)
 {
 	long long n;
 
-	if (!is(c, key, v, JSON_NUMBER))
+	if (!mck_is(c, key, v, JSON_NUMBER))
 		return 0;
 	if ((n = json_integer(c->d, v)) < lo || n > hi) {
 		if (lo == hi)
-			problem(c, key, "must be %lld, not %lld", lo, n);
+			mck_problem(c, key, "must be %lld, not %lld", lo, n);
 		else
-			problem(c, key, "must be %lld-%lld, not %lld", lo, hi, n);
+			mck_problem(c, key, "must be %lld-%lld, not %lld", lo, hi, n);
 		return 0;
 	}
 	*out = (unsigned long)n;
@@ -125,24 +85,15 @@ static void boolean(struct mck *c, const char *key, unsigned v, int *out)
 	if (TYPE(c, v) == JSON_TRUE || TYPE(c, v) == JSON_FALSE)
 		*out = TYPE(c, v) == JSON_TRUE;
 	else
-		problem(c, key, "must be true or false");
+		mck_problem(c, key, "must be true or false");
 }
 
+/* A DNS label (RFC 1123), the role's host name in the session. */
 static int role_ok(const char *s, size_t len)
 {
 	/* strspn stops at a NUL, so an embedded one makes it short of LEN */
 	return len && len <= MANIFEST_ROLE_MAX && strspn(s, ROLE_CHARS) == len &&
-	       strcmp(s, ".") && strcmp(s, "..");
-}
-
-void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role)
-{
-	size_t k = strlen(MANIFEST_READY_PREFIX);
-
-	memcpy(out, MANIFEST_READY_PREFIX, k);
-	for (; *role && k < MANIFEST_READY_NAME_MAX - 1; role++)
-		out[k++] = *role == '-' || *role == '.' ? '_' : (char)toupper((unsigned char)*role);
-	out[k] = '\0';
+	       s[0] != '-' && s[len - 1] != '-';
 }
 
 /* c->label for component I (main when MAIN) of object O: its place, and
@@ -173,10 +124,11 @@ static void check_role(struct mck *c, struct component *p, unsigned v)
 {
 	char q[QUOTED_MAX];
 	size_t len;
-	char *s = string(c, "role", v, &len);
+	char *s = mck_string(c, "role", v, &len);
 
 	if (s && !role_ok(s, len)) {
-		problem(c, "role", "must be 1-%d of A-Z a-z 0-9 . _ -, and not . or ..: %s",
+		mck_problem(c, "role", "must be a DNS label, its host name in the session: 1-%d of "
+		        "A-Z a-z 0-9 -, not beginning or ending with -: %s",
 		        MANIFEST_ROLE_MAX, quote(q, s, len, QUOTE_ALWAYS));
 		free(s);
 		s = NULL;
@@ -191,19 +143,19 @@ static void check_command(struct mck *c, struct component *p, unsigned a)
 	char *s;
 
 	if (TYPE(c, a) != JSON_ARRAY || !SIZE(c, a)) {
-		problem(c, "command", "must be an array of at least one string");
+		mck_problem(c, "command", "must be an array of at least one string");
 		return;
 	}
 	if (!(p->command.v = calloc(SIZE(c, a) + 1, sizeof *p->command.v)))
 		die(EXIT_REFUSED, "unable to allocate memory");
 	JSON_EACH_ELEMENT(c->d, a, i, e) {
 		snprintf(at, sizeof at, "command[%u]", i);
-		if (!(s = string(c, at, e, &len)))
+		if (!(s = mck_string(c, at, e, &len)))
 			continue;
 		if (memchr(s, '\0', len))
-			problem(c, at, "contains a NUL byte");
+			mck_problem(c, at, "contains a NUL byte");
 		else if (!i && !len)
-			problem(c, at, "must not be empty");
+			mck_problem(c, at, "must not be empty");
 		p->command.v[p->command.n++] = s;
 	}
 }
@@ -213,7 +165,7 @@ static void check_policy(struct mck *c, struct component *p, unsigned o)
 	struct json_doc sub = *c->d;
 	unsigned char digest[HASH_LEN];
 
-	if (!is(c, "policy", o, JSON_OBJECT))
+	if (!mck_is(c, "policy", o, JSON_OBJECT))
 		return;
 	sub.tok = c->d->tok + o;
 	sub.ntok = json_next(c->d, o) - o;
@@ -228,15 +180,15 @@ static void ready_unix(struct mck *c, struct component *p, unsigned v)
 {
 	char q[QUOTED_MAX];
 	size_t len;
-	char *s = string(c, "ready.unix", v, &len);
+	char *s = mck_string(c, "ready.unix", v, &len);
 
 	if (!s)
 		return;
 	if (policy_path(s, len, s) != POLICY_PATH_OK)
-		problem(c, "ready.unix", "not an absolute path without . or ..: %s",
+		mck_problem(c, "ready.unix", "not an absolute path without . or ..: %s",
 		        quote(q, s, len, QUOTE_ALWAYS));
 	else if (strlen(s) > SUN_PATH_MAX)
-		problem(c, "ready.unix", "longer than the %d bytes a socket address holds: %s",
+		mck_problem(c, "ready.unix", "longer than the %d bytes a socket address holds: %s",
 		        SUN_PATH_MAX, quote(q, s, len, QUOTE_ALWAYS));
 	else {
 		p->ready_path = s;
@@ -253,7 +205,7 @@ static void check_ready(struct mck *c, struct component *p, unsigned o)
 	int kinds = 0;
 
 	p->ready_timeout = MANIFEST_READY_TIMEOUT;
-	if (!is(c, "ready", o, JSON_OBJECT))
+	if (!mck_is(c, "ready", o, JSON_OBJECT))
 		return;
 	JSON_EACH_MEMBER(c->d, o, m, k) {
 		(void)m;
@@ -273,14 +225,15 @@ static void check_ready(struct mck *c, struct component *p, unsigned o)
 		} else if (json_streq(c->d, k, "stdout_line")) {
 			p->ready = READY_STDOUT_LINE;
 			if (TYPE(c, k + 1) != JSON_TRUE)
-				problem(c, key, "must be true");
+				mck_problem(c, key, "must be true");
 		} else {
-			problem(c, key, "unknown key");
+			unknown(c, key, k, (const char *const[]){ "tcp", "unix", "stdout_line",
+			        "timeout_seconds", NULL }, "ready.");
 			kinds--;
 		}
 	}
 	if (kinds != 1)
-		problem(c, "ready", "needs exactly one of tcp, unix and stdout_line, not %d", kinds);
+		mck_problem(c, "ready", "needs exactly one of tcp, unix and stdout_line, not %d", kinds);
 }
 
 /* What ready waits for must be what the component's own (valid) policy
@@ -294,14 +247,14 @@ static void check_ready_policy(struct mck *c, const struct component *p)
 		if (pol->bind_ports[i] == p->ready_port)
 			break;
 	if (p->ready == READY_TCP && !pol->net_none && i == pol->nbind)
-		problem(c, "ready.tcp", "port %u is not in policy.network.bind_tcp_ports",
+		mck_problem(c, "ready.tcp", "port %u is not in policy.network.bind_tcp_ports",
 		        p->ready_port);
 	for (i = 0; p->ready_path && i < pol->write.n + pol->tmpfs.n; i++)
 		if (path_beneath(p->ready_path, i < pol->write.n ? pol->write.v[i] :
 		                 pol->tmpfs.v[i - pol->write.n]))
 			return;
 	if (p->ready_path)
-		problem(c, "ready.unix", "beneath no files.write or files.tmpfs path of policy: %s",
+		mck_problem(c, "ready.unix", "beneath no files.write or files.tmpfs path of policy: %s",
 		        q(p->ready_path));
 }
 
@@ -325,13 +278,13 @@ static void check_launch_env(struct mck *c, const struct policy *pol)
 	for (size_t i = 0; i < pol->env_inherit.n; i++)
 		if (manifest_launch_sets(pol->env_inherit.v[i])) {
 			snprintf(kp, sizeof kp, "policy.env.inherit[%zu]", i);
-			problem(c, kp, "set by sharness-exec launch itself: %s", q(pol->env_inherit.v[i]));
+			mck_problem(c, kp, "set by sharness-exec launch itself: %s", q(pol->env_inherit.v[i]));
 		}
 	for (size_t i = 0; i < pol->env_set_names.n; i++)
 		if (manifest_launch_sets(pol->env_set_names.v[i])) {
 			snprintf(kp, sizeof kp, "policy.env.set.%.*s", (int)MANIFEST_READY_NAME_MAX,
 			         pol->env_set_names.v[i]);
-			problem(c, kp, "set by sharness-exec launch itself");
+			mck_problem(c, kp, "set by sharness-exec launch itself");
 		}
 }
 
@@ -340,11 +293,13 @@ static void check_launch_env(struct mck *c, const struct policy *pol)
 static void check_component(struct mck *c, struct component *p, unsigned o, int main)
 {
 	static const char *const required[] = { "role", "command", "policy" };
+	static const char *const keys[] = { "command", "ready", "freeze_when_ready", "after",
+	                                     "role", "policy", "identity", NULL };
 	char key[QUOTED_MAX];
 
 	if (TYPE(c, o) != JSON_OBJECT) {
 		c->label[strlen(c->label) - 2] = '\0';
-		problem(c, "", "must be an object");
+		mck_problem(c, "", "must be an object");
 		return;
 	}
 	JSON_EACH_MEMBER(c->d, o, m, k) {
@@ -361,15 +316,18 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 			check_ready(c, p, k + 1);
 		else if (!main && json_streq(c->d, k, "freeze_when_ready"))
 			boolean(c, "freeze_when_ready", k + 1, &p->freeze_when_ready);
+		else if (!main && json_streq(c->d, k, "after"))
+			p->after_tok = k + 1;   /* roles: once all are known (check_after) */
+		else if (main && json_streq(c->d, k, "command"))
+			mck_problem(c, "command", "unknown key: main's command is launch's COMMAND");
 		else
-			problem(c, key_name(c, k, key), main && json_streq(c->d, k, "command") ?
-			        "unknown key: main's command is launch's COMMAND" : "unknown key");
+			unknown(c, key_name(c, k, key), k, main ? keys + 4 : keys, "");
 	}
 	for (size_t i = 0; i < 3; i++)
 		if ((!main || i != 1) && !json_get(c->d, o, required[i]))
-			problem(c, required[i], "missing required key");
+			mck_problem(c, required[i], "missing required key");
 	if (p->freeze_when_ready && !json_get(c->d, o, "ready"))
-		problem(c, "freeze_when_ready", "needs ready: it freezes the component once ready");
+		mck_problem(c, "freeze_when_ready", "needs ready: it freezes the component once ready");
 	if (p->pol.id) {
 		check_ready_policy(c, p);
 		check_launch_env(c, &p->pol);
@@ -378,10 +336,10 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 
 static void check_components(struct mck *c, struct manifest *m, unsigned a)
 {
-	if (!is(c, "components", a, JSON_ARRAY))
+	if (!mck_is(c, "components", a, JSON_ARRAY))
 		return;
 	if (!SIZE(c, a) || SIZE(c, a) > MANIFEST_MAX_COMPONENTS) {
-		problem(c, "components", "must hold 1-%d components, not %zu",
+		mck_problem(c, "components", "must hold 1-%d components, not %zu",
 		        MANIFEST_MAX_COMPONENTS, SIZE(c, a));
 		return;
 	}
@@ -389,34 +347,6 @@ static void check_components(struct mck *c, struct manifest *m, unsigned a)
 		set_label(c, i, 0, e);
 		check_component(c, &m->comp[i], e, 0);
 	}
-	*c->label = '\0';
-}
-
-/* No two roles alike, nor two that name one SHARNESS_AI_READY_ variable;
- * each is said at the later one. */
-static void check_roles(struct mck *c, struct manifest *m)
-{
-	char a[MANIFEST_READY_NAME_MAX], b[MANIFEST_READY_NAME_MAX];
-	const char *role, *other;
-
-	for (size_t i = 1; i <= m->ncomp; i++)
-		for (size_t j = 0; j < i && (role = m->comp[i].role); j++) {
-			if (!(other = m->comp[j].role))
-				continue;
-			manifest_ready_name(a, role);
-			manifest_ready_name(b, other);
-			if (strcmp(a, b))
-				continue;
-			if (i == m->ncomp)
-				snprintf(c->label, sizeof c->label, "main \"%s\": ", role);
-			else
-				snprintf(c->label, sizeof c->label, "components[%zu] \"%s\": ", i, role);
-			if (!strcmp(role, other))
-				problem(c, "role", "duplicate of components[%zu]", j);
-			else
-				problem(c, "role", "%s is also that of components[%zu] \"%s\"", a, j, other);
-			break;
-		}
 	*c->label = '\0';
 }
 
@@ -428,7 +358,7 @@ int manifest_is(const struct json_doc *doc)
 size_t manifest_check(struct manifest *m, const struct json_doc *doc,
                       void (*report)(void *ctx, const char *line), void *ctx)
 {
-	static const char *const required[] = { "launch", "id", "components", "main" };
+	static const char *const required[] = { "launch", "id", "components", "main", NULL };
 	struct mck c = { doc, report, ctx, 0, "" };
 	char key[QUOTED_MAX], why[QUOTED_MAX + 64];
 	unsigned a = json_get(doc, 0, "components");
@@ -445,9 +375,9 @@ size_t manifest_check(struct manifest *m, const struct json_doc *doc,
 		if (json_streq(doc, k, "launch")) {
 			integer(&c, "launch", k + 1, 1, 1, &format);
 		} else if (json_streq(doc, k, "id")) {
-			if ((m->id = string(&c, "id", k + 1, &len)) &&
+			if ((m->id = mck_string(&c, "id", k + 1, &len)) &&
 			    policy_id_refused(m->id, len, why, sizeof why)) {
-				problem(&c, "id", "%s", why);
+				mck_problem(&c, "id", "%s", why);
 				free(m->id);
 				m->id = NULL;
 			}
@@ -458,13 +388,13 @@ size_t manifest_check(struct manifest *m, const struct json_doc *doc,
 			check_component(&c, &m->comp[m->ncomp], k + 1, 1);
 			*c.label = '\0';
 		} else {
-			problem(&c, key_name(&c, k, key), "unknown key");
+			unknown(&c, key_name(&c, k, key), k, required, "");
 		}
 	}
 	for (size_t i = 0; i < 4; i++)
 		if (!json_get(doc, 0, required[i]))
-			problem(&c, required[i], "missing required key");
-	check_roles(&c, m);
+			mck_problem(&c, required[i], "missing required key");
+	manifest_spans(&c, m);
 	if (c.n)
 		manifest_free(m);
 	return c.n;
@@ -480,6 +410,7 @@ void manifest_free(struct manifest *m)
 		free(p->command.v);
 		free(p->role);
 		free(p->ready_path);
+		free(p->after);
 		policy_free(&p->pol);
 	}
 	free(m->comp);

@@ -12,20 +12,22 @@
 #include "policy.h"
 
 #define MANIFEST_MAX_COMPONENTS 64
-#define MANIFEST_ROLE_MAX       64          /* bytes of [A-Za-z0-9._-] */
+#define MANIFEST_ROLE_MAX       63          /* a DNS label: [A-Za-z0-9-] */
 #define MANIFEST_READY_TIMEOUT  60          /* seconds, when not set */
 #define MANIFEST_READY_TIMEOUT_MAX 3600
 #define MANIFEST_READY_PREFIX   "SHARNESS_AI_READY_"
 /* launch's uids when --uid-range is not given: above systemd's container
  * range (524288-1879048191), below its foreign range (2147352576 on). */
 #define MANIFEST_UID_RANGE      "1879048192-1879113727"
+/* The session's tmpfs, a state directory for each role beneath it. */
+#define MANIFEST_STATE_DIR      "/run/sharness-exec/session"
 
 enum ready { READY_NONE, READY_TCP, READY_UNIX, READY_STDOUT_LINE };
 
 /* A component, or main (which has no command of its own: launch's COMMAND
  * is main's, and main has neither ready nor freeze_when_ready). */
 struct component {
-	char *role;                  /* [A-Za-z0-9._-]+, not "." or ".." */
+	char *role;                  /* a DNS label: [A-Za-z0-9-]+, no "-" first or last */
 	struct strlist command;      /* at least one word, no NUL; main: none */
 	struct policy pol;
 	char hash[HASH_TEXT_LEN + 1];  /* of the inline policy on its own */
@@ -35,6 +37,8 @@ struct component {
 	char *ready_path;            /* READY_UNIX, normalised (policy_path) */
 	unsigned long ready_timeout; /* seconds */
 	int identity, freeze_when_ready;
+	size_t *after, nafter;       /* the components it starts after, by index */
+	unsigned after_tok;          /* its "after" in the manifest's document, or 0 */
 };
 
 struct manifest {
@@ -55,6 +59,15 @@ int manifest_is(const struct json_doc *doc);
 size_t manifest_check(struct manifest *m, const struct json_doc *doc,
                       void (*report)(void *ctx, const char *line), void *ctx);
 void manifest_free(struct manifest *m);
+
+/* What `check` and `launch --dry-run` warn of in the valid manifest M, a
+ * line each to REPORT(CTX, line), labelled as manifest_check's: a TCP
+ * port a role connects to that no role listens on (no ready.tcp and no
+ * policy.network.bind_tcp_ports names it), and a path of a policy's files
+ * or of ready.unix beneath MANIFEST_STATE_DIR/NAME where NAME is no
+ * role's. Returns how many. */
+size_t manifest_warn(const struct manifest *m, void (*report)(void *ctx, const char *line),
+                     void *ctx);
 
 /* SHARNESS_AI_READY_<ROLE> for ROLE into OUT: upper case, "-" and "."
  * as "_". */

@@ -12,4 +12,8 @@ const char *near_word(const char *word, size_t len,
                       const char *(*name)(size_t i, const void *ctx), const void *ctx,
                       size_t n);
 
+/* near_word over NAMES, a NULL-ended list; or else the one name WORD is
+ * the first words of (timeout: timeout_seconds). launch's manifest keys. */
+const char *near_name(const char *word, size_t len, const char *const *names);
+
 #endif

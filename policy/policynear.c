@@ -87,3 +87,26 @@ const char *policy_near_key(const struct ck *c, const char *kp, unsigned k)
 
 	return near_word(key, len, rule_name, &ctx, c->nrules);
 }
+
+/* The I-th of a NULL-ended list of names. */
+static const char *list_name(size_t i, const void *ctx)
+{
+	return ((const char *const *)ctx)[i];
+}
+
+const char *near_name(const char *word, size_t len, const char *const *names)
+{
+	const char *near = NULL;
+	size_t n = 0;
+	int tie = 0;
+
+	while (names[n])
+		n++;
+	if ((near = near_word(word, len, list_name, names, n)) || !word)
+		return near;
+	/* or the one name it is the first words of: timeout, timeout_seconds */
+	for (size_t i = 0; len >= 3 && i < n; i++)
+		if (!strncmp(names[i], word, len) && names[i][len] == '_')
+			near = near ? (tie = 1, near) : names[i];
+	return tie ? NULL : near;
+}

@@ -14,7 +14,7 @@ function __sharness_exec_command
         if test "$t" = --
             set i (math $i + 1)
             break
-        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report|--passwd-fd|--group-fd)$' $t
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report|--passwd-fd|--group-fd|--hosts-fd)$' $t
             # The option's argument is the word being completed.
             test $i -lt $n; or return 1
             string match -qr -- 'p$|policy$' $t; and set policy 1
@@ -91,6 +91,7 @@ complete -c sharness-exec -n $in_run -l expect-id -x -d 'Refuse unless the polic
 complete -c sharness-exec -n $in_run -l explain -d 'When the command ends, list what the policy refused or hid'
 complete -c sharness-exec -n $in_run -l group-fd -x -d 'A sealed memfd of group lines, the view\'s /etc/group'
 complete -c sharness-exec -n $in_run -l help -d 'Print the usage of run'
+complete -c sharness-exec -n $in_run -l hosts-fd -x -d 'A sealed memfd of hosts lines, the view\'s /etc/hosts'
 complete -c sharness-exec -n $in_run -l in-session -d 'Keep the caller\'s network namespace, a session\'s with lo alone'
 complete -c sharness-exec -n $in_run -l kill-after -x -d 'With --timeout, kill what is left this much later'
 complete -c sharness-exec -n $in_run -l launch-env -d 'Pass on the variables launch sets'
@@ -121,6 +122,7 @@ complete -c sharness-exec -n $in_launch -l expect-id -x -d 'Refuse unless the ma
 complete -c sharness-exec -n $in_launch -s m -l manifest -r -k -a '(__fish_complete_suffix .json)' -d 'The launch manifest'
 complete -c sharness-exec -n $in_launch -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_launch -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a manifest signed by this key'
+complete -c sharness-exec -n $in_launch -l logs -r -a '(__fish_complete_directories)' -d 'Keep each component\'s output in DIR/ROLE.log'
 complete -c sharness-exec -n $in_launch -l uid-range -x -d 'The session\'s uids, FIRST-LAST'
 complete -c sharness-exec -n $in_launch -l user -x -a '(__fish_complete_users)' -d 'Main runs as this user'
 

@@ -76,8 +76,8 @@ func common(name string, c *x509.Certificate) {
 	if !ok || k.Curve != elliptic.P256() {
 		fail("%s: not a P-256 key", name)
 	}
-	if len(c.URIs) != 1 || len(c.DNSNames)+len(c.EmailAddresses)+len(c.IPAddresses) != 0 {
-		fail("%s: %d URI SANs and other names: want exactly one URI SAN", name, len(c.URIs))
+	if len(c.URIs) != 1 || len(c.EmailAddresses) != 0 {
+		fail("%s: %d URI SANs and email addresses: want exactly one URI SAN", name, len(c.URIs))
 	}
 	if !c.BasicConstraintsValid {
 		fail("%s: no basicConstraints", name)
@@ -110,6 +110,9 @@ func checkLeaf(caPath, leafPath, uri, lifetime string) {
 		len(ca.SubjectKeyId) != 20 || ca.URIs[0].String() != session {
 		fail("CA: not cA TRUE pathLen 0, keyCertSign and cRLSign, a key id, URI %s", session)
 	}
+	if len(ca.DNSNames)+len(ca.IPAddresses) != 0 {
+		fail("CA: host names or addresses %v %v: want none", ca.DNSNames, ca.IPAddresses)
+	}
 	if got := critical(ca); got != "basicConstraints keyUsage" {
 		fail("CA: critical: %q, want basicConstraints and keyUsage", got)
 	}
@@ -127,6 +130,17 @@ func checkLeaf(caPath, leafPath, uri, lifetime string) {
 	if leaf.URIs[0].String() != uri || leaf.URIs[0].Scheme != "spiffe" {
 		fail("leaf: URI SAN %s, want %s", leaf.URIs[0], uri)
 	}
+	// beside it, the role and localhost as host names, the loopback's addresses
+	role := uri[strings.LastIndex(uri, "/")+1:]
+	if got := fmt.Sprint(leaf.DNSNames, leaf.IPAddresses); got != fmt.Sprint([]string{role, "localhost"},
+		[]string{"127.0.0.1", "::1"}) {
+		fail("leaf: host names and addresses %s, want [%s localhost] [127.0.0.1 ::1]", got, role)
+	}
+	for _, host := range []string{role, "localhost", "127.0.0.1", "::1"} {
+		if _, err := leaf.Verify(x509.VerifyOptions{Roots: pool(ca), DNSName: host}); err != nil {
+			fail("leaf: as %s: %v", host, err)
+		}
+	}
 	if got := leaf.NotAfter.Sub(leaf.NotBefore); got != time.Duration(secs+60)*time.Second ||
 		!leaf.NotBefore.Equal(ca.NotBefore) || !leaf.NotAfter.Equal(ca.NotAfter) {
 		fail("leaf: valid for %v (%v to %v), want %ds + 60s, as its CA", got, leaf.NotBefore, leaf.NotAfter, secs)
@@ -136,7 +150,7 @@ func checkLeaf(caPath, leafPath, uri, lifetime string) {
 			fail("leaf: %v", err)
 		}
 	}
-	fmt.Printf("ok: leaf %s: verifies under the CA for serverAuth and clientAuth\n", uri)
+	fmt.Printf("ok: leaf %s: verifies under the CA for serverAuth and clientAuth, as %s, localhost, 127.0.0.1 and ::1\n", uri, role)
 }
 
 func checkForeign(caPath, leafPath string) {
@@ -156,7 +170,7 @@ func (e *uriMismatch) Error() string { return "URI SAN is " + e.got + ", want " 
 
 // peer: TLS's check of the peer, as a SPIFFE peer does it: the chain
 // under the session CA alone, for USAGE, then exactly one URI SAN, WANT.
-// Host names play no part (the certificates have none).
+// Host names play no part here.
 func peer(roots *x509.CertPool, want string, usage x509.ExtKeyUsage, seen *error) func([][]byte, [][]*x509.Certificate) error {
 	return func(raw [][]byte, _ [][]*x509.Certificate) error {
 		*seen = func() error {
