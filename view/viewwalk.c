@@ -110,8 +110,9 @@ static int is_prot(const struct walk *w)
 
 static int is_vcs(const char *name)
 {
-	return !view_vcs && (!strcmp(name, ".git") || !strcmp(name, ".hg") ||
-	                     !strcmp(name, ".svn") || !strcmp(name, ".jj"));
+	return name[0] == '.' && !view_vcs &&
+		(!strcmp(name, ".git") || !strcmp(name, ".hg") ||
+		 !strcmp(name, ".svn") || !strcmp(name, ".jj"));
 }
 
 /* A regular file: in a protected tree, a second name for it might lie
