@@ -137,16 +137,20 @@ t_tmux() {
 	policy ',"/usr/share/terminfo","/usr/lib/terminfo"'
 	chown -R "$u:$u" "$TMP/w"
 	TMUX_MODE=$m TMUX_SOCK=$TMP/w/a/b/tmux
-	as_m "$m" env -u TMUX tmux -S "$TMUX_SOCK" new-session -d -s t
+	# Its window runs a command of its own: no shell's start-up as
+	# another uid (HOME, rc files) decides whether the session lives.
+	as_m "$m" env -u TMUX tmux -S "$TMUX_SOCK" new-session -d -s t "sleep 600"
 	run -0 as_m "$m" tmux -S "$TMUX_SOCK" list-windows -t t
 	[ "${#lines[@]}" = 1 ]
-	run ! confined "$m" tmux -S "$TMUX_SOCK" new-window -d -t t "touch $TMP/outside"
+	run -1 confined "$m" tmux -S "$TMUX_SOCK" new-window -d -t t: "touch $TMP/outside"
+	[ "$output" = "no server running on $TMUX_SOCK" ]
 	run -0 as_m "$m" tmux -S "$TMUX_SOCK" list-windows -t t
 	[ "${#lines[@]}" = 1 ]
 	[ ! -e "$TMP/outside" ]
 	# Bare, the same client opens a window: the server took it.
-	run -0 as_m "$m" tmux -S "$TMUX_SOCK" new-window -d -t t "sleep 600"
-	run -0 as_m "$m" tmux -S "$TMUX_SOCK" list-windows -t t
+	run --separate-stderr as_m "$m" tmux -S "$TMUX_SOCK" new-window -d -t t: "sleep 600"
+	[ "$status" = 0 ] || { echo "tmux new-window: $status: $stderr"; false; }
+	run -0 --separate-stderr as_m "$m" tmux -S "$TMUX_SOCK" list-windows -t t
 	[ "${#lines[@]}" = 2 ]
 }
 
@@ -311,4 +315,24 @@ t_key_users() {
 	[[ "$stderr" == *"$TMP/t/.git/x: Read-only file system"* ]]
 	[[ "$stderr" == *"sharness-exec-view: write path $TMP/t: 2 entries walked in "*" ms, set-id not looked for (nosuid wherever its file system is mounted); held read-only: 0 set-id, 1 VCS, 0 unlisted; 0 sockets covered"* ]]
 	[[ "$stderr" == *"sharness-exec-view: write path $TMP/w: 3 entries walked in "*" ms, set-id looked for; held read-only: 1 set-id, 0 VCS, 0 unlisted; 0 sockets covered"* ]]
+}
+
+# Where no mount namespace stands nothing holds VCS metadata read-only:
+# refused (126) in one line naming it; under --best-effort a warning, and
+# the write goes through, as bare.
+@test "no mount namespace: VCS metadata beneath a write path is refused (126), or warned of under --best-effort (nobody)" {
+	wneed nobody
+	mkdir -p "$TMP/w/repo/.git"
+	echo orig >"$TMP/w/repo/.git/config"
+	chown -R "$NOBODY_UID:$NOBODY_GID" "$TMP/w"
+	policy
+	run -126 --separate-stderr as_nobody "$TRYDIR/deny-unshare" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- \
+		sh -c 'echo evil >"$1"' sh "$TMP/w/repo/.git/config"
+	[ "${stderr_lines[-2]}" = "sharness-exec-view: fatal: refused: $TMP/w/repo/.git is VCS metadata (-V leaves it writable), beneath a write path, and without a mount namespace nothing holds it read-only" ]
+	[ "${stderr_lines[-1]}" = "hint: -b (--best-effort) runs with them writable" ]
+	[ "$(cat "$TMP/w/repo/.git/config")" = orig ]
+	run -0 --separate-stderr as_nobody "$TRYDIR/deny-unshare" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- \
+		sh -c 'echo evil >"$1"' sh "$TMP/w/repo/.git/config"
+	[[ "$stderr" == *"sharness-exec-view: warning: best effort: $TMP/w/repo/.git is VCS metadata (-V leaves it writable), beneath a write path, and stays writable"* ]]
+	[ "$(cat "$TMP/w/repo/.git/config")" = evil ]
 }

@@ -274,8 +274,8 @@ void hold_gitdir_of(int dfd, const char *name, const char *path, int link)
 
 /* Each gitdir named, resolved in the view as the target would (symlinks
  * followed, never out of the new root): where it lies on a writable
- * mount, a directory, it is bound read-only onto itself with what is
- * beneath it. Missing or outside the view: nothing to hold. */
+ * mount of the host's, a directory, it is bound read-only onto itself
+ * with what is beneath it. Missing or outside the view: nothing to hold. */
 size_t hold_gitdirs(void)
 {
 	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
@@ -288,7 +288,10 @@ size_t hold_gitdirs(void)
 		fd = (int)syscall(SYS_openat2, AT_FDCWD, gitdirs[i], &how, sizeof how);
 		if (fd < 0 && errno != ENOENT && errno != ENOTDIR && errno != EACCES)
 			die(EXIT_CONFINE, "unable to open the gitdir %s", qn(gitdirs[i]));
-		if (fd >= 0 && fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY)) {
+		/* Not a directory of our own tmpfs: one on the way to a policy
+		 * path, whose clone would take the write paths beneath it. */
+		if (fd >= 0 && !ours(fd) && fstatvfs(fd, &sv) == 0 &&
+		    !(sv.f_flag & ST_RDONLY)) {
 			hold_ro(fd, "", gitdirs[i], 1);
 			held++;
 		}
