@@ -13,6 +13,8 @@
 # statx per entry; on the nosuid tmpfs at most 1.1 x the 10-entry run
 # (below Landlock ABI 9 the view still lists the tree for sockets and VCS
 # metadata: there the aim is the 10-entry run plus the listing's floor).
+# BENCH_BEFORE=BUILD-DIR adds an older build's front end (with its own
+# helpers) at 10 and 100,000 entries to the same run: a before and after.
 # RUNS (default 30) runs of each. A benchmark, never a test. Needs root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +31,11 @@ mount -t tmpfs -o nosuid,nodev,size=256m,nr_inodes=400000 bench "$TMP/tmpfs"
 trap 'umount "$TMP/tmpfs"; rm -rf "$TMP"' EXIT
 sizes="10 10000 100000"
 args=(bare /bin/true)
+bf=
+if [ -n "${BENCH_BEFORE:-}" ]; then
+	bf=$(cd "$BENCH_BEFORE" && pwd)/test-sharness-exec
+	[ -x "$bf" ] || { echo "bench: no $bf" >&2; exit 2; }
+fi
 for fs in root tmpfs; do
 	for n in $sizes; do
 		d=$TMP/$fs/$n
@@ -45,6 +52,7 @@ JSON
 			"bwrap-$fs-$n" "bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --ro-bind /etc /etc --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --bind $d $d --dev /dev --proc /proc /bin/true"
 			"list-$fs-$n" "$wf $d /bin/true"
 			"stat-$fs-$n" "$wf -s $d /bin/true")
+		[ -z "$bf" ] || [ "$n" = 10000 ] || args+=("before-$fs-$n" "$bf run -p $TMP/$fs-$n.json -- /bin/true")
 	done
 done
 
@@ -68,6 +76,11 @@ for fs in ("root", "tmpfs"):
               f"{se/bw:5.2f} x bwrap {ms(bw)}); over the small run {ms(over)}, "
               f"floor list {ms(lf)} list+statx {ms(sf)}: {over/floor if floor > 0 else float('nan'):5.2f} x its floor")
 n = sizes[-1]
+for fs in ("root", "tmpfs"):
+    if f"before-{fs}-{n}" in R:
+        b, a = R[f"before-{fs}-{n}"], R[f"se-{fs}-{n}"]
+        print(f"before, {fs}: {ms(R[f'before-{fs}-{sizes[0]}'])} at {sizes[0]}, {ms(b)} at {n}; "
+              f"now {ms(a)}: {a/b:.2f} x before")
 print(f"aim: root at {n}: at most the small run + 1.2 x the list+statx floor: "
       f"{(R[f'se-root-{n}'] - R[f'se-root-{sizes[0]}']) / (R[f'stat-root-{n}'] - bare):.2f} x")
 print(f"aim: nosuid tmpfs at {n}: at most 1.1 x the small run: "
