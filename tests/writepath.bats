@@ -258,6 +258,33 @@ t_vcs() {
 @test "VCS metadata of a checkout, its submodule and its worktree is read-only inside; git's reads work (nobody)" { t_vcs nobody; }
 @test "VCS metadata of a checkout, its submodule and its worktree is read-only inside; git's reads work (1000)" { t_vcs 1000; }
 
+# A .git file naming a gitdir elsewhere beneath the write path (git init
+# --separate-git-dir): that gitdir is read-only too; one naming the write
+# path itself, or a directory above it, holds nothing: the write path
+# stays writable.
+t_gitdir() {
+	local m=$1 u
+	wneed "$m"
+	require_feature tool:git
+	u=$(uid_of "$m")
+	mkdir -p "$TMP/w/store"
+	git init -q --separate-git-dir="$TMP/w/store/repo.git" "$TMP/w/sep"
+	mkdir -p "$TMP/w/up" "$TMP/w/top"
+	echo "gitdir: $TMP" >"$TMP/w/up/.git"
+	echo "gitdir: ../../w" >"$TMP/w/top/.git"
+	chown -R "$u:$u" "$TMP/w"
+	policy
+	run -0 --separate-stderr confined "$m" sh -c 'echo x >>"$1/store/repo.git/config" && echo config
+		echo x >"$1/store/repo.git/hooks/x" && echo hook
+		echo x >"$1/made" && echo made' sh "$TMP/w"
+	[ "$output" = made ]
+	[ "$(cat "$TMP/w/made")" = x ] && [ ! -e "$TMP/w/store/repo.git/hooks/x" ]
+	! grep -qx x "$TMP/w/store/repo.git/config"
+}
+
+@test "the gitdir a .git file names beneath the write path is read-only; one naming the write path or above holds nothing (root)" { t_gitdir root; }
+@test "the gitdir a .git file names beneath the write path is read-only; one naming the write path or above holds nothing (nobody)" { t_gitdir nobody; }
+
 # Issue 37: another uid's 0711 directory, which the walk cannot list,
 # holds the caller's set-uid file; the target knows its name.
 t_unlisted() {

@@ -125,7 +125,7 @@ int suid_mounts_beneath(const char *path);
 void hold_ro(int dfd, const char *name, const char *path, int tree);
 void hold_socket(int dfd, const char *name, const char *path);
 void hold_gitdir_of(int dfd, const char *name, const char *path, int link);
-size_t hold_gitdirs(void);
+size_t hold_gitdirs(const struct ent *ents, size_t nents);
 
 /* viewguard.c */
 void guard_writes(const struct ent *ents, size_t nents);

@@ -81,7 +81,7 @@ void guard_writes(const struct ent *ents, size_t nents)
 	size_t held;
 
 	walk_writes(ents, nents, 1, found);
-	held = hold_gitdirs();
+	held = hold_gitdirs(ents, nents);
 	if (view_verbose && held)
 		fprintf(stderr, "%s: %zu gitdirs that .git files or links name held "
 		        "read-only\n", progname, held);

@@ -24,7 +24,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/mount.h>
-#include <linux/openat2.h>
 
 #include "common.h"
 #include "helper.h"
@@ -158,6 +157,18 @@ int suid_mounts_beneath(const char *path)
 	return 0;
 }
 
+/* ENOENT: what the walk listed was removed since, by a process outside
+ * the run (the target has not started): nothing left to hold. */
+static int gone(int m)
+{
+	int e = errno;
+
+	if (m >= 0)
+		close(m);
+	errno = e;
+	return e == ENOENT;
+}
+
 /* NAME in DFD ("" for DFD itself), read-only, nosuid and nodev on top of
  * itself; TREE: a directory, with what is mounted beneath it. */
 void hold_ro(int dfd, const char *name, const char *path, int tree)
@@ -166,19 +177,23 @@ void hold_ro(int dfd, const char *name, const char *path, int tree)
 	                      AT_SYMLINK_NOFOLLOW | (tree ? AT_RECURSIVE : 0) |
 	                      (*name ? 0 : AT_EMPTY_PATH));
 
+	if (m < 0 && gone(m))
+		return;
 	if (m < 0)
 		die(EXIT_CONFINE, "unable to clone %s", qn(path));
 	set_attr(m, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, qn(path));
 	if (sys_move_mount(m, "", dfd, name, MOVE_MOUNT_F_EMPTY_PATH |
-	                   (*name ? 0 : MOVE_MOUNT_T_EMPTY_PATH)) < 0)
+	                   (*name ? 0 : MOVE_MOUNT_T_EMPTY_PATH)) == 0)
+		close(m);
+	else if (!gone(m))
 		die(EXIT_CONFINE, "unable to bind %s read-only onto itself", qn(path));
-	close(m);
 }
 
 /* The cover: once attached over the first socket, the mount each later
  * one is cloned from (open_tree(2) clones nothing from a detached mount
- * but on the newest kernels). */
-static int cover = -1;
+ * but on the newest kernels); the first, detached still, where its socket
+ * was removed before it was covered. */
+static int cover = -1, spare = -1;
 
 /* A detached clone of the empty file "s" of a tmpfs of our own,
  * read-only, nosuid, nodev, noexec. Mode 0666: connect(2) asks for write
@@ -213,14 +228,22 @@ static int cover_first(const char *path)
 
 void hold_socket(int dfd, const char *name, const char *path)
 {
-	int m = cover < 0 ? cover_first(path) :
+	int m = spare >= 0 ? spare : cover < 0 ? cover_first(path) :
 		sys_open_tree(cover, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 
+	spare = -1;
 	if (m < 0)
 		die(EXIT_CONFINE, "unable to clone the file that covers the socket %s", qn(path));
 	if (sys_move_mount(m, "", dfd, name, MOVE_MOUNT_F_EMPTY_PATH |
-	                   (*name ? 0 : MOVE_MOUNT_T_EMPTY_PATH)) < 0)
-		die(EXIT_CONFINE, "unable to cover the socket %s", qn(path));
+	                   (*name ? 0 : MOVE_MOUNT_T_EMPTY_PATH)) < 0) {
+		if (errno != ENOENT)
+			die(EXIT_CONFINE, "unable to cover the socket %s", qn(path));
+		if (cover < 0)
+			spare = m;	/* gone since: kept for the next one */
+		else
+			close(m);
+		return;
+	}
 	if (cover < 0)
 		cover = m;	/* attached now: the later ones' source */
 	else
@@ -272,26 +295,68 @@ void hold_gitdir_of(int dfd, const char *name, const char *path, int link)
 	gitdirs[ngitdirs++] = abs;
 }
 
-/* Each gitdir named, resolved in the view as the target would (symlinks
- * followed, never out of the new root): where it lies on a writable
- * mount of the host's, a directory, it is bound read-only onto itself
- * with what is beneath it. Missing or outside the view: nothing to hold. */
-size_t hold_gitdirs(void)
+/* PATH (absolute) with its "." and ".." components taken out, in place. */
+static void lexical(char *path)
 {
-	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-	                        .resolve = RESOLVE_IN_ROOT };
+	char *out = path, *p = path;
+
+	while (*p) {
+		size_t n;
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || !n) {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+			p += n;
+			continue;
+		}
+		*out++ = '/';
+		memmove(out, p, n);
+		out += n;
+		p += n;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
+}
+
+/* 1 when GITDIR may be held: strictly beneath a write path of ENTS, and no
+ * write path at or beneath it (its clone would take that one too). */
+static int holdable(const char *gitdir, const struct ent *ents, size_t nents)
+{
+	int beneath = 0;
+
+	for (size_t i = 0; i < nents; i++) {
+		if (!(ents[i].eff & W))
+			continue;
+		if (path_beneath(ents[i].path, gitdir))
+			return 0;
+		beneath |= path_beneath(gitdir, ents[i].path);
+	}
+	return beneath;
+}
+
+/* Each gitdir named, made plain (no "." or ".."), opened in the view with
+ * no symlink on the way (a gitdir reached through one is left: the .git
+ * file or link that names it is held all the same): where it lies
+ * strictly beneath a write path, holding none, and on a writable mount,
+ * it is bound read-only onto itself with what is beneath it. Missing or
+ * outside the view: nothing to hold. */
+size_t hold_gitdirs(const struct ent *ents, size_t nents)
+{
 	struct statvfs sv;
 	size_t held = 0;
 	int fd;
 
 	for (size_t i = 0; i < ngitdirs; i++) {
-		fd = (int)syscall(SYS_openat2, AT_FDCWD, gitdirs[i], &how, sizeof how);
-		if (fd < 0 && errno != ENOENT && errno != ENOTDIR && errno != EACCES)
-			die(EXIT_CONFINE, "unable to open the gitdir %s", qn(gitdirs[i]));
-		/* Not a directory of our own tmpfs: one on the way to a policy
-		 * path, whose clone would take the write paths beneath it. */
-		if (fd >= 0 && !ours(fd) && fstatvfs(fd, &sv) == 0 &&
-		    !(sv.f_flag & ST_RDONLY)) {
+		lexical(gitdirs[i]);
+		fd = holdable(gitdirs[i], ents, nents) ? read_in_root(gitdirs[i]) : -1;
+		if (fd >= 0 && fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY)) {
 			hold_ro(fd, "", gitdirs[i], 1);
 			held++;
 		}
@@ -304,6 +369,8 @@ size_t hold_gitdirs(void)
 	ngitdirs = 0;
 	if (cover >= 0)
 		close(cover);
-	cover = -1;
+	if (spare >= 0)
+		close(spare);
+	cover = spare = -1;
 	return held;
 }
