@@ -55,10 +55,13 @@ t_moved() {
 	policy ',"protected":["'"$TMP"'/w/repo/.git/hooks"]'
 	run -1 --separate-stderr confined "$m" sh -c "$ATTACK" sh "$TMP/w"
 	[ "$stderr" = "mv: cannot move '$TMP/w/repo/.git' to '$TMP/w/repo/.git.old': Device or resource busy" ]
-	# Each directory between it and the write path, and itself.
+	# Each directory between it and the write path, and itself; within
+	# .git, read-only whole as VCS metadata is by default, the read-only
+	# mount answers first.
 	for d in repo repo/.git repo/.git/hooks; do
 		run -1 --separate-stderr confined "$m" "$TRY" rename "$TMP/w/$d" "$TMP/w/$d.old"
-		[ "$output" = "refused: Device or resource busy" ]
+		[ "$output" = "refused: Device or resource busy" ] ||
+			{ [ "$d" = repo/.git/hooks ] && [ "$output" = "refused: Read-only file system" ]; }
 	done
 	[ "$(ls -A "$TMP/w")" = repo ] && [ "$(ls -A "$TMP/w/repo")" = .git ]
 	[ "$(ls -A "$TMP/w/repo/.git/hooks")" = pre-commit ]

@@ -170,7 +170,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:E:W:m:M:F:")) == -1)
+		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:E:W:m:M:F:k:vV")) == -1)
 			break;
 		switch (opt) {
 		case 'h':
@@ -191,6 +191,9 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 		case 'm': tmpfs_add(norm("m", optarg)); break;
 		case 'M': tmpfs_size(optarg); break;
 		case 'F': file_add(optarg); break;
+		case 'k': keep_add(norm("k", optarg)); break;
+		case 'v': view_verbose = 1; break;
+		case 'V': view_vcs = 1; break;
 		case 's':
 			eq = strchr(optarg, '=');
 			if (!eq || !eq[1])
@@ -405,6 +408,13 @@ int main(int argc, char **argv)
 	size_t nprot = 0;
 	int next = parse_args(argc, argv, &nprot);
 
+	/* The caller's mount table, before ours is made (viewhold.c). */
+	for (size_t i = 0; i < nents; i++)
+		if (ents[i].rights & W) {
+			suid_mounts_read();
+			break;
+		}
+	view_sockets_held = landlock_abi_at_most(abi_cap) >= 9;
 	enter_namespace(nprot, argv + next);
 	/* A deleted working directory has no path: the target starts at the
 	 * root of the view instead, which is no more than it had. */

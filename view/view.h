@@ -13,12 +13,14 @@
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
-#define VIEW_USAGE "sharness-exec-view [-bt] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
-	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [-F PATH=FD]... [--] PROGRAM [ARG...]"
+#define VIEW_USAGE "sharness-exec-view [-btvV] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
+	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [-F PATH=FD]... [-k PATH]... " \
+	"[--] PROGRAM [ARG...]"
 
 /* Rights, as the landlock step grants them: write implies read and exec. */
 enum { R = 1, X = 2, W = 4, PROT = 8 };
@@ -100,6 +102,34 @@ unsigned plan_effective(const struct ent *ents, size_t nents, const char *path);
  * above ENTS (planned, bound, in tree order) that lead into the view. */
 void make_link(const char *link, const char *target);
 void host_links(const struct ent *ents, size_t nents);
+
+/* viewwalk.c: each write path not beneath another walked, in the view
+ * (VIEW) what it finds held (viewhold.c); FOUND: what it met of each
+ * kind, the first named. */
+enum { WALK_SETID, WALK_VCS, WALK_UNLISTED, WALK_KINDS };
+struct walk_found { size_t n; char first[PATH_MAX]; };
+void walk_writes(const struct ent *ents, size_t nents, int view,
+                 struct walk_found found[WALK_KINDS]);
+
+/* viewhold.c: -V (VCS metadata writable), -v (a line for each write
+ * path's walk), Landlock holds the sockets (ABI 9: no covering); -k PATH,
+ * a host socket left uncovered. The caller's mount table, read once
+ * before the view's namespace is made: whether set-id can take effect on
+ * DEV (1 unless its every mount there is nosuid, or where it is not
+ * found), and whether any mount lies beneath PATH. What the walk holds:
+ * NAME in DFD bound read-only onto itself (TREE: a directory, with its
+ * submounts), a socket covered, the gitdir a .git file or link names
+ * (held by hold_gitdirs once every write path is walked: how many). */
+extern int view_vcs, view_verbose, view_sockets_held;
+void keep_add(char *path);
+int keep_named(const char *path);
+void suid_mounts_read(void);
+int suid_possible(dev_t dev);
+int suid_mounts_beneath(const char *path);
+void hold_ro(int dfd, const char *name, const char *path, int tree);
+void hold_socket(int dfd, const char *name, const char *path);
+void hold_gitdir_of(int dfd, const char *name, const char *path, int link);
+size_t hold_gitdirs(const struct ent *ents, size_t nents);
 
 /* viewguard.c */
 void guard_writes(const struct ent *ents, size_t nents);
