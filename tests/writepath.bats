@@ -363,3 +363,28 @@ t_key_users() {
 	[[ "$stderr" == *"sharness-exec-view: warning: best effort: $TMP/w/repo/.git is VCS metadata (-V leaves it writable), beneath a write path, and stays writable"* ]]
 	[ "$(cat "$TMP/w/repo/.git/config")" = evil ]
 }
+
+# A write path that is a file of its own, executable and set-id free, is
+# written inside as any write path is; its twin with the set-uid bit is
+# held read-only. (The walk's look for file capabilities was refused on
+# the file's O_PATH descriptor, and the refusal counted as capabilities.)
+t_file_path() {
+	local m=$1
+	wneed "$m"
+	printf '#!/bin/sh\n' >"$TMP/w/tool"
+	cp "$TMP/w/tool" "$TMP/w/suid"
+	chmod 0777 "$TMP/w/tool"
+	chmod 04777 "$TMP/w/suid"
+	chain_policy writepath '"none"' '"/etc"' '"'"$TMP"'/w/tool","'"$TMP"'/w/suid"'
+	run -0 --separate-stderr confined "$m" sh -c 'echo "# more" >>"$1"' sh "$TMP/w/tool"
+	[ "$(tail -1 "$TMP/w/tool")" = "# more" ]
+	run -1 --separate-stderr confined "$m" "$PY" -c '
+import mmap, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+m = mmap.mmap(fd, 0)
+m[0:1] = b"X"' "$TMP/w/suid"
+	[ "$(head -c 2 "$TMP/w/suid")" = "#!" ]
+}
+
+@test "a write path that is one executable file is writable; one set-uid file is held (root)" { t_file_path root; }
+@test "a write path that is one executable file is writable; one set-uid file is held (nobody)" { t_file_path nobody; }

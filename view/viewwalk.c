@@ -94,8 +94,10 @@ static int has_caps(const struct walk *w, int dfd, const char *name)
 	                 &args, sizeof args);
 
 	/* Before 6.13, by path: the tree does not change under a walk that
-	 * runs before the target. */
-	if (r < 0 && errno == ENOSYS)
+	 * runs before the target. So too for a write path that is itself a
+	 * file, open O_PATH, which getxattrat refuses (EBADF): counted as
+	 * capabilities, it was held read-only. */
+	if (r < 0 && (errno == ENOSYS || (errno == EBADF && !*name)))
 		r = lgetxattr(rel(w), "security.capability", NULL, 0);
 	return r >= 0 || (errno != ENODATA && errno != ENOTSUP);
 }
