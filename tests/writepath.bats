@@ -28,21 +28,6 @@ teardown() {
 	teardown_tmp
 }
 
-# as_m MODE CMD...: CMD as root, nobody or uid 1000 (no other groups).
-as_m() {
-	local m=$1
-	shift
-	case $m in
-	root) "$@" ;;
-	nobody) as_nobody "$@" ;;
-	1000) setpriv --reuid=1000 --regid=1000 --clear-groups -- "$@" ;;
-	esac
-}
-
-uid_of() {
-	case $1 in root) echo 0 ;; nobody) echo "$NOBODY_UID" ;; 1000) echo 1000 ;; esac
-}
-
 wneed() {
 	require_feature landlock
 	case $1 in

@@ -362,6 +362,23 @@ as() {
 	if [ "$mode" = nobody ]; then as_nobody "$@"; else "$@"; fi
 }
 
+# as_m MODE CMD...: CMD as root, nobody or uid 1000 (no other groups);
+# uid_of MODE: that uid. (seccomp.bats has an as_m of its own, with a user
+# of its own.)
+as_m() {
+	local m=$1
+	shift
+	case $m in
+	root) "$@" ;;
+	nobody) as_nobody "$@" ;;
+	1000) setpriv --reuid=1000 --regid=1000 --clear-groups -- "$@" ;;
+	esac
+}
+
+uid_of() {
+	case $1 in root) echo 0 ;; nobody) echo "$NOBODY_UID" ;; 1000) echo 1000 ;; esac
+}
+
 # need MODE: Landlock, and what running as MODE (root or nobody) needs.
 need() {
 	require_feature landlock
