@@ -24,13 +24,16 @@
 
 /* Rights, as the landlock step grants them: write implies read and exec. */
 enum { R = 1, X = 2, W = 4, PROT = 8 };
+/* An entry that is a -m path: a fresh tmpfs, mounted before the paths
+ * beneath it are bound on top (not a right: no entry beneath inherits it). */
+#define TMPFS 0x100
 
 struct ent {
 	char *path;
 	unsigned rights;	/* its own: a mask of R X W PROT (0: implied) */
 	unsigned eff;		/* with its ancestors', PROT applied */
 	__u64 attr;		/* what it was mounted with */
-	int mounted;		/* 1 bound or fresh, 2 built (/dev) */
+	int mounted;		/* 1 bound or fresh, 2 built (/dev), 3 a tmpfs (-m) */
 	size_t up;		/* its nearest ancestor's index (viewplan.c) */
 };
 
@@ -81,7 +84,10 @@ void tmpfs_size(const char *arg);
 void tmpfs_refuse_beneath(const char *path);
 void tmpfs_no_view(int err);
 void note_ours(void);
-void mount_tmpfs(const char *cwd);
+size_t tmpfs_count(void);
+const char *tmpfs_path(size_t i);
+int tmpfs_ours(dev_t dev);
+void mount_tmpfs(const char *path, const char *cwd);
 
 /* viewdev.c */
 int mount_proc(struct ent *e);

@@ -63,7 +63,7 @@ int ours(int fd)
 	struct stat st;
 
 	return fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
-		(st.st_dev == our_dev[0] || st.st_dev == our_dev[1]);
+		(st.st_dev == our_dev[0] || st.st_dev == our_dev[1] || tmpfs_ours(st.st_dev));
 }
 
 /* REL (one component, or a path) beneath DFD, no symlink on the way and
