@@ -181,6 +181,7 @@ static void resolve_rules(struct policy *p, int show)
 	resolve_list("files.exec", &p->exec, &p->exec_resolved, show);
 	resolve_list("files.write", &p->write, &p->write_resolved, show);
 	resolve_list("files.protected", &p->protected, &p->protected_resolved, show);
+	resolve_list("files.sockets", &p->sockets, &p->sockets_resolved, show);
 	/* check has seen each beneath a write path; a link may lead out. */
 	for (size_t i = 0; i < p->protected.n; i++) {
 		size_t w = 0;
@@ -268,6 +269,29 @@ static void push_links(struct vec *chain, const char *key, const struct strlist 
 			       q(res->v[i]));
 		else
 			push_opt(chain, "-s", "%s=%s", orig->v[i], res->v[i]);
+	}
+}
+
+/* -k PATH for each files.sockets path: the one host socket the view
+ * leaves uncovered, and the landlock step (ABI 9) lets the target
+ * connect(2) to. In the VIEW, one beneath no read, exec or write path is
+ * bound read-only first (-r PATH: connect(2) passes a read-only mount). */
+static void push_sockets(struct vec *chain, const struct policy *p, int view)
+{
+	const struct strlist *lists[] = { &p->read_resolved, &p->exec_resolved,
+	                                  &p->write_resolved };
+	const char *s;
+	int held;
+
+	for (size_t i = 0; i < p->sockets_resolved.n; i++) {
+		s = p->sockets_resolved.v[i];
+		held = !view;
+		for (size_t k = 0; k < 3 && !held; k++)
+			for (size_t j = 0; j < lists[k]->n && !held; j++)
+				held = path_beneath(s, lists[k]->v[j]);
+		if (!held)
+			push_opt(chain, "-r", "%s", s);
+		push_opt(chain, "-k", "%s", s);
 	}
 }
 
@@ -378,12 +402,16 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_paths(chain, "-w", &p->write_resolved);
 	push_paths(chain, "-p", &p->protected_resolved);
 	push_paths(chain, "-m", &p->tmpfs);
+	push_sockets(chain, p, 1);
+	if (p->write_vcs)
+		push(chain, "-V"); /* VCS metadata beneath write paths stays writable */
 	if (p->tmpfs.n && p->max_memory_mb)
 		push_opt(chain, "-M", "%lu", p->max_memory_mb > 1 ? p->max_memory_mb / 2 : 1);
 	push_links(chain, "files.read", &p->read, &p->read_resolved);
 	push_links(chain, "files.exec", &p->exec, &p->exec_resolved);
 	push_links(chain, "files.write", &p->write, &p->write_resolved);
 	push_links(chain, "files.protected", &p->protected, &p->protected_resolved);
+	push_links(chain, "files.sockets", &p->sockets, &p->sockets_resolved);
 	session_push_view(chain); /* --passwd-fd, --group-fd */
 	push(chain, "--");
 	helper(chain, "sharness-exec-landlock");
@@ -402,6 +430,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
+	push_sockets(chain, p, 0);
 	push_ports(chain, "-c", p->connect_ports, p->nconnect);
 	push_ports(chain, "-l", p->bind_ports, p->nbind);
 	push_ports(chain, "-C", p->connect_udp_ports, p->nconnect_udp);
