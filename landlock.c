@@ -33,7 +33,7 @@
 const char *progname = "sharness-exec-landlock";
 
 #define USAGE "sharness-exec-landlock [-bHRtUX] [-A ABI] [-e FD] [-E FD] [-W FD] [-S FD] [-u UID:GID [-G GIDS]] " \
-	"[-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
+	"[-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -190,7 +190,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUXA:e:E:W:S:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUXA:e:E:W:S:u:G:r:x:w:k:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -221,7 +221,7 @@ static void parse(int argc, char **argv)
 			o.net = 1;
 			o.rule[o.nrules].port = parse_port(c, optarg);
 			__attribute__((fallthrough));
-		case 'r': case 'x': case 'w': case 'T':
+		case 'r': case 'x': case 'w': case 'k': case 'T':
 			o.rule[o.nrules].opt = c;
 			o.rule[o.nrules++].arg = optarg;
 			break;
@@ -292,6 +292,9 @@ static void find_walls(int abi, struct run_walls *w)
 		w->stand |= WALL_ALLOWLIST;
 	w->object_form = o.net;
 	w->socket_dirs = socket_dir_rule() || view_listener();
+	w->write_paths = 0;
+	for (int i = 0; i < o.nrules; i++)
+		w->write_paths |= o.rule[i].opt == 'w';
 }
 
 /* ", or read paths narrower than PATH, ..." for the rule that makes the
@@ -308,7 +311,7 @@ static void socket_dir_hint(char *would, size_t size)
 	else
 		snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
 		         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
-		         "(/run, /var/lib/docker, /tmp/.X11-unix)", list, list, r->opt, qn(r->arg));
+		         "(/run, /var/lib/docker)", list, list, r->opt, qn(r->arg));
 }
 
 /* Strict mode (DESIGN.md 4.7): every right this run relies on is held by
@@ -400,13 +403,15 @@ static void add_port(int fd, const struct rule *r, __u64 handled)
 		    strchr("cl", r->opt) ? "TCP" : "UDP", r->port);
 }
 
-/* -r -x -w: rule I of RULES; a missing path is skipped with a warning,
- * given once for a path in two lists or more. The view step leaves a
- * missing path out and says nothing: this step runs on every run. */
+/* -r -x -w -k: rule I of RULES; a missing path, or under -k one that is
+ * no socket, is skipped with a warning, given once for a path in two
+ * lists or more. The view step leaves a missing path out and says
+ * nothing: this step runs on every run. */
 static void add_path(int fd, const struct rule *rules, int i, __u64 handled)
 {
 	const struct rule *r = &rules[i];
 	struct landlock_path_beneath_attr pb;
+	struct stat st;
 	int dir, j = 0;
 
 	/* O_DIRECTORY tells a directory from a file without an fstat(2) a
@@ -417,6 +422,12 @@ static void add_path(int fd, const struct rule *rules, int i, __u64 handled)
 	dir = pb.parent_fd >= 0;
 	if (!dir && errno == ENOTDIR)
 		pb.parent_fd = open_nofollow(r->arg, O_PATH);
+	if (pb.parent_fd >= 0 && r->opt == 'k' && (fstat(pb.parent_fd, &st) < 0 ||
+	                                           !S_ISSOCK(st.st_mode))) {
+		warnx_("skipping %s (files.sockets, -k): not a socket", qn(r->arg));
+		close(pb.parent_fd);
+		return;
+	}
 	if (pb.parent_fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
 		while (j < i && (strchr("clCL", rules[j].opt) || strcmp(rules[j].arg, r->arg)))
 			j++;
@@ -432,13 +443,18 @@ static void add_path(int fd, const struct rule *rules, int i, __u64 handled)
 		die(EXIT_CONFINE, "unable to open %s", qn(r->arg));
 	/* Read and exec paths do not grant RESOLVE_UNIX: talking to a daemon
 	 * through its socket (a container engine's, a bus) is acting, not
-	 * reading. A socket meant for the target is named in a write path,
-	 * which grants every right. */
-	pb.allowed_access = r->opt == 'r' ? FS_READ : r->opt == 'x' ? FS_EXEC : handled;
+	 * reading. Nor do write paths (ABI 9): a host service's socket
+	 * beneath one (tmux's, ssh-agent's, X's in /tmp) would run commands
+	 * as the caller; the run's own sockets, made in its domain, need no
+	 * rule. Only -k (files.sockets) grants it, on that socket alone. */
+	pb.allowed_access = r->opt == 'r' ? FS_READ : r->opt == 'x' ? FS_EXEC :
+		r->opt == 'k' ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX :
+		handled & ~(__u64)LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
 	if (!dir)
 		pb.allowed_access &= FS_FILE;
 	pb.allowed_access &= handled;
-	if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+	if (pb.allowed_access && syscall(SYS_landlock_add_rule, fd,
+	                                 LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
 		die(EXIT_CONFINE, "unable to add a Landlock rule for %s", qn(r->arg));
 	close(pb.parent_fd);
 }

@@ -151,7 +151,7 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 	warnx_("no mount namespace available (%s: %s): Landlock alone does "
 	       "not hold chmod, utime, xattrs, %sinotify or noexec outside the "
 	       "policy%s", call, strerror(err),
-	       sockets_held ? "" : "pathname UNIX sockets, ",
+	       sockets_held ? "" : "pathname UNIX sockets (beneath write paths too), ",
 	       nprot ? "; protected paths dropped" : "");
 	if (test)
 		check_line("mount=none why=%s: %s", call, strerror(err));
