@@ -389,6 +389,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push_paths(chain, "-r", &p->read_resolved);
 		push_paths(chain, "-x", &p->exec_resolved);
 		push_paths(chain, "-w", &p->write_resolved);
+		push_paths(chain, "-k", &p->sockets_resolved);
 	}
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent)
