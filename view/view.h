@@ -55,6 +55,8 @@ void files_mount(void);
 /* viewfs.c */
 int new_fs(const char *fs, const char *const *opts, __u64 attr);
 int ours(int fd);
+/* DEV is a tmpfs of ours too (a -m path's): mount points go on it. */
+void ours_add(dev_t dev);
 int at_root(const char *path, int create, int dir);
 /* PATH (absolute) in the new root, a directory opened for reading, with
  * at_root's resolution (no symlink on the way, mounts followed); -1 with
@@ -86,7 +88,6 @@ void tmpfs_no_view(int err);
 void note_ours(void);
 size_t tmpfs_count(void);
 const char *tmpfs_path(size_t i);
-int tmpfs_ours(dev_t dev);
 void mount_tmpfs(const char *path, const char *cwd);
 
 /* viewdev.c */

@@ -78,19 +78,6 @@ const char *tmpfs_path(size_t i)
 	return tmps[i];
 }
 
-/* The tmpfs mounts made here: mount points for the paths beneath them
- * are made on them (viewfs.c's ours). */
-static dev_t *tmp_devs;
-static size_t ntmp_devs;
-
-int tmpfs_ours(dev_t dev)
-{
-	for (size_t i = 0; i < ntmp_devs; i++)
-		if (tmp_devs[i] == dev)
-			return 1;
-	return 0;
-}
-
 /* Without a mount namespace there is no private tmpfs: refused (126), or
  * with -b each path keeps what the other options grant, and no more: the
  * walls record notes none, so the landlock step writes no rule there, and
@@ -159,9 +146,7 @@ void mount_tmpfs(const char *path, const char *cwd)
 		die(EXIT_CONFINE, "unable to mount a tmpfs for %s", path);
 	if ((d = openat(m, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fstat(d, &st) < 0)
 		die(EXIT_CONFINE, "unable to open the tmpfs for %s", path);
-	if (!(tmp_devs = reallocarray(tmp_devs, ntmp_devs + 1, sizeof *tmp_devs)))
-		die(EXIT_REFUSED, "out of memory");
-	tmp_devs[ntmp_devs++] = st.st_dev;
+	ours_add(st.st_dev);	/* the paths beneath it get mount points there */
 	make_cwd(d, path, cwd);
 	files_points(d, path);
 	close(d);
