@@ -23,6 +23,7 @@
 #include "common.h"
 #include "helper.h"
 #include "landlock-abi.h"
+#include "landlock/landlockrules.h"
 #include "landlock/landlockview.h"
 #include "landlock/listenguard.h"
 #include "rights.h"
@@ -33,16 +34,9 @@
 const char *progname = "sharness-exec-landlock";
 
 #define USAGE "sharness-exec-landlock [-bHRtUX] [-A ABI] [-e FD] [-E FD] [-W FD] [-S FD] [-u UID:GID [-G GIDS]] " \
-	"[-r PATH]... [-x PATH]... [-w PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
+	"[-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
-#define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
-#define FS_EXEC (FS_READ | LANDLOCK_ACCESS_FS_EXECUTE)
-/* The only rights a rule on a plain file may carry (a socket file takes
- * RESOLVE_UNIX). */
-#define FS_FILE (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
-	LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
-	LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
 #define FS_ALL (FS_FILE | LANDLOCK_ACCESS_FS_READ_DIR | \
 	LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | \
 	LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
@@ -160,7 +154,7 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 /* What argv asks for: the rules in their order, and the switches; VIEW
  * is room for the paths of -x and -w (set_view). */
 static struct {
-	struct rule { int opt; const char *arg; unsigned long port; } *rule;
+	struct rule *rule;
 	const char **view;
 	int nrules, best, net, udp, userns, test, explain;
 	unsigned long cap, envfd;
@@ -190,7 +184,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUXA:e:E:W:S:u:G:r:x:w:c:l:C:L:RT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtUXA:e:E:W:S:u:G:r:x:w:k:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -221,7 +215,7 @@ static void parse(int argc, char **argv)
 			o.net = 1;
 			o.rule[o.nrules].port = parse_port(c, optarg);
 			__attribute__((fallthrough));
-		case 'r': case 'x': case 'w': case 'T':
+		case 'r': case 'x': case 'w': case 'k': case 'T':
 			o.rule[o.nrules].opt = c;
 			o.rule[o.nrules++].arg = optarg;
 			break;
@@ -292,6 +286,9 @@ static void find_walls(int abi, struct run_walls *w)
 		w->stand |= WALL_ALLOWLIST;
 	w->object_form = o.net;
 	w->socket_dirs = socket_dir_rule() || view_listener();
+	w->write_paths = 0;
+	for (int i = 0; i < o.nrules; i++)
+		w->write_paths |= o.rule[i].opt == 'w';
 }
 
 /* ", or read paths narrower than PATH, ..." for the rule that makes the
@@ -308,7 +305,7 @@ static void socket_dir_hint(char *would, size_t size)
 	else
 		snprintf(would + strlen(would), size - strlen(would), ", or %s paths "
 		         "(files.%s, -%c) narrower than %s, which holds daemons' sockets "
-		         "(/run, /var/lib/docker, /tmp/.X11-unix)", list, list, r->opt, qn(r->arg));
+		         "(/run, /var/lib/docker)", list, list, r->opt, qn(r->arg));
 }
 
 /* Strict mode (DESIGN.md 4.7): every right this run relies on is held by
@@ -382,67 +379,6 @@ static void weigh(const struct run_walls *w, const char *why_none, char *held, s
 	die_hint(EXIT_CONFINE, 0, hintbuf, "unable to confine %s: no wall of this run "
 	         "holds %s", abi_words, missing);
 }
-/* -c -l -C -L: one port rule, for a right the ruleset handles. */
-static void add_port(int fd, const struct rule *r, __u64 handled)
-{
-	struct landlock_net_port_attr np = {
-		.allowed_access = r->opt == 'c' ? LANDLOCK_ACCESS_NET_CONNECT_TCP :
-			r->opt == 'l' ? LANDLOCK_ACCESS_NET_BIND_TCP :
-			r->opt == 'C' ? LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP :
-			LANDLOCK_ACCESS_NET_BIND_UDP,
-		.port = r->port,
-	};
-
-	if (!(np.allowed_access & handled))
-		return;
-	if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
-		die(EXIT_CONFINE, "unable to add a Landlock rule for %s port %lu",
-		    strchr("cl", r->opt) ? "TCP" : "UDP", r->port);
-}
-
-/* -r -x -w: rule I of RULES; a missing path is skipped with a warning,
- * given once for a path in two lists or more. The view step leaves a
- * missing path out and says nothing: this step runs on every run. */
-static void add_path(int fd, const struct rule *rules, int i, __u64 handled)
-{
-	const struct rule *r = &rules[i];
-	struct landlock_path_beneath_attr pb;
-	int dir, j = 0;
-
-	/* O_DIRECTORY tells a directory from a file without an fstat(2) a
-	 * path: syscalls are most of the cost of a rule. No symlink is
-	 * followed: the front end resolved them (DESIGN.md 2), so one met
-	 * here was put there since. */
-	pb.parent_fd = open_nofollow(r->arg, O_PATH | O_DIRECTORY);
-	dir = pb.parent_fd >= 0;
-	if (!dir && errno == ENOTDIR)
-		pb.parent_fd = open_nofollow(r->arg, O_PATH);
-	if (pb.parent_fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-		while (j < i && (strchr("clCL", rules[j].opt) || strcmp(rules[j].arg, r->arg)))
-			j++;
-		if (j == i)
-			warnx_("skipping missing path %s", qn(r->arg));
-		return;
-	}
-	if (pb.parent_fd < 0 && errno == ELOOP)
-		die_hint(EXIT_CONFINE, errno, "rule paths are opened without following "
-		         "symlinks; give the path the symlink points to",
-		         "unable to open %s", qn(r->arg));
-	if (pb.parent_fd < 0)
-		die(EXIT_CONFINE, "unable to open %s", qn(r->arg));
-	/* Read and exec paths do not grant RESOLVE_UNIX: talking to a daemon
-	 * through its socket (a container engine's, a bus) is acting, not
-	 * reading. A socket meant for the target is named in a write path,
-	 * which grants every right. */
-	pb.allowed_access = r->opt == 'r' ? FS_READ : r->opt == 'x' ? FS_EXEC : handled;
-	if (!dir)
-		pb.allowed_access &= FS_FILE;
-	pb.allowed_access &= handled;
-	if (syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
-		die(EXIT_CONFINE, "unable to add a Landlock rule for %s", qn(r->arg));
-	close(pb.parent_fd);
-}
-
 /* Where the target may run things, for the message of a failed exec. */
 static void set_view(void)
 {

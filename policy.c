@@ -507,6 +507,8 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 		{ "files", "exec", 0, check_list, .out = &p->exec, .item = file_path },
 		{ "files", "protected", 0, check_list, .out = &p->protected, .item = file_path },
 		{ "files", "tmpfs", 0, check_list, .out = &p->tmpfs, .item = tmpfs_path },
+		{ "files", "sockets", 0, check_list, .out = &p->sockets, .item = file_path },
+		{ "files", "write_vcs", 0, check_bool, .out = &p->write_vcs },
 		{ "", "network", 1, .check = check_network },
 		{ "network", "connect_tcp_ports", 0, check_ports, .out = &p->connect_ports,
 		  .n = &p->nconnect, .lo = 1, .hi = POLICY_MAX_PORT },
@@ -557,9 +559,10 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 void policy_free(struct policy *p)
 {
 	struct strlist *lists[] = {
-		&p->read, &p->write, &p->exec, &p->protected, &p->tmpfs,
+		&p->read, &p->write, &p->exec, &p->protected, &p->tmpfs, &p->sockets,
 		&p->env_inherit, &p->env_set_names, &p->env_set_values,
 		&p->read_resolved, &p->write_resolved, &p->exec_resolved, &p->protected_resolved,
+		&p->sockets_resolved,
 	};
 
 	for (size_t i = 0; i < COUNT(lists); i++) {

@@ -27,6 +27,8 @@ struct policy {
 	struct strlist read, write, exec;
 	struct strlist protected;           /* read-only beneath write paths */
 	struct strlist tmpfs;               /* a fresh tmpfs each (policyfiles.c) */
+	struct strlist sockets;             /* host UNIX sockets the target may connect to */
+	int write_vcs;                      /* 1: "files.write_vcs": true */
 	int net_none;                       /* 1: "network": "none" */
 	unsigned *connect_ports, *bind_ports;  /* TCP */
 	size_t nconnect, nbind;
@@ -46,6 +48,7 @@ struct policy {
 	 * order; equal to the path where no symlink was followed. The view
 	 * step recreates each pair that differs as a symlink. */
 	struct strlist read_resolved, write_resolved, exec_resolved, protected_resolved;
+	struct strlist sockets_resolved;
 };
 
 /* Check DOC (which json_parse accepted) as a pbp 1 policy. Every problem

@@ -5,6 +5,7 @@
  * front end: each command's entry point, and hash, check and the commands
  * that exec a program beside it. Exit: 0, or 125 when refused. */
 #include <fcntl.h>
+#include <pwd.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +67,36 @@ static void loader_warning(const char *file, const char *key, const char *name)
 		        "what code the target loads\n", progname, qn(file), key, q(name));
 }
 
+/* A write path that is a home directory (the caller's $HOME, or one of
+ * /etc/passwd's but "/") holds agents' sockets (~/.ssh/agent, gpg-agent's
+ * in ~/.gnupg) and shell start-up files: legal, but worth a look. */
+static void home_warnings(const char *file, const char *where, const struct policy *p)
+{
+	const char *home = getenv("HOME");
+	const struct passwd *pw = NULL;
+	FILE *f = fopen("/etc/passwd", "re");
+
+	for (size_t i = 0; i < p->write.n; i++) {
+		int is = home && *home && !strcmp(p->write.v[i], home);
+		if (f)
+			rewind(f);
+		while (!is && f && (pw = fgetpwent(f)))
+			is = strcmp(pw->pw_dir, "/") && !strcmp(p->write.v[i], pw->pw_dir);
+		if (is)
+			fprintf(stderr, "%s: %s: warning: %sfiles.write[%zu]: %s is a home "
+			        "directory, with agents' sockets (~/.ssh/agent, gpg-agent's) and "
+			        "shell start-up files: name the project beneath it instead\n",
+			        progname, qn(file), where, i, q(p->write.v[i]));
+	}
+	if (f)
+		fclose(f);
+}
+
 static void loader_warnings(const char *file, const char *where, const struct policy *p)
 {
 	char key[128];
+
+	home_warnings(file, where, p);
 
 	for (size_t i = 0; i < p->env_inherit.n; i++) {
 		snprintf(key, sizeof key, "%senv.inherit[%zu]", where, i);

@@ -20,6 +20,7 @@
 #include "runuser.h"
 #include "sockscan.h"
 #include "runvec.h"
+#include "runpaths.h"
 #include "verify.h"
 #include "trust.h"
 
@@ -146,54 +147,6 @@ static void seal_env(const struct vec *env)
 	free(all);
 }
 
-/* --- rule paths: resolved here, before any namespace exists, so the owner
- * of a symlink reads true; the helpers then open the resolved paths without
- * following symlinks (DESIGN.md 2) --- */
-
-static void resolve_list(const char *key, const struct strlist *in,
-                         struct strlist *out, int show)
-{
-	char r[PATH_MAX], why[3 * QUOTED_MAX + 256];
-	int loud;
-
-	out->v = calloc(in->n ? in->n : 1, sizeof *out->v);
-	if (!out->v)
-		diex(EXIT_REFUSED, "out of memory");
-	for (size_t i = 0; i < in->n; i++) {
-		if ((loud = resolve_rule(in->v[i], r, why, sizeof why)) < 0)
-			die_hint(EXIT_REFUSED, 0, "a rule path may pass through a symlink only "
-			         "when root or the caller owns it and the target's uid cannot "
-			         "write the directory it is in; name the path it points to",
-			         "refused: %s[%zu] %s: %s", key, i, q(in->v[i]), why);
-		if (!(out->v[i] = strdup(r)))
-			diex(EXIT_REFUSED, "out of memory");
-		out->n++;
-		/* Always said, but for root's links in "/" (merged /usr). */
-		if ((show || loud) && strcmp(r, in->v[i]))
-			fprintf(stderr, "%s: %s[%zu]: %s resolves to %s\n", progname, key, i,
-			        q(in->v[i]), q(r));
-	}
-}
-
-static void resolve_rules(struct policy *p, int show)
-{
-	resolve_list("files.read", &p->read, &p->read_resolved, show);
-	resolve_list("files.exec", &p->exec, &p->exec_resolved, show);
-	resolve_list("files.write", &p->write, &p->write_resolved, show);
-	resolve_list("files.protected", &p->protected, &p->protected_resolved, show);
-	/* check has seen each beneath a write path; a link may lead out. */
-	for (size_t i = 0; i < p->protected.n; i++) {
-		size_t w = 0;
-		while (w < p->write.n && !path_beneath(p->protected_resolved.v[i],
-		                                         p->write_resolved.v[w]))
-			w++;
-		if (w == p->write.n)
-			diex(EXIT_REFUSED, "refused: files.protected[%zu] %s resolves to %s, "
-			     "which lies beneath no files.write path", i,
-			     q(p->protected.v[i]), q(p->protected_resolved.v[i]));
-	}
-}
-
 /* Pinned, the hash guards the content, and signed (SIGNED: keys were
  * given, and sign_run_check refuses unless one verifies) the signature
  * does; otherwise the file must be one that nobody but root or the caller
@@ -253,24 +206,6 @@ static void push_paths(struct vec *chain, const char *opt, const struct strlist 
 		push_opt(chain, opt, "%s", l->v[i]);
 }
 
-/* -s ORIG=RESOLVED for each rule path that went through a symlink. The
- * view splits at the first '=': a name holding one cannot be said, and
- * only the link is left out (its target is bound all the same). */
-static void push_links(struct vec *chain, const char *key, const struct strlist *orig,
-                       const struct strlist *res)
-{
-	for (size_t i = 0; i < orig->n; i++) {
-		if (!strcmp(orig->v[i], res->v[i]))
-			continue;
-		if (strchr(orig->v[i], '='))
-			warnx_("%s[%zu] %s: a name with '=' is not recreated as a "
-			       "symlink in the view; %s is", key, i, q(orig->v[i]),
-			       q(res->v[i]));
-		else
-			push_opt(chain, "-s", "%s=%s", orig->v[i], res->v[i]);
-	}
-}
-
 static void push_ports(struct vec *chain, const char *opt, const unsigned *ports, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -324,6 +259,31 @@ static void limits_step(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 }
 
+/* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
+ * paths, which it opens following no symlink, and recreates the links
+ * that led to them. */
+static void push_view(struct vec *chain, const struct policy *p, int best_effort)
+{
+	walled_step(chain, "sharness-exec-view", best_effort);
+	push_paths(chain, "-r", &p->read_resolved);
+	push_paths(chain, "-x", &p->exec_resolved);
+	push_paths(chain, "-w", &p->write_resolved);
+	push_paths(chain, "-p", &p->protected_resolved);
+	push_paths(chain, "-m", &p->tmpfs);
+	push_sockets(chain, p, 1);
+	if (p->write_vcs)
+		push(chain, "-V"); /* VCS metadata beneath write paths stays writable */
+	if (p->tmpfs.n && p->max_memory_mb)
+		push_opt(chain, "-M", "%lu", p->max_memory_mb > 1 ? p->max_memory_mb / 2 : 1);
+	push_links(chain, "files.read", &p->read, &p->read_resolved);
+	push_links(chain, "files.exec", &p->exec, &p->exec_resolved);
+	push_links(chain, "files.write", &p->write, &p->write_resolved);
+	push_links(chain, "files.protected", &p->protected, &p->protected_resolved);
+	push_links(chain, "files.sockets", &p->sockets, &p->sockets_resolved);
+	session_push_view(chain); /* --passwd-fd, --group-fd */
+	push(chain, "--");
+}
+
 /* Each step's words end with "--", which none of its option arguments can
  * be (paths are absolute, the rest are numbers); the target's words follow. */
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
@@ -365,27 +325,12 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push_paths(chain, "-r", &p->read_resolved);
 		push_paths(chain, "-x", &p->exec_resolved);
 		push_paths(chain, "-w", &p->write_resolved);
+		push_paths(chain, "-k", &p->sockets_resolved);
 	}
 	push(chain, "--");
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent)
 		limits_step(chain, p, best_effort);
-	/* The view (DESIGN.md 4.5): a mount namespace holding only the
-	 * policy's paths, which it opens following no symlink, and recreates
-	 * the links that led to them. */
-	walled_step(chain, "sharness-exec-view", best_effort);
-	push_paths(chain, "-r", &p->read_resolved);
-	push_paths(chain, "-x", &p->exec_resolved);
-	push_paths(chain, "-w", &p->write_resolved);
-	push_paths(chain, "-p", &p->protected_resolved);
-	push_paths(chain, "-m", &p->tmpfs);
-	if (p->tmpfs.n && p->max_memory_mb)
-		push_opt(chain, "-M", "%lu", p->max_memory_mb > 1 ? p->max_memory_mb / 2 : 1);
-	push_links(chain, "files.read", &p->read, &p->read_resolved);
-	push_links(chain, "files.exec", &p->exec, &p->exec_resolved);
-	push_links(chain, "files.write", &p->write, &p->write_resolved);
-	push_links(chain, "files.protected", &p->protected, &p->protected_resolved);
-	session_push_view(chain); /* --passwd-fd, --group-fd */
-	push(chain, "--");
+	push_view(chain, p, best_effort);
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);
@@ -402,6 +347,7 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
+	push_sockets(chain, p, 0);
 	push_ports(chain, "-c", p->connect_ports, p->nconnect);
 	push_ports(chain, "-l", p->bind_ports, p->nbind);
 	push_ports(chain, "-C", p->connect_udp_ports, p->nconnect_udp);

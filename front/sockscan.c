@@ -95,8 +95,8 @@ static int in_built_dev(const char *sock)
 }
 
 /* The socket SOCK (symlink-free): beneath a read or exec path and no
- * write path, and still a socket (looked at last: most are beneath none),
- * it is found. */
+ * write path (where the view covers it), not one files.sockets names, and
+ * still a socket (looked at last: most are beneath none), it is found. */
 static void weigh_socket(const char *sock)
 {
 	const struct policy *p = scanned;
@@ -104,6 +104,9 @@ static void weigh_socket(const char *sock)
 	struct finding *f = in_built_dev(sock) ? &found_dev : &found;
 	struct stat st;
 
+	for (size_t i = 0; i < p->sockets_resolved.n; i++)
+		if (!strcmp(sock, p->sockets_resolved.v[i]))
+			return;
 	if ((r < 0 && x < 0) || holder(&p->write_resolved, sock) >= 0 ||
 	    lstat(sock, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return;

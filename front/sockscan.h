@@ -10,7 +10,8 @@
 #include "policy.h"
 
 /* Below ABI 9 (or the test front end's SHARNESS_EXEC_TEST_ABI), find the
- * sockets of P's resolved read and exec paths beneath no write path: each
+ * sockets of P's resolved read and exec paths beneath no write path (the
+ * view covers those) and not named in files.sockets: each
  * listening one /proc/net/unix lists, and each rule path that is one or
  * holds one among its own entries (not beneath /usr). Note the first, its
  * rule and how many more in the walls record WALLS, one line

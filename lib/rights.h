@@ -33,7 +33,7 @@
 				 * components, abstract sockets and all */
 
 /* When a run relies on a right. */
-enum relied { ALWAYS, NONE_FORM, OBJECT_FORM, SOCKET_DIRS };
+enum relied { ALWAYS, NONE_FORM, OBJECT_FORM, SOCKET_DIRS, WRITE_PATHS };
 
 /* What nothing holding it means: refusal (126) unless --best-effort; for
  * a root caller only, the others running with the steps' own warning
@@ -58,6 +58,7 @@ struct run_walls {
 	int abi;		/* Landlock's, 0 without Landlock */
 	unsigned stand;		/* WALL_* */
 	int object_form, socket_dirs;
+	int write_paths;	/* a write rule (-w) */
 };
 
 /* Read the walls record (walls_fd's; without one nothing stands) into

@@ -252,9 +252,14 @@ int draft_consider(struct draft *d, const struct denial *x, const struct learn_c
 	      (c->envhome && path_beneath(x->path, c->envhome))) &&
 	     !path_beneath(x->path, c->cwd)) ||
 	    !(grant = allowed(x, c, &key))) {
+		/* A host socket acts for whoever listens: files.sockets names
+		 * that one, never a directory. */
+		if (!strcmp(x->kind, "connect_unix")) {
+			note(d, "files.sockets", x->path, why, 0);
+			return 0;
+		}
 		dir = suggested(x);
-		note(d, strcmp(x->kind, "connect_unix") ? list_for(x->kind) : "files.write",
-		     dir, why, 0);
+		note(d, list_for(x->kind), dir, why, 0);
 		free(dir);
 		return 0;
 	}

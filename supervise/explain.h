@@ -51,7 +51,8 @@ const char *errname(int err);
 
 /* explain.c: the observer's options, from supervise's parse: -E (on),
  * -H (the host's network: the object form), -r/-x/-w PATH (the policy's
- * read, exec and write paths, as the landlock step gets them). Returns 0
+ * read, exec and write paths, as the landlock step gets them), -k PATH
+ * (its files.sockets). Returns 0
  * for an option that is not one of these. */
 extern int explain_on;
 int explain_option(int c, const char *arg, const char *usage);
@@ -114,6 +115,9 @@ void record_path(const char *kind, const char *path, const char *shown, int err,
                  int need, int parent, int suggest_dir);
 const char *absolute(pid_t pid, int dirfd, const char *name, const char *cwd, char *out);
 int failure_of_policy(int err);
+/* A connect(2) to the UNIX socket PATH that failed with ERR: 1 when it
+ * was a host socket the policy does not name (files.sockets), recorded. */
+int record_unix_connect(const char *path, int err);
 /* Which access an open with FLAGS of PATH (as the call named it: SHOWN)
  * was, recorded. */
 void record_open(const char *path, const char *shown, int flags, int err);

@@ -42,7 +42,7 @@ void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, i
 	socklen_t len = (socklen_t)c->args[2];
 	char what[INET6_ADDRSTRLEN + 16], addr[INET6_ADDRSTRLEN], allow[128];
 	char name[sizeof ((struct sockaddr_un *)0)->sun_path + 1], abs[PATH_MAX];
-	const char *kind, *list;
+	const char *kind, *list, *path;
 	unsigned port;
 	int udp;
 
@@ -68,16 +68,17 @@ void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, i
 			       "scope", NULL, "it was made outside the run's Landlock domain: by "
 			       "the host, or by another run of the session (run --in-session)");
 		}
-		if (!failure_of_policy(err) || n == 0 || su->sun_path[0] == '\0')
+		/* ECONNREFUSED: a socket the view covers (record_unix_connect). */
+		if ((!failure_of_policy(err) && (bind || err != ECONNREFUSED)) || n == 0 ||
+		    su->sun_path[0] == '\0')
 			return;
 		memcpy(name, su->sun_path, n);
 		name[n] = '\0';
+		path = absolute(pid, AT_FDCWD, name, cwd, abs);
 		if (bind)
-			record_path("create", absolute(pid, AT_FDCWD, name, cwd, abs), name, err,
-			            R_WRITE, 1, 0);
-		else
-			record_path("connect to UNIX socket", absolute(pid, AT_FDCWD, name, cwd, abs),
-			            name, err, R_READ, 0, 0);
+			record_path("create", path, name, err, R_WRITE, 1, 0);
+		else if (!record_unix_connect(path, err) && err != ECONNREFUSED)
+			record_path("connect to UNIX socket", path, name, err, R_READ, 0, 0);
 		return;
 	}
 	if (ss.ss_family == AF_INET) {

@@ -39,7 +39,7 @@ const char *progname = "sharness-exec-supervise";
 
 #define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] " \
 	"[-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] " \
-	"[-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... " \
+	"[-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... " \
 	"[--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
@@ -370,7 +370,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:E:F:hH:I:K:m:NO:P:p:R:r:tT:u:W:w:Xx:", longopts,
+	while ((c = getopt_long(argc, argv, "+:A:bc:E:F:hH:I:k:K:m:NO:P:p:R:r:tT:u:W:w:Xx:", longopts,
 	                        NULL)) != -1) {
 		switch (c) {
 		case 'A':

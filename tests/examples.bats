@@ -10,8 +10,8 @@
 # not tested: the GitHub Actions workflow on GitHub (not the action's
 # install step, not the YAML as a whole);
 # the examples as a user without a delegated cgroup (process limits then
-# fall back to per-user rlimits); examples built outside /tmp, which their
-# policies do not allow.
+# fall back to per-user rlimits); examples built outside /tmp/examples,
+# which their policies do not allow.
 
 load helpers/load
 load helpers/runner
@@ -23,11 +23,12 @@ setup() {
 	# Run the examples as from a fresh shell, not as part of the `make check`
 	# that runs this file: its MAKEFLAGS would carry TESTS=... into theirs.
 	unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
-	# The policies of the examples allow writing beneath /tmp only: build
-	# there. $HOME, which the canaries try to write to, must lie outside
-	# /tmp, and is a scratch directory so that a broken confinement cannot
-	# touch the real one.
-	WORK=$(mktemp -d /tmp/sharness-exec-examples.XXXXXX)
+	# The policies of the examples allow writing beneath /tmp/examples
+	# only, with a private /tmp: build there. $HOME, which the canaries try to write to, must lie
+	# outside /tmp, and is a scratch directory so that a broken
+	# confinement cannot touch the real one.
+	[ -d /tmp/examples ] || mkdir -m 1777 /tmp/examples
+	WORK=$(mktemp -d /tmp/examples/sharness-exec.XXXXXX)
 	REAL_HOME=$HOME
 	local base
 	HOME=
@@ -47,6 +48,7 @@ setup() {
 teardown() {
 	[ -n "${WORK:-}" ] && rm -rf "$WORK"
 	[ -n "${RUNNER_WORK:-}" ] && rm -rf "${RUNNER_WORK%/work}"
+	rmdir /tmp/examples 2>/dev/null || true
 	[ -n "${HOME:-}" ] && [ "$HOME" != "${REAL_HOME:-}" ] && rm -rf "$HOME"
 	teardown_tmp
 }
@@ -158,7 +160,7 @@ wrapper() {
 	require_feature tool:cc
 	example make
 	run -0 make all
-	sed -i 's|"write": \["/dev/null", "/tmp"\]|"write": ["/dev/null", "/tmp", "'"$HOME"'"]|' policy.json
+	sed -i 's|"write": \["/dev/null", "/tmp/examples"\]|"write": ["/dev/null", "/tmp/examples", "'"$HOME"'"]|' policy.json
 	grep -q "$HOME" policy.json
 	run -2 --separate-stderr make check
 	[[ $stderr == *"refused: policy hash is sha256:"* ]]

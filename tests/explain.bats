@@ -130,7 +130,7 @@ t_unix_socket() {
 		explained "$1" "$2" "nothing was refused or hidden" "$TRY" unix-connect "$TMP/out/sock"
 		return
 	fi
-	explained "$1" "$2" "connect to UNIX socket $TMP/out/sock: $(errno_of "$2" "$ENOENT" "$EACCES"), hidden by the policy, 1 time; allow with \"files\": {\"read\": [\"$TMP/out/sock\"]}" \
+	explained "$1" "$2" "connect to UNIX socket $TMP/out/sock: $(errno_of "$2" "$ENOENT" "$EACCES"), hidden by the policy, 1 time; allow with \"files\": {\"sockets\": [\"$TMP/out/sock\"]}" \
 		"$TRY" unix-connect "$TMP/out/sock"
 }
 

@@ -210,7 +210,7 @@ t_view_unix() {
 @test "any ABI: through the view a pathname UNIX socket outside the policy is not there (nobody)" { t_view_unix nobody; }
 
 # The landlock step alone (no view): a listening socket in a read path is
-# out of reach, one in a write path is not. (The helper opens rule paths
+# out of reach, and in a write path too, unless -k names it (files.sockets). (The helper opens rule paths
 # without following symlinks, so /usr alone: /bin and /lib lead there.)
 t_resolve_unix_helper() {
 	local m=$1 sys=(-x /usr -x "$TRYDIR")
@@ -220,7 +220,11 @@ t_resolve_unix_helper() {
 	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -r "$TMP/out" -- "$TRYV" unix-connect "$TMP/out/sock"
 	echo "status $status, stdout: $output, stderr: $stderr"
 	[ "$status" = 1 ] && [ "$output" = "refused: Permission denied" ]
+	# Nor does a write path grant it (issue 36): only -k, files.sockets.
 	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/out" -- "$TRYV" unix-connect "$TMP/out/sock"
+	echo "status $status, stdout: $output, stderr: $stderr"
+	[ "$status" = 1 ] && [ "$output" = "refused: Permission denied" ]
+	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/out" -k "$TMP/out/sock" -- "$TRYV" unix-connect "$TMP/out/sock"
 	echo "status $status, stdout: $output, stderr: $stderr"
 	[ "$status" = 0 ] && [ "$output" = ok ]
 	# One connection logged: the refused one never arrived before it.

@@ -151,7 +151,7 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 	warnx_("no mount namespace available (%s: %s): Landlock alone does "
 	       "not hold chmod, utime, xattrs, %sinotify or noexec outside the "
 	       "policy%s", call, strerror(err),
-	       sockets_held ? "" : "pathname UNIX sockets, ",
+	       sockets_held ? "" : "pathname UNIX sockets (beneath write paths too), ",
 	       nprot ? "; protected paths dropped" : "");
 	if (test)
 		check_line("mount=none why=%s: %s", call, strerror(err));
@@ -252,6 +252,8 @@ static void plan(void)
 	/* a policy path there is bound over the private /dev/shm */
 	for (size_t i = 0; i < nents; i++)
 		dev_shm_bound |= path_beneath(ents[i].path, "/dev/shm");
+	for (size_t i = 0; i < tmpfs_count(); i++)
+		add(strdup(tmpfs_path(i)), TMPFS);
 	nents = plan_sort(ents, nents);
 	plan_rights(ents, nents);
 	for (size_t i = 0; i < nents; i++)
@@ -344,11 +346,18 @@ static void bind_one(size_t i)
 	e->mounted = 1;
 }
 
-static void bind_all(void)
+/* Each path in tree order: a tmpfs (-m) before the paths beneath it,
+ * which are bound on top of it (CWD's directories made in it). */
+static void bind_all(const char *cwd)
 {
 	for (size_t i = 0; i < nents; i++) {
 		struct ent *e = &ents[i];
 		int dev = !strcmp(e->path, "/dev");
+		if (e->rights & TMPFS) {
+			mount_tmpfs(e->path, cwd);
+			e->mounted = 3;
+			continue;
+		}
 		if (!strcmp(e->path, "/") || (!(e->eff & (R | X | W)) && !dev))
 			continue;
 		if (!strcmp(e->path, "/proc")) {
@@ -428,9 +437,8 @@ int main(int argc, char **argv)
 		     "outside this process's root");
 	plan();
 	new_root();
-	bind_all();
+	bind_all(cwd);
 	guard_writes(ents, nents);
-	mount_tmpfs(cwd);
 	files_mount();
 	note_ours();
 	finish(cwd, argv[next]);

@@ -24,13 +24,16 @@
 
 /* Rights, as the landlock step grants them: write implies read and exec. */
 enum { R = 1, X = 2, W = 4, PROT = 8 };
+/* An entry that is a -m path: a fresh tmpfs, mounted before the paths
+ * beneath it are bound on top (not a right: no entry beneath inherits it). */
+#define TMPFS 0x100
 
 struct ent {
 	char *path;
 	unsigned rights;	/* its own: a mask of R X W PROT (0: implied) */
 	unsigned eff;		/* with its ancestors', PROT applied */
 	__u64 attr;		/* what it was mounted with */
-	int mounted;		/* 1 bound or fresh, 2 built (/dev) */
+	int mounted;		/* 1 bound or fresh, 2 built (/dev), 3 a tmpfs (-m) */
 	size_t up;		/* its nearest ancestor's index (viewplan.c) */
 };
 
@@ -52,6 +55,8 @@ void files_mount(void);
 /* viewfs.c */
 int new_fs(const char *fs, const char *const *opts, __u64 attr);
 int ours(int fd);
+/* DEV is a tmpfs of ours too (a -m path's): mount points go on it. */
+void ours_add(dev_t dev);
 int at_root(const char *path, int create, int dir);
 /* PATH (absolute) in the new root, a directory opened for reading, with
  * at_root's resolution (no symlink on the way, mounts followed); -1 with
@@ -81,7 +86,9 @@ void tmpfs_size(const char *arg);
 void tmpfs_refuse_beneath(const char *path);
 void tmpfs_no_view(int err);
 void note_ours(void);
-void mount_tmpfs(const char *cwd);
+size_t tmpfs_count(void);
+const char *tmpfs_path(size_t i);
+void mount_tmpfs(const char *path, const char *cwd);
 
 /* viewdev.c */
 int mount_proc(struct ent *e);

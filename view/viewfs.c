@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -58,12 +59,27 @@ out:
 	return m;
 }
 
+/* The -m tmpfs mounts (viewtmp.c), ours as well. */
+static dev_t *tmp_devs;
+static size_t ntmp_devs;
+
+void ours_add(dev_t dev)
+{
+	if (!(tmp_devs = reallocarray(tmp_devs, ntmp_devs + 1, sizeof *tmp_devs)))
+		die(EXIT_REFUSED, "out of memory");
+	tmp_devs[ntmp_devs++] = dev;
+}
+
 int ours(int fd)
 {
 	struct stat st;
+	size_t i = 0;
 
-	return fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
-		(st.st_dev == our_dev[0] || st.st_dev == our_dev[1]);
+	if (fstatat(fd, "", &st, AT_EMPTY_PATH) < 0)
+		return 0;
+	while (i < ntmp_devs && tmp_devs[i] != st.st_dev)
+		i++;
+	return st.st_dev == our_dev[0] || st.st_dev == our_dev[1] || i < ntmp_devs;
 }
 
 /* REL (one component, or a path) beneath DFD, no symlink on the way and

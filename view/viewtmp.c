@@ -57,14 +57,25 @@ void tmpfs_size(const char *arg)
 		usage_fail(VIEW_USAGE, "unable to parse -M %s: not a size in MiB (1-1048576)", arg);
 }
 
-/* A path of the other options at or beneath a -m path would be hidden by
- * the tmpfs: refused (125). */
+/* A path of the other options at a -m path: refused (125). One beneath
+ * is bound on top of the tmpfs (view.c's bind_all mounts each tmpfs in
+ * tree order, before the paths beneath it). */
 void tmpfs_refuse_beneath(const char *path)
 {
 	for (size_t i = 0; i < ntmps; i++)
-		if (path_beneath(path, tmps[i]))
-			usage_fail(VIEW_USAGE, "unable to mount a tmpfs at %s: it would "
-			           "hide %s", tmps[i], path);
+		if (!strcmp(path, tmps[i]))
+			usage_fail(VIEW_USAGE, "unable to mount a tmpfs at %s: it is "
+			           "a path of another option too", tmps[i]);
+}
+
+size_t tmpfs_count(void)
+{
+	return ntmps;
+}
+
+const char *tmpfs_path(size_t i)
+{
+	return tmps[i];
 }
 
 /* Without a mount namespace there is no private tmpfs: refused (126), or
@@ -116,29 +127,30 @@ static void make_cwd(int mnt, const char *path, const char *cwd)
 	}
 }
 
-/* Each -m path: a fresh tmpfs, nosuid, nodev, mode 1777 (the run's uid
- * and, under run --user, the uid it drops to both write it), size and
- * inodes bounded, then mounted over whatever the binds put there, and
- * noted in the walls record. */
-void mount_tmpfs(const char *cwd)
+/* The -m path PATH: a fresh tmpfs, nosuid, nodev, mode 1777 (the run's
+ * uid and, under run --user, the uid it drops to both write it), size and
+ * inodes bounded, mounted over whatever the binds above it put there and
+ * below the paths beneath it (bound next, in tree order), and noted in
+ * the walls record. */
+void mount_tmpfs(const char *path, const char *cwd)
 {
 	char size[32], inodes[32];
 	const char *opts[] = { "mode", "1777", "size", size, "nr_inodes", inodes, NULL };
+	struct stat st;
 	int m, d;
 
 	snprintf(size, sizeof size, "%lum", tmp_mib);
 	snprintf(inodes, sizeof inodes, "%lu", tmp_mib * INODES_PER_MIB);
-	for (size_t i = 0; i < ntmps; i++) {
-		m = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-		if (m < 0)
-			die(EXIT_CONFINE, "unable to mount a tmpfs for %s", tmps[i]);
-		if ((d = openat(m, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			die(EXIT_CONFINE, "unable to open the tmpfs for %s", tmps[i]);
-		make_cwd(d, tmps[i], cwd);
-		files_points(d, tmps[i]);
-		close(d);
-		attach(m, tmps[i], 1);
-		close(m);
-		walls_note("tmpfs", tmps[i]);
-	}
+	m = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (m < 0)
+		die(EXIT_CONFINE, "unable to mount a tmpfs for %s", path);
+	if ((d = openat(m, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fstat(d, &st) < 0)
+		die(EXIT_CONFINE, "unable to open the tmpfs for %s", path);
+	ours_add(st.st_dev);	/* the paths beneath it get mount points there */
+	make_cwd(d, path, cwd);
+	files_points(d, path);
+	close(d);
+	attach(m, path, 1);
+	close(m);
+	walls_note("tmpfs", path);
 }

@@ -1,10 +1,10 @@
 // The go tool builds each test binary, then runs it through -exec, confined
 // by policy.json. GOFLAGS splits on spaces, so -exec gets one word: a
 // wrapper that `sharness-exec wrap` writes once, outside the policy's write
-// paths (here /tmp, where the suite builds), with the policy's absolute
-// path and its pinned hash in it:
+// paths (here /tmp/examples, where the suite builds), with the policy's
+// absolute path and its pinned hash in it:
 //
-// $ mkdir -p ~/.local/bin && sharness-exec wrap -o ~/.local/bin/sum-go-test -p "$PWD/policy.json" -H sha256:bb635cd52d09bf09c1c1e04255416a20eaa66bbcc98584499d21914b19ccab25 && GOFLAGS=-exec=$HOME/.local/bin/sum-go-test go test -v ./...
+// $ mkdir -p ~/.local/bin && sharness-exec wrap -o ~/.local/bin/sum-go-test -p "$PWD/policy.json" -H sha256:1e90dd9d5603d8fae2be0bfb0e0f4121e181f9404304fd55dfe5e9d8b5848e17 && GOFLAGS=-exec=$HOME/.local/bin/sum-go-test go test -v ./...
 //
 // After changing policy.json, pin its new hash (sharness-exec hash
 // policy.json) and write the wrapper again.

@@ -124,7 +124,7 @@ SCRIPT=(env --default-signal=INT,QUIT,TSTP,TTIN,TTOU script)
 # mount namespace; from Landlock ABI 9 on it no longer lists pathname UNIX
 # sockets among what Landlock alone does not hold (RESOLVE_UNIX does).
 no_view_warning() {
-	local sockets="pathname UNIX sockets, "
+	local sockets="pathname UNIX sockets (beneath write paths too), "
 	[ "$(landlock_abi)" -lt 9 ] || sockets=
 	echo "sharness-exec-view: warning: no mount namespace available ($1): Landlock alone does not hold chmod, utime, xattrs, ${sockets}inotify or noexec outside the policy"
 }

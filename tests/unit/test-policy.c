@@ -454,8 +454,11 @@ static void test_beneath(void)
 }
 
 /* files.tmpfs: normalised and kept in file order; a path beneath a read
- * path is fine (it hides that part), one that holds or equals another
- * list's path is not; the host's ptys in no list, /dev/ptsx is no pty. */
+ * path is fine (it hides that part), and so is one that holds read, exec,
+ * write or socket paths (bound on top of it); one that equals another
+ * list's path, holds another tmpfs, or a protected path through no write
+ * path beneath it, is not; the host's ptys in no list, /dev/ptsx is no pty;
+ * files.sockets and files.write_vcs are read. */
 static void test_tmpfs(void)
 {
 	static const char *const tmpfs[] = { "/tmp", "/var/tmp" };
@@ -466,9 +469,29 @@ static void test_tmpfs(void)
 	tap_ok(list_is(&p.tmpfs, tmpfs, 2), "files.tmpfs normalised, in file order");
 	policy_free(&p);
 	tap_ok(!p.tmpfs.v, "policy_free frees files.tmpfs");
-	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/tmp'],'exec':['/tmp/bin']}}") == 1 &&
-	       !strcmp(got, "files.tmpfs[0]: would hide files.exec[0]: \"/tmp/bin\"\n"),
-	       "a tmpfs that holds an exec path: %s", got);
+	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/tmp'],'exec':['/tmp/bin'],"
+	            "'write':['/tmp/p'],'read':['/tmp/r'],'sockets':['/tmp/s'],"
+	            "'protected':['/tmp/p/.git'],'write_vcs':true}}") == 0 &&
+	       p.sockets.n == 1 && !strcmp(p.sockets.v[0], "/tmp/s") && p.write_vcs,
+	       "a tmpfs that holds exec, write, read and socket paths: %s", got);
+	policy_free(&p);
+	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/tmp'],'exec':['/tmp']}}") == 1 &&
+	       !strcmp(got, "files.tmpfs[0]: also in files.exec[0]: \"/tmp\"\n"),
+	       "a tmpfs that is an exec path: %s", got);
+	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/home/u/c'],'write':['/home/u'],"
+	            "'protected':['/home/u/c/x']}}") == 1 &&
+	       !strcmp(got, "files.tmpfs[0]: would hide files.protected[0]: \"/home/u/c/x\"\n"),
+	       "a tmpfs that holds a protected path of a write path above it: %s", got);
+	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/tmp','/tmp/x']}}") == 1 &&
+	       !strcmp(got, "files.tmpfs[0]: would hide files.tmpfs[1]: \"/tmp/x\"\n"),
+	       "a tmpfs that holds another: %s", got);
+	tap_ok(load(&p, "{" BASE ",'files':{'write_vcs':1}}") == 1 &&
+	       !strcmp(got, "files.write_vcs: must be true or false\n"),
+	       "files.write_vcs not a boolean: %s", got);
+	tap_ok(load(&p, "{" BASE ",'files':{'sockets':['run/x','/a','/a/']}}") == 2 &&
+	       strstr(got, "files.sockets[0]: not an absolute path: \"run/x\"\n") &&
+	       strstr(got, "files.sockets[2]: duplicate of files.sockets[1]: \"/a\"\n"),
+	       "files.sockets: a relative path, a duplicate: %s", got);
 	tap_ok(load(&p, "{" BASE ",'files':{'tmpfs':['/sysx','/procfs','/dev/shm']}}") == 0,
 	       "/sysx, /procfs and /dev/shm are not /sys, /proc or a pty");
 	policy_free(&p);
