@@ -259,12 +259,16 @@ static void limits_step(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 }
 
+static int run_verbose;	/* --verbose */
+
 /* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
  * paths, which it opens following no symlink, and recreates the links
  * that led to them. */
 static void push_view(struct vec *chain, const struct policy *p, int best_effort)
 {
 	walled_step(chain, "sharness-exec-view", best_effort);
+	if (run_verbose)
+		push(chain, "-v"); /* each write path: what the walk looked at, or why not */
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
@@ -521,6 +525,7 @@ int cmd_run(int argc, char **argv)
 	walls_fd = above2(memfd_create("sharness-exec-walls", MFD_CLOEXEC),
 	                  "the walls record");
 	scan_fd = socket_scan(&l.pol, walls_fd, o.dry_run);
+	run_verbose = o.verbose;
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
 	if (o.verbose) {

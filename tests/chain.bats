@@ -195,7 +195,7 @@ PY
 	[[ ${lines[4]} == */sharness-exec-landlock" "*" -H "*" -c 80 "* ]]
 	run -0 --separate-stderr strace -f -ff -v -s 65536 --decode-pids=pidns \
 		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
-		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/echo a 'b c'
+		"$SHARNESS_EXEC" run -v -p "$TMP/p.json" -- /bin/echo a 'b c'
 	[ "$output" = "a b c" ]
 	run -0 strace_matches "$TMP/dry" "$TMP"/st.*
 	echo "$output"
