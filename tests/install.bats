@@ -116,8 +116,9 @@ layout_ok() {
 @test "without its helpers, the installed front end refuses with 125" {
 	run -0 submake -C "$BUILD" install
 	rm "$PREFIX/libexec/sharness-exec/sharness-exec-landlock"
-	write_policy "$TMP/p.json" '{"pbp": 1, "id": "i", "network": "none", "process": {"no_new_privs": true}}'
-	run -125 --separate-stderr "$PREFIX/bin/sharness-exec" run -p "$TMP/p.json" -- true
+	# a command the policy shows: a hidden one is refused (127) first
+	write_policy "$TMP/p.json" '{"pbp": 1, "id": "i", "files": {"exec": ["/usr"]}, "network": "none", "process": {"no_new_privs": true}}'
+	run -125 --separate-stderr "$PREFIX/bin/sharness-exec" run -p "$TMP/p.json" -- /usr/bin/true
 	[[ $stderr == *"$PREFIX/libexec/sharness-exec/sharness-exec-landlock"* ]]
 	run -0 submake -C "$BUILD" uninstall
 }

@@ -92,8 +92,8 @@ int main(void)
 	suggests("read", "/srv/proj/.ssh/id_ed25519", "/srv/proj/.ssh");
 	suggests("read", "/root/.bashrc", "/root");
 	suggests("read", "/run/user/1000/bus", "/run/user/1000");
-	suggests("connect_unix", "/var/run/docker.sock", "/var/run");
-	suggests("connect_unix", "/srv/proj/sock", "/srv/proj");
+	suggests("connect_unix", "/var/run/docker.sock", "/var/run/docker.sock");
+	suggests("connect_unix", "/srv/proj/sock", "/srv/proj/sock");
 	suggests("read", "/proc/1/environ", "/proc/1");
 	suggests("read", "/proc/self/environ", "/proc/self");
 	suggests("read", "/proc/keys", "/proc");
