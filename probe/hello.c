@@ -427,7 +427,12 @@ static void caveats(const struct machine *m)
 	if (!strncmp(w->memory, "RLIMIT", 6))
 		n++, printf("  - no writable cgroup with the memory controller, so memory is "
 		            "capped by RLIMIT_AS: address space per process, not a total\n");
-	if (m->seccomp == 2)
+	if (m->seccomp == 2 && !strcmp(w->network, "seccomp"))
+		n++, printf("  - no namespace can be made under the seccomp filter hello runs "
+		            "under, as in a container with Docker's default profiles: start it "
+		            "with --security-opt seccomp=unconfined --security-opt "
+		            "apparmor=unconfined (README.md, \"In a container\")\n");
+	else if (m->seccomp == 2)
 		n++, printf("  - hello itself runs under a seccomp filter (a container?): some "
 		            "results may be that filter's, not sharness-exec's\n");
 	if (m->nproxies) {

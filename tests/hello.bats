@@ -130,6 +130,8 @@ usage: sharness-exec hello" ]
 	printf '%s\n' "$output" | grep -qx '  network     NO namespace: a seccomp filter refuses sockets but AF_UNIX'
 	printf '%s\n' "$output" | grep -qx '  pid         NO namespace: a subreaper'
 	printf '%s\n' "$output" | grep -qx '  mount       NO mount namespace (unshare: Operation not permitted): Landlock alone'
+	# and what a container needs, in one line (issue 42)
+	[ "$(printf '%s\n' "$output" | grep -c -- "--security-opt seccomp=unconfined --security-opt apparmor=unconfined")" = 1 ]
 }
 
 @test "hello as root where no namespace can be made: nothing runs half-confined (126), and it says why" {
