@@ -37,7 +37,7 @@ struct learn {
 	const char *out, *base;
 	int outdir;                    /* -o's directory, opened before the rounds */
 	char outpath[PATH_MAX];        /* its symlink-free name */
-	const char *outname;           /* -o's name in it */
+	char outname[NAME_MAX + 1];    /* -o's name in it */
 	char **cmd;
 	unsigned long rounds;
 	int frontend;
@@ -349,8 +349,10 @@ static void open_out(struct learn *l)
 	             l->out[0] == '/' ? "" : "/", l->out) >= (int)sizeof path)
 		diex(EXIT_REFUSED, "refused: -o %s: name too long", qn(l->out));
 	slash = strrchr(path, '/');
-	l->outname = strdup(slash + 1);
-	if (!l->outname || !*l->outname || !strcmp(l->outname, ".") || !strcmp(l->outname, ".."))
+	if (strlen(slash + 1) > NAME_MAX)
+		diex(EXIT_REFUSED, "refused: -o %s: name too long", qn(l->out));
+	strcpy(l->outname, slash + 1);
+	if (!*l->outname || !strcmp(l->outname, ".") || !strcmp(l->outname, ".."))
 		diex(EXIT_REFUSED, "refused: -o %s names no file", qn(l->out));
 	*(slash == path ? slash + 1 : slash) = '\0';
 	if ((l->outdir = open_trusted_dir(path, 1, l->outpath, why, sizeof why)) < 0)
@@ -369,11 +371,14 @@ static void draft_save(struct learn *l, char hash[HASH_TEXT_LEN + 1])
 	size_t len;
 	char *text = draft_text(&l->d.p, &len);
 
-	if (replace_at(l->outdir, l->outpath, l->outname, 0644, text, len) < 0)
-		die_hint(EXIT_REFUSED, 0, errno == ESTALE ? "the command moved or replaced a "
+	if (replace_at(l->outdir, l->outpath, l->outname, 0644, text, len) < 0) {
+		int e = errno;
+		free(text);	/* die exits: the leak checker of the sanitizer build */
+		die_hint(EXIT_REFUSED, 0, e == ESTALE ? "the command moved or replaced a "
 		         "directory on the way: look at what else it changed" : NULL,
-		         "unable to write %s: %s; no draft written", qn(l->out), errno ==
-		         ESTALE ? "its directory was moved during the rounds" : strerror(errno));
+		         "unable to write %s: %s; no draft written", qn(l->out), e ==
+		         ESTALE ? "its directory was moved during the rounds" : strerror(e));
+	}
 	if (!json_parse(&doc, text, len, err, sizeof err) || !hash_doc(&doc, digest))
 		diex(EXIT_REFUSED, "refused: the draft does not parse: %s", err);
 	hash_format(digest, hash);
