@@ -209,11 +209,14 @@ static int offered(const struct manifest *m, unsigned port)
 static void state_path(struct mck *c, const struct manifest *m, const char *key,
                        const char *path)
 {
-	const char *name = path + strlen(MANIFEST_STATE_DIR) + 1;
-	size_t len = strcspn(name, "/");
+	const char *name;
+	size_t len;
 
 	if (!path_beneath(path, MANIFEST_STATE_DIR) || !strcmp(path, MANIFEST_STATE_DIR))
 		return;
+	/* only now: PATH is longer than the state directory and its '/' */
+	name = path + strlen(MANIFEST_STATE_DIR) + 1;
+	len = strcspn(name, "/");
 	for (size_t i = 0; i <= m->ncomp; i++)
 		if (strlen(m->comp[i].role) == len && !strncmp(m->comp[i].role, name, len))
 			return;
