@@ -255,8 +255,11 @@ int main(int argc, char **argv)
 		return EXIT_REFUSED;
 	roles(&s);
 	uids_check(&s);
-	if (dry)	/* what would be refused before anything runs, and no more */
+	if (dry) {	/* what would be refused before anything runs, and no more */
+		free(s.r);
+		unload_policy(&s.l);
 		return 0;
+	}
 	uids_take(&s);
 	logs_open(&s, s.logdir);
 	if (random_fill(s.id, sizeof s.id) < 0)
