@@ -308,7 +308,7 @@ sharness-exec-launch: fatal: component "silent" ended before it was ready: exit 
 	run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/squat.json" \
 		-H "$("$SHARNESS_EXEC" hash "$TMP/squat.json")" -- /bin/echo main ran
 	[ -z "$output" ]
-	[ "${stderr_lines[-1]}" = 'sharness-exec-launch: fatal: component "db" is not ready: another uid listens on its TCP port 7000' ]
+	printf '%s\n' "${stderr_lines[@]}" | grep -qxF 'sharness-exec-launch: fatal: component "db" is not ready: another uid listens on its TCP port 7000'
 	nothing_left
 }
 
