@@ -104,9 +104,10 @@ const char *near_name(const char *word, size_t len, const char *const *names)
 		n++;
 	if ((near = near_word(word, len, list_name, names, n)) || !word)
 		return near;
-	/* or the one name it is the first words of: timeout, timeout_seconds */
+	/* or the one name it is the first words of: timeout, timeout_seconds
+	 * (WORD's LEN bytes may hold a NUL: compared whole, within the name) */
 	for (size_t i = 0; len >= 3 && i < n; i++)
-		if (!strncmp(names[i], word, len) && names[i][len] == '_')
+		if (strlen(names[i]) > len && !memcmp(names[i], word, len) && names[i][len] == '_')
 			near = near ? (tie = 1, near) : names[i];
 	return tie ? NULL : near;
 }
