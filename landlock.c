@@ -37,24 +37,7 @@ const char *progname = "sharness-exec-landlock";
 	"[-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
 	"[-L PORT]... [--] PROGRAM [ARG...]"
 
-#define FS_ALL (FS_FILE | LANDLOCK_ACCESS_FS_READ_DIR | \
-	LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | \
-	LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | \
-	LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | \
-	LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | \
-	LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER)
-#define NET_TCP (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP)
-#define NET_UDP (LANDLOCK_ACCESS_NET_BIND_UDP | LANDLOCK_ACCESS_NET_CONNECT_SEND_UDP)
-#define SCOPE_ALL (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL)
 
-/* The prefix of struct sharness_ruleset_attr that ABI knows. */
-static size_t attr_size(int abi)
-{
-	return abi >= 10 ? sizeof(struct sharness_ruleset_attr) :
-		abi >= 6 ? offsetof(struct sharness_ruleset_attr, quiet_access_fs) :
-		abi >= 4 ? offsetof(struct sharness_ruleset_attr, scoped) :
-		offsetof(struct sharness_ruleset_attr, handled_access_net);
-}
 
 /* The running kernel's ABI, or 0 without Landlock, WHY then saying why:
  * a "none" policy may still run where the other walls hold every right
@@ -143,8 +126,8 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 	check_line("abi=%d fs=%#llx net=%s%s scoped=%s%s restrict_flags=%#x seccomp=%d "
 	           "no_new_privs=%d caps=%s listen_guard=%s rights=%s", abi,
 	           (unsigned long long)a->handled_access_fs,
-	           a->handled_access_net & NET_TCP ? "tcp" : "none",
-	           a->handled_access_net & NET_UDP ? ",udp" : "",
+	           a->handled_access_net & LL_NET_TCP ? "tcp" : "none",
+	           a->handled_access_net & LL_NET_UDP ? ",udp" : "",
 	           a->scoped & LANDLOCK_SCOPE_SIGNAL ? "signal" : "none",
 	           a->scoped & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET ? ",abstract_unix" : "",
 	           flags, prctl(PR_GET_SECCOMP, 0, 0, 0, 0), prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0),
@@ -229,43 +212,6 @@ static void parse(int argc, char **argv)
 		usage_fail(USAGE, "-G needs -u");
 }
 
-/* Take out of ATTR and FLAGS what ABI lacks, one case per ABI bump. */
-static void mask_abi(int abi, struct sharness_ruleset_attr *attr, __u32 *flags)
-{
-	switch (abi) {
-	case 1: /* ABI 2: linking and renaming across directories (REFER) */
-		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_REFER;
-		__attribute__((fallthrough));
-	case 2: /* ABI 3: truncate(2), O_TRUNC */
-		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
-		__attribute__((fallthrough));
-	case 3: /* ABI 4: TCP bind and connect */
-		attr->handled_access_net = 0;
-		__attribute__((fallthrough));
-	case 4: /* ABI 5: ioctl(2) on character and block devices */
-		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
-		__attribute__((fallthrough));
-	case 5: /* ABI 6: signals and abstract UNIX sockets leaving the domain */
-		attr->scoped = 0;
-		__attribute__((fallthrough));
-	case 6: /* ABI 7: audit logging flags for landlock_restrict_self, and
-		 * the errata query */
-		*flags = 0;
-		__attribute__((fallthrough));
-	case 7: /* ABI 8: restrict_self TSYNC, all threads at once (unused) */
-		__attribute__((fallthrough));
-	case 8: /* ABI 9: connecting to pathname UNIX sockets (RESOLVE_UNIX) */
-		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
-		__attribute__((fallthrough));
-	case 9: /* ABI 10: UDP bind and connect/send; quiet rules (unused) */
-		attr->handled_access_net &= ~NET_UDP;
-		__attribute__((fallthrough));
-	case 10: /* ABI 11: restrict_self NO_NEW_PRIVS (unused, see main) */
-		break;
-	default:
-		break;
-	}
-}
 
 /* The first read or exec rule that holds a daemon's socket directory
  * (rights.h), or NULL. */
@@ -424,7 +370,7 @@ static int ruleset(int abi, const struct sharness_ruleset_attr *attr)
 
 	if (!abi)
 		return -1;
-	fd = (int)syscall(SYS_landlock_create_ruleset, attr, attr_size(abi), 0);
+	fd = (int)syscall(SYS_landlock_create_ruleset, attr, landlock_attr_size(abi), 0);
 	if (fd < 0)
 		die(EXIT_CONFINE, "unable to create a Landlock ruleset");
 	for (int i = 0; i < o.nrules; i++) {
@@ -443,7 +389,7 @@ static int ruleset(int abi, const struct sharness_ruleset_attr *attr)
 
 int main(int argc, char **argv)
 {
-	struct sharness_ruleset_attr want = { FS_ALL, 0, SCOPE_ALL, 0, 0, 0 }, attr;
+	struct sharness_ruleset_attr want = { LL_FS_ALL, 0, LL_SCOPE_ALL, 0, 0, 0 }, attr;
 	unsigned filter = SECCOMP_TARGET;
 	const char *guard = "none", *why_none;
 	/* Nothing of ours runs between restrict_self and exec that an audit
@@ -476,9 +422,9 @@ int main(int argc, char **argv)
 	 * without -C or -L the object form's seccomp allowlist refuses UDP
 	 * sockets outright, whatever the ABI. */
 	want.handled_access_fs |= LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
-	want.handled_access_net = o.net ? NET_TCP | NET_UDP : 0;
+	want.handled_access_net = o.net ? LL_NET_TCP | LL_NET_UDP : 0;
 	attr = want;
-	mask_abi(abi, &attr, &flags);
+	landlock_mask_abi(abi, &attr, &flags);
 	walls_wait();	/* -S: the front end's socket scan */
 	find_walls(abi, &w);
 	weigh(&w, why_none, held, sizeof held);

@@ -143,27 +143,12 @@ static void own_addresses(void)
 
 /* --- confinement --- */
 
-static __u64 fs_rights(int abi)
-{
-	__u64 r = (1ULL << 13) - 1;	/* ABI 1: EXECUTE to MAKE_SYM */
-
-	if (abi >= 2)
-		r |= 1ULL << 13;	/* REFER */
-	if (abi >= 3)
-		r |= LANDLOCK_ACCESS_FS_TRUNCATE;
-	if (abi >= 5)
-		r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
-	if (abi >= 9)
-		r |= LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
-	return r;
-}
-
 static void landlock_self(int best)
 {
-	struct sharness_ruleset_attr attr = { 0 };
+	struct sharness_ruleset_attr attr = { LL_FS_ALL, LL_NET_TCP, LL_SCOPE_ALL, 0, 0, 0 };
 	long abi = landlock_abi();
-	size_t size = sizeof attr.handled_access_fs;
 	static const char *const files[] = { "/etc/resolv.conf", "/etc/hosts" };
+	__u32 flags = 0;
 	int rs;
 
 	if (abi < 1) {
@@ -174,17 +159,9 @@ static void landlock_self(int best)
 		       "anywhere its uid may");
 		return;
 	}
-	attr.handled_access_fs = fs_rights((int)abi);
-	if (abi >= 4) {
-		attr.handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP |
-			LANDLOCK_ACCESS_NET_CONNECT_TCP;
-		size = offsetof(struct sharness_ruleset_attr, scoped);
-	}
-	if (abi >= 6) {
-		attr.scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL;
-		size = offsetof(struct sharness_ruleset_attr, quiet_access_fs);
-	}
-	if ((rs = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0)) < 0)
+	landlock_mask_abi((int)abi, &attr, &flags);
+	if ((rs = (int)syscall(SYS_landlock_create_ruleset, &attr,
+	                      landlock_attr_size((int)abi), 0)) < 0)
 		die(EXIT_CONFINE, "unable to make the egress step's Landlock ruleset");
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
 		struct landlock_path_beneath_attr pb = {

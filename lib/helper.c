@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <elf.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 
 #include "common.h"
 #include "helper.h"
+#include "landlock-abi.h"
 
 /*
  * execve(2) PATH; a file the kernel cannot execute (ENOEXEC) is run by
@@ -388,4 +390,51 @@ long landlock_abi_at_most(unsigned long cap)
 	long abi = landlock_abi();
 
 	return abi > 0 && (unsigned long)abi > cap ? (long)cap : abi;
+}
+
+/* The prefix of struct sharness_ruleset_attr that ABI knows. */
+size_t landlock_attr_size(int abi)
+{
+	return abi >= 10 ? sizeof(struct sharness_ruleset_attr) :
+		abi >= 6 ? offsetof(struct sharness_ruleset_attr, quiet_access_fs) :
+		abi >= 4 ? offsetof(struct sharness_ruleset_attr, scoped) :
+		offsetof(struct sharness_ruleset_attr, handled_access_net);
+}
+
+/* Take out of ATTR and FLAGS what ABI lacks, one case per ABI bump. */
+void landlock_mask_abi(int abi, struct sharness_ruleset_attr *attr, __u32 *flags)
+{
+	switch (abi) {
+	case 1: /* ABI 2: linking and renaming across directories (REFER) */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_REFER;
+		__attribute__((fallthrough));
+	case 2: /* ABI 3: truncate(2), O_TRUNC */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
+		__attribute__((fallthrough));
+	case 3: /* ABI 4: TCP bind and connect */
+		attr->handled_access_net = 0;
+		__attribute__((fallthrough));
+	case 4: /* ABI 5: ioctl(2) on character and block devices */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
+		__attribute__((fallthrough));
+	case 5: /* ABI 6: signals and abstract UNIX sockets leaving the domain */
+		attr->scoped = 0;
+		__attribute__((fallthrough));
+	case 6: /* ABI 7: audit logging flags for landlock_restrict_self, and
+		 * the errata query */
+		*flags = 0;
+		__attribute__((fallthrough));
+	case 7: /* ABI 8: restrict_self TSYNC, all threads at once (unused) */
+		__attribute__((fallthrough));
+	case 8: /* ABI 9: connecting to pathname UNIX sockets (RESOLVE_UNIX) */
+		attr->handled_access_fs &= ~LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
+		__attribute__((fallthrough));
+	case 9: /* ABI 10: UDP bind and connect/send; quiet rules (unused) */
+		attr->handled_access_net &= ~LL_NET_UDP;
+		__attribute__((fallthrough));
+	case 10: /* ABI 11: restrict_self NO_NEW_PRIVS (unused, see main) */
+		break;
+	default:
+		break;
+	}
 }

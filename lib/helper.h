@@ -5,6 +5,7 @@
 #define SHARNESS_HELPER_H
 
 #include <stddef.h>
+#include <linux/types.h>
 #include "common.h"
 
 /* Exec FILE (looked up in PATH when it has no slash) with ARGV and the
@@ -34,6 +35,12 @@ long landlock_abi(void);
 /* That, but no higher than CAP: a step's -A, the ABI the test knob
  * (SHARNESS_EXEC_TEST_ABI) makes it act on; -1 stays -1. */
 long landlock_abi_at_most(unsigned long cap);
+/* The prefix of struct sharness_ruleset_attr that ABI knows (its size),
+ * and ATTR and restrict_self's FLAGS less what ABI lacks: the landlock
+ * step's ruleset and the egress step's. */
+struct sharness_ruleset_attr;
+size_t landlock_attr_size(int abi);
+void landlock_mask_abi(int abi, struct sharness_ruleset_attr *attr, __u32 *flags);
 
 /* Check mode (-t) of a helper: "PROG: FMT" on one line of standard
  * output, flushed before the next exec or fork. */
