@@ -124,7 +124,9 @@ t_tmux() {
 	TMUX_MODE=$m TMUX_SOCK=$TMP/w/a/b/tmux
 	# Its window runs a command of its own: no shell's start-up as
 	# another uid (HOME, rc files) decides whether the session lives.
-	as_m "$m" env -u TMUX tmux -S "$TMUX_SOCK" new-session -d -s t "sleep 600"
+	# SHELL is named: where it is unset (CI), tmux takes the passwd
+	# entry's, nobody's /usr/sbin/nologin, and the window dies at once.
+	as_m "$m" env -u TMUX SHELL=/bin/sh tmux -S "$TMUX_SOCK" new-session -d -s t "sleep 600"
 	run -0 as_m "$m" tmux -S "$TMUX_SOCK" list-windows -t t
 	[ "${#lines[@]}" = 1 ]
 	run -1 confined "$m" tmux -S "$TMUX_SOCK" new-window -d -t t: "touch $TMP/outside"
