@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "egress/egress.h"
 #include "frontend.h"
 #include "runreport.h"
 #include "runsession.h"
@@ -70,6 +71,27 @@ static void launch_var(struct vec *env, const char *var)
 	free(name);
 }
 
+/* network.hosts: the egress step's listener in the run's own network
+ * namespace (DESIGN.md 4.9), in the variables HTTP clients read (curl
+ * only the lower-case http_proxy, Go the upper-case ones and not
+ * ALL_PROXY; SOCKS clients must send names: socks5h). Set after the
+ * policy's env.set: a run that names hosts has no other way out. */
+static void proxy_env(struct vec *env)
+{
+	static const char *const http[] = { "http_proxy", "HTTP_PROXY", "https_proxy",
+	                                     "HTTPS_PROXY" };
+	char url[64];
+
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", EGRESS_PORT);
+	for (size_t i = 0; i < sizeof http / sizeof *http; i++)
+		env_put(env, http[i], url);
+	snprintf(url, sizeof url, "socks5h://127.0.0.1:%d", EGRESS_PORT);
+	env_put(env, "all_proxy", url);
+	env_put(env, "ALL_PROXY", url);
+	env_put(env, "no_proxy", "localhost,127.0.0.1,::1");
+	env_put(env, "NO_PROXY", "localhost,127.0.0.1,::1");
+}
+
 /* KEY: the fingerprint of the key that verified the policy, or NULL. */
 static void build_env(struct vec *env, const struct loaded *l, const char *key, int dry_run)
 {
@@ -100,6 +122,8 @@ static void build_env(struct vec *env, const struct loaded *l, const char *key, 
 	}
 	for (size_t i = 0; i < p->env_set_names.n; i++)
 		env_put(env, p->env_set_names.v[i], p->env_set_values.v[i]);
+	if (p->hosts.n)
+		proxy_env(env);
 	for (char **e = run_launch_env ? environ : NULL; e && *e; e++)
 		launch_var(env, *e);
 	env_put(env, "SHARNESS_AI_POLICY_HASH", l->hash);
@@ -288,6 +312,24 @@ static void push_view(struct vec *chain, const struct policy *p, int best_effort
 	push(chain, "--");
 }
 
+/* The egress step (DESIGN.md 4.9), where the policy names hosts: it
+ * stays in the caller's network namespace, makes the run's, and serves
+ * the listener it makes there (EGRESS_PORT) to the hosts listed. */
+static void egress_step(struct vec *chain, const struct policy *p, int best_effort)
+{
+	if (session_in())
+		diex(EXIT_REFUSED, "refused: --in-session: a component of a launch session "
+		     "keeps the session's network; its policy cannot name network.hosts");
+	helper(chain, "sharness-exec-egress");
+	push_opt(chain, "-W", "%d", walls_fd);
+	if (best_effort)
+		push(chain, "-b");
+	push_opt(chain, "-l", "%d", EGRESS_PORT);
+	for (size_t i = 0; i < p->hosts.n; i++)
+		push_opt(chain, "-a", "%s", p->hosts.v[i]);
+	push(chain, "--");
+}
+
 /* Each step's words end with "--", which none of its option arguments can
  * be (paths are absolute, the rest are numbers); the target's words follow. */
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
@@ -304,10 +346,12 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (session_in()) {
 		push(chain, "-I");
 		push_knobs(chain, best_effort); /* Landlock's scopes: ABI 6 */
-	} else if (!p->net_none) {
-		push(chain, "-H");
+	} else if (!p->net_none || p->hosts.n) {
+		push(chain, "-H"); /* with hosts, the egress step makes the namespace */
 	}
 	push(chain, "--");
+	if (p->hosts.n)
+		egress_step(chain, p, best_effort);
 	/* every chain: the pid namespace, and the cgroup the caps go in */
 	walled_step(chain, "sharness-exec-supervise", best_effort);
 	report_push_supervise(chain, p->max_cpu_percent);

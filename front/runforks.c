@@ -52,6 +52,13 @@ void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
 		if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "-S"))
 			say(f, NULL, "the socket scan", progname, "reads the rule directories and "
 			    "/proc/net/unix beside the chain, for the landlock step's -S");
+		if (!strcmp(step, "sharness-exec-egress")) {
+			snprintf(what, sizeof what, "makes the run's network namespace and the "
+			         "listener in it, then execs %s, the rest of the chain", base(v[next]));
+			say(f, NULL, "the run", step, what);
+			say(f, NULL, "the egress server", step, "serves the listener, confined, "
+			    "in the caller's network namespace");
+		}
 		if (!strcmp(step, "sharness-exec-supervise")) {
 			say(f, caps ? NULL : "only without a pid namespace", "the watcher", step,
 			    caps ? "makes the run's cgroup for the caps, reads its counters and "

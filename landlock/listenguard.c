@@ -51,6 +51,7 @@
 #include <linux/seccomp.h>
 
 #include "common.h"
+#include "helper.h"
 #include "listenguard.h"
 #include "statuspipe.h"
 
@@ -364,24 +365,6 @@ static void serve(int sock)
 	}
 }
 
-static void send_fd(int sock, int fd)
-{
-	char byte = 'n', ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-	                     .msg_control = ctl, .msg_controllen = sizeof ctl };
-	struct cmsghdr *c;
-
-	memset(ctl, 0, sizeof ctl);
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	if (sendmsg(sock, &mh, MSG_NOSIGNAL) != 1)
-		die(EXIT_CONFINE, "unable to hand the listen guard its descriptor");
-}
-
 void listenguard_start(int best)
 {
 	const char *why;
@@ -437,7 +420,8 @@ void listenguard_start(int best)
 		         "has a seccomp listener (a run inside another run's object form?); "
 		         "-b (--best-effort) refuses listen(2) on every socket instead" : NULL,
 		         "unable to install the listen guard's seccomp filter");
-	send_fd(sv[0], nfd);
+	if (send_fd(sv[0], nfd) < 0)
+		die(EXIT_CONFINE, "unable to hand the listen guard its descriptor");
 	close(nfd);
 	if (read(sv[0], &ack, 1) != 1)
 		diex(EXIT_CONFINE, "unable to start the listen guard: its server did not answer");

@@ -54,4 +54,17 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max,
  * "unable to parse -OPT ARG: not a descriptor above 2" (125, USAGE). */
 int parse_fd(const char *arg, int opt, unsigned long max, const char *usage);
 
+/* A new network namespace starts with lo down: bring it up (126 when it
+ * cannot), so that 127.0.0.1 and ::1 work. */
+void lo_up(void);
+
+/* Exit as a child whose wait status is STATUS did. Killed by a signal:
+ * die of the same one, so the caller sees what it would have seen without
+ * us, minus a core dump of our own. */
+void exit_like(int status) NORETURN;
+
+/* FD sent over the UNIX socket SOCK, with one byte (SCM_RIGHTS): 0, or
+ * -1 with errno. */
+int send_fd(int sock, int fd);
+
 #endif

@@ -239,29 +239,6 @@ static void init(char **argv, int argc, char *why)
 
 /* --- the supervisor --- */
 
-/* Exit as the target did. Killed by a signal: die of the same one, so the
- * caller sees what it would have seen without us, minus a core dump of our
- * own. */
-static void exit_like(int status) NORETURN;
-static void exit_like(int status)
-{
-	struct rlimit zero = { 0, 0 };
-	sigset_t one;
-	int sig;
-
-	if (WIFEXITED(status))
-		exit(WEXITSTATUS(status));
-	sig = WTERMSIG(status);
-	setrlimit(RLIMIT_CORE, &zero);
-	prctl(PR_SET_DUMPABLE, 0);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	raise(sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	exit(128 + sig); /* a signal whose default action is not to terminate */
-}
-
 static int is_stop(int sig)
 {
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
