@@ -25,7 +25,7 @@
 #include "landlock-abi.h"
 #include "landlock/landlockrules.h"
 #include "landlock/landlockview.h"
-#include "landlock/listenguard.h"
+#include "listen/listenguard.h"
 #include "rights.h"
 #include "seccomp.h"
 #include "statuspipe.h"
