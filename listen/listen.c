@@ -23,6 +23,7 @@
  * refuse too (ENOSYS, or TRAP for the observer under --explain). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -35,42 +36,39 @@ const char *progname = "sharness-exec-listen";
 
 #define USAGE "sharness-exec-listen [-bt] [-E FD] [-W FD] [--] PROGRAM [ARG...]"
 
+static int best, test;
+
+static NORETURN void help(void)
+{
+	printf("usage: %s\n"
+	       "  -b         best effort: where the kernel cannot have the guard,\n"
+	       "             or a filter above holds the chain's one seccomp\n"
+	       "             listener, refuse listen(2) on every socket, with a\n"
+	       "             warning, instead of exiting 126\n"
+	       "  -E FD      also write warning and fatal lines to FD\n"
+	       "  -t         check mode: also print one line of what stands;\n"
+	       "             without PROGRAM, exit 0 after it\n"
+	       "  -W FD      the walls record: note listen=guard or listen=refused\n",
+	       USAGE);
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
-	int c, best = 0, test = 0, on;
+	int c, on;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:bE:htW:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'b':
-			best = 1;
-			break;
-		case 'E':
-			status_fd(optarg, USAGE);
-			break;
-		case 'h':
-			printf("usage: %s\n"
-			       "  -b         best effort: where the kernel cannot have the guard,\n"
-			       "             or a filter above holds the chain's one seccomp\n"
-			       "             listener, refuse listen(2) on every socket, with a\n"
-			       "             warning, instead of exiting 126\n"
-			       "  -E FD      also write warning and fatal lines to FD\n"
-			       "  -t         check mode: also print one line of what stands;\n"
-			       "             without PROGRAM, exit 0 after it\n"
-			       "  -W FD      the walls record: note listen=guard or listen=refused\n",
-			       USAGE);
-			return 0;
-		case 't':
-			test = 1;
-			break;
-		case 'W':
-			walls_fd(optarg, USAGE);
-			break;
-		default:
-			usage_option(USAGE, c, argv[optind - 1]);
+		case 'b': best = 1; break;
+		case 'E': status_fd(optarg, USAGE); break;
+		case 'h': help();
+		case 't': test = 1; break;
+		case 'W': walls_fd(optarg, USAGE); break;
+		default: usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && !test)
