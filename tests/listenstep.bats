@@ -3,10 +3,10 @@
 # the chain only when "network" is an object, right before the landlock
 # step; its --help and check mode; from inside, listen(2) takes no port no
 # bind rule grants, and nothing outside reaches one, while a granted port
-# serves, as root and as nobody; the target holds no descriptor of the
-# guard's seccomp listener, which the guard's server holds; and the
-# landlock step links none of the guard's code. Each refusal is first shown
-# to work without the step.
+# serves, as root, as nobody and as uid 1000; the target holds no
+# descriptor of the guard's seccomp listener, which the guard's server
+# holds; and the landlock step links none of the guard's code. Each
+# refusal is first shown to work without the step.
 # not tested: a kernel without the guard (every kernel here has it; its -b
 # path is ports.bats' nested guard).
 load helpers/load
@@ -113,7 +113,7 @@ t_listen() {
 	other=$(free_port)
 	# Without the listen step, Landlock alone: listen(2) with no bind
 	# takes a port no rule grants, and serves an outside client.
-	as "$m" "$LANDLOCK" -H -l "$p" -x /usr -x "$TRYDIR" -w "$TMP/rw" -- \
+	as_m "$m" "$LANDLOCK" -H -l "$p" -x /usr -x "$TRYDIR" -w "$TMP/rw" -- \
 		"$TP" listen-unbound "$TMP/rw/bare" >"$TMP/rw/bare.out" 3>&- &
 	job=$!
 	wait_for "$TMP/rw/bare"
@@ -123,17 +123,17 @@ t_listen() {
 	job=
 	# The same in the chain: refused, nothing published.
 	policy '{"bind_tcp_ports":['"$p"']}'
-	run -1 as "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TP" listen-unbound "$TMP/rw/unbound"
+	run -1 as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TP" listen-unbound "$TMP/rw/unbound"
 	[ "$output" = "refused: Permission denied" ]
 	[ ! -e "$TMP/rw/unbound" ]
 	# A port no rule grants: refused, and nothing outside reaches it.
-	run -1 as "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TP" listen-bound "$other" "$TMP/rw/other"
+	run -1 as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TP" listen-bound "$other" "$TMP/rw/other"
 	[ "$output" = "refused: Permission denied" ]
 	[ ! -e "$TMP/rw/other" ]
 	run -0 reach "$other"
 	[ "$output" = "unreachable: Connection refused" ]
 	# The granted port listens and serves.
-	as "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TP" listen-bound "$p" "$TMP/rw/granted" \
+	as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TP" listen-bound "$p" "$TMP/rw/granted" \
 		>"$TMP/rw/granted.out" 2>"$TMP/rw/granted.err" 3>&- &
 	job=$!
 	wait_for "$TMP/rw/granted"
@@ -149,6 +149,7 @@ served" ]
 
 @test "from inside, listen(2) takes no port the policy does not grant, and a granted one serves (root)" { t_listen root; }
 @test "from inside, listen(2) takes no port the policy does not grant, and a granted one serves (nobody)" { t_listen nobody; }
+@test "from inside, listen(2) takes no port the policy does not grant, and a granted one serves (1000)" { t_listen 1000; }
 
 # The notify descriptor's link, as /proc shows it.
 NOTIFY='anon_inode:seccomp notify'
@@ -161,7 +162,7 @@ t_no_listener_fd() {
 	mkfifo -m 666 "$TMP/rw/go"
 	cd "$TMP/rw/here"
 	# The target lists its descriptors, then waits until told.
-	as "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/sh -c '
+	as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/sh -c '
 		for f in /proc/$$/fd/*; do echo "${f##*/} $(readlink "$f")"; done >"$1.tmp"
 		mv "$1.tmp" "$1"
 		read x <"$2"' sh "$TMP/rw/fds" "$TMP/rw/go" 2>"$TMP/err" 3>&- &
@@ -183,6 +184,7 @@ t_no_listener_fd() {
 
 @test "the target holds no descriptor of the guard's seccomp listener; the guard's server does (root)" { t_no_listener_fd root; }
 @test "the target holds no descriptor of the guard's seccomp listener; the guard's server does (nobody)" { t_no_listener_fd nobody; }
+@test "the target holds no descriptor of the guard's seccomp listener; the guard's server does (1000)" { t_no_listener_fd 1000; }
 
 @test "the landlock step links none of the guard's code; the listen step does" {
 	require_feature tool:nm
