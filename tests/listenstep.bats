@@ -151,6 +151,18 @@ served" ]
 @test "from inside, listen(2) takes no port the policy does not grant, and a granted one serves (nobody)" { t_listen nobody; }
 @test "from inside, listen(2) takes no port the policy does not grant, and a granted one serves (1000)" { t_listen 1000; }
 
+@test "under --explain, whose filters the landlock step adds after the guard's, listen(2) without bind and IP_LOCAL_PORT_RANGE stay refused" {
+	need root
+	policy '{"bind_tcp_ports":['"$(free_port)"']}'
+	run -1 --separate-stderr "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TP" listen-unbound "$TMP/rw/ready"
+	[ "$output" = "refused: Permission denied" ]
+	[ ! -e "$TMP/rw/ready" ]
+	run -0 "$TP" set-range 40000 40010
+	[ "$output" = ok ]
+	run -1 --separate-stderr "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TP" set-range 40000 40010
+	[ "$output" = "refused: Operation not permitted" ]
+}
+
 # The notify descriptor's link, as /proc shows it.
 NOTIFY='anon_inode:seccomp notify'
 
