@@ -18,9 +18,10 @@
  * this one, cannot weaken it: the kernel takes the strongest action of all
  * filters whatever their order (KILL, TRAP, ERRNO, USER_NOTIF, TRACE,
  * ALLOW), and for listen(2) and setsockopt(2) IP_LOCAL_PORT_RANGE the
- * landlock step's answer ALLOW (TRACE under --explain), weaker than this
- * filter's USER_NOTIF and ERRNO; io_uring_setup(2) and foreign ABIs they
- * refuse too (ENOSYS, or TRAP for the observer under --explain). */
+ * landlock step's filters answer ALLOW (TRACE under --explain), weaker
+ * than this filter's USER_NOTIF and ERRNO; io_uring_setup(2) and foreign
+ * ABIs they refuse too (ENOSYS, or TRAP for the observer under --explain).
+ * tests/listenstep.bats holds that, --explain included. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
