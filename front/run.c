@@ -189,7 +189,7 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 	return ok;
 }
 
-/* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
+/* --- the chain (DESIGN.md 1: netns, supervise, [limits], view, [listen], landlock) --- */
 
 /* The limits step's name in the chain, or 0 without one. */
 static size_t limits_word;
@@ -330,6 +330,16 @@ static void egress_step(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 }
 
+/* The object form's listen step (DESIGN.md 4.6), right before landlock. */
+static void listen_step(struct vec *chain, int best_effort)
+{
+	helper(chain, "sharness-exec-listen");
+	push_opt(chain, "-W", "%d", walls_fd);
+	if (best_effort)
+		push(chain, "-b");
+	push(chain, "--");
+}
+
 /* Each step's words end with "--", which none of its option arguments can
  * be (paths are absolute, the rest are numbers); the target's words follow. */
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
@@ -379,6 +389,8 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent)
 		limits_step(chain, p, best_effort);
 	push_view(chain, p, best_effort);
+	if (!p->net_none)
+		listen_step(chain, best_effort);
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);

@@ -10,9 +10,10 @@ load helpers/load
 MAN="$top_srcdir/man"
 PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-supervise.1 sharness-exec-limits.1
 	sharness-exec-landlock.1 sharness-exec-view.1 sharness-exec-probe.1 sharness-exec-sign.1
-	sharness-exec-launch.1 sharness-exec-egress.1 sharness-exec-policy.5 sharness-exec-manifest.5 sharness-exec-report.5)
+	sharness-exec-launch.1 sharness-exec-egress.1 sharness-exec-listen.1 sharness-exec-policy.5
+	sharness-exec-manifest.5 sharness-exec-report.5)
 HELPERS=(sharness-exec-netns sharness-exec-supervise sharness-exec-limits sharness-exec-landlock
-	sharness-exec-view sharness-exec-egress)
+	sharness-exec-view sharness-exec-egress sharness-exec-listen)
 
 setup() {
 	setup_tmp
@@ -69,6 +70,7 @@ letters() {
 @test "mandoc -Tlint: sharness-exec-sign.1" { lint sharness-exec-sign.1; }
 @test "mandoc -Tlint: sharness-exec-launch.1" { lint sharness-exec-launch.1; }
 @test "mandoc -Tlint: sharness-exec-egress.1" { lint sharness-exec-egress.1; }
+@test "mandoc -Tlint: sharness-exec-listen.1" { lint sharness-exec-listen.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
 @test "mandoc -Tlint: sharness-exec-manifest.5" { lint sharness-exec-manifest.5; }
 @test "mandoc -Tlint: sharness-exec-report.5" { lint sharness-exec-report.5; }

@@ -379,7 +379,7 @@ static void bind_all(const char *cwd)
 /* The cwd (its path CWD) in the new root; the root and a built /dev
  * read-only; pivot_root, the old root detached, and chdir to CWD there:
  * never the inherited cwd, whose ".." would climb the detached host tree. */
-static void finish(const char *cwd, const char *prog)
+static void finish(const char *cwd, char *const *next)
 {
 	const struct ent *dev = find("/dev");
 	int cfd;
@@ -391,8 +391,8 @@ static void finish(const char *cwd, const char *prog)
 			    "new root", cwd);
 		close(cfd);
 	}
-	if (prog && prog[0] == '/')
-		bind_program(prog);
+	if (next[0] && next[0][0] == '/')
+		bind_steps(next);
 	if (our_dev[0] && sys_setattr(AT_FDCWD, ".", 0, MOUNT_ATTR_RDONLY) < 0)
 		die(EXIT_CONFINE, "unable to make the new root read-only");
 	if (our_dev[1] && dev && !(dev->eff & W) && (cfd = at_root("/dev", 0, 1)) >= 0) {
@@ -441,7 +441,7 @@ int main(int argc, char **argv)
 	guard_writes(ents, nents);
 	files_mount();
 	note_ours();
-	finish(cwd, argv[next]);
+	finish(cwd, argv + next);
 	if (!granted(cwd))
 		warn_cwd(cwd);
 	/* Only this step needs it: the ambient set (raised by the netns step

@@ -78,7 +78,7 @@ int sys_open_tree(int dfd, const char *path, unsigned flags);
 int sys_move_mount(int from, const char *fpath, int to, const char *tpath,
                    unsigned flags);
 int sys_setattr(int dfd, const char *path, unsigned flags, __u64 set);
-void bind_program(const char *prog);
+void bind_steps(char *const *next);
 
 /* viewtmp.c */
 void tmpfs_add(char *path);
