@@ -259,6 +259,21 @@ static void limits_step(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 }
 
+/* run --explain's step (DESIGN.md 4.7), right after supervise: the
+ * observer, and what it is to know of the policy. */
+static void explain_step(struct vec *chain, const struct policy *p)
+{
+	helper(chain, "sharness-exec-explain");
+	report_push_explain(chain); /* -D: the report's denials */
+	if (!p->net_none || session_in()) /* the caller's network */
+		push(chain, "-N");
+	push_paths(chain, "-r", &p->read_resolved);
+	push_paths(chain, "-x", &p->exec_resolved);
+	push_paths(chain, "-w", &p->write_resolved);
+	push_paths(chain, "-k", &p->sockets_resolved);
+	push(chain, "--");
+}
+
 static int run_verbose;	/* --verbose */
 
 /* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
@@ -322,16 +337,9 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (p->max_pids)
 		push_opt(chain, "-p", "%lu", p->max_pids);
 	push_timeout(chain);
-	if (run_explain) { /* the observer, and what it is to know (DESIGN.md 4.7) */
-		push(chain, "-X");
-		if (!p->net_none || session_in()) /* the caller's network */
-			push(chain, "-N");
-		push_paths(chain, "-r", &p->read_resolved);
-		push_paths(chain, "-x", &p->exec_resolved);
-		push_paths(chain, "-w", &p->write_resolved);
-		push_paths(chain, "-k", &p->sockets_resolved);
-	}
 	push(chain, "--");
+	if (run_explain)
+		explain_step(chain, p);
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent)
 		limits_step(chain, p, best_effort);
 	push_view(chain, p, best_effort);

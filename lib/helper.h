@@ -14,6 +14,11 @@
  * no "#!"), was not found, and the one line names what is missing; else
  * 126. */
 void xexecvp(const char *file, char *const argv[]) NORETURN;
+/* Exit as a child that ended with the wait STATUS did: its exit code, or
+ * killed by the same signal, re-raised (no core dump of our own); a
+ * signal whose default is not to end a process, 128 + its number. The
+ * supervisor's end, and the explain step's. */
+void exit_like(int status) NORETURN;
 /* The paths the target will see (the landlock step's rules), so that
  * xexecvp can say when what is missing lies outside them. */
 void xexec_view(const char *const *paths, size_t n);
