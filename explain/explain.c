@@ -74,7 +74,11 @@ static void parse(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:D:E:hk:Nr:tw:x:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
+			/* Only this process writes the denials: the rest of
+			 * the chain, and the target, never hold it. */
 			dfd = parse_fd(optarg, 'D', 1 << 20, USAGE);
+			if (fcntl(dfd, F_SETFD, FD_CLOEXEC) < 0)
+				usage_fail(USAGE, "unable to use -D %d: not an open descriptor", dfd);
 			break;
 		case 'E': status_fd(optarg, USAGE); break;
 		case 'h': help(); break;
@@ -86,10 +90,6 @@ static void parse(int argc, char **argv)
 	}
 	if (optind >= argc && !test)
 		usage_fail(USAGE, "no program given");
-	/* Only this process writes the denials: the rest of the chain, and
-	 * the target, never hold the descriptor. */
-	if (dfd >= 0 && fcntl(dfd, F_SETFD, FD_CLOEXEC) < 0)
-		die(EXIT_CONFINE, "unable to set -D %d close-on-exec", dfd);
 }
 
 /* Every signal waits for sigwaitinfo from now on; an inherited SIG_IGN
