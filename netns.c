@@ -38,7 +38,7 @@ const char *progname = "sharness-exec-netns";
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
  * CAP_SETPCAP for the landlock step to empty the bounding set and lock the
- * securebits, CAP_SYS_PTRACE for the supervisor and init. */
+ * securebits, CAP_SYS_PTRACE for the explain step (run --explain). */
 static const int ambient[] = { CAP_SYS_ADMIN, CAP_SETPCAP, CAP_SYS_PTRACE };
 
 static int in_userns; /* a user namespace was made */
