@@ -3,9 +3,10 @@
 # 1 and 4.7): in the chain only under --explain, right after supervise, and
 # exec'd with the dry run's words; runnable by hand, with --help and a check
 # mode; it names a denied open as before, as root and as nobody, by hand and
-# in the report; the target's exit status and its signal pass through it;
-# and supervise no longer links the observer. What the observer lists is
-# tests/explain.bats's, its holes tests/explainholes.bats's.
+# in the report; the target's exit status and its signal pass through it
+# (as root, nobody and uid 1000); and supervise no longer links the
+# observer. What the observer lists is tests/explain.bats's, its holes
+# tests/explainholes.bats's.
 load helpers/load
 
 EXPLAIN="$HELPERDIR/sharness-exec-explain"
@@ -138,18 +139,19 @@ t_status() {
 	need "$1"; policy
 	# The command's exit status, and its death by a signal, reach the
 	# caller through the step as without it.
-	run -7 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- /bin/sh -c 'exit 7'
-	run -143 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- /bin/sh -c 'kill -TERM $$'
+	run -7 --separate-stderr as_m "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- /bin/sh -c 'exit 7'
+	run -143 --separate-stderr as_m "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- /bin/sh -c 'kill -TERM $$'
 	printf '%s\n' "$stderr" | grep -qx "${X}nothing was refused or hidden"
-	run -138 --separate-stderr as "$1" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/sh -c 'kill -USR1 $$'
-	run -138 --separate-stderr as "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- /bin/sh -c 'kill -USR1 $$'
+	run -138 --separate-stderr as_m "$1" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/sh -c 'kill -USR1 $$'
+	run -138 --separate-stderr as_m "$1" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- /bin/sh -c 'kill -USR1 $$'
 	# By hand: the step exits as its child did.
-	run -3 as "$1" "$EXPLAIN" -- /bin/sh -c 'exit 3'
-	run -137 as "$1" "$EXPLAIN" -- /bin/sh -c 'kill -KILL $$'
+	run -3 as_m "$1" "$EXPLAIN" -- /bin/sh -c 'exit 3'
+	run -137 as_m "$1" "$EXPLAIN" -- /bin/sh -c 'kill -KILL $$'
 }
 
 @test "explainstep (root): the command's exit status and its signal pass through the step" { t_status root; }
 @test "explainstep (nobody): the command's exit status and its signal pass through the step" { t_status nobody; }
+@test "explainstep (uid 1000): the command's exit status and its signal pass through the step" { t_status 1000; }
 
 @test "explainstep: supervise links no observer: no observe_, denials_ or explain_ symbol, no file of explain/" {
 	require_feature tool:nm
