@@ -38,7 +38,7 @@ const char *progname = "sharness-exec-netns";
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
  * CAP_SETPCAP for the landlock step to empty the bounding set and lock the
- * securebits, CAP_SYS_PTRACE for the supervisor and init. */
+ * securebits, CAP_SYS_PTRACE for the explain step (run --explain). */
 /* With -H, CAP_NET_ADMIN too: the host's network namespace is not the user
  * namespace's, so it grants nothing there; a namespace the egress step
  * makes for the run is, and its lo must be brought up (the step lowers

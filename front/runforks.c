@@ -2,7 +2,8 @@
  * after the chain, "PROG: fork: CHILD, by PARENT: what it does", read from
  * the chain's own words as each step's page says it forks: supervise, the
  * watcher (with caps, its -c; without, only where no pid namespace can be
- * made, which it finds out at run time), init and init's child; the listen
+ * made, which it finds out at run time), init and init's child; under
+ * --explain the explain step, its traced child; the listen
  * step (the object form's), the listen guard and the guard's child; the
  * front end's socket scan beside the chain (landlock's -S). No other step
  * forks. A fork decided at run time is named with its condition. */
@@ -67,6 +68,10 @@ void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
 			    "one, a subreaper), which reaps what the run leaves");
 			snprintf(what, sizeof what, "execs %s, the rest of the chain", base(v[next]));
 			say(f, NULL, "init's child", "init", what);
+		} else if (!strcmp(step, "sharness-exec-explain")) {
+			snprintf(what, sizeof what, "execs %s, the rest of the chain, which the "
+			         "step traces", base(v[next]));
+			say(f, NULL, "the traced child", step, what);
 		} else if (!strcmp(step, "sharness-exec-listen")) {
 			say(f, guard, "the listen guard", step, "forks the guard's child and "
 			    "exits at once");

@@ -1,5 +1,6 @@
-/* What only the helpers share (helper.h): the exec wrapper, the sealed
- * environment, symlink-free opens. The front end links none of it. */
+/* What only the helpers share (helper.h): the exec wrapper, an exit like
+ * a child's, the sealed environment, symlink-free opens. The front end
+ * links none of it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,13 +11,14 @@
 #include <string.h>
 #include <elf.h>
 #include <net/if.h>
-#include <stddef.h>
 #include <signal.h>
+#include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +28,25 @@
 #include "common.h"
 #include "helper.h"
 #include "landlock-abi.h"
+
+void exit_like(int status)
+{
+	struct rlimit zero = { 0, 0 };
+	sigset_t one;
+	int sig;
+
+	if (WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	setrlimit(RLIMIT_CORE, &zero);
+	prctl(PR_SET_DUMPABLE, 0);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	exit(128 + sig); /* a signal whose default action is not to terminate */
+}
 
 /*
  * execve(2) PATH; a file the kernel cannot execute (ENOEXEC) is run by
@@ -462,25 +483,6 @@ void lo_up(void)
 	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
 		die(EXIT_CONFINE, "unable to bring lo up");
 	close(fd);
-}
-
-void exit_like(int status)
-{
-	struct rlimit zero = { 0, 0 };
-	sigset_t one;
-	int sig;
-
-	if (WIFEXITED(status))
-		exit(WEXITSTATUS(status));
-	sig = WTERMSIG(status);
-	setrlimit(RLIMIT_CORE, &zero);
-	prctl(PR_SET_DUMPABLE, 0);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	raise(sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	exit(128 + sig); /* a signal whose default action is not to terminate */
 }
 
 int send_fd(int sock, int fd)

@@ -54,15 +54,13 @@ void keep_only(int *keep, int n);
  * timeout's -K, and the end of every run). */
 void init_kill_all(void);
 
-/* report.c (-O, -P, -R, -I, -H, -F, -u; report.h): the options, C and its
+/* report.c (-O, -P, -R, -D, -I, -H, -F, -u; report.h): the options, C and its
  * ARG; after them, set up (the report's descriptors close-on-exec, the
  * supervisor's own lines taken); the descriptors the supervisor keeps
  * (-1: none); the report, once the run has ended with STATUS. */
 void report_option(int c, const char *arg, const char *usage);
 void report_setup(void);
 void report_keep(int *fd, int *rfd, int *dfd);
-/* --explain with -O: the memfd init writes the denials into, else -1. */
-int report_denials_fd(void);
 /* 0, or -1 when the report could not be written by name (-P). */
 int report_end(int status);
 

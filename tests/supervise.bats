@@ -23,7 +23,7 @@ load helpers/load
 
 TRY_SUPER="$TRYDIR/try-super"
 DENY="$TRYDIR/deny-unshare"
-USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] [-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] [-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-D FD] [-E FD] [-F KEY] [-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] [-u PERCENT] [-W FD] [--] PROGRAM [ARG...]"
 
 setup() {
 	setup_tmp
