@@ -11,7 +11,7 @@
 
 #include "common.h"
 #include "frontend.h"
-#include "manifest.h"
+#include "launch/manifest.h"
 
 const char *helperdir(void)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include "hash.h"
 #include "json.h"
-#include "manifest.h"
+#include "launch/manifest.h"
 #include "policy.h"
 
 /* A policy or manifest file read once, parsed, hashed and checked. */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "frontend.h"
+#include "front/frontend.h"
 #include "verify.h"
 #include "trust.h"
 
