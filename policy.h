@@ -100,4 +100,12 @@ int policy_env_name(const char *s, size_t len);
 extern const char *const policy_private_vars[POLICY_PRIVATE_N];
 extern const char *const policy_private_dirs[POLICY_PRIVATE_N];
 
+/* 1 when NAME is a variable launch sets in every component and main
+ * (DESIGN.md 4.8), as the front end sets SHARNESS_AI_POLICY_* (which
+ * policy_check refuses): SHARNESS_AI_CERT, _KEY, _CA, _SESSION_CA and
+ * every SHARNESS_AI_READY_*. No inline policy of a manifest may name one
+ * (launch/manifest.c); run passes them on under --launch-env. */
+#define MANIFEST_READY_PREFIX "SHARNESS_AI_READY_"
+int manifest_launch_sets(const char *name);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "near.h"
 #include "runreport.h"
 #include "runsession.h"
 #include "runuser.h"

@@ -1,13 +1,18 @@
-/* `sharness-exec launch` (DESIGN.md 4.8): the manifest is verified as run
- * verifies a policy (pinned, signed, or from a trusted file; --expect-id);
- * --dry-run prints the plan, with each component's chain as `run
- * --dry-run` shows it; otherwise, as root, this process becomes the
- * runtime, sharness-exec-launch, with the verified bytes in a sealed
- * memfd (the file is not read again) and a descriptor of this program,
- * which runs each role: an exec, no fork. */
+/* `sharness-exec launch` and a manifest's `check` (DESIGN.md 4.8): the
+ * front end execs this program with their words as they are, and for
+ * launch -F, a descriptor of itself. The manifest is read here, once, as
+ * run reads a policy: from a file nobody else could have changed unless it
+ * is pinned (--expect-hash) or signed (--trust-key), hashed and checked on
+ * the very bytes parsed, which are the bytes the session runs (each
+ * role's inline policy, session.c). --dry-run prints the plan, with each
+ * component's chain as the front end's `run --dry-run` shows it; the
+ * runtime's own checks follow (launcher.c). Until then this program
+ * speaks as the front end, whose subcommands these are; run by hand
+ * without the word launch, as itself. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +22,67 @@
 
 #include "common.h"
 #include "front/frontend.h"
-#include "verify.h"
+#include "launch.h"
+#include "near.h"
 #include "trust.h"
+#include "verify.h"
+#include "warn.h"
+
+/* launch --help: LAUNCH_USAGE, LAUNCH_WHAT, then these. */
+#define LAUNCH_OPTS \
+	"-m, --manifest FILE\tthe launch 1 manifest (required)\n" \
+	"-H, --expect-hash sha256:HEX\trefuse unless the manifest has this hash\n" \
+	"    --trust-key FILE\taccept a manifest signed by this key (repeatable)\n" \
+	"    --signature FILE\tthe signature (default: the manifest's path .sig)\n" \
+	"    --expect-id ID\trefuse unless the manifest's id is ID\n" \
+	"-n, --dry-run\tprint the plan and each chain, and exit\n" \
+	"    --uid-range FIRST-LAST\tthe session's uids (" MANIFEST_UID_RANGE ")\n" \
+	"    --user USER\tmain runs as USER, not a uid of the session's\n" \
+	"    --logs DIR\tkeep each component's output in DIR/ROLE.log\n" \
+	"COMMAND\tmain's command\n" \
+	"-h, --help\tprint this help and exit\n"
 
 struct launch_opts {
-	const char *manifest, *expect, *signature, *expect_id, *uid_range, *user, *logs;
+	const char *usage, *manifest, *expect, *signature, *expect_id, *logs;
 	char **trust;
 	size_t ntrust;
-	int dry_run;
 };
 
-static void parse_launch(int argc, char **argv, struct launch_opts *o)
+int usage_help(void)
+{
+	printf("usage: %s\n", USAGE);
+	return fflush(stdout) ? EXIT_REFUSED : 0;
+}
+
+static int launch_help(void)
+{
+	printf("usage: %s\n\n%s\n\noptions:\n", LAUNCH_USAGE, LAUNCH_WHAT);
+	help_opts(LAUNCH_OPTS);
+	return fflush(stdout) ? EXIT_REFUSED : 0;
+}
+
+int fd_arg(const char *opt, const char *arg)
+{
+	char *end;
+	long fd;
+
+	errno = 0;
+	fd = strtol(arg, &end, 10);
+	if (errno || *end || fd < 3 || fd > 1 << 20 || fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+		usage_fail(USAGE, "%s %s: not an open descriptor above 2", opt, qn(arg));
+	return (int)fd;
+}
+
+void launch_need_root(const struct launch *s)
+{
+	if (!s->dry && (geteuid() != 0 || getuid() != 0))
+		die_hint(EXIT_REFUSED, 0, "run it as root (sudo)",
+		         "launch needs root: it makes a uid for each component. Nothing ran.");
+}
+
+/* launch's options, and by hand (not FRONT) -F. */
+static void parse_launch(struct launch *s, int argc, char **argv, struct launch_opts *o,
+                         int front)
 {
 	static const struct option longopts[] = {
 		{ "manifest", required_argument, NULL, 'm' },
@@ -42,40 +97,47 @@ static void parse_launch(int argc, char **argv, struct launch_opts *o)
 		{ "logs", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* Options that take a value, by letter; -n, -h and --trust-key
+	/* Options that take a value, by letter; -n, -h, -F and --trust-key
 	 * (repeatable) are the others. */
 	const char **value[128] = {
 		['m'] = &o->manifest, ['H'] = &o->expect, ['S'] = &o->signature,
-		['I'] = &o->expect_id, ['R'] = &o->uid_range, ['u'] = &o->user,
+		['I'] = &o->expect_id, ['R'] = &s->range, ['u'] = &s->user,
 		['L'] = &o->logs,
 	};
 	int c;
 
+	o->usage = front ? LAUNCH_USAGE : USAGE;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:m:H:nh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, front ? "+:m:H:nh" : "+:F:m:H:nh", longopts,
+	                        NULL)) != -1) {
 		if (c > 0 && c < 128 && value[c]) {
 			*value[c] = optarg;
 		} else if (c == 'n') {
-			o->dry_run = 1;
+			s->dry = 1;
 		} else if (c == 'h') {
-			exit(cmd_help("launch"));
+			exit(front ? launch_help() : usage_help());
+		} else if (c == 'F') {
+			s->frontend = fd_arg("-F", optarg);
 		} else if (c == 'K') {
 			if (!(o->trust = reallocarray(o->trust, o->ntrust + 1, sizeof *o->trust)))
 				diex(EXIT_REFUSED, "out of memory");
 			o->trust[o->ntrust++] = optarg;
 		} else if (c == '?' && !optopt) {
-			unknown_option(LAUNCH_USAGE, argv[optind - 1], longopts);
+			unknown_option(o->usage, argv[optind - 1], longopts);
 		} else {
-			usage_option(LAUNCH_USAGE, c, argv[optind - 1]);
+			usage_option(o->usage, c, argv[optind - 1]);
 		}
 	}
 	if (!o->manifest)
-		usage_fail(LAUNCH_USAGE, "launch needs --manifest FILE");
+		usage_fail(o->usage, "launch needs --manifest FILE");
 	if (optind >= argc)
-		usage_fail(LAUNCH_USAGE, "launch needs main's COMMAND after the options");
+		usage_fail(o->usage, "launch needs main's COMMAND after the options");
 	if (o->signature && !o->ntrust)
-		usage_fail(LAUNCH_USAGE, "--signature needs --trust-key");
+		usage_fail(o->usage, "--signature needs --trust-key");
+	if (s->frontend < 0)
+		usage_fail(USAGE, "launch needs -F, a descriptor of the front end");
+	s->cmd = argv + optind;
 }
 
 static const char *network(const struct policy *p)
@@ -91,7 +153,7 @@ static void warn_line(void *ctx, const char *line)
 }
 
 /* Each role's plan on F, after what manifest_warn finds on stderr. */
-void manifest_describe(const struct manifest *m, FILE *f)
+static void manifest_describe(const struct manifest *m, FILE *f)
 {
 	manifest_warn(m, warn_line, NULL);
 	for (size_t i = 0; i <= m->ncomp; i++) {
@@ -117,11 +179,11 @@ void manifest_describe(const struct manifest *m, FILE *f)
 	}
 }
 
-/* Component P's chain, from `run --dry-run` of this very program, its
+/* Component P's chain, from `run --dry-run` of the front end (-F), its
  * inline policy on a pipe, pinned by its hash. */
-static int show_chain(const struct loaded *l, const struct component *p, char **cmd)
+static int show_chain(const struct launch *s, const struct component *p, char **cmd)
 {
-	const jsmntok_t *t = &l->doc.tok[p->policy_tok];
+	const jsmntok_t *t = &s->l.doc.tok[p->policy_tok];
 	const char **v;
 	size_t n = 0, argc = 0;
 	int fd[2], status;
@@ -145,11 +207,11 @@ static int show_chain(const struct loaded *l, const struct component *p, char **
 	if (!pid) {
 		if (dup2(fd[0], 0) < 0)
 			_exit(EXIT_REFUSED);
-		execv("/proc/self/exe", (char *const *)v);
-		die(EXIT_REFUSED, "unable to execute /proc/self/exe");
+		fexecve(s->frontend, (char *const *)v, environ);
+		die(EXIT_REFUSED, "unable to execute the front end (-F)");
 	}
 	close(fd[0]);
-	if (write_all(fd[1], l->text + t->start, (size_t)(t->end - t->start)) < 0)
+	if (write_all(fd[1], s->l.text + t->start, (size_t)(t->end - t->start)) < 0)
 		die(EXIT_REFUSED, "unable to write the policy to run --dry-run");
 	close(fd[1]);
 	free(v);
@@ -158,38 +220,21 @@ static int show_chain(const struct loaded *l, const struct component *p, char **
 	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_REFUSED;
 }
 
-static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
-                                   char **cmd, int dry);
-
-/* The runtime's own checks before anything runs (-n): its status, the
- * launch's. */
-static int launcher_check(const struct loaded *l, const struct launch_opts *o, char **cmd)
+/* The plan and each chain: 0, or the first chain's refusal. */
+static int dry_run(const struct launch *s, const char *how)
 {
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	if ((pid = fork()) < 0)
-		die(EXIT_REFUSED, "unable to fork the runtime's check");
-	if (!pid)
-		exec_launcher(l, o, cmd, 1);
-	if (waitpid(pid, &status, 0) < 0)
-		die(EXIT_REFUSED, "unable to wait for the runtime's check");
-	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_CONFINE;
-}
-
-static int dry_run(const struct loaded *l, const struct launch_opts *o, const char *how,
-                   char **main_cmd)
-{
-	const struct manifest *m = &l->man;
+	const struct manifest *m = &s->man;
+	char self[PATH_MAX] = "";
 	int rc = 0;
 
-	printf("manifest %s %s (%s)\n", q(m->id), l->hash, how);
+	if (readlink("/proc/self/exe", self, sizeof self - 1) < 0)
+		die(EXIT_REFUSED, "unable to find this program: no /proc/self/exe");
+	printf("manifest %s %s (%s)\n", q(m->id), s->l.hash, how);
 	printf("session: an id of 16 random bytes; a network namespace of its own, loopback only; "
 	       "state directories on a session tmpfs\n");
-	printf("uids: allocated at run time by %s/sharness-exec-launch from %s, one for each "
-	       "component%s%s\n", helperdir(), o->uid_range ? o->uid_range : MANIFEST_UID_RANGE,
-	       o->user ? "; main runs as " : " and main", o->user ? o->user : "");
+	printf("uids: allocated at run time by %s from %s, one for each component%s%s\n", self,
+	       s->range ? s->range : MANIFEST_UID_RANGE, s->user ? "; main runs as " : " and main",
+	       s->user ? s->user : "");
 	printf("CA: P-256, spiffe://SESSION, never written\n");
 	manifest_describe(m, stdout);
 	for (size_t i = 0; i <= m->ncomp && !rc; i++) {
@@ -198,11 +243,11 @@ static int dry_run(const struct loaded *l, const struct launch_opts *o, const ch
 		printf("%s \"%s\": chain as run --dry-run shows it "
 		       "(launch adds the session's namespace and the uid):\n",
 		       i < m->ncomp ? "component" : "main", p->role);
-		rc = show_chain(l, p, i < m->ncomp ? p->command.v : main_cmd);
+		rc = show_chain(s, p, i < m->ncomp ? p->command.v : s->cmd);
 	}
 	if (!rc && fflush(stdout))
 		return EXIT_REFUSED;
-	return rc ? rc : launcher_check(l, o, main_cmd);
+	return rc;
 }
 
 /* --logs DIR: made 0700 if it is not there; refused (125, one line) when
@@ -216,7 +261,7 @@ static int logs_dir(const char *dir)
 		die(EXIT_REFUSED, "--logs %s: unable to make it. Nothing ran", q(dir));
 	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
 		diex(EXIT_REFUSED, "refused: --logs %s: a symbolic link. Nothing ran.", q(dir));
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)) < 0 ||
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
 	    fstat(fd, &st) < 0)
 		die(EXIT_REFUSED, "--logs %s: unable to open it as a directory. Nothing ran", q(dir));
 	if (st.st_uid != getuid())
@@ -225,75 +270,68 @@ static int logs_dir(const char *dir)
 	return fd;
 }
 
-/* The runtime, this process: -F this program, -M the manifest's bytes,
- * -L --logs's directory; or, DRY, its checks alone (-n). */
-static NORETURN void exec_launcher(const struct loaded *l, const struct launch_opts *o,
-                                   char **cmd, int dry)
-{
-	const char *v[16 + 1024];
-	char fe[16], mf[16], lg[16];
-	int self = open("/proc/self/exe", O_RDONLY),
-	    m = sealed_memfd("sharness-exec-manifest", 0, l->text, l->len);
-	size_t n = 0;
-
-	if (self < 0 || m < 0)
-		die(EXIT_REFUSED, "unable to pass the manifest on in a sealed memfd");
-	snprintf(fe, sizeof fe, "%d", self);
-	snprintf(mf, sizeof mf, "%d", m);
-	v[n++] = helper_path("sharness-exec-launch");
-	v[n++] = "-F", v[n++] = fe, v[n++] = "-M", v[n++] = mf, v[n++] = "-H", v[n++] = l->hash;
-	if (dry)
-		v[n++] = "-n";
-	if (o->uid_range)
-		v[n++] = "-r", v[n++] = o->uid_range;
-	if (o->user)
-		v[n++] = "-u", v[n++] = o->user;
-	if (o->logs && !dry) {
-		snprintf(lg, sizeof lg, "%d", logs_dir(o->logs));
-		v[n++] = "-L", v[n++] = lg;
-	}
-	v[n++] = "--";
-	for (; *cmd && n < sizeof v / sizeof *v - 1; cmd++)
-		v[n++] = *cmd;
-	if (*cmd)
-		diex(EXIT_REFUSED, "main's COMMAND has more than 1024 words");
-	v[n] = NULL;
-	execv(v[0], (char *const *)v);
-	helper_fail("execute", v[0]);
-}
-
-int cmd_launch(int argc, char **argv)
+void launch_command(struct launch *s, int argc, char **argv, int front)
 {
 	struct launch_opts o = { 0 };
 	unsigned char want[HASH_LEN];
 	char how[HASH_TEXT_LEN + 16];
 	const char *key;
-	struct loaded l;
 	int fd = -1, ok, rc;
 
-	closefrom(3);	/* nothing inherited reaches the session */
-	parse_launch(argc, argv, &o);
+	if (front)
+		progname = "sharness-exec";
+	parse_launch(s, argc, argv, &o, front);
+	if (!front)	/* by hand: root first, as the runtime it is */
+		launch_need_root(s);
 	if (o.expect && !hash_parse(o.expect, want))
 		diex(EXIT_REFUSED, "--expect-hash must be sha256: and 64 hex digits, not %s",
 		     q(o.expect));
-	/* As run takes a policy (run.c, load_run_policy). */
+	/* As run takes a policy (front/run.c, load_run_policy): the file
+	 * opened once, and its bytes read once, from that descriptor. */
 	if (!o.expect && !o.ntrust)
 		fd = open_trusted(o.manifest, "manifest file");
-	ok = load_as(fd, o.manifest, &l, o.expect ? want : NULL, LOAD_MANIFEST);
+	ok = manifest_load(fd, o.manifest, &s->l, &s->man, o.expect ? want : NULL, LOAD_MANIFEST);
 	if (fd > 0)
 		close(fd);
 	if (!ok)
-		return EXIT_REFUSED;
-	key = sign_run_check(&l, o.manifest, o.signature, o.trust, o.ntrust, o.expect_id);
+		exit(EXIT_REFUSED);
+	key = sign_run_check(&s->l, o.manifest, o.signature, o.trust, o.ntrust, o.expect_id);
 	free(o.trust);
-	if (!o.dry_run && geteuid() != 0)
+	if (!s->dry && geteuid() != 0)
 		die_hint(EXIT_REFUSED, 0, "run it as root (sudo); --dry-run needs no root",
 		         "launch needs root: it makes a uid for each component. Nothing ran.");
-	if (!o.dry_run)
-		exec_launcher(&l, &o, argv + optind, 0);
+	if (!s->dry) {
+		s->logdir = o.logs ? logs_dir(o.logs) : -1;
+		return;
+	}
 	snprintf(how, sizeof how, "%s%s", o.expect ? "pinned" : key ? "signed by " : "not pinned",
 	         !o.expect && key ? key : "");
-	rc = dry_run(&l, &o, how, argv + optind);
+	if ((rc = dry_run(s, how)))
+		exit(rc);
+}
+
+int launch_check(int fd, int argc, char **argv)
+{
+	struct manifest m;
+	struct loaded l;
+	char where[128];
+
+	progname = "sharness-exec";
+	if (argc != 2)
+		usage_fail(CHECK_USAGE, "check takes one FILE");
+	if (!manifest_load(fd, argv[1], &l, &m, NULL, LOAD_MANIFEST))
+		return EXIT_REFUSED;
+	for (size_t i = 0; i <= m.ncomp; i++) {
+		if (i < m.ncomp)
+			snprintf(where, sizeof where, "components[%zu] \"%s\": policy.", i,
+			         m.comp[i].role);
+		else
+			snprintf(where, sizeof where, "main \"%s\": policy.", m.comp[i].role);
+		policy_warnings(argv[1], where, &m.comp[i].pol);
+	}
+	printf("%s: valid launch 1 manifest %s\n", qn(argv[1]), q(l.id));
+	manifest_describe(&m, stdout);
+	manifest_free(&m);
 	unload_policy(&l);
-	return rc;
+	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
