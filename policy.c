@@ -29,6 +29,10 @@ const char *const policy_private_dirs[POLICY_PRIVATE_N] = {
 static const char *const reserved_names[] = {
 	"SHARNESS_AI_POLICY_HASH", "SHARNESS_AI_POLICY_ID", "SHARNESS_AI_POLICY_KEY",
 };
+/* ... and those launch sets, beside MANIFEST_READY_PREFIX's (policy.h). */
+static const char *const launch_names[] = {
+	"SHARNESS_AI_CERT", "SHARNESS_AI_KEY", "SHARNESS_AI_CA", "SHARNESS_AI_SESSION_CA",
+};
 
 #define TYPE(c, i) json_type((c)->d, i)
 #define SIZE(c, i) ((size_t)(c)->d->tok[i].size)
@@ -134,6 +138,12 @@ static int listed(const char *s, const char *const *v, size_t n)
 		if (!strcmp(s, v[i]))
 			return 1;
 	return 0;
+}
+
+int manifest_launch_sets(const char *name)
+{
+	return listed(name, launch_names, COUNT(launch_names)) ||
+	       !strncmp(name, MANIFEST_READY_PREFIX, strlen(MANIFEST_READY_PREFIX));
 }
 
 /* Duplicates in IT[0..N) of list KP, each reported at its own position,

@@ -16,6 +16,7 @@
 #include "common.h"
 #include "egress/egress.h"
 #include "frontend.h"
+#include "near.h"
 #include "runenv.h"
 #include "runreport.h"
 #include "runsession.h"

@@ -18,6 +18,7 @@
 
 #include "common.h"
 #include "front/frontend.h"
+#include "launch/manifest.h"
 #include "learn.h"
 #include "privkey.h"
 #include "verify.h"
@@ -147,6 +148,7 @@ static int cmd_sign(int argc, char **argv)
 	char *sigpath, *tmp;
 	const char *why;
 	struct privkey k;
+	struct manifest m;
 	struct loaded l;
 	size_t n;
 	int fd, ok;
@@ -161,7 +163,7 @@ static int cmd_sign(int argc, char **argv)
 	if (!ok)
 		diex(EXIT_REFUSED, "%s: %s", qn(keypath), why);
 	/* As `check` does: every problem on a line of its own. */
-	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST)) {
+	if (!manifest_load(-1, argv[optind], &l, &m, NULL, LOAD_POLICY | LOAD_MANIFEST)) {
 		explicit_bzero(&k, sizeof k);
 		return EXIT_REFUSED;
 	}
@@ -191,6 +193,7 @@ static int cmd_sign(int argc, char **argv)
 		die(EXIT_REFUSED, "unable to write standard output");
 	free(tmp);
 	free(sigpath);
+	manifest_free(&m);
 	unload_policy(&l);
 	return 0;
 }
@@ -199,15 +202,17 @@ static int cmd_verify(int argc, char **argv)
 {
 	char *keys[1] = { (char *)one_option(argc, argv, 'K', VERIFY_USAGE) };
 	const char *fp;
+	struct manifest m;
 	struct loaded l;
 
 	if (optind + 1 != argc && optind + 2 != argc)
 		usage_fail(VERIFY_USAGE, "verify takes a POLICY and, optionally, its SIG");
-	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST))
+	if (!manifest_load(-1, argv[optind], &l, &m, NULL, LOAD_POLICY | LOAD_MANIFEST))
 		return EXIT_REFUSED;
 	fp = sign_run_check(&l, argv[optind], argv[optind + 1], keys, 1, NULL);
 	if (printf("hash: %s\nid: %s\nkey: %s\n", l.hash, l.id, fp) < 0 || fflush(stdout))
 		die(EXIT_REFUSED, "unable to write standard output");
+	manifest_free(&m);
 	unload_policy(&l);
 	return 0;
 }
