@@ -18,7 +18,7 @@
 
 #include "common.h"
 #include "front/frontend.h"
-#include "learn.h"
+#include "learn/learn.h"
 #include "privkey.h"
 #include "verify.h"
 
