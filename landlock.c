@@ -199,7 +199,8 @@ static void parse(int argc, char **argv)
 			__attribute__((fallthrough));
 		case 'r': case 'x': case 'w': case 'k': case 'T':
 			o.rule[o.nrules].opt = c;
-			o.rule[o.nrules++].arg = optarg;
+			o.rule[o.nrules++].arg = strchr("clCL", c) ? optarg :
+				rule_path(c, optarg, USAGE);
 			break;
 		default:
 			usage_option(USAGE, c, argv[optind - 1]);

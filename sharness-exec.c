@@ -110,9 +110,9 @@ static int cmd_check(int argc, char **argv)
 }
 
 /* hello and probe live beside the verify path, in a program of their own
- * (DESIGN.md 1), and learn in the signer's, each of which runs this one again
- * through the descriptor -F. Only this program reads keys: probe's
- * --trust-key FILE goes on as -k FILE with -f FINGERPRINT or -E WHY. */
+ * (DESIGN.md 1), and learn in another (no command word after its -F), each
+ * of which runs this one again through the descriptor -F. Only this program
+ * reads keys: probe's --trust-key FILE goes on as -k FILE, -f FP or -E WHY. */
 static int beside(int argc, char **argv)
 {
 	static const char **v;	/* static: reachable for LSan if the exec fails */
@@ -125,10 +125,11 @@ static int beside(int argc, char **argv)
 	if (self < 0)
 		die(EXIT_REFUSED, "unable to open /proc/self/exe");
 	snprintf(fd, sizeof fd, "%d", self);
-	v[n++] = helper_path(strcmp(argv[0], "learn") ? "sharness-exec-probe" : "sharness-exec-sign");
+	v[n++] = helper_path(strcmp(argv[0], "learn") ? "sharness-exec-probe" : "sharness-exec-learn");
 	v[n++] = "-F";
 	v[n++] = fd;
-	v[n++] = argv[0];
+	if (strcmp(argv[0], "learn"))
+		v[n++] = argv[0];
 #ifdef SHARNESS_TEST_HOOKS
 	/* Test builds only: a deliberately loosened policy shows that hello
 	 * reports a broken expectation. The shipped binary has no such hook. */

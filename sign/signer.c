@@ -2,10 +2,9 @@
  * --canonical`, beside the verify path (DESIGN.md 2.3): the front end execs
  * this program, so private keys are read, made and used here only, and
  * the subcommands that only print what a file holds are not in the
- * program that runs the chain. It holds `sharness-exec learn` too
- * (learn.c), the other command beside the verify path that parses JSON.
- * It speaks as the front end, whose subcommands these are. Exit 0, or 125
- * with one line on stderr. */
+ * program that runs the chain (`learn` is a program of its own,
+ * sharness-exec-learn). It speaks as the front end, whose subcommands
+ * these are. Exit 0, or 125 with one line on stderr. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,15 +18,12 @@
 #include "common.h"
 #include "front/frontend.h"
 #include "launch/manifest.h"
-#include "learn.h"
 #include "privkey.h"
 #include "verify.h"
 
 const char *progname = "sharness-exec";
 
 #define USAGE "sharness-exec-sign keygen -o NAME\n" \
-	"       sharness-exec-sign -F FD learn -o DRAFT [--base POLICY] [--rounds N] " \
-	"[--allow-network] -- COMMAND [ARG...]\n" \
 	"       sharness-exec-sign sign -k NAME.key POLICY\n" \
 	"       sharness-exec-sign verify -K NAME.pub POLICY [SIG]\n" \
 	"       sharness-exec-sign hash --canonical FILE"
@@ -254,8 +250,6 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "-F"))
-		return cmd_learn(argc, argv);
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: %s\n", USAGE);
 		return fflush(stdout) ? EXIT_REFUSED : 0;

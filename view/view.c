@@ -184,14 +184,14 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 			break;
 		case 'W': walls_fd(optarg, VIEW_USAGE); break;
 		case 'E': status_fd(optarg, VIEW_USAGE); break;
-		case 'r': add(norm("r", optarg), R); break;
-		case 'x': add(norm("x", optarg), X); break;
-		case 'w': add(norm("w", optarg), W); break;
-		case 'p': add(norm("p", optarg), PROT); (*nprot)++; break;
-		case 'm': tmpfs_add(norm("m", optarg)); break;
+		case 'r': case 'x': case 'w':
+			add(rule_path(opt, optarg, VIEW_USAGE), rule_grant(opt));
+			break;
+		case 'p': add(rule_path('p', optarg, VIEW_USAGE), PROT); (*nprot)++; break;
+		case 'm': tmpfs_add(rule_path('m', optarg, VIEW_USAGE)); break;
 		case 'M': tmpfs_size(optarg); break;
 		case 'F': file_add(optarg); break;
-		case 'k': keep_add(norm("k", optarg)); break;
+		case 'k': keep_add(rule_path('k', optarg, VIEW_USAGE)); break;
 		case 'v': view_verbose = 1; break;
 		case 'V': view_vcs = 1; break;
 		case 's':
@@ -199,7 +199,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 			if (!eq || !eq[1])
 				usage_fail(VIEW_USAGE, "unable to parse -s %s: not LINK=TARGET", optarg);
 			*eq = '\0';
-			add_link(norm("s", optarg), strdup(eq + 1));
+			add_link(rule_path('s', optarg, VIEW_USAGE), strdup(eq + 1));
 			break;
 		default:
 			usage_option(VIEW_USAGE, opt, argv[optind - 1]);
