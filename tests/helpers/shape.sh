@@ -11,6 +11,15 @@
 #                                lines
 #   shape.sh TOP sources         the house: every .c and .h file that an
 #                                installed program or a library links, once
+#   shape.sh TOP programs        the installed programs, a line each
+#   shape.sh TOP own PROGRAM     PROGRAM's own .c and .h files (its
+#                                _SOURCES, its libraries' aside)
+#   shape.sh TOP code FILE...     the code lines of FILEs: lines that hold
+#                                something besides comments and blanks
+#   shape.sh TOP budget PROGRAM  the code lines of PROGRAM's own files
+#   shape.sh TOP runpath PROG... the code lines of every file any of PROGs
+#                                links, each file once: what a run of
+#                                those programs executes
 #   shape.sh TOP edges BUILD [OBJECT...]
 #                                "A.o B.o SYMBOL": A uses SYMBOL, which B alone
 #                                defines among the objects of one program or
@@ -97,6 +106,30 @@ count() { # FILES on stdin: total lines
 	echo "$total"
 }
 
+# code: the code lines of the files named on stdin (relative to TOP):
+# block and line comments and blank lines are not counted; a comment
+# marker inside a string literal is taken as one (none in the house).
+code() {
+	local f
+	while read -r f; do [ -n "$f" ] && echo "$top/$f"; done | xargs -r awk '
+	{
+		line = $0; out = ""
+		while (line != "") {
+			if (inc) {
+				e = index(line, "*/")
+				if (!e) { line = ""; break }
+				line = substr(line, e + 2); inc = 0; continue
+			}
+			b = index(line, "/*"); l = index(line, "//")
+			if (l && (!b || l < b)) { out = out substr(line, 1, l - 1); line = ""; break }
+			if (!b) { out = out line; line = ""; break }
+			out = out substr(line, 1, b - 1); line = substr(line, b + 2); inc = 1
+		}
+		if (out ~ /[^ \t]/) n++
+	}
+	END { print n + 0 }'
+}
+
 longest() {
 	awk '
 	function strip(s,   out, i, c, n) {
@@ -173,7 +206,7 @@ edges() {
 			if (n[u[2]] == 1 && by[u[2]] != u[1]) print u[1], by[u[2]], u[2] } }'
 }
 
-load_vars
+[ ! -f "$top/Makefile.am" ] || load_vars
 case $cmd in
 files) files "$1" | awk '!seen[$0]++' ;;
 lines) echo "$(own_files "$1" | count) $(files "$1" | awk '!seen[$0]++' | count)" ;;
@@ -182,6 +215,13 @@ table)
 	for p in $(programs); do
 		printf '%-28s %s\n' "$p" "$(bash "$0" "$top" lines "$p")"
 	done
+	;;
+programs) programs ;;
+own) own_files "$1" ;;
+code) printf '%s\n' "$@" | code ;;
+budget) own_files "$1" | code ;;
+runpath)
+	for p in "$@"; do files "$p"; done | awk '!seen[$0]++' | code
 	;;
 sources)
 	for p in $(programs) $(expand "${VAL[noinst_LIBRARIES]:-}"); do
