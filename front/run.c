@@ -3,6 +3,7 @@
  * it, builds the target's environment (DESIGN.md 2.2), compiles the policy
  * into the argv of only the steps it needs and execs the first of them.
  * Trusts nothing from its caller: inherited fds above 2 are closed first. */
+#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,8 +168,26 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 
 /* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
 
-/* The limits step's name in the chain, or 0 without one. */
-static size_t limits_word;
+/* Where supervise puts the run's cgroup for the limits step: the first
+ * descriptor number above every one this process holds (each step's own
+ * are close-on-exec), so that no descriptor the chain passes on is in
+ * the way; the same in a dry run, which opens the same ones. */
+static int cgroup_fd;
+
+static int above_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int top = 2, fd;
+
+	if (!d)
+		die(EXIT_REFUSED, "unable to list /proc/self/fd");
+	while ((e = readdir(d)))
+		if ((fd = atoi(e->d_name)) > top && fd != dirfd(d))
+			top = fd;
+	closedir(d);
+	return top + 1;
+}
 
 /* --check: each step also says in one line what it uses (its -t), and the
  * landlock step, with no COMMAND, ends the run inside its domain. */
@@ -239,11 +258,21 @@ static void walled_step(struct vec *chain, const char *name, int best_effort)
 	push_knobs(chain, best_effort);
 }
 
-/* The limits step (DESIGN.md 4.4), where the policy has a cap. */
+/* The limits step (DESIGN.md 4.4), where the policy has a cap: a -g for
+ * each controller a cap needs (memory, pids, cpu, the order of the v1
+ * hierarchies), two descriptors each, which supervise fills with the
+ * cgroup it makes from these very words (its walls note says why not). */
 static void limits_step(struct vec *chain, const struct policy *p, int best_effort)
 {
-	limits_word = chain->n;
+	unsigned long caps[] = { p->max_memory_mb, p->max_pids, p->max_cpu_percent };
+
 	helper(chain, "sharness-exec-limits");
+	push_opt(chain, "-W", "%d", walls_fd);
+	for (int i = 0, fd = cgroup_fd; i < 3; i++)
+		if (caps[i]) {
+			push_opt(chain, "-g", "%d:%d", fd, fd + 1);
+			fd += 2;
+		}
 	if (run_user())
 		push(chain, "-U");
 	if (quiet_rlimits())
@@ -308,19 +337,10 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 		push(chain, "-H");
 	}
 	push(chain, "--");
-	/* every chain: the pid namespace, and the cgroup the caps go in */
+	/* every chain: the pid namespace, and the cgroup the caps go in,
+	 * which supervise reads from the limits step's words */
 	walled_step(chain, "sharness-exec-supervise", best_effort);
-	report_push_supervise(chain, p->max_cpu_percent);
-	if (p->max_memory_mb)
-		push_opt(chain, "-c", "memory");
-	if (p->max_pids)
-		push_opt(chain, "-c", "pids");
-	if (p->max_cpu_percent)
-		push_opt(chain, "-c", "cpu");
-	if (p->max_memory_mb)
-		push_opt(chain, "-m", "%lu", p->max_memory_mb);
-	if (p->max_pids)
-		push_opt(chain, "-p", "%lu", p->max_pids);
+	report_push_supervise(chain);
 	push_timeout(chain);
 	if (run_explain) { /* the observer, and what it is to know (DESIGN.md 4.7) */
 		push(chain, "-X");
@@ -381,9 +401,8 @@ static void put_word(const char *w, FILE *f)
 	fputc('\'', f);
 }
 
-/* Each step on a line of its own, the NTARGET words of the target last;
- * after the limits step's name, @CGROUP@ for what supervise puts there at
- * run time: -g DIR for each cgroup it made, or -r WHY. */
+/* Each step on a line of its own, the NTARGET words of the target last:
+ * exactly the words each step is exec'd with. */
 static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 {
 	for (size_t i = 0; i < chain->n; i++) {
@@ -391,7 +410,7 @@ static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 		if (i < chain->n - ntarget && !strcmp(chain->v[i], "--"))
 			fputc('\n', f);
 		else if (i + 1 < chain->n)
-			fputs(limits_word && i == limits_word ? " @CGROUP@ " : " ", f);
+			fputc(' ', f);
 	}
 	fputc('\n', f);
 }
@@ -526,6 +545,7 @@ int cmd_run(int argc, char **argv)
 	                  "the walls record");
 	scan_fd = socket_scan(&l.pol, walls_fd, o.dry_run);
 	run_verbose = o.verbose;
+	cgroup_fd = above_open();
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
 	if (o.verbose) {

@@ -245,7 +245,7 @@ void report_push(struct vec *chain)
 		push_opt(chain, "-E", "%d", rr.wfd);
 }
 
-void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
+void report_push_supervise(struct vec *chain)
 {
 	if (rr.fd < 0 && rr.dfd < 0)
 		return;
@@ -257,8 +257,6 @@ void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
 	push_opt(chain, "-H", "%s", rr.hash);
 	if (rr.key)
 		push_opt(chain, "-F", "%s", rr.key);
-	if (cpu_percent)
-		push_opt(chain, "-u", "%lu", cpu_percent);
 }
 
 int report_pass(void)

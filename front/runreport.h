@@ -20,10 +20,10 @@ void report_chain(const char *key);
 /* The names (never the values) of the caller's variables that ENV, the
  * target's environment, left out: to the status pipe, "@env NAME" each. */
 void report_env(const struct vec *env);
-/* The words of a step (its -E), and the supervisor's (-O, -R, -I, -H, -F,
- * -u PERCENT for a CPU cap, 0: none). */
+/* The words of a step (its -E), and the supervisor's (-O, -R, -I, -H, -F;
+ * the CPU cap it reads from the limits step's -u). */
 void report_push(struct vec *chain);
-void report_push_supervise(struct vec *chain, unsigned long cpu_percent);
+void report_push_supervise(struct vec *chain);
 /* The front end exits CODE without a fatal line of its own (a policy's
  * problems, each said on a line): the report says so. */
 void report_refused(int code);
