@@ -114,6 +114,26 @@ static void limits_words(int n, char **v, const char *usage)
 	run.want = ho.n ? want : 0;
 }
 
+/* Hold the -g numbers from now on (close-on-exec, on "/"), so that no
+ * descriptor of this step's own (init's pipes) is made there, which
+ * init's child would close as it puts the cgroup in their place. */
+static void reserve(void)
+{
+	int fd = open("/", O_PATH | O_CLOEXEC);
+	int root = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, ho.top + 1);
+
+	if (fd >= 0)
+		close(fd);
+
+	for (int i = 0; i < ho.n; i++)
+		if (root < 0 || dup3(root, ho.dir[i], O_CLOEXEC) < 0 ||
+		    dup3(root, ho.join[i], O_CLOEXEC) < 0)
+			die(EXIT_CONFINE, "unable to hold descriptors %d and %d for the cgroup",
+			    ho.dir[i], ho.join[i]);
+	if (root >= 0)
+		close(root);
+}
+
 void handover_find(int argc, char **argv, const char *usage)
 {
 	int i = 0;
@@ -130,6 +150,8 @@ void handover_find(int argc, char **argv, const char *usage)
 	}
 	if (i < argc)
 		limits_words(argc - i, argv + i, usage);
+	if (ho.n)
+		reserve();
 }
 
 /* FD, close-on-exec, moved above every -g descriptor. */
