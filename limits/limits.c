@@ -289,6 +289,32 @@ static NORETURN void refuse_rlimits(const char *why, unsigned long mib, unsigned
 	     "the uid across the host" : "RLIMIT_AS caps each process, not the run");
 }
 
+/* -h, --help: the usage and each option, on standard output. */
+static void help(void)
+{
+	printf("usage: %s\n"
+	       "  -b         best effort: a CPU cap that cannot hold is clamped\n"
+	       "             or dropped, and TCP buffers a v1 kernel cannot cap\n"
+	       "             left uncapped, with a warning, instead of refused\n"
+	       "  -E FD      also write warning and fatal lines to FD\n"
+	       "  -g DIR:JOIN  cap the cgroup whose directory is open at descriptor\n"
+	       "             DIR, join it through JOIN (its tasks or cgroup.procs,\n"
+	       "             open for writing), close both (at most 3 times; a\n"
+	       "             -g whose DIR is not open is skipped); by hand also\n"
+	       "             -g PATH, a cgroup directory\n"
+	       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
+	       "  -p N       cap processes and threads at N (1-4194304)\n"
+	       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
+	       "  -q         no warning line where the caps are rlimits\n"
+	       "  -r WHY     no cgroup, because WHY: use rlimits\n"
+	       "  -W FD      the walls record: supervise's note of the run's\n"
+	       "             cgroup, or why there is none\n"
+	       "  -t         check mode: also print one line of where the caps\n"
+	       "             went; without PROGRAM, exit 0 after it\n"
+	       "  -U         PROGRAM will run as another user (run --user):\n"
+	       "             caps on rlimits are refused\n", USAGE);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -317,27 +343,7 @@ int main(int argc, char **argv)
 			walls_fd(optarg, USAGE);
 			break;
 		case 'h':
-			printf("usage: %s\n"
-			       "  -b         best effort: a CPU cap that cannot hold is clamped\n"
-			       "             or dropped, and TCP buffers a v1 kernel cannot cap\n"
-			       "             left uncapped, with a warning, instead of refused\n"
-			       "  -E FD      also write warning and fatal lines to FD\n"
-			       "  -g DIR:JOIN  cap the cgroup whose directory is open at descriptor\n"
-			       "             DIR, join it through JOIN (its tasks or cgroup.procs,\n"
-			       "             open for writing), close both (at most 3 times; a\n"
-			       "             -g whose DIR is not open is skipped); by hand also\n"
-			       "             -g PATH, a cgroup directory\n"
-			       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
-			       "  -p N       cap processes and threads at N (1-4194304)\n"
-			       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
-			       "  -q         no warning line where the caps are rlimits\n"
-			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
-			       "  -W FD      the walls record: supervise's note of the run's\n"
-			       "             cgroup, or why there is none\n"
-			       "  -t         check mode: also print one line of where the caps\n"
-			       "             went; without PROGRAM, exit 0 after it\n"
-			       "  -U         PROGRAM will run as another user (run --user):\n"
-			       "             caps on rlimits are refused\n", USAGE);
+			help();
 			return 0;
 		case 'q':
 			quiet = 1;
