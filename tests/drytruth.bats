@@ -200,3 +200,23 @@ policy() { # PROCESS-EXTRA NETWORK
 	[ "$(cat "$TMP/rec/o.out")" = a ]
 	grep -q -- '/sharness-exec-landlock .* -H .* -c 80 ' "$TMP/rec/o.dry"
 }
+
+@test "supervise reads the limits step's words, never the target's: a target that is itself sharness-exec-limits -g gets no cgroup" {
+	need root
+	require_feature cgroup1
+	write_policy "$TMP/p.json" '{"pbp":1,"id":"drytruth","files":{"exec":["/usr","/bin","/lib","/lib64","'"$HELPERDIR"'"]},"network":"none","process":{"no_new_privs":true}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- "$LIMITS" -t -q -g 5:6 -m 64 -- /bin/true
+	! grep -q '^[^ ]*/sharness-exec-limits -W' <<<"$output"
+	# run, its descriptors 5 and 6 are closed: rlimits, no cgroup
+	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$LIMITS" -t -q -g 5:6 -m 64 -- /bin/true
+	[ "$output" = "sharness-exec-limits: memory=RLIMIT_AS memory_mib=64 pids=none pids_max=0" ]
+	# by hand, with a cgroup at 5 and 6, the same words cap it: the test
+	# sees a cgroup handed over
+	local mem dir
+	mem=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+	dir=/sys/fs/cgroup/memory${mem%/}/drytruth-$$
+	mkdir "$dir"
+	run -0 --separate-stderr "$LIMITS" -t -q -g 5:6 -m 64 -- /bin/true 5<"$dir" 6>"$dir/tasks"
+	rmdir "$dir"
+	[ "$output" = "sharness-exec-limits: memory=$dir memory_mib=64 pids=none pids_max=0" ]
+}
