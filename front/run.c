@@ -3,7 +3,6 @@
  * it, builds the target's environment (DESIGN.md 2.2), compiles the policy
  * into the argv of only the steps it needs and execs the first of them.
  * Trusts nothing from its caller: inherited fds above 2 are closed first. */
-#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,25 +168,10 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 /* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
 
 /* Where supervise puts the run's cgroup for the limits step: the first
- * descriptor number above every one this process holds (each step's own
- * are close-on-exec), so that no descriptor the chain passes on is in
- * the way; the same in a dry run, which opens the same ones. */
+ * descriptor number above every one the chain is passed (the others are
+ * close-on-exec), so that none is in the way; the same in a dry run,
+ * which makes the same ones. */
 static int cgroup_fd;
-
-static int above_open(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int top = 2, fd;
-
-	if (!d)
-		die(EXIT_REFUSED, "unable to list /proc/self/fd");
-	while ((e = readdir(d)))
-		if ((fd = atoi(e->d_name)) > top && fd != dirfd(d))
-			top = fd;
-	closedir(d);
-	return top + 1;
-}
 
 /* --check: each step also says in one line what it uses (its -t), and the
  * landlock step, with no COMMAND, ends the run inside its domain. */
@@ -545,7 +529,14 @@ int cmd_run(int argc, char **argv)
 	                  "the walls record");
 	scan_fd = socket_scan(&l.pol, walls_fd, o.dry_run);
 	run_verbose = o.verbose;
-	cgroup_fd = above_open();
+	{
+		int passed[] = { env_fd, walls_fd, scan_fd, report_top(), session_top() };
+
+		cgroup_fd = 3;
+		for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
+			if (passed[i] >= cgroup_fd)
+				cgroup_fd = passed[i] + 1;
+	}
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
 	if (o.verbose) {

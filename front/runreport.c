@@ -259,6 +259,15 @@ void report_push_supervise(struct vec *chain)
 		push_opt(chain, "-F", "%s", rr.key);
 }
 
+int report_top(void)
+{
+	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd }, top = -1;
+
+	for (size_t i = 0; i < 4; i++)
+		top = fds[i] > top ? fds[i] : top;
+	return top;
+}
+
 int report_pass(void)
 {
 	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd };

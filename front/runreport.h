@@ -27,7 +27,9 @@ void report_push_supervise(struct vec *chain);
 /* The front end exits CODE without a fatal line of its own (a policy's
  * problems, each said on a line): the report says so. */
 void report_refused(int code);
-/* Just before the exec: the descriptors open across it; 0, or -1. */
+/* Just before the exec: the descriptors open across it; 0, or -1. The
+ * highest of them, or -1. */
 int report_pass(void);
+int report_top(void);
 
 #endif

@@ -27,7 +27,7 @@
 static struct {
 	int n;                   /* the -g of the limits step */
 	int dir[CG_NCTL], join[CG_NCTL];
-	int open_dir[CG_NCTL], open_join[CG_NCTL]; /* init's, above every -g */
+	int open_dir[CG_NCTL], open_join[CG_NCTL]; /* init's, close-on-exec */
 	int top;                 /* the highest -g descriptor */
 } ho;
 
@@ -154,17 +154,6 @@ void handover_find(int argc, char **argv, const char *usage)
 		reserve();
 }
 
-/* FD, close-on-exec, moved above every -g descriptor. */
-static int above(int fd, const char *dir)
-{
-	int moved = fcntl(fd, F_DUPFD_CLOEXEC, ho.top + 1);
-
-	if (moved < 0)
-		die(EXIT_CONFINE, "unable to hold cgroup %s", dir);
-	close(fd);
-	return moved;
-}
-
 void handover_open(const char *why)
 {
 	char line[WHY_MAX];
@@ -184,12 +173,11 @@ void handover_open(const char *why)
 		diex(EXIT_CONFINE, "unable to confine: the run has %d cgroups, and the limits step "
 		     "takes %d (-g)", run.cg.n, ho.n);
 	walls_note("cgroup", run.cg.version == 2 ? "v2" : "v1");
-	for (int i = 0; i < run.cg.n; i++) {
+	/* never at a -g number, which reserve() holds: handover_place's
+	 * dup2 into one closes nothing it has yet to put */
+	for (int i = 0; i < run.cg.n; i++)
 		if (cg_open(run.cg.dir[i], &ho.open_dir[i], &ho.open_join[i]) < 0)
 			die(EXIT_CONFINE, "unable to open cgroup %s", run.cg.dir[i]);
-		ho.open_dir[i] = above(ho.open_dir[i], run.cg.dir[i]);
-		ho.open_join[i] = above(ho.open_join[i], run.cg.dir[i]);
-	}
 }
 
 void handover_place(void)
