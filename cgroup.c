@@ -1,4 +1,6 @@
-/* cgroup.c: the cgroup half of sharness-exec-limits (see cgroup.h).
+/* cgroup.c: the run's cgroup, made and removed by sharness-exec-supervise,
+ * opened by it for sharness-exec-limits (cg_open), which caps and joins it
+ * (see cgroup.h).
  *
  * The new cgroup is only ever made beneath the caller's own cgroup, found
  * from /proc/self/cgroup and checked against cgroup.procs, so every limit
@@ -473,6 +475,25 @@ int cg_enter(const char *dir)
 	int r = put(dir, "tasks", "0", 1);
 
 	return r == 0 ? (put(dir, "cgroup.procs", "0", 0) < 0 ? -1 : 0) : r < 0 ? -1 : 0;
+}
+
+int cg_open(const char *dir, int *dirfd, int *joinfd)
+{
+	int err;
+
+	*joinfd = -1;
+	if ((*dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	/* "tasks" first, as cg_enter: v1's, one thread; v2 has none */
+	if ((*joinfd = openat(*dirfd, "tasks", O_WRONLY | O_CLOEXEC)) < 0 && errno == ENOENT)
+		*joinfd = openat(*dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+	if (*joinfd >= 0)
+		return 0;
+	err = errno;
+	close(*dirfd);
+	*dirfd = -1;
+	errno = err;
+	return -1;
 }
 
 const char *cg_join(const struct cgroup *cg, pid_t pid)

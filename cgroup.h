@@ -76,7 +76,7 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
               pid_t self, int want, char *why, size_t whysz);
 
 /* limits/cgroupcaps.c, for sharness-exec-limits: write the caps that DIR
- * has files for: memory (MIB, when not 0) as v2 memory.max and
+ * (the directory open at AT; DIR names it in WHY) has files for: memory (MIB, when not 0) as v2 memory.max and
  * memory.swap.max 0, or as v1 memory.limit_in_bytes and
  * memory.memsw.limit_in_bytes; processes (PIDS, when not 0) as pids.max.
  * Adds CG_MEMORY and CG_PIDS to *DONE for what was written, and CG_V1 when
@@ -85,20 +85,21 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *proc_cgroup,
  * for a cap written already, so that each file is opened once. 0 on
  * success; -1 with WHY filled. */
 #define CG_V1 8
-int cg_caps(const char *dir, unsigned long mib, unsigned long pids, int *done,
+int cg_caps(int at, const char *dir, unsigned long mib, unsigned long pids, int *done,
             char *why, size_t whysz);
 
 /* cgrouptcp.c, for sharness-exec-limits, after cg_caps wrote the memory
- * cap into DIR: on cgroup v1, cap the memory of the TCP buffers of the
+ * cap into DIR (open at AT): on cgroup v1, cap the memory of the TCP buffers of the
  * sockets made in DIR from now on at MIB MiB too, in CG_TCP_FILE (a
  * counter apart from memory.limit_in_bytes; UDP is in neither). VERSION
  * is DIR's when known (cg_caps's CG_V1: 1), else 0: then it is looked
  * for. 1 written; 2 when DIR is v2 (memory.max counts socket memory
  * already); 0 when the kernel has no such file; -1 with WHY filled. */
 #define CG_TCP_FILE "memory.kmem.tcp.limit_in_bytes"
-int cg_tcp(const char *dir, unsigned long mib, int version, char *why, size_t whysz);
+int cg_tcp(int at, const char *dir, unsigned long mib, int version, char *why, size_t whysz);
 
-/* cgroupcpu.c, for sharness-exec-limits: cap the CPU time of DIR at
+/* cgroupcpu.c, for sharness-exec-limits: cap the CPU time of DIR (open at
+ * AT; its ancestors are read by DIR's path) at
  * PERCENT % of one CPU, as v2 cpu.max "PERCENT*1000 100000", or as v1
  * cpu.cfs_period_us 100000 and cpu.cfs_quota_us PERCENT*1000. v1 refuses a
  * quota above the nearest ancestor's: then, when CLAMP, the ancestor's is
@@ -106,7 +107,7 @@ int cg_tcp(const char *dir, unsigned long mib, int version, char *why, size_t wh
  * microseconds per 100000. 1 written, 2 written but clamped, 0 when DIR
  * has no cpu files; -1 with WHY filled. */
 #define CG_CPU_PERIOD 100000
-int cg_cpu(const char *dir, unsigned long percent, int clamp, unsigned long *quota,
+int cg_cpu(int at, const char *dir, unsigned long percent, int clamp, unsigned long *quota,
            char *why, size_t whysz);
 
 /* DIR/FILE, as the kernel's interface files are written and read:
@@ -121,6 +122,19 @@ extern void (*cg_made)(const char *dir);
 
 /* Move the calling process into DIR. 0, or -1 with errno set. */
 int cg_enter(const char *dir);
+
+/* Open DIR (O_RDONLY) into *DIRFD and the file that joins it into *JOINFD
+ * (O_WRONLY): v1's "tasks", else cgroup.procs, both close-on-exec. The
+ * kernel checks a write to it against the credentials of whoever opened
+ * it: supervise opens them, the limits step writes (cg_enter_fd). 0, or -1
+ * with errno set and nothing left open. */
+int cg_open(const char *dir, int *dirfd, int *joinfd);
+
+/* limits/cgroupcaps.c: cg_put, cg_read and cg_enter at the cgroup
+ * directory AT, or through JOINFD (from cg_open), by descriptor. */
+int cg_putat(int at, const char *file, const char *val, int optional);
+int cg_readat(int at, const char *file, char *buf, size_t n);
+int cg_enter_fd(int joinfd);
 
 /* Move PID into every cgroup of CG. NULL on success, else the directory
  * that refused it, with errno set. */

@@ -87,8 +87,11 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 
 /* --- the chain (DESIGN.md 1: netns, supervise, [limits], view, [listen], landlock) --- */
 
-/* The limits step's name in the chain, or 0 without one. */
-static size_t limits_word;
+/* Where supervise puts the run's cgroup for the limits step: the first
+ * descriptor number above every one the chain is passed (the others are
+ * close-on-exec), so that none is in the way; the same in a dry run,
+ * which makes the same ones. */
+static int cgroup_fd;
 
 /* --check: each step also says in one line what it uses (its -t), and the
  * landlock step, with no COMMAND, ends the run inside its domain. */
@@ -159,11 +162,21 @@ static void walled_step(struct vec *chain, const char *name, int best_effort)
 	push_knobs(chain, best_effort);
 }
 
-/* The limits step (DESIGN.md 4.4), where the policy has a cap. */
+/* The limits step (DESIGN.md 4.4), where the policy has a cap: a -g for
+ * each controller a cap needs (memory, pids, cpu, the order of the v1
+ * hierarchies), two descriptors each, which supervise fills with the
+ * cgroup it makes from these very words (its walls note says why not). */
 static void limits_step(struct vec *chain, const struct policy *p, int best_effort)
 {
-	limits_word = chain->n;
+	unsigned long caps[] = { p->max_memory_mb, p->max_pids, p->max_cpu_percent };
+
 	helper(chain, "sharness-exec-limits");
+	push_opt(chain, "-W", "%d", walls_fd);
+	for (int i = 0, fd = cgroup_fd; i < 3; i++)
+		if (caps[i]) {
+			push_opt(chain, "-g", "%d:%d", fd, fd + 1);
+			fd += 2;
+		}
 	if (run_user())
 		push(chain, "-U");
 	if (quiet_rlimits())
@@ -273,19 +286,10 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 	if (p->hosts.n)
 		egress_step(chain, p, best_effort);
-	/* every chain: the pid namespace, and the cgroup the caps go in */
+	/* every chain: the pid namespace, and the cgroup the caps go in,
+	 * which supervise reads from the limits step's words */
 	walled_step(chain, "sharness-exec-supervise", best_effort);
-	report_push_supervise(chain, p->max_cpu_percent);
-	if (p->max_memory_mb)
-		push_opt(chain, "-c", "memory");
-	if (p->max_pids)
-		push_opt(chain, "-c", "pids");
-	if (p->max_cpu_percent)
-		push_opt(chain, "-c", "cpu");
-	if (p->max_memory_mb)
-		push_opt(chain, "-m", "%lu", p->max_memory_mb);
-	if (p->max_pids)
-		push_opt(chain, "-p", "%lu", p->max_pids);
+	report_push_supervise(chain);
 	push_timeout(chain);
 	push(chain, "--");
 	if (run_explain)
@@ -341,9 +345,8 @@ static void put_word(const char *w, FILE *f)
 	fputc('\'', f);
 }
 
-/* Each step on a line of its own, the NTARGET words of the target last;
- * after the limits step's name, @CGROUP@ for what supervise puts there at
- * run time: -g DIR for each cgroup it made, or -r WHY. */
+/* Each step on a line of its own, the NTARGET words of the target last:
+ * exactly the words each step is exec'd with. */
 static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 {
 	for (size_t i = 0; i < chain->n; i++) {
@@ -351,7 +354,7 @@ static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 		if (i < chain->n - ntarget && !strcmp(chain->v[i], "--"))
 			fputc('\n', f);
 		else if (i + 1 < chain->n)
-			fputs(limits_word && i == limits_word ? " @CGROUP@ " : " ", f);
+			fputc(' ', f);
 	}
 	fputc('\n', f);
 }
@@ -486,6 +489,14 @@ int cmd_run(int argc, char **argv)
 	                  "the walls record");
 	scan_fd = socket_scan(&l.pol, walls_fd, o.dry_run);
 	run_verbose = o.verbose;
+	{
+		int passed[] = { env_fd, walls_fd, scan_fd, report_top(), session_top() };
+
+		cgroup_fd = 3;
+		for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
+			if (passed[i] >= cgroup_fd)
+				cgroup_fd = passed[i] + 1;
+	}
 	build_chain(&chain, &l.pol, o.best_effort, argv + optind);
 
 	if (o.verbose) {

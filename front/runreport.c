@@ -252,7 +252,7 @@ void report_push(struct vec *chain)
 		push_opt(chain, "-E", "%d", rr.wfd);
 }
 
-void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
+void report_push_supervise(struct vec *chain)
 {
 	if (rr.fd < 0 && rr.dfd < 0)
 		return;
@@ -265,8 +265,15 @@ void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
 	push_opt(chain, "-H", "%s", rr.hash);
 	if (rr.key)
 		push_opt(chain, "-F", "%s", rr.key);
-	if (cpu_percent)
-		push_opt(chain, "-u", "%lu", cpu_percent);
+}
+
+int report_top(void)
+{
+	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd }, top = -1;
+
+	for (size_t i = 0; i < 4; i++)
+		top = fds[i] > top ? fds[i] : top;
+	return top;
 }
 
 void report_push_explain(struct vec *chain)

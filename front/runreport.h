@@ -20,16 +20,18 @@ void report_chain(const char *key);
 /* The names (never the values) of the caller's variables that ENV, the
  * target's environment, left out: to the status pipe, "@env NAME" each. */
 void report_env(const struct vec *env);
-/* The words of a step (its -E), the supervisor's (-O, -R, -D, -I, -H, -F,
- * -u PERCENT for a CPU cap, 0: none), and the explain step's (-D: the
- * memfd of --explain's denials, made with the status pipe). */
+/* The words of a step (its -E), the supervisor's (-O, -R, -D, -I, -H, -F;
+ * the CPU cap it reads from the limits step's -u), and the explain step's
+ * (-D: the memfd of --explain's denials, made with the status pipe). */
 void report_push(struct vec *chain);
-void report_push_supervise(struct vec *chain, unsigned long cpu_percent);
+void report_push_supervise(struct vec *chain);
 void report_push_explain(struct vec *chain);
 /* The front end exits CODE without a fatal line of its own (a policy's
  * problems, each said on a line): the report says so. */
 void report_refused(int code);
-/* Just before the exec: the descriptors open across it; 0, or -1. */
+/* Just before the exec: the descriptors open across it; 0, or -1. The
+ * highest of them, or -1. */
 int report_pass(void);
+int report_top(void);
 
 #endif

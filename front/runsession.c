@@ -314,6 +314,15 @@ void session_push_landlock(struct vec *chain)
 			push_opt(chain, "-r", "%s", dbs[i].path);
 }
 
+int session_top(void)
+{
+	int top = -1;
+
+	for (size_t i = 0; i < NDBS; i++)
+		top = dbs[i].fd > top ? dbs[i].fd : top;
+	return top;
+}
+
 int session_pass(void)
 {
 	for (size_t i = 0; i < NDBS; i++)

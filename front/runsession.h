@@ -34,7 +34,9 @@ int session_in(void);
  * (-r for each of those files, which the view holds). */
 void session_push_view(struct vec *chain);
 void session_push_landlock(struct vec *chain);
-/* Just before the exec: the descriptors open across it; 0, or -1. */
+/* Just before the exec: the descriptors open across it; 0, or -1. The
+ * highest of them, or -1. */
 int session_pass(void);
+int session_top(void);
 
 #endif

@@ -55,39 +55,39 @@ static int put_failed(char *why, size_t whysz, const char *dir, const char *file
 	return -1;
 }
 
-int cg_cpu(const char *dir, unsigned long percent, int clamp, unsigned long *quota,
+int cg_cpu(int at, const char *dir, unsigned long percent, int clamp, unsigned long *quota,
            char *why, size_t whysz)
 {
-	char val[48], at[PATH_MAX], a[32], b[32];
+	char val[48], anc[PATH_MAX], a[32], b[32];
 	unsigned long top;
 	int r, err;
 
 	*quota = percent * 1000;
 	/* v2: the quota and the period, in one file */
 	snprintf(val, sizeof val, "%lu %d", *quota, CG_CPU_PERIOD);
-	if ((r = cg_put(dir, "cpu.max", val, 1)) != 0)
+	if ((r = cg_putat(at, "cpu.max", val, 1)) != 0)
 		return r > 0 ? 1 : put_failed(why, whysz, dir, "cpu.max", val, errno);
 	/* v1: the period first (it is 100000 by default), then the quota */
 	snprintf(val, sizeof val, "%d", CG_CPU_PERIOD);
-	if ((r = cg_put(dir, "cpu.cfs_period_us", val, 1)) <= 0)
+	if ((r = cg_putat(at, "cpu.cfs_period_us", val, 1)) <= 0)
 		return r == 0 ? 0 : put_failed(why, whysz, dir, "cpu.cfs_period_us", val, errno);
 	snprintf(val, sizeof val, "%lu", *quota);
-	if (cg_put(dir, "cpu.cfs_quota_us", val, 0) > 0)
+	if (cg_putat(at, "cpu.cfs_quota_us", val, 0) > 0)
 		return 1;
 	err = errno;
-	if (err != EINVAL || ancestor_quota(dir, &top, at) < 0 || top >= *quota)
+	if (err != EINVAL || ancestor_quota(dir, &top, anc) < 0 || top >= *quota)
 		return put_failed(why, whysz, dir, "cpu.cfs_quota_us", val, err);
 	if (!clamp) {
 		snprintf(why, whysz, "unable to cap CPU at %s (process.max_cpu_percent): the "
 		         "caller's cgroup %s allows %s, and cgroup v1 refuses a quota above "
-		         "it", pct(a, sizeof a, *quota), at, pct(b, sizeof b, top));
+		         "it", pct(a, sizeof a, *quota), anc, pct(b, sizeof b, top));
 		return -1;
 	}
 	snprintf(val, sizeof val, "%lu", top);
-	if (cg_put(dir, "cpu.cfs_quota_us", val, 0) < 0)
+	if (cg_putat(at, "cpu.cfs_quota_us", val, 0) < 0)
 		return put_failed(why, whysz, dir, "cpu.cfs_quota_us", val, errno);
 	snprintf(why, whysz, "CPU capped at %s, which the caller's cgroup %s allows, not at "
-	         "the %s of process.max_cpu_percent", pct(b, sizeof b, top), at,
+	         "the %s of process.max_cpu_percent", pct(b, sizeof b, top), anc,
 	         pct(a, sizeof a, *quota));
 	*quota = top;
 	return 2;

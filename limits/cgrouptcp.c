@@ -13,16 +13,16 @@
 #include "cgroup.h"
 #include "common.h"
 
-int cg_tcp(const char *dir, unsigned long mib, int version, char *why, size_t whysz)
+int cg_tcp(int at, const char *dir, unsigned long mib, int version, char *why, size_t whysz)
 {
 	char val[32];
 	int r;
 
 	/* v2: memory.max holds sockets too */
-	if (version == 2 || (version != 1 && cg_read(dir, "memory.max", val, sizeof val) == 0))
+	if (version == 2 || (version != 1 && cg_readat(at, "memory.max", val, sizeof val) == 0))
 		return 2;
 	snprintf(val, sizeof val, "%llu", (unsigned long long)mib << 20);
-	if ((r = cg_put(dir, CG_TCP_FILE, val, 1)) < 0)
+	if ((r = cg_putat(at, CG_TCP_FILE, val, 1)) < 0)
 		snprintf(why, whysz, "unable to write %s to %s/%s: %s", val, dir, CG_TCP_FILE,
 		         strerror(errno));
 	return r;

@@ -1,27 +1,37 @@
 /* sharness-exec-limits: cap the memory, the number of processes and the CPU
  * time of PROGRAM and of everything it starts (DESIGN.md 4.4), then exec it. The
- * caps go into the cgroup(s) named with -g, which sharness-exec-supervise
- * made for this run, and this process joins them; without -g they go on
- * rlimits, with one warning line saying what those miss. No fork: the
+ * caps go into the cgroup(s) of -g: each a directory and the file that
+ * joins it, open at the descriptors DIR:JOIN, where sharness-exec-supervise
+ * put the cgroup it made for this run (or a path, by hand); this process
+ * writes the caps, joins them, and closes the descriptors. Without a
+ * cgroup (none at those descriptors: the walls record of -W says why) the
+ * caps go on rlimits, with one warning line saying what those miss. No fork: the
  * supervisor owns the run, its cgroup, and the cleanup. Trusts nothing from
  * earlier steps but argv. Exit: 125 usage; 126 could not confine or exec;
  * 127 not found; else PROGRAM's own status. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "cgroup.h"
 #include "common.h"
 #include "helper.h"
+#include "rights.h"
 #include "statuspipe.h"
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-bqUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-bqUt] [-E FD] [-W FD] [-g DIR:JOIN]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS CG_NCTL
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -57,17 +67,22 @@ static long cpus(void)
 	return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/* The cgroups of -g: each a directory open at AT, the file that joins it
+ * open at JOIN, and DIR, its path, for the messages and -t. */
+static int at[MAX_CGROUPS], join[MAX_CGROUPS];
+static char dirs[MAX_CGROUPS][PATH_MAX], *dir[MAX_CGROUPS];
+
 /* The CPU cap PERCENT into the first of the N (at least 1) cgroups DIR
  * that has cpu files: else refused, or under -b run uncapped; a line when
  * it is clamped, uncapped, or above what the CPUs here can use. */
-static void cpu_cap(char *const *dir, int n, unsigned long percent)
+static void cpu_cap(int n, unsigned long percent)
 {
 	char why[PATH_MAX + 256];
 	long have = cpus();
 	int r = 0, i;
 
 	for (i = 0; i < n && r == 0; i++)
-		if ((r = cg_cpu(dir[i], percent, best_effort, &cpu_quota, why, sizeof why)) < 0)
+		if ((r = cg_cpu(at[i], dir[i], percent, best_effort, &cpu_quota, why, sizeof why)) < 0)
 			diex(EXIT_CONFINE, "%s", why);
 	if (r == 0 && !best_effort)
 		diex(EXIT_CONFINE, "unable to cap CPU (process.max_cpu_percent %lu): no cpu "
@@ -82,34 +97,35 @@ static void cpu_cap(char *const *dir, int n, unsigned long percent)
 	if (r == 2)
 		warnx_("best effort: %s", why);
 	cpu_in = dir[i - 1];
-	cpu_by = cg_read(cpu_in, "cpu.max", why, sizeof why) == 0 ? "cpu.max" : "cpu.cfs_quota_us";
+	cpu_by = cg_readat(at[i - 1], "cpu.max", why, sizeof why) == 0 ? "cpu.max" :
+	         "cpu.cfs_quota_us";
 	if (have > 0 && cpu_quota / 1000 > (unsigned long)have * 100)
 		warnx_("process.max_cpu_percent %lu is above the %ld CPUs this process may "
 		       "use (%ld%%): it caps nothing", percent, have, have * 100);
 }
 
-/* The TCP buffers' share of the memory cap MIB, in the cgroup DIR that
+/* The TCP buffers' share of the memory cap MIB, in the Ith cgroup, which
  * holds the memory cap (cgrouptcp.c): a v1 kernel without the file
  * refuses, as the cap does not hold what the policy relies on, or under -b
  * runs with TCP buffers uncapped; a line either way. */
-static void tcp_cap(const char *dir, unsigned long mib, int version)
+static void tcp_cap(int i, unsigned long mib, int version)
 {
 	char why[PATH_MAX + 256];
-	int r = cg_tcp(dir, mib, version, why, sizeof why);
+	int r = cg_tcp(at[i], dir[i], mib, version, why, sizeof why);
 
 	if (r < 0)
 		diex(EXIT_CONFINE, "%s", why);
 	if (r == 0 && !best_effort)
 		diex(EXIT_CONFINE, "unable to cap memory (max_memory_mb %lu): cgroup v1 %s has no "
-		     "%s, so TCP buffers would escape the cap", mib, dir, CG_TCP_FILE);
+		     "%s, so TCP buffers would escape the cap", mib, dir[i], CG_TCP_FILE);
 	if (r == 0)
 		warnx_("best effort: cgroup v1 %s has no %s: TCP buffers are not capped "
-		       "(max_memory_mb %lu)", dir, CG_TCP_FILE, mib);
+		       "(max_memory_mb %lu)", dir[i], CG_TCP_FILE, mib);
 }
 
-/* Caps in the cgroups, then join them: every one of them, or nothing runs. */
-static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pids,
-                    unsigned long percent)
+/* Caps in the cgroups, then join them: every one of them, or nothing runs;
+ * their descriptors do not reach PROGRAM. */
+static void cgroups(int n, unsigned long mib, unsigned long pids, unsigned long percent)
 {
 	char why[PATH_MAX + 256];
 	int done = 0, before;
@@ -118,12 +134,12 @@ static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pi
 	 * hierarchy has them, and the later ones are not asked. */
 	for (int i = 0; i < n; i++) {
 		before = done;
-		if (cg_caps(dir[i], done & CG_MEMORY ? 0 : mib, done & CG_PIDS ? 0 : pids, &done,
+		if (cg_caps(at[i], dir[i], done & CG_MEMORY ? 0 : mib, done & CG_PIDS ? 0 : pids, &done,
 		            why, sizeof why) < 0)
 			diex(EXIT_CONFINE, "%s", why);
 		if ((done & ~before) & CG_MEMORY) {
 			memory_in = dir[i];
-			tcp_cap(dir[i], mib, done & CG_V1 ? 1 : 2);
+			tcp_cap(i, mib, done & CG_V1 ? 1 : 2);
 		}
 		if ((done & ~before) & CG_PIDS)
 			pids_in = dir[i];
@@ -135,10 +151,99 @@ static void cgroups(char *const *dir, int n, unsigned long mib, unsigned long pi
 		diex(EXIT_CONFINE, "unable to cap processes: no pids controller in %s%s%s",
 		     dir[0], n > 1 ? " or " : "", n > 1 ? dir[1] : "");
 	if (percent)
-		cpu_cap(dir, n, percent);
+		cpu_cap(n, percent);
 	for (int i = 0; i < n; i++)
-		if (cg_enter(dir[i]) < 0)
+		if (cg_enter_fd(join[i]) < 0)
 			die(EXIT_CONFINE, "unable to join cgroup %s", dir[i]);
+	for (int i = 0; i < n; i++)
+		if (close(at[i]) < 0 || close(join[i]) < 0)
+			die(EXIT_CONFINE, "unable to close the descriptors of cgroup %s", dir[i]);
+}
+
+/* Is FD open on a cgroup file system (v1 or v2)? */
+static int on_cgroupfs(int fd)
+{
+	struct statfs st;
+
+	return fstatfs(fd, &st) == 0 && ((long)st.f_type == CGROUP_SUPER_MAGIC ||
+	                                  (long)st.f_type == CGROUP2_SUPER_MAGIC);
+}
+
+/* -g ARG, DIR:JOIN: the two descriptors into *D and *J (refused unless
+ * both are above 2 and differ); 0 for a path. */
+static int fd_pair(const char *arg, int *d, int *j)
+{
+	unsigned long a, b = 0;
+	char *end;
+
+	if (arg[0] == '/')
+		return 0;
+	errno = 0;
+	a = strtoul(arg, &end, 10);
+	if (*end == ':' && end[1] >= '0' && end[1] <= '9')
+		b = strtoul(end + 1, &end, 10);
+	if (errno || *end || a < 3 || b < 3 || a > INT_MAX || b > INT_MAX || a == b)
+		usage_fail(USAGE, "invalid cgroup: %s (DIR:JOIN, two descriptors above 2, or "
+		           "an absolute path)", arg);
+	*d = (int)a;
+	*j = (int)b;
+	return 1;
+}
+
+/* -g ARG into the Nth cgroup: DIR:JOIN, two descriptors; or, by hand, a
+ * path to open. */
+static void take_cgroup(const char *arg, int n)
+{
+	char link[64];
+	ssize_t len;
+
+	if (!fd_pair(arg, &at[n], &join[n])) {
+		if (cg_open(arg, &at[n], &join[n]) < 0)
+			die(EXIT_CONFINE, "unable to open cgroup %s", arg);
+		snprintf(dirs[n], sizeof dirs[n], "%s", arg);
+		dir[n] = dirs[n];
+		return;
+	}
+	snprintf(link, sizeof link, "/proc/self/fd/%d", at[n]);
+	if ((len = readlink(link, dirs[n], sizeof dirs[n] - 1)) < 0)
+		snprintf(dirs[n], sizeof dirs[n], "(fd %d)", at[n]);
+	else
+		dirs[n][len] = '\0';
+	dir[n] = dirs[n];
+}
+
+/* The cgroups of -g (N of them) that are there: supervise puts one where
+ * it made one (v2: one for all, at the first -g), and notes in the walls
+ * record which ("cgroup=v1", "v2") or that it made none ("cgroup=none",
+ * and why). How many are open; *WHY, why none is. */
+static int open_cgroups(const char **arg, int n, const char **why)
+{
+	const char *noted = walls_value("cgroup"); /* a static copy, as cgroup_why's */
+	char kind[8];
+	int have = 0;
+
+	snprintf(kind, sizeof kind, "%s", noted ? noted : "");
+	struct stat st;
+
+	for (int i = 0; i < n; i++) {
+		int d, j;
+
+		if (fd_pair(arg[i], &d, &j) && fcntl(d, F_GETFD) < 0 && errno == EBADF)
+			continue;
+		take_cgroup(arg[i], have);
+		if (fd_pair(arg[i], &d, &j) &&
+		    (fstat(at[have], &st) < 0 || !S_ISDIR(st.st_mode) || !on_cgroupfs(at[have]) ||
+		     !on_cgroupfs(join[have])))
+			diex(EXIT_CONFINE, "unable to confine: -g %s is not a cgroup directory and "
+			     "the file that joins it", arg[i]);
+		have++;
+	}
+	if (!strcmp(kind, "none") && !have && !*why)
+		*why = walls_value("cgroup_why");
+	if (*kind && strcmp(kind, "none") && !have)
+		diex(EXIT_CONFINE, "unable to confine: supervise made the run's cgroup (%s), "
+		     "but none is at -g %s", kind, arg[0]);
+	return have;
 }
 
 /* Check mode (-t): where each cap went, in one line; the CPU cap's words
@@ -184,18 +289,43 @@ static NORETURN void refuse_rlimits(const char *why, unsigned long mib, unsigned
 	     "the uid across the host" : "RLIMIT_AS caps each process, not the run");
 }
 
+/* -h, --help: the usage and each option, on standard output. */
+static void help(void)
+{
+	printf("usage: %s\n"
+	       "  -b         best effort: a CPU cap that cannot hold is clamped\n"
+	       "             or dropped, and TCP buffers a v1 kernel cannot cap\n"
+	       "             left uncapped, with a warning, instead of refused\n"
+	       "  -E FD      also write warning and fatal lines to FD\n"
+	       "  -g DIR:JOIN  cap the cgroup whose directory is open at descriptor\n"
+	       "             DIR, join it through JOIN (its tasks or cgroup.procs,\n"
+	       "             open for writing), close both (at most 3 times; a\n"
+	       "             -g whose DIR is not open is skipped); by hand also\n"
+	       "             -g PATH, a cgroup directory\n"
+	       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
+	       "  -p N       cap processes and threads at N (1-4194304)\n"
+	       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
+	       "  -q         no warning line where the caps are rlimits\n"
+	       "  -r WHY     no cgroup, because WHY: use rlimits\n"
+	       "  -W FD      the walls record: supervise's note of the run's\n"
+	       "             cgroup, or why there is none\n"
+	       "  -t         check mode: also print one line of where the caps\n"
+	       "             went; without PROGRAM, exit 0 after it\n"
+	       "  -U         PROGRAM will run as another user (run --user):\n"
+	       "             caps on rlimits are refused\n", USAGE);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	unsigned long mib = 0, pids = 0, percent = 0;
-	const char *why = NULL;
-	char *dir[MAX_CGROUPS];
-	int ndir = 0, c, test = 0, other_user = 0, quiet = 0;
+	const char *why = NULL, *garg[MAX_CGROUPS];
+	int ngarg = 0, ndir = 0, c, test = 0, other_user = 0, quiet = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:qr:tu:U", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:qr:tu:UW:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			best_effort = 1;
@@ -204,28 +334,16 @@ int main(int argc, char **argv)
 			status_fd(optarg, USAGE);
 			break;
 		case 'g':
-			if (ndir == MAX_CGROUPS)
+			if (ngarg == MAX_CGROUPS)
 				usage_fail(USAGE, "too many cgroups: -g at most %d times", MAX_CGROUPS);
-			if (optarg[0] != '/')
-				usage_fail(USAGE, "invalid cgroup: %s (an absolute path)", optarg);
-			dir[ndir++] = optarg;
+			garg[ngarg++] = optarg;
+			fd_pair(optarg, &ndir, &ndir); /* checked now; ndir is set below */
+			break;
+		case 'W':
+			walls_fd(optarg, USAGE);
 			break;
 		case 'h':
-			printf("usage: %s\n"
-			       "  -b         best effort: a CPU cap that cannot hold is clamped\n"
-			       "             or dropped, and TCP buffers a v1 kernel cannot cap\n"
-			       "             left uncapped, with a warning, instead of refused\n"
-			       "  -E FD      also write warning and fatal lines to FD\n"
-			       "  -g CGROUP  cap and join this cgroup directory (at most 3 times)\n"
-			       "  -m MIB     cap memory at MIB MiB (1-1048576)\n"
-			       "  -p N       cap processes and threads at N (1-4194304)\n"
-			       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
-			       "  -q         no warning line where the caps are rlimits\n"
-			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
-			       "  -t         check mode: also print one line of where the caps\n"
-			       "             went; without PROGRAM, exit 0 after it\n"
-			       "  -U         PROGRAM will run as another user (run --user):\n"
-			       "             caps on rlimits are refused\n", USAGE);
+			help();
 			return 0;
 		case 'q':
 			quiet = 1;
@@ -260,11 +378,12 @@ int main(int argc, char **argv)
 		usage_fail(USAGE, "no program given");
 	if (!mib && !pids && !percent)
 		usage_fail(USAGE, "nothing to cap: give -m, -p, -u or more");
-	if (ndir && why)
+	if (ngarg && why)
 		usage_fail(USAGE, "-g and -r exclude each other");
+	ndir = open_cgroups(garg, ngarg, &why);
 
 	if (ndir) {
-		cgroups(dir, ndir, mib, pids, percent);
+		cgroups(ndir, mib, pids, percent);
 	} else if (other_user && (mib || pids)) {
 		refuse_rlimits(why, mib, pids);
 	} else {

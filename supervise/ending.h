@@ -32,7 +32,8 @@ extern struct ending {
 	struct caphits hits;
 } ending;
 
-/* -T, -K, -m, -p: C and its OPTARG, refused with USAGE when bad. */
+/* -T, -K: C and its OPTARG, refused with USAGE when bad (the caps are
+ * the limits step's, handover.c). */
 void ending_option(int c, const char *optarg, const char *usage);
 /* After the options: what they need of each other. */
 void ending_check(const char *usage);

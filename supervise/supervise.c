@@ -36,9 +36,9 @@
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-D FD] [-E FD] [-F KEY] " \
-	"[-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] " \
-	"[-u PERCENT] [-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-D FD] [-E FD] [-F KEY] " \
+	"[-H HASH] [-I ID] [-K SECONDS] [-O FD] [-P PATH] [-R FD] [-T SECONDS] " \
+	"[-W FD] [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -93,22 +93,22 @@ static void chain(char **argv)
 		if ((!run.want || (run.cg.version == 1 && run.cg.ctl[i] == CG_CPU)) &&
 		    cg_enter(run.cg.dir[i]) < 0)
 			die(EXIT_CONFINE, "unable to join cgroup %s", run.cg.dir[i]);
+	handover_place();
 	if (sigaction(SIGCHLD, &run.caller_chld, NULL) < 0 ||
 	    sigprocmask(SIG_SETMASK, &run.caller_mask, NULL) < 0)
 		die(EXIT_CONFINE, "unable to restore the signal mask");
 	xexecvp(argv[0], argv);
 }
 
-static char **next_argv(char **argv, int argc, const char *why);
-
-/* init's PROGRAM: ARGV (ARGC of them) with the cgroup's options; forked
- * early (run.early), init first takes the cgroup from the watcher. */
-static char **init_argv(char **argv, int argc, char *why)
+/* init's part of the hand-over (handover.c): forked early (run.early),
+ * init first takes the cgroup from the watcher; then it opens the cgroup
+ * for the limits step, or notes why there is none. */
+static void init_cgroup(char *why)
 {
 	if (run.early && receive_cgroup(run.toinit, &run.cg, why) < 0)
 		_exit(EXIT_CONFINE);
 	close(run.toinit);
-	return next_argv(argv, argc, why);
+	handover_open(why);
 }
 
 /* A signal but SIGCHLD, in init. */
@@ -128,8 +128,8 @@ static void init_signal(int sig, const siginfo_t *si, pid_t child)
 		kill(child, sig);
 }
 
-static void init(char **argv, int argc, char *why) NORETURN;
-static void init(char **argv, int argc, char *why)
+static void init(char **argv, char *why) NORETURN;
+static void init(char **argv, char *why)
 {
 	pid_t child, pid;
 	int st;
@@ -152,7 +152,7 @@ static void init(char **argv, int argc, char *why)
 		close(run.children);
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
-	argv = init_argv(argv, argc, why);
+	init_cgroup(why);
 	/* The child only sets itself up and execs: vfork lends it init's
 	 * memory meanwhile, no page table copied, init waiting. */
 	if ((child = vfork()) < 0)
@@ -260,50 +260,6 @@ static int supervise(void)
 	}
 }
 
-/* Where the limits step's name is in ARGV (ARGC words): its first word,
- * or under run --explain, the word after the explain step's "--" (none of
- * its option arguments is "--": paths are absolute). */
-static int limits_at(char **argv, int argc)
-{
-	const char *base = strrchr(argv[0], '/');
-	int i = 1;
-
-	if (strcmp(base ? base + 1 : argv[0], "sharness-exec-explain"))
-		return 0;
-	while (i < argc - 1 && strcmp(argv[i], "--"))
-		i++;
-	return i + 1 < argc ? i + 1 : 0;
-}
-
-/* The next program's argv, with the cgroup (-g DIR) or why there is none
- * (-r WHY) put right after the limits step's name when a controller was
- * asked for. */
-static char **next_argv(char **argv, int argc, const char *why)
-{
-	static char opt_g[] = "-g", opt_r[] = "-r";
-	char **v = calloc((size_t)argc + 2 + 2 * CG_NCTL, sizeof *v);
-	int n = 0, at = run.want ? limits_at(argv, argc) : 0;
-
-	if (!v)
-		diex(EXIT_CONFINE, "out of memory");
-	for (int i = 0; i <= at; i++)
-		v[n++] = argv[i];
-	if (run.want) {
-		for (int i = 0; i < run.cg.n; i++) {
-			v[n++] = opt_g;
-			v[n++] = run.cg.dir[i];
-		}
-		if (!run.cg.version) {
-			v[n++] = opt_r;
-			v[n++] = (char *)why;
-		}
-	}
-	for (int i = at + 1; i < argc; i++)
-		v[n++] = argv[i];
-	v[n] = NULL;
-	return v;
-}
-
 /* Check mode (-t): what this step uses, in one line; without a program
  * the step ends here. */
 static void check(const char *why, int last)
@@ -330,7 +286,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:D:E:F:hH:I:K:m:O:P:p:R:tT:u:W:", longopts,
+	while ((c = getopt_long(argc, argv, "+:A:bD:E:F:hH:I:K:O:P:R:tT:W:", longopts,
 	                        NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -340,18 +296,12 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 		case 'b':
 			run.best_effort = 1;
 			break;
-		case 'c':
-			if (!want_controller(optarg))
-				usage_fail(USAGE, "unknown controller: %s (memory, pids or cpu)", optarg);
-			break;
 		case 'K':
-		case 'm':
-		case 'p':
 		case 'T':
 			ending_option(c, optarg, USAGE);
 			break;
 		case 'E': status_fd(optarg, USAGE); break;
-		case 'D': case 'F': case 'H': case 'I': case 'O': case 'P': case 'R': case 'u':
+		case 'D': case 'F': case 'H': case 'I': case 'O': case 'P': case 'R':
 			report_option(c, optarg, USAGE);
 			break;
 		case 'h':
@@ -359,9 +309,6 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -A ABI         take the Landlock ABI to be at most ABI\n"
 			       "  -b             best effort: run without a pid namespace even\n"
 			       "                 where Landlock cannot scope signals\n"
-			       "  -c CONTROLLER  make the run's cgroup with memory, pids or cpu, and\n"
-			       "                 pass it to sharness-exec-limits as -g: PROGRAM, or\n"
-			       "                 the program after sharness-exec-explain's --\n"
 			       "  -D FD          the report's denials (with -O): the JSON array\n"
 			       "                 that sharness-exec-explain, PROGRAM, writes to FD\n"
 			       "  -E FD          the status pipe: also write warning and fatal lines\n"
@@ -370,18 +317,20 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -H HASH        the report's policy hash (with -O)\n"
 			       "  -I ID          the report's policy id (with -O)\n"
 			       "  -K SECONDS     after -T, end the run SECONDS later (default 5)\n"
-			       "  -m MIB         the memory cap, named if the cgroup killed for it\n"
 			       "  -O FD          write the report (sharness-exec-report(5)) to FD\n"
 			       "  -P PATH        with -O: FD is PATH's directory; the report goes\n"
 			       "                 there by name, renamed over PATH, once the run ended\n"
-			       "  -p N           the process cap, named if it refused forks\n"
 			       "  -R FD          read the status pipe's lines from FD, for the report\n"
 			       "  -T SECONDS     after SECONDS, SIGTERM to the whole run; exit 124\n"
 			       "                 (-T, -K: to 3 digits after a point, 1.5)\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
-			       "  -u PERCENT     the report's CPU cap (with -O)\n"
-			       "  -W FD          note the pid namespace in the walls record FD\n", USAGE);
+			       "  -W FD          note the pid namespace in the walls record FD\n"
+			       "The run's cgroup, where PROGRAM's chain holds the limits step\n"
+			       "(sharness-exec-limits) with -g DIR:JOIN: made with the controllers\n"
+			       "of its -m, -p and -u (whose caps are named if the cgroup hit them,\n"
+			       "and reported), and put at the descriptors DIR and JOIN of each -g,\n"
+			       "in order (none: the walls record says why)\n", USAGE);
 			exit(0);
 		case 't':
 			run.test = 1;
@@ -393,6 +342,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	}
 	if (optind >= argc && !run.test)
 		usage_fail(USAGE, "no program given");
+	handover_find(argc - optind, argv + optind, USAGE);
 	ending_check(USAGE);
 	report_setup();
 }
@@ -450,11 +400,10 @@ static void pid_namespace(unsigned long abi_cap)
 	run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 }
 
-/* Fork init, which runs ARGV (ARGC of them) after the options that
- * pass the cgroup or WHY; from then on the supervisor holds only what it
- * uses. Forked early, while the watcher makes the cgroup (run.early):
+/* Fork init, which runs ARGV, the cgroup handed over or WHY noted; from
+ * then on the supervisor holds only what it uses. Forked early, while the watcher makes the cgroup (run.early):
  * then each of the two takes the watcher's message. */
-static void start_init(char **argv, int argc, char *why)
+static void start_init(char **argv, char *why)
 {
 	int err;
 
@@ -465,7 +414,7 @@ static void start_init(char **argv, int argc, char *why)
 		die(EXIT_CONFINE, "unable to start init");
 	}
 	if (run.init == 0)
-		init(argv, argc, why);
+		init(argv, why);
 	close(run.status[1]);
 	if (run.early)
 		watcher_wait(why);
@@ -501,7 +450,7 @@ int main(int argc, char **argv)
 			watcher_wait(why);
 		check(why, optind >= argc);
 	}
-	start_init(argv + optind, argc - optind, why);
+	start_init(argv + optind, why);
 
 	st = supervise();
 	/* init has written the target's status, or died trying */

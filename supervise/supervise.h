@@ -27,7 +27,7 @@ extern struct run {
 	int pidns;               /* init is pid 1 of a new pid namespace */
 	int best_effort;
 	int test;                /* check mode (-t) */
-	int want;                /* the controllers of -c, CG_* */
+	int want;                /* the controllers of the limits step, CG_* */
 	struct cgroup cg;        /* version 0: none */
 	int status[2];           /* init -> supervisor: the raw wait status */
 	pid_t supervisor, init;  /* as the supervisor sees them */
@@ -80,8 +80,15 @@ void watcher_wait(char *why);
 /* The watcher's message (after its tag) from FD: into CG and WHY. 0, or
  * -1 on EOF, an error, or a message that does not parse. */
 int receive_cgroup(int fd, struct cgroup *cg, char *why);
-/* -c NAME: add the controller NAME to run.want; 0 when there is none. */
-int want_controller(const char *name);
+/* handover.c: the cgroup for the limits step. Find that step among the
+ * ARGC words of ARGV (PROGRAM's) and take from its words the controllers
+ * into run.want, the caps into ending (and the report), and the
+ * descriptors of its -g, refusing with USAGE one that is in use; in init,
+ * open the run's cgroup, or note why there is none, in the walls record;
+ * in init's child, put it at those descriptors. */
+void handover_find(int argc, char **argv, const char *usage);
+void handover_open(const char *why);
+void handover_place(void);
 /* The run is over: have the watcher clean up, and wait for it. */
 void end_watcher(void);
 /* Kill what is left in CG, reaping our own children as we go, until it is

@@ -65,14 +65,6 @@ void ending_option(int c, const char *optarg, const char *usage)
 			ending.kill_after_set = 1;
 		}
 		break;
-	case 'm':
-		if (!parse_ulong(optarg, 1, 1048576, &ending.memory_mib))
-			usage_fail(usage, "invalid memory cap: %s (MiB, 1-1048576)", optarg);
-		break;
-	case 'p':
-		if (!parse_ulong(optarg, 1, 4194304, &ending.pids))
-			usage_fail(usage, "invalid process cap: %s (1-4194304)", optarg);
-		break;
 	}
 }
 

@@ -108,14 +108,6 @@ static void make_cgroup(char *why, int up)
 		try_cgroup(text, v2, run.want & ~CG_CPU, why);
 }
 
-int want_controller(const char *name)
-{
-	for (int i = 0; i < CG_NCTL; i++)
-		if (!strcmp(name, cg_ctl[i]))
-			return run.want |= 1 << i;
-	return 0;
-}
-
 int empty_cgroup(const struct cgroup *cg)
 {
 	struct timespec ms = { 0, 1000000L };

@@ -45,8 +45,8 @@ golden() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
 	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns -W 4 --" ]
-	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory -m 64 --" ]
-	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits @CGROUP@ -m 64 -b --" ]
+	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b --" ]
+	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -W 4 -g 5:6 -m 64 -b --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -W 4 -b --" ]
 	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b -R --" ]
 	[ "${lines[5]}" = "true" ]
@@ -54,7 +54,7 @@ golden() {
 	# a pids cap alone: limits has nothing to be best effort about
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_pids":9}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
-	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits @CGROUP@ -p 9 --" ]
+	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits -W 4 -g 5:6 -p 9 --" ]
 }
 
 @test "the target's words are printed quoted, the last line of the chain" {
@@ -82,9 +82,8 @@ golden() {
 # strace_matches DRY STRACE...: each step of the dry run DRY (one a line,
 # the target's words last) was exec'd with exactly the words the dry run
 # shows, its own and those of the steps after it, as the strace -ff files
-# STRACE... record each execve; @CGROUP@, after the limits step's name, is
-# what supervise puts there as it execs that step: one or more -g DIR (a
-# cgroup directory), or -r WHY; in the steps before, nothing yet.
+# STRACE... record each execve (no step rewrites another's words: the
+# cgroup reaches the limits step at the descriptors of its -g).
 strace_matches() {
 	python3 - "$@" <<'PY'
 import codecs, re, shlex, sys
@@ -98,25 +97,17 @@ for f in sys.argv[2:]:
         m = call.match(line.rstrip('\n'))
         if m:
             execs.setdefault(unq(m.group(1)), []).append([unq(w) for w in word.findall(m.group(2))])
-def match(want, got, own):
+def match(want, got):
     j = 0
     for w in want:
-        if w != '@CGROUP@':
-            assert got[j:j + 1] == [w], (w, got[j:j + 3])
-            j += 1
-        elif own and got[j:j + 1] == ['-r']:
-            j += 2
-        elif own:
-            n = j
-            while got[j:j + 1] == ['-g'] and got[j + 1].startswith('/sys/fs/cgroup/'):
-                j += 2
-            assert j > n, ('no -g DIR for @CGROUP@', got[n:n + 3])
+        assert got[j:j + 1] == [w], (w, got[j:j + 3])
+        j += 1
     assert j == len(got), ('more words ran', got[j:])
 for i, step in enumerate(dry):
     want = sum(dry[i:], [])
     got = execs.get(step[0], [])
     assert len(got) == 1, (step[0], 'exec\'d %d times' % len(got))
-    match(want, got[0], '@CGROUP@' in step)
+    match(want, got[0])
     print('ran as shown:', step[0], len(got[0]), 'words')
 PY
 }
@@ -182,7 +173,7 @@ assert first_exec.get("init's child") == execs_next, (first_exec, execs_next)
 PY
 }
 
-@test "--dry-run is what runs: every step's execve and every fork as strace -f records them, caps and the object form included; @CGROUP@ is supervise's" {
+@test "--dry-run is what runs: every step's execve and every fork as strace -f records them, caps and the object form included" {
 	require_feature landlock
 	require_feature tool:strace
 	require_feature tool:python3
@@ -191,7 +182,7 @@ PY
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/echo a 'b c'
 	printf '%s\n' "${lines[@]}" >"$TMP/dry"
 	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"
-	[[ ${lines[2]} == */sharness-exec-limits" @CGROUP@ -m 256 -p 64 --" ]]
+	[[ ${lines[2]} == */sharness-exec-limits" -W 4 -g 5:6 -g 7:8 -m 256 -p 64 --" ]]
 	[[ ${lines[4]} == */sharness-exec-listen" -W 4 --" ]]
 	[[ ${lines[5]} == */sharness-exec-landlock" "*" -H "*" -c 80 "* ]]
 	run -0 --separate-stderr strace -f -ff -v -s 65536 --decode-pids=pidns \
@@ -205,7 +196,7 @@ PY
 	echo "$output"
 	[ "${#lines[@]}" = 6 ]
 	# The comparisons see a word that differs, and a fork not named.
-	sed -i '2s/ -m 256 / -m 255 /' "$TMP/dry"
+	sed -i '3s/ -m 256 / -m 255 /' "$TMP/dry"
 	run -1 strace_matches "$TMP/dry" "$TMP"/st.*
 	sed -i '/the listen guard.s child/d' "$TMP/verbose"
 	run -1 forks_match "$TMP/verbose" 0 "$TMP"/st.*

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # process.max_cpu_percent (issue 25): the policy key, which `check` judges
 # alike on every machine, and the CPU cap it compiles into the chain
-# (supervise -c cpu, limits -u), held by the run's cgroup and by nothing
+# (limits -u, whose cgroup supervise makes with cpu), held by the run's cgroup and by nothing
 # else. How much CPU a run used is a ratio of the run itself: its user and
 # system CPU seconds, from rusage (bash's `time`, which counts every process
 # of the chain, each reaped by its parent), over its own wall seconds; no
@@ -100,14 +100,14 @@ need_v1_cpu() {
 	[ "${#stderr_lines[@]}" = 1 ]
 }
 
-@test "the chain: supervise gets -c cpu and limits -u PERCENT, and -b under --best-effort" {
+@test "the chain: limits gets -u PERCENT and the cgroup's -g (supervise reads both there), and -b under --best-effort" {
 	policy ',"max_cpu_percent":150'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --policy "$TMP/p.json" -- true
-	[[ "$output" == *"/sharness-exec-supervise -W 4 -c cpu --"* ]]
-	[[ "$output" == *"/sharness-exec-limits @CGROUP@ -u 150 --"* ]]
+	[[ "$output" == *"/sharness-exec-supervise -W 4 --"* ]]
+	[[ "$output" == *"/sharness-exec-limits -W 4 -g 5:6 -u 150 --"* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --best-effort --policy "$TMP/p.json" -- true
-	[[ "$output" == *"/sharness-exec-supervise -W 4 -b -c cpu --"* ]]
-	[[ "$output" == *"/sharness-exec-limits @CGROUP@ -b -u 150 --"* ]]
+	[[ "$output" == *"/sharness-exec-supervise -W 4 -b --"* ]]
+	[[ "$output" == *"/sharness-exec-limits -W 4 -g 5:6 -b -u 150 --"* ]]
 }
 
 @test "root, cgroup v1: max_cpu_percent 50 holds a busy loop of 2 s to at most 60 % of one CPU" {

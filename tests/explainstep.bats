@@ -51,7 +51,7 @@ step_of() {
 	[[ "${lines[1]}" == "$HELPERDIR/sharness-exec-supervise "* ]]
 	[[ "${lines[1]}" != *" -X "* ]]
 	[[ "${lines[2]}" == "$HELPERDIR/sharness-exec-explain -r /etc -r $TMP/ro -x /usr "*" -w $TMP/rw -w /dev/null --" ]]
-	[[ "${lines[3]}" == "$HELPERDIR/sharness-exec-limits @CGROUP@ "* ]]
+	[[ "${lines[3]}" == "$HELPERDIR/sharness-exec-limits -W "*" -g "*" -m 256 --" ]]
 	# --verbose names the step's fork, and --report gives it -D, the
 	# same descriptor as supervise's.
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --verbose --explain --report "$TMP/r.json" -p "$TMP/p.json" -- true

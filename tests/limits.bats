@@ -10,7 +10,7 @@
 # real swap (no swap here).
 load helpers/load
 
-USAGE="usage: sharness-exec-limits [-bqUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-limits [-bqUt] [-E FD] [-W FD] [-g DIR:JOIN]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
 # the one short line where the caps are rlimits: what is on them
 rl_warn() {
 	echo "sharness-exec-limits: warning: no cgroup, so $1 per-process rlimits, which cover less (see sharness-exec(1) CAVEATS; SHARNESS_EXEC_QUIET_RLIMITS=1 silences this)"
@@ -28,7 +28,7 @@ own_path() {
 }
 
 # The supervisor making the cgroup, then limits: the chain's two steps.
-SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
+SL() { "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 "$@"; }
 
 @test "usage: -h and --help on stdout, status 0" {
 	run -0 --separate-stderr "$LIMITS" -h
@@ -96,7 +96,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	local mem pids
 	mem=$(own_path memory)
 	pids=$(own_path pids)
-	run -0 --separate-stderr "$SUPERVISE" -c memory -c pids -- "$LIMITS" -m 64 -p 50 -- sh -c '
+	run -0 --separate-stderr "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 -m 64 -p 50 -- sh -c '
 		grep -E "^[0-9]+:(memory|pids):" /proc/self/cgroup | sort -t: -k2
 		m=$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
 		p=$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
@@ -125,7 +125,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 @test "root, cgroup v1: a cgroup the target made in the run's, with a process in it, goes with the run; the cap's count stays right" {
 	require_feature root
 	require_feature cgroup1
-	run --separate-stderr "$SUPERVISE" -c memory -c pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh -c '
+	run --separate-stderr "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 -m 64 -p 3 -- sh -c '
 		m=/sys/fs/cgroup/memory$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
 		p=/sys/fs/cgroup/pids$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
 		echo "$m"; echo "$p"
@@ -191,7 +191,8 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 @test "root, cgroup v1: -p 20 lets fewer than 20 processes exist" {
 	require_feature root
 	require_feature cgroup1
-	run -0 SL -p 20 -- "$TRY" fork 100
+	# (supervise names the cap from limits' -p on stderr)
+	run -0 --separate-stderr SL -p 20 -- "$TRY" fork 100
 	[[ "$output" =~ ^forked\ ([0-9]+)\ of\ 100$ ]]
 	[ "${BASH_REMATCH[1]}" -lt 20 ]
 	[ "${BASH_REMATCH[1]}" -gt 0 ]
@@ -219,7 +220,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 @test "nobody: the v1 hierarchies are not writable, rlimits hold the allocation" {
 	require_feature nobody
 	cd /
-	run -1 --separate-stderr as_nobody "$SUPERVISE" -c memory -- "$LIMITS" -m 64 -- "$TRY" alloc 128
+	run -1 --separate-stderr as_nobody "$SUPERVISE" -- "$LIMITS" -g 5:6 -m 64 -- "$TRY" alloc 128
 	[ "$output" = "refused: Cannot allocate memory" ]
 	[ "${#stderr_lines[@]}" = 1 ]
 	[ "$stderr" = "$AS_WARN" ]
@@ -236,7 +237,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	local uid=$((2000000000 + $$ % 1000000)) cap=10
 	[ -z "$(ps -L -U "$uid" -o lwp= || true)" ]
 	run -0 --separate-stderr setpriv --reuid="$uid" --regid="$uid" --clear-groups -- \
-		"$SUPERVISE" -c pids -- "$LIMITS" -p "$cap" -- "$TRY" fork 100
+		"$SUPERVISE" -- "$LIMITS" -g 5:6 -p "$cap" -- "$TRY" fork 100
 	# the supervisor, init and try-syscall itself count too (the watcher,
 	# with no cgroup to watch, is gone before init starts)
 	[ "$output" = "forked $((cap - 3)) of 100" ]

@@ -23,7 +23,7 @@ load helpers/load
 
 TRY_SUPER="$TRYDIR/try-super"
 DENY="$TRYDIR/deny-unshare"
-USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-D FD] [-E FD] [-F KEY] [-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] [-u PERCENT] [-W FD] [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-D FD] [-E FD] [-F KEY] [-H HASH] [-I ID] [-K SECONDS] [-O FD] [-P PATH] [-R FD] [-T SECONDS] [-W FD] [--] PROGRAM [ARG...]"
 
 setup() {
 	setup_tmp
@@ -664,17 +664,29 @@ fallback_case() {
 	[ -z "$stderr" ]
 }
 
-@test "-c: the cgroup or why there is none is passed to the next program as -g or -r" {
+@test "the limits step's -g: the cgroup its -m and -p need is put at those descriptors, or the walls record says why there is none; no word is rewritten" {
 	require_feature root
 	require_feature cgroup1
 	local mem pids
 	mem=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
 	pids=$(awk -F: '$2 == "pids" { print $3 }' /proc/self/cgroup)
-	run -0 --separate-stderr "$SUPERVISE" -c memory -c pids -- echo a b
-	[[ "$output" =~ ^-g\ /sys/fs/cgroup/memory${mem%/}/sharness-exec\.([0-9]+)\ -g\ /sys/fs/cgroup/pids${pids%/}/sharness-exec\.([0-9]+)\ a\ b$ ]]
+	run -0 --separate-stderr "$SUPERVISE" -- "$LIMITS" -t -g 5:6 -g 7:8 -m 64 -p 50 -- echo a b
+	[[ "${lines[0]}" =~ ^sharness-exec-limits:\ memory=/sys/fs/cgroup/memory${mem%/}/sharness-exec\.([0-9]+)\ memory_mib=64\ pids=/sys/fs/cgroup/pids${pids%/}/sharness-exec\.([0-9]+)\ pids_max=50$ ]]
+	[ "${lines[1]}" = "a b" ]
 	[ ! -e "/sys/fs/cgroup/memory${mem%/}/sharness-exec.${BASH_REMATCH[1]}" ]
+	# the descriptors are the limits step's to close: the program has none
+	run -0 --separate-stderr "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 -m 64 -p 50 -- sh -c 'ls /proc/self/fd/5 /proc/self/fd/6 /proc/self/fd/7 /proc/self/fd/8 2>&1 | grep -c "No such"'
+	[ "$output" = 4 ]
+	# one that the caller holds already is refused, before anything runs
+	run -125 --separate-stderr "$SUPERVISE" -- "$LIMITS" -g 5:6 -m 64 -- touch "$TMP/ran" 6</dev/null
+	[[ "$stderr" == "sharness-exec-supervise: fatal: the limits step's -g 5:6: descriptor 6 is in use"* ]]
+	[ ! -e "$TMP/ran" ]
 	require_feature nobody
 	cd /
-	run -0 --separate-stderr as_nobody "$SUPERVISE" -c pids -- echo a b
-	[[ "$output" == "-r unable to create cgroup /sys/fs/cgroup/pids"*"Permission denied a b" ]]
+	: >"$TMP/walls"
+	chmod 666 "$TMP/walls"
+	run -126 --separate-stderr as_nobody "$SUPERVISE" -W 9 -- "$LIMITS" -W 9 -g 5:6 -U -p 50 -- echo a b 9<>"$TMP/walls"
+	[[ "$stderr" == "sharness-exec-limits: fatal: refused: no cgroup (unable to create cgroup /sys/fs/cgroup/pids"*"Permission denied) to hold max_pids under --user: "* ]]
+	grep -qx 'cgroup=none' "$TMP/walls"
+	grep -q '^cgroup_why=unable to create cgroup /sys/fs/cgroup/pids.*Permission denied$' "$TMP/walls"
 }

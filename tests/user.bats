@@ -73,7 +73,7 @@ ids_are() {
 	# limits step is told that rlimits will not do.
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --user 65534:65534 -p "$TMP/p.json" -- true
 	grep -q '^.*/sharness-exec-landlock -e [0-9]* -W [0-9]* -u 65534:65534 -r /proc ' <<<"$output"
-	grep -q '^.*/sharness-exec-limits @CGROUP@ -U -m 64 --$' <<<"$output"
+	grep -q '^.*/sharness-exec-limits -W 4 -g 5:6 -U -m 64 --$' <<<"$output"
 	! grep -q -- ' -G ' <<<"$output"
 }
 

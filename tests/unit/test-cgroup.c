@@ -282,6 +282,17 @@ static void test_self_path(void)
 
 /* What supervise and limits do together: make the cgroup with the
  * controllers the caps need, then write the caps into every directory. */
+/* DIR open, as the limits step has it (cg_caps, cg_tcp and cg_cpu take
+ * a descriptor); the one before is closed. */
+static int dfd(const char *dir)
+{
+	static int fd = -1;
+
+	if (fd >= 0)
+		close(fd);
+	return fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
                       unsigned long mib, unsigned long pids)
 {
@@ -291,7 +302,7 @@ static int setup_caps(int v, struct cgroup *cg, const char *r, const char *text,
 	     cg1_setup(cg, r, text, self, want, why, sizeof why)) < 0)
 		return -1;
 	for (int i = 0; i < cg->n; i++)
-		if (cg_caps(cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
+		if (cg_caps(dfd(cg->dir[i]), cg->dir[i], mib, pids, &done, why, sizeof why) < 0)
 			return -1;
 	return (done & ~CG_V1) == ((mib ? CG_MEMORY : 0) | (pids ? CG_PIDS : 0)) ? 0 : -2;
 }
@@ -369,7 +380,7 @@ static void test_v2(const char *base)
 	       "v2: memory.max is 64 MiB in bytes");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/memory.swap.max"), "0"),
 	       "v2: memory.swap.max is 0");
-	tap_ok(cg_tcp(cg.dir[0], 64, 0, why, sizeof why) == 2 &&
+	tap_ok(cg_tcp(dfd(cg.dir[0]), cg.dir[0], 64, 0, why, sizeof why) == 2 &&
 	       !exists(named("user.slice/job.scope/sharness-exec.%d/" CG_TCP_FILE)),
 	       "v2: cg_tcp writes nothing: memory.max holds socket memory");
 	tap_ok(is(named("user.slice/job.scope/sharness-exec.%d/pids.max"), "20"),
@@ -662,14 +673,14 @@ static void test_v1(const char *base)
 	tap_ok(r == 0 && is(named("memory/process_api/x/sharness-exec.%d/memory.limit_in_bytes"),
 	                    "2097152"),
 	       "v1: no memsw file (no swap accounting) is fine");
-	tap_ok(cg_tcp(cg.dir[0], 2, 0, why, sizeof why) == 0,
+	tap_ok(cg_tcp(dfd(cg.dir[0]), cg.dir[0], 2, 0, why, sizeof why) == 0,
 	       "v1: cg_tcp says when the kernel has no " CG_TCP_FILE);
 	cg_remove(&cg, self);
 
 	fresh(base, "v1-tcp");
 	tree_v1("1\n");
 	r = setup_caps(1, &cg, root, V1_TEXT, 64, 0);
-	tap_ok(r == 0 && cg_tcp(cg.dir[0], 64, 0, why, sizeof why) == 1 &&
+	tap_ok(r == 0 && cg_tcp(dfd(cg.dir[0]), cg.dir[0], 64, 0, why, sizeof why) == 1 &&
 	       is(named("memory/process_api/x/sharness-exec.%d/" CG_TCP_FILE), "67108864"),
 	       "v1: cg_tcp caps TCP buffers at the memory cap");
 	cg_remove(&cg, self);
@@ -753,11 +764,11 @@ static void test_cpu_v2(const char *base)
 	tap_ok(r == 0 && cg.moved && is("user.slice/job.scope/cgroup.subtree_control",
 	                                "+memory +cpu"),
 	       "cpu v2: the cpu controller is enabled for the run's cgroup with memory");
-	r = cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why);
+	r = cg_cpu(dfd(cg.dir[0]), cg.dir[0], 50, 0, &q, why, sizeof why);
 	tap_ok(r == 1 && q == 50000 && is(named("user.slice/job.scope/sharness-exec.%d/cpu.max"),
 	                                  "50000 100000"),
 	       "cpu v2: 50 %% of one CPU is cpu.max \"50000 100000\"");
-	r = cg_cpu(cg.dir[0], 409600, 0, &q, why, sizeof why);
+	r = cg_cpu(dfd(cg.dir[0]), cg.dir[0], 409600, 0, &q, why, sizeof why);
 	tap_ok(r == 1 && is(named("user.slice/job.scope/sharness-exec.%d/cpu.max"),
 	                    "409600000 100000"),
 	       "cpu v2: 409600 %% (4096 CPUs) is cpu.max \"409600000 100000\"");
@@ -783,7 +794,7 @@ static void test_cpu_v2(const char *base)
 	r = cg2_setup(&cg, root, V2_TEXT, self, 0, CG_MEMORY, why, sizeof why);
 	tap_ok(r == 0, "cpu v2: without cpu, memory still gets its cgroup");
 	unlink(at(named("user.slice/job.scope/sharness-exec.%d/cpu.max")));
-	r = cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why);
+	r = cg_cpu(dfd(cg.dir[0]), cg.dir[0], 50, 0, &q, why, sizeof why);
 	tap_ok(r == 0, "cpu v2: a cgroup without cpu files: nothing written (0)");
 	mkfile("user.slice/job.scope/cgroup.procs", "");
 	cg_remove(&cg, self);
@@ -804,9 +815,9 @@ static void test_cpu_v1(const char *base)
 	tap_ok(r == 0 && cg.n == 2 && !strcmp(cg.dir[0], at(named("pids/sharness-exec.%d"))) &&
 	       !strcmp(cg.dir[1], at(named("cpu/sharness-exec.%d"))),
 	       "cpu v1: a cgroup in the cpu hierarchy (\"cpu,cpuacct\" in /proc/self/cgroup)");
-	tap_ok(cg_cpu(cg.dir[0], 50, 0, &q, why, sizeof why) == 0,
+	tap_ok(cg_cpu(dfd(cg.dir[0]), cg.dir[0], 50, 0, &q, why, sizeof why) == 0,
 	       "cpu v1: the pids cgroup has no cpu files (0)");
-	r = cg_cpu(cg.dir[1], 50, 0, &q, why, sizeof why);
+	r = cg_cpu(dfd(cg.dir[1]), cg.dir[1], 50, 0, &q, why, sizeof why);
 	tap_ok(r == 1 && q == 50000 && is(named("cpu/sharness-exec.%d/cpu.cfs_period_us"), "100000") &&
 	       is(named("cpu/sharness-exec.%d/cpu.cfs_quota_us"), "50000"),
 	       "cpu v1: cfs_period_us 100000, cfs_quota_us 50000");
