@@ -122,6 +122,9 @@ static void reserve(void)
 	int fd = open("/", O_PATH | O_CLOEXEC);
 	int root = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, ho.top + 1);
 
+	/* F_DUPFD past RLIMIT_NOFILE says EINVAL: it is the limit */
+	if (fd >= 0 && root < 0 && errno == EINVAL)
+		errno = EMFILE;
 	if (fd >= 0)
 		close(fd);
 

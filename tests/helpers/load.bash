@@ -4,6 +4,9 @@
 bats_require_minimum_version 1.7.0
 
 : "${top_srcdir:=$(cd "$BATS_TEST_DIRNAME/.." && pwd)}"
+# Without a "..": make check from a build tree configured as ../configure
+# says top_srcdir=BUILD/.., which a step's path rule refuses.
+top_srcdir=$(cd "$top_srcdir" && pwd)
 : "${top_builddir:=$top_srcdir}"
 : "${SHARNESS_EXEC:=$top_builddir/test-sharness-exec}"
 : "${HELPERDIR:=$top_builddir}"
