@@ -8,11 +8,13 @@
 
 # fakenet_up DIR: in DIR/eg ($EG, exported with $NS), the three namespaces, the DNS server (zone in $EG/zone), the
 # CA and the HTTPS servers (good.test and other.test on 203.0.113.10:443,
-# the same server; its request log $EG/web.log).
+# the same server; its request log $EG/web.log). Paths under /files/ are
+# the static files beneath $EG/www, which the tests lay out; any other path
+# answers "hello from HOST".
 fakenet_up() {
 	EG=$1/eg
-	mkdir -p "$EG"
-	chmod 755 "$1" "$EG"
+	mkdir -p "$EG/www"
+	chmod 755 "$1" "$EG" "$EG/www"
 	NS=sxe$$
 	export EG NS
 	: >"$EG/pids"
@@ -54,13 +56,35 @@ fakenet_up() {
 	chmod 644 "$EG"/*.pem
 	: >"$EG/web.log"
 	setsid ip netns exec "$NS-w" python3 -c '
-import http.server, ssl, sys
+import http.server, os, ssl, sys, urllib.parse
 class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         with open(sys.argv[3], "a") as log:
             log.write("%s %s\n" % (self.headers.get("Host"), self.path))
+        if self.path.startswith("/files/"):
+            return self.static()
         body = ("hello from %s\n" % self.headers.get("Host")).encode()
         self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def static(self):
+        # /files/P is the file $EG/www/P (index.html for a directory),
+        # the query left off: a Go module proxy, a PyPI simple index and a
+        # git repository for the dumb HTTP protocol, as static files.
+        rel = urllib.parse.unquote(self.path[len("/files/"):].split("?")[0])
+        path = os.path.join(sys.argv[5], rel)
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        if ".." in rel.split("/") or not os.path.isfile(path):
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = open(path, "rb").read()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html" if path.endswith(".html")
+                         else "application/octet-stream")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -70,7 +94,7 @@ c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 c.load_cert_chain(sys.argv[1], sys.argv[2])
 s.socket = c.wrap_socket(s.socket, server_side=True)
 open(sys.argv[4], "w").write("up\n")
-s.serve_forever()' "$EG/web.pem" "$EG/web.key" "$EG/web.log" "$EG/ready" &
+s.serve_forever()' "$EG/web.pem" "$EG/web.key" "$EG/web.log" "$EG/ready" "$EG/www" &
 	echo $! >>"$EG/pids"
 	read -r -t 120 _ <"$EG/ready"
 }
