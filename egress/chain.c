@@ -18,6 +18,7 @@
  * namespace that parses what a target sends. Each dies with the step
  * (PR_SET_PDEATHSIG). */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
