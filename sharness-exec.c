@@ -164,7 +164,8 @@ static int cmd_check(int argc, char **argv)
 /* hello and probe live beside the verify path, in a program of their own
  * (DESIGN.md 1), and learn in the signer's, each of which runs this one again
  * through the descriptor -F. Only this program reads keys: probe's
- * --trust-key FILE goes on as -k FILE with -f FINGERPRINT or -E WHY. */
+ * --trust-key FILE goes on as -K FILE with --fingerprint FINGERPRINT or
+ * --key-error WHY. */
 static int beside(int argc, char **argv)
 {
 	static const char **v;	/* static: reachable for LSan if the exec fails */
@@ -185,7 +186,7 @@ static int beside(int argc, char **argv)
 	/* Test builds only: a deliberately loosened policy shows that hello
 	 * reports a broken expectation. The shipped binary has no such hook. */
 	if (!strcmp(argv[0], "hello") && getenv("SHARNESS_EXEC_HELLO_POLICY")) {
-		v[n++] = "-p";
+		v[n++] = "--policy";
 		v[n++] = getenv("SHARNESS_EXEC_HELLO_POLICY");
 	}
 #endif
@@ -194,13 +195,13 @@ static int beside(int argc, char **argv)
 			v[n++] = argv[i];
 			continue;
 		}
-		v[n++] = "-k";
+		v[n++] = "-K";
 		v[n++] = argv[++i];
 		if (key_public_read(argv[i], &k, err, sizeof err)) {
-			v[n++] = "-f";
+			v[n++] = "--fingerprint";
 			v[n] = strdup(k.fp_text);
 		} else {
-			v[n++] = "-E";
+			v[n++] = "--key-error";
 			v[n] = strdup(err);
 		}
 		if (!v[n++])

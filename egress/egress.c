@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <ifaddrs.h>
 #include <netdb.h>
 #include <poll.h>
@@ -39,7 +40,7 @@
 
 const char *progname = "sharness-exec-egress";
 
-#define USAGE "sharness-exec-egress [-bt] -a HOST:PORT... (-f FD | -d FD) [-o FD] [-n MAX] " \
+#define USAGE "sharness-exec-egress [-bt] -a HOST:PORT... (-f FD | -d FD) [-o FD] [--max MAX] " \
 	"[-i SECONDS]"
 
 /* -i: for a connection's request, resolution, connect and first flight */
@@ -461,8 +462,12 @@ int main(int argc, char **argv)
 	unsigned long fd_l = 0, fd_d = 0, fd_o = 0, max = 128, live = 0;
 	int opt, test = 0, best = 0, l;
 	const char *why;
+	/* -n is the dry run in the launcher (DESIGN.md 1's table of letters) */
+	static const struct option longopts[] = {
+		{ "max", required_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 } };
 
-	while ((opt = getopt(argc, argv, "+:hbta:f:d:o:n:i:")) != -1)
+	while ((opt = getopt_long(argc, argv, "+:hbta:f:d:o:i:", longopts, NULL)) != -1)
 		switch (opt) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -484,7 +489,7 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			if (!parse_ulong(optarg, 1, 4096, &max))
-				usage_fail(USAGE, "unable to parse -n %s: not 1 to 4096", qn(optarg));
+				usage_fail(USAGE, "unable to parse --max %s: not 1 to 4096", qn(optarg));
 			break;
 		default: usage_option(USAGE, opt, argv[optind - 1]);
 		}

@@ -241,16 +241,17 @@ static NORETURN void exec_launcher(const struct loaded *l, const struct launch_o
 	snprintf(fe, sizeof fe, "%d", self);
 	snprintf(mf, sizeof mf, "%d", m);
 	v[n++] = helper_path("sharness-exec-launch");
-	v[n++] = "-F", v[n++] = fe, v[n++] = "-M", v[n++] = mf, v[n++] = "-H", v[n++] = l->hash;
+	v[n++] = "-F", v[n++] = fe, v[n++] = "--manifest", v[n++] = mf, v[n++] = "--hash",
+	v[n++] = l->hash;
 	if (dry)
 		v[n++] = "-n";
 	if (o->uid_range)
-		v[n++] = "-r", v[n++] = o->uid_range;
+		v[n++] = "--uids", v[n++] = o->uid_range;
 	if (o->user)
-		v[n++] = "-u", v[n++] = o->user;
+		v[n++] = "--user", v[n++] = o->user;
 	if (o->logs && !dry) {
 		snprintf(lg, sizeof lg, "%d", logs_dir(o->logs));
-		v[n++] = "-L", v[n++] = lg;
+		v[n++] = "--logs", v[n++] = lg;
 	}
 	v[n++] = "--";
 	for (; *cmd && n < sizeof v / sizeof *v - 1; cmd++)

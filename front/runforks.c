@@ -44,14 +44,14 @@ void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
 	for (; i < chain->n - ntarget; i = next) {
 		const char *step = base(v[i]), *guard = has(v + i, "-b") ?
 		                   "where it can be started" : NULL;
-		int caps = has(v + i, "-c");
+		int caps = has(v + i, "--controller");
 
 		for (next = i; strcmp(v[next], "--"); next++)
 			;
 		next++;
-		if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "-S"))
+		if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "--scan"))
 			say(f, NULL, "the socket scan", progname, "reads the rule directories and "
-			    "/proc/net/unix beside the chain, for the landlock step's -S");
+			    "/proc/net/unix beside the chain, for the landlock step's --scan");
 		if (!strcmp(step, "sharness-exec-supervise")) {
 			say(f, caps ? NULL : "only without a pid namespace", "the watcher", step,
 			    caps ? "makes the run's cgroup for the caps, reads its counters and "

@@ -76,7 +76,7 @@ struct launch {
 	char session[33];           /* the same, lower-case hex */
 	char ca_hash[80];           /* SHARNESS_AI_SESSION_CA */
 	int frontend;               /* the front end, to exec: run */
-	int logdir;                 /* --logs's directory (-L), or -1 */
+	int logdir;                 /* --logs's directory, or -1 */
 	pid_t self;                 /* the init's pid outside, for /proc/PID/fd */
 	char **cmd;                 /* main's command */
 	const char *user;           /* --user for main, or NULL */

@@ -1,8 +1,8 @@
 /* sharness-exec-launch: the runtime of `sharness-exec launch` (DESIGN.md
  * 4.8, launch.h). The front end verifies the manifest and execs this
- * program, with the manifest's bytes in a sealed memfd (-M), its hash
- * (-H, checked again here), a descriptor of the front end itself (-F),
- * which runs each role, and one of --logs's directory (-L). As root
+ * program, with the manifest's bytes in a sealed memfd (--manifest), its hash
+ * (--hash, checked again here), a descriptor of the front end itself (-F),
+ * which runs each role, and one of --logs's directory. As root
  * only, in this order: the uid range checked and a uid locked for each
  * role; the logs made; the session's id, network and
  * mount namespaces and state directories; the CA and the certificates;
@@ -35,8 +35,8 @@
 
 const char *progname = "sharness-exec-launch";
 
-#define USAGE "sharness-exec-launch [-n] -F FD -M FD -H sha256:HEX [-r FIRST-LAST] " \
-	"[-u USER] [-L FD] -- COMMAND [ARG...]"
+#define USAGE "sharness-exec-launch [-n] -F FD --manifest FD --hash sha256:HEX " \
+	"[--uids FIRST-LAST] [--user USER] [--logs FD] -- COMMAND [ARG...]"
 
 /* What the launcher passes on to the init, and the init to main. */
 static const int passed[] = {
@@ -66,28 +66,35 @@ static int dry;
 
 static int parse(struct launch *s, int argc, char **argv, unsigned char want[HASH_LEN])
 {
+	/* no letter: the table of letters (DESIGN.md 1) gives -M, -H, -r, -u
+	 * and -L other meanings; the value is the letter they had */
+	static const struct option longopts[] = {
+		{ "manifest", required_argument, NULL, 'M' }, { "hash", required_argument, NULL, 'H' },
+		{ "uids", required_argument, NULL, 'r' }, { "user", required_argument, NULL, 'u' },
+		{ "logs", required_argument, NULL, 'L' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 } };
 	const char *range = NULL, *hash = NULL;
 	int c, manifest = -1;
 
 	s->frontend = s->logdir = -1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+:F:M:H:r:u:L:nh")) != -1) {
+	while ((c = getopt_long(argc, argv, "+:F:nh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F': s->frontend = fd_arg("-F", optarg); break;
-		case 'M': manifest = fd_arg("-M", optarg); break;
+		case 'M': manifest = fd_arg("--manifest", optarg); break;
 		case 'H': hash = optarg; break;
 		case 'r': range = optarg; break;
 		case 'u': s->user = optarg; break;
-		case 'L': s->logdir = fd_arg("-L", optarg); break;
+		case 'L': s->logdir = fd_arg("--logs", optarg); break;
 		case 'n': dry = 1; break;
 		case 'h': exit(usage_help());
 		default: usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
 	if ((s->frontend < 0 && !dry) || manifest < 0 || !hash || optind >= argc)
-		usage_fail(USAGE, "needs -F (but with -n), -M, -H and main's COMMAND");
+		usage_fail(USAGE, "needs -F (but with -n), --manifest, --hash and main's COMMAND");
 	if (!hash_parse(hash, want))
-		usage_fail(USAGE, "-H %s: not sha256: and 64 hex digits", qn(hash));
+		usage_fail(USAGE, "--hash %s: not sha256: and 64 hex digits", qn(hash));
 	uids_parse(s, range);
 	s->cmd = argv + optind;
 	return manifest;

@@ -192,7 +192,11 @@ static int scan_done = -1;
 
 void walls_scan_fd(const char *arg, const char *usage)
 {
-	scan_done = parse_fd(arg, 'S', INT_MAX, usage);
+	unsigned long fd;
+
+	if (!parse_ulong(arg, 3, INT_MAX, &fd))
+		usage_fail(usage, "unable to parse --scan %s: not a descriptor above 2", qn(arg));
+	scan_done = (int)fd;
 }
 
 void walls_wait(void)
@@ -205,7 +209,7 @@ void walls_wait(void)
 	while ((n = read(scan_done, &c, 1)) < 0 && errno == EINTR)
 		;
 	if (n < 0)
-		die(EXIT_CONFINE, "unable to read the socket scan's pipe (-S %d)", scan_done);
+		die(EXIT_CONFINE, "unable to read the socket scan's pipe (--scan %d)", scan_done);
 	close(scan_done);
 	if (n != 1 || c != 'y')
 		diex(EXIT_CONFINE, "unable to confine: the front end's socket scan did not "

@@ -21,7 +21,7 @@
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-bqUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-bqUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [--rlimits WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS CG_NCTL
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -187,7 +187,10 @@ static NORETURN void refuse_rlimits(const char *why, unsigned long mib, unsigned
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "help", no_argument, NULL, 'h' },
+		/* -r is a read path in the other steps (DESIGN.md 1) */
+		{ "rlimits", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long mib = 0, pids = 0, percent = 0;
 	const char *why = NULL;
@@ -195,7 +198,7 @@ int main(int argc, char **argv)
 	int ndir = 0, c, test = 0, other_user = 0, quiet = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:qr:tu:U", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:qtu:U", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			best_effort = 1;
@@ -221,7 +224,8 @@ int main(int argc, char **argv)
 			       "  -p N       cap processes and threads at N (1-4194304)\n"
 			       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
 			       "  -q         no warning line where the caps are rlimits\n"
-			       "  -r WHY     no cgroup, because WHY: use rlimits\n"
+			       "  --rlimits WHY\n"
+			       "             no cgroup, because WHY: use rlimits\n"
 			       "  -t         check mode: also print one line of where the caps\n"
 			       "             went; without PROGRAM, exit 0 after it\n"
 			       "  -U         PROGRAM will run as another user (run --user):\n"
@@ -261,7 +265,7 @@ int main(int argc, char **argv)
 	if (!mib && !pids && !percent)
 		usage_fail(USAGE, "nothing to cap: give -m, -p, -u or more");
 	if (ndir && why)
-		usage_fail(USAGE, "-g and -r exclude each other");
+		usage_fail(USAGE, "-g and --rlimits exclude each other");
 
 	if (ndir) {
 		cgroups(dir, ndir, mib, pids, percent);

@@ -38,7 +38,7 @@ int explain_on;
 static struct { char *path; int rights; } *rules;
 static size_t nrules;
 int host_net;
-/* -k: the host sockets the policy names (files.sockets). */
+/* -s: the host sockets the policy names (files.sockets). */
 static char **sockets;
 static size_t nsockets;
 
@@ -57,12 +57,12 @@ int explain_option(int c, const char *arg, const char *usage)
 	switch (c) {
 	case 'X': explain_on = 1; return 1;
 	case 'N': host_net = 1; return 1;
-	case 'r': case 'x': case 'w': case 'k': break;
+	case 'r': case 'x': case 'w': case 's': break;
 	default: return 0;
 	}
 	if (arg[0] != '/')
 		usage_fail(usage, "-%c needs an absolute path, not %s", c, q(arg));
-	if (c == 'k') {
+	if (c == 's') {
 		if (!(sockets = reallocarray(sockets, nsockets + 1, sizeof *sockets)) ||
 		    !(sockets[nsockets++] = strdup(arg)))
 			diex(EXIT_CONFINE, "out of memory");
@@ -82,7 +82,7 @@ void explain_check(const char *usage)
 	ssize_t n;
 
 	if (!explain_on && (nrules || nsockets || host_net))
-		usage_fail(usage, "-N, -r, -x, -w and -k need -X");
+		usage_fail(usage, "-N, -r, -x, -w and -s need -X");
 	if (!explain_on)
 		return;
 	/* Yama's ptrace_scope 3 forbids every attach, to our own child too. */

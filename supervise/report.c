@@ -41,7 +41,8 @@ static int descriptor(const char *arg, const char *usage, int c)
 	unsigned long fd;
 
 	if (!parse_ulong(arg, 3, 1 << 20, &fd) || fcntl((int)fd, F_GETFD) < 0)
-		usage_fail(usage, "unable to use -%c %s: not an open descriptor above 2", c, qn(arg));
+		usage_fail(usage, "unable to use %s %s: not an open descriptor above 2",
+		           c == 'O' ? "-O" : "--status-in", qn(arg));
 	return (int)fd;
 }
 
@@ -58,7 +59,7 @@ void report_option(int c, const char *arg, const char *usage)
 	case 'P':
 		rep.path = arg;
 		if (arg[0] != '/' || !(rep.dir = strdup(arg)))
-			usage_fail(usage, "-P %s: not an absolute path", qn(arg));
+			usage_fail(usage, "--report-path %s: not an absolute path", qn(arg));
 		rep.base = strrchr(rep.dir, '/');
 		*rep.base++ = '\0';
 		if (!*rep.dir)

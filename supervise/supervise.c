@@ -6,7 +6,7 @@
  * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
  * over a pipe. The run's cgroup is the watcher's, a third process, in a
  * file of its own (watcher.c; supervise.h says why). Trusts nothing but
- * argv. Exit: PROGRAM's own status or signal; 124 -T expired (timeout.c);
+ * argv. Exit: PROGRAM's own status or signal; 124 --timeout expired (timeout.c);
  * 125 usage; 126 could not confine or exec; 127 not found. */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,10 +37,10 @@
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] " \
-	"[-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] " \
-	"[-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... " \
-	"[--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [--controller CONTROLLER]... [-E FD] " \
+	"[--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-m MIB] " \
+	"[-O FD] [--report-path PATH] [-p N] [--status-in FD] [--timeout SECONDS] [-u PERCENT] " \
+	"[-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -121,7 +121,7 @@ static void init_signal(int sig, const siginfo_t *si, pid_t child)
 		_exit(0);
 	}
 	if (sig == SIGALRM && si->si_code == SI_KERNEL)
-		timeout_fired(); /* our interval timer, -T */
+		timeout_fired(); /* our interval timer, --timeout */
 	/* From the supervisor, or a kill(1) at us; the terminal's own
 	 * signals reached the target already. */
 	if (si->si_code == SI_USER || si->si_code == SI_QUEUE)
@@ -318,10 +318,10 @@ static int supervise(void)
 }
 
 /* The next program's argv, with the cgroup (-g DIR) or why there is none
- * (-r WHY) put right after its name when a controller was asked for. */
+ * (--rlimits WHY) put right after its name when a controller was asked for. */
 static char **next_argv(char **argv, int argc, const char *why)
 {
-	static char opt_g[] = "-g", opt_r[] = "-r";
+	static char opt_g[] = "-g", opt_r[] = "--rlimits";
 	char **v = calloc((size_t)argc + 2 + 2 * CG_NCTL, sizeof *v);
 	int n = 0;
 
@@ -361,16 +361,27 @@ static void check(const char *why, int last)
 	}
 }
 
-/* The options, into run; -A into *ABI_CAP. */
+/* The options, into run; -A into *ABI_CAP. A long option's value is the
+ * letter it had before the table of letters (DESIGN.md 1) gave the letter
+ * to another meaning; the letter itself is no longer taken. */
 static void parse(int argc, char **argv, unsigned long *abi_cap)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "help", no_argument, NULL, 'h' },
+		{ "controller", required_argument, NULL, 'c' },
+		{ "kill-after", required_argument, NULL, 'K' },
+		{ "policy-hash", required_argument, NULL, 'H' },
+		{ "policy-id", required_argument, NULL, 'I' },
+		{ "policy-key", required_argument, NULL, 'F' },
+		{ "report-path", required_argument, NULL, 'P' },
+		{ "status-in", required_argument, NULL, 'R' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bc:E:F:hH:I:k:K:m:NO:P:p:R:r:tT:u:W:w:Xx:", longopts,
+	while ((c = getopt_long(argc, argv, "+:A:bE:hm:NO:p:r:s:tu:W:w:Xx:", longopts,
 	                        NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -399,22 +410,25 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -A ABI         take the Landlock ABI to be at most ABI\n"
 			       "  -b             best effort: run without a pid namespace even\n"
 			       "                 where Landlock cannot scope signals\n"
-			       "  -c CONTROLLER  make the run's cgroup with memory, pids or cpu, and\n"
+			       "  --controller CONTROLLER\n"
+			       "                 make the run's cgroup with memory, pids or cpu, and\n"
 			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
 			       "  -E FD          the status pipe: also write warning and fatal lines\n"
 			       "                 to FD, and hand it on to PROGRAM\n"
-			       "  -F KEY         the report's policy key (with -O)\n"
-			       "  -H HASH        the report's policy hash (with -O)\n"
-			       "  -I ID          the report's policy id (with -O)\n"
-			       "  -K SECONDS     after -T, end the run SECONDS later (default 5)\n"
+			       "  --kill-after SECONDS\n"
+			       "                 after --timeout, end the run SECONDS later (default 5)\n"
 			       "  -m MIB         the memory cap, named if the cgroup killed for it\n"
 			       "  -O FD          write the report (sharness-exec-report(5)) to FD\n"
-			       "  -P PATH        with -O: FD is PATH's directory; the report goes\n"
+			       "  --policy-id ID, --policy-hash HASH, --policy-key KEY\n"
+			       "                 the report's policy id, hash and key (with -O)\n"
+			       "  --report-path PATH\n"
+			       "                 with -O: FD is PATH's directory; the report goes\n"
 			       "                 there by name, renamed over PATH, once the run ended\n"
 			       "  -p N           the process cap, named if it refused forks\n"
-			       "  -R FD          read the status pipe's lines from FD, for the report\n"
-			       "  -T SECONDS     after SECONDS, SIGTERM to the whole run; exit 124\n"
-			       "                 (-T, -K: to 3 digits after a point, 1.5)\n"
+			       "  --status-in FD read the status pipe's lines from FD, for the report\n"
+			       "  --timeout SECONDS\n"
+			       "                 after SECONDS, SIGTERM to the whole run; exit 124\n"
+			       "                 (to 3 digits after a point, 1.5, as --kill-after)\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
 			       "  -u PERCENT     the report's CPU cap (with -O)\n"
@@ -422,7 +436,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -X             run --explain: init traces PROGRAM's tree and lists\n"
 			       "                 what the policy refused or hid when it ends; -N (the\n"
 			       "                 caller's network: the host's or a session's), -r/-x/-w\n"
-			       "                 PATH (the policy's paths)\n", USAGE);
+			       "                 PATH (the policy's paths), -s PATH (its sockets)\n", USAGE);
 			exit(0);
 		case 't':
 			run.test = 1;

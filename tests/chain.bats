@@ -45,7 +45,7 @@ golden() {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","network":"none","process":{"no_new_privs":true,"max_memory_mb":64}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --best-effort --dry-run -p "$TMP/p.json" -- true
 	[ "${lines[0]}" = "$HELPERDIR/sharness-exec-netns -W 4 --" ]
-	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b -c memory -m 64 --" ]
+	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -b --controller memory -m 64 --" ]
 	[ "${lines[2]}" = "$HELPERDIR/sharness-exec-limits @CGROUP@ -m 64 -b --" ]
 	[ "${lines[3]}" = "$HELPERDIR/sharness-exec-view -W 4 -b --" ]
 	[ "${lines[4]}" = "$HELPERDIR/sharness-exec-landlock -e 3 -W 4 -b -R --" ]
@@ -253,7 +253,7 @@ PY
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/true
 	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"
 	grep -q '^sharness-exec: fork: the socket scan, by sharness-exec: ' "$TMP/verbose"
-	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" --scan "[0-9]* ]]
 	run -0 --separate-stderr strace -f -ff --decode-pids=pidns \
 		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
 		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/true

@@ -103,10 +103,10 @@ need_v1_cpu() {
 @test "the chain: supervise gets -c cpu and limits -u PERCENT, and -b under --best-effort" {
 	policy ',"max_cpu_percent":150'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --policy "$TMP/p.json" -- true
-	[[ "$output" == *"/sharness-exec-supervise -W 4 -c cpu --"* ]]
+	[[ "$output" == *"/sharness-exec-supervise -W 4 --controller cpu --"* ]]
 	[[ "$output" == *"/sharness-exec-limits @CGROUP@ -u 150 --"* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --best-effort --policy "$TMP/p.json" -- true
-	[[ "$output" == *"/sharness-exec-supervise -W 4 -b -c cpu --"* ]]
+	[[ "$output" == *"/sharness-exec-supervise -W 4 -b --controller cpu --"* ]]
 	[[ "$output" == *"/sharness-exec-limits @CGROUP@ -b -u 150 --"* ]]
 }
 
@@ -207,7 +207,7 @@ need_v1_cpu() {
 	[ "${lines[1]}" = ran ]
 	[ "$stderr" = "sharness-exec-limits: warning: best effort: no cpu controller in $TMP/cg: CPU is uncapped (process.max_cpu_percent 50)" ]
 	# without any cgroup (-r): no rlimit can hold it
-	run -126 --separate-stderr "$LIMITS" -r "a test" -u 50 -- touch "$TMP/ran"
+	run -126 --separate-stderr "$LIMITS" --rlimits "a test" -u 50 -- touch "$TMP/ran"
 	[ "$stderr" = "sharness-exec-limits: fatal: unable to cap CPU (process.max_cpu_percent 50): no cgroup (a test), and no rlimit can hold it" ]
 	[ ! -e "$TMP/ran" ]
 }

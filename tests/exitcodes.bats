@@ -149,7 +149,7 @@ lookup() { # HELPER-AND-ITS-OPTIONS...: each rule, through that helper
 	# with a cgroup (root), so that limits has no rlimit warning to print
 	require_feature root
 	require_feature cgroup1
-	lookup "$SUPERVISE" -c memory -- "$LIMITS" -m 256
+	lookup "$SUPERVISE" --controller memory -- "$LIMITS" -m 256
 }
 
 @test "a script without #! runs through the whole chain, found in the policy's PATH" {

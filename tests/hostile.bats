@@ -572,7 +572,7 @@ t_nested_netns() {
 	local best=
 	[ "$1" = root ] && best=--best-effort
 	outer_x
-	run -0 --separate-stderr as "$1" "$LANDLOCK" -U "${OUTER_X[@]}" -w "$TMP/rw" -w /dev/null -- \
+	run -0 --separate-stderr as "$1" "$LANDLOCK" --userns "${OUTER_X[@]}" -w "$TMP/rw" -w /dev/null -- \
 		"$SHARNESS_EXEC" run $best -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
 	[ "$stderr" = "sharness-exec-netns: warning: no network namespace available (unable to write /proc/self/uid_map: Permission denied): loopback is unavailable, sockets other than AF_UNIX are refused by a seccomp filter, and SysV and POSIX IPC objects are shared with the caller
 $(no_view_warning "unshare: Operation not permitted")" ]

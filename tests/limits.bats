@@ -10,7 +10,7 @@
 # real swap (no swap here).
 load helpers/load
 
-USAGE="usage: sharness-exec-limits [-bqUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-limits [-bqUt] [-E FD] [-g CGROUP]... [-m MIB] [-p N] [-u PERCENT] [--rlimits WHY] [--] PROGRAM [ARG...]"
 # the one short line where the caps are rlimits: what is on them
 rl_warn() {
 	echo "sharness-exec-limits: warning: no cgroup, so $1 per-process rlimits, which cover less (see sharness-exec(1) CAVEATS; SHARNESS_EXEC_QUIET_RLIMITS=1 silences this)"
@@ -28,7 +28,7 @@ own_path() {
 }
 
 # The supervisor making the cgroup, then limits: the chain's two steps.
-SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
+SL() { "$SUPERVISE" --controller memory --controller pids -- "$LIMITS" "$@"; }
 
 @test "usage: -h and --help on stdout, status 0" {
 	run -0 --separate-stderr "$LIMITS" -h
@@ -70,7 +70,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	run -0 "$LIMITS" -m 64 -p 50 -- sh -c 'exit 0'
 	run -1 "$LIMITS" -m 64 -p 50 -- sh -c 'exit 1'
 	run -42 "$LIMITS" -m 64 -p 50 -- sh -c 'exit 42'
-	run -42 "$LIMITS" -r x -m 64 -p 50 -- sh -c 'exit 42'
+	run -42 "$LIMITS" --rlimits x -m 64 -p 50 -- sh -c 'exit 42'
 }
 
 @test "stdin and stdout pass through" {
@@ -85,7 +85,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	# no fork: the process that dies is the one the caller started
 	run -137 "$LIMITS" -m 64 -- sh -c 'kill -KILL $$'
 	run -139 "$LIMITS" -m 64 -- sh -c 'kill -SEGV $$'
-	run -143 "$LIMITS" -r x -p 50 -- sh -c 'kill -TERM $$'
+	run -143 "$LIMITS" --rlimits x -p 50 -- sh -c 'kill -TERM $$'
 	run -0 bash -c '"$0" -p 50 -- sh -c "kill -SEGV \$\$"; echo "status $?"' "$LIMITS"
 	[ "${lines[-1]}" = "status 139" ]
 }
@@ -96,7 +96,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	local mem pids
 	mem=$(own_path memory)
 	pids=$(own_path pids)
-	run -0 --separate-stderr "$SUPERVISE" -c memory -c pids -- "$LIMITS" -m 64 -p 50 -- sh -c '
+	run -0 --separate-stderr "$SUPERVISE" --controller memory --controller pids -- "$LIMITS" -m 64 -p 50 -- sh --controller '
 		grep -E "^[0-9]+:(memory|pids):" /proc/self/cgroup | sort -t: -k2
 		m=$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
 		p=$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
@@ -125,7 +125,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 @test "root, cgroup v1: a cgroup the target made in the run's, with a process in it, goes with the run; the cap's count stays right" {
 	require_feature root
 	require_feature cgroup1
-	run --separate-stderr "$SUPERVISE" -c memory -c pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh -c '
+	run --separate-stderr "$SUPERVISE" --controller memory --controller pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh --controller '
 		m=/sys/fs/cgroup/memory$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
 		p=/sys/fs/cgroup/pids$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
 		echo "$m"; echo "$p"
@@ -201,7 +201,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 
 @test "-r as root: rlimits only, with one warning line, and RLIMIT_AS holds" {
 	require_feature root
-	run -0 --separate-stderr "$LIMITS" -r "a test" -m 64 -p 50 -- sh -c 'cat /proc/self/limits /proc/self/cgroup'
+	run -0 --separate-stderr "$LIMITS" --rlimits "a test" -m 64 -p 50 -- sh -c 'cat /proc/self/limits /proc/self/cgroup'
 	[ "${#stderr_lines[@]}" = 1 ]
 	[ "$stderr" = "$BOTH_WARN" ]
 	[[ "$output" =~ Max\ address\ space\ +67108864\ +67108864\ +bytes ]]
@@ -219,7 +219,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 @test "nobody: the v1 hierarchies are not writable, rlimits hold the allocation" {
 	require_feature nobody
 	cd /
-	run -1 --separate-stderr as_nobody "$SUPERVISE" -c memory -- "$LIMITS" -m 64 -- "$TRY" alloc 128
+	run -1 --separate-stderr as_nobody "$SUPERVISE" --controller memory -- "$LIMITS" -m 64 -- "$TRY" alloc 128
 	[ "$output" = "refused: Cannot allocate memory" ]
 	[ "${#stderr_lines[@]}" = 1 ]
 	[ "$stderr" = "$AS_WARN" ]
@@ -236,7 +236,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	local uid=$((2000000000 + $$ % 1000000)) cap=10
 	[ -z "$(ps -L -U "$uid" -o lwp= || true)" ]
 	run -0 --separate-stderr setpriv --reuid="$uid" --regid="$uid" --clear-groups -- \
-		"$SUPERVISE" -c pids -- "$LIMITS" -p "$cap" -- "$TRY" fork 100
+		"$SUPERVISE" --controller pids -- "$LIMITS" -p "$cap" -- "$TRY" fork 100
 	# the supervisor, init and try-syscall itself count too (the watcher,
 	# with no cgroup to watch, is gone before init starts)
 	[ "$output" = "forked $((cap - 3)) of 100" ]
@@ -248,7 +248,7 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 	# write(2): the man page says so (the warning points there), and here
 	# is why.
 	grep -q 'does not count shared memory (memfd, tmpfs,' "$top_srcdir/man/sharness-exec.1"
-	run -0 --separate-stderr "$LIMITS" -r "a test" -m 64 -- "$TRY_SUPER" memfd 128
+	run -0 --separate-stderr "$LIMITS" --rlimits "a test" -m 64 -- "$TRY_SUPER" memfd 128
 	[ "$output" = ok ]
 	[ "$stderr" = "$AS_WARN" ]
 	require_feature root
@@ -267,13 +267,13 @@ SL() { "$SUPERVISE" -c memory -c pids -- "$LIMITS" "$@"; }
 		return
 	run -0 "$TMP/asan"
 	# ASan aborts (SIGABRT) when it cannot map its shadow memory.
-	run -134 --separate-stderr "$LIMITS" -r "a test" -m 2048 -- "$TMP/asan"
+	run -134 --separate-stderr "$LIMITS" --rlimits "a test" -m 2048 -- "$TMP/asan"
 	[[ "$stderr" == *"Perhaps you're using ulimit -v"* ]]
 	[[ "$stderr" == *"$AS_WARN"* ]]
 	grep -q 'and AddressSanitizer, which reserves terabytes of it, fails under it' "$top_srcdir/man/sharness-exec.1"
 	require_feature nobody
 	run -0 as_nobody "$TMP/asan"
-	run -134 --separate-stderr as_nobody "$LIMITS" -r "a test" -m 2048 -- "$TMP/asan"
+	run -134 --separate-stderr as_nobody "$LIMITS" --rlimits "a test" -m 2048 -- "$TMP/asan"
 	[[ "$stderr" == *"Perhaps you're using ulimit -v"* ]]
 	require_feature cgroup1
 	run -0 --separate-stderr SL -m 2048 -- "$TMP/asan"

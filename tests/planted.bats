@@ -265,7 +265,7 @@ beside() {
 	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
 	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
 	run -0 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
-	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" --scan "[0-9]* ]]
 	"$1" "$2"
 }
 
@@ -300,7 +300,7 @@ many() {
 		many "$n"
 		run -0 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
 		if [ "$n" = $((64 - base)) ]; then
-			[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+			[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" --scan "[0-9]* ]]
 		else
 			[[ "$output" != *" -S "* ]]
 		fi

@@ -302,7 +302,7 @@ userns() {
 @test "run passes process.user_namespaces on as -U, and only then" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"u","network":"none","process":{"no_new_privs":true,"user_namespaces":true}}'
 	run -0 "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true
-	[[ "$output" == *sharness-exec-landlock*" -U "* ]]
+	[[ "$output" == *sharness-exec-landlock*" --userns "* ]]
 	for v in false; do
 		write_policy "$TMP/p.json" '{"pbp":1,"id":"u","network":"none","process":{"no_new_privs":true,"user_namespaces":'$v'}}'
 		run -0 "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true

@@ -386,10 +386,10 @@ t_db() {
 	[ ! -e "$TMP/w/ran" ]
 	# The view step alone refuses FD that is no sealed memfd, and -F
 	# where no mount namespace can be made.
-	run -125 --separate-stderr "$HELPERDIR/sharness-exec-view" -x /usr -F /etc/passwd=7 -- true 7</etc/passwd
-	[[ "$stderr" == "sharness-exec-view: fatal: unable to read -F /etc/passwd=7: Operation not permitted"* ]]
+	run -125 --separate-stderr "$HELPERDIR/sharness-exec-view" -x /usr --file /etc/passwd=7 -- true 7</etc/passwd
+	[[ "$stderr" == "sharness-exec-view: fatal: unable to read --file /etc/passwd=7: Operation not permitted"* ]]
 	run -126 --separate-stderr with_db all "$PASSWD" "$GROUP" "$TRYDIR/deny-unshare" \
-		"$HELPERDIR/sharness-exec-view" -x /usr -F /etc/passwd=@PW@ -- "$TRY" create "$TMP/w/ran"
-	[ "$stderr" = "sharness-exec-view: fatal: unable to make a mount namespace, which the files of -F (run --passwd-fd, --group-fd) need: Operation not permitted" ]
+		"$HELPERDIR/sharness-exec-view" -x /usr --file /etc/passwd=@PW@ -- "$TRY" create "$TMP/w/ran"
+	[ "$stderr" = "sharness-exec-view: fatal: unable to make a mount namespace, which the files of --file (run --passwd-fd, --group-fd) need: Operation not permitted" ]
 	[ ! -e "$TMP/w/ran" ]
 }

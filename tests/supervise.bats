@@ -23,7 +23,7 @@ load helpers/load
 
 TRY_SUPER="$TRYDIR/try-super"
 DENY="$TRYDIR/deny-unshare"
-USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-c CONTROLLER]... [-E FD] [-F KEY] [-H HASH] [-I ID] [-K SECONDS] [-m MIB] [-O FD] [-P PATH] [-p N] [-R FD] [-T SECONDS] [-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [--controller CONTROLLER]... [-E FD] [--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-m MIB] [-O FD] [--report-path PATH] [-p N] [--status-in FD] [--timeout SECONDS] [-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 setup() {
 	setup_tmp
@@ -670,11 +670,11 @@ fallback_case() {
 	local mem pids
 	mem=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
 	pids=$(awk -F: '$2 == "pids" { print $3 }' /proc/self/cgroup)
-	run -0 --separate-stderr "$SUPERVISE" -c memory -c pids -- echo a b
+	run -0 --separate-stderr "$SUPERVISE" --controller memory --controller pids -- echo a b
 	[[ "$output" =~ ^-g\ /sys/fs/cgroup/memory${mem%/}/sharness-exec\.([0-9]+)\ -g\ /sys/fs/cgroup/pids${pids%/}/sharness-exec\.([0-9]+)\ a\ b$ ]]
 	[ ! -e "/sys/fs/cgroup/memory${mem%/}/sharness-exec.${BASH_REMATCH[1]}" ]
 	require_feature nobody
 	cd /
-	run -0 --separate-stderr as_nobody "$SUPERVISE" -c pids -- echo a b
+	run -0 --separate-stderr as_nobody "$SUPERVISE" --controller pids -- echo a b
 	[[ "$output" == "-r unable to create cgroup /sys/fs/cgroup/pids"*"Permission denied a b" ]]
 }

@@ -19,7 +19,7 @@
 #include <linux/types.h>
 
 #define VIEW_USAGE "sharness-exec-view [-btvV] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
-	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [-F PATH=FD]... [-k PATH]... " \
+	"[-P PATH]... [-T PATH]... [-M MIB] [--symlink LINK=TARGET]... [--file PATH=FD]... [-s PATH]... " \
 	"[--] PROGRAM [ARG...]"
 
 /* Rights, as the landlock step grants them: write implies read and exec. */

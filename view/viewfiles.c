@@ -42,15 +42,15 @@ void file_add(char *arg)
 	struct vfile *f;
 
 	if (!eq || !parse_ulong(eq + 1, 3, 1 << 20, &fd))
-		usage_fail(VIEW_USAGE, "unable to parse -F %s: not PATH=FD, FD above 2", qn(arg));
+		usage_fail(VIEW_USAGE, "unable to parse --file %s: not PATH=FD, FD above 2", qn(arg));
 	*eq = '\0';
 	path = norm("F", arg);
 	if (strrchr(path, '/') == path)
-		usage_fail(VIEW_USAGE, "unable to parse -F %s: a file directly in / is "
+		usage_fail(VIEW_USAGE, "unable to parse --file %s: a file directly in / is "
 		           "not given", path);
 	for (size_t i = 0; i < nfiles; i++)
 		if (!strcmp(files[i].path, path))
-			usage_fail(VIEW_USAGE, "unable to parse -F %s: given twice", path);
+			usage_fail(VIEW_USAGE, "unable to parse --file %s: given twice", path);
 	if (!(files = reallocarray(files, nfiles + 1, sizeof *files)))
 		die(EXIT_REFUSED, "out of memory");
 	f = &files[nfiles++];
@@ -58,7 +58,7 @@ void file_add(char *arg)
 	if (!(f->text = sealed_read((int)fd, FILE_MAX, &f->len)))
 		die_hint(EXIT_REFUSED, errno, errno == EPERM ? "a memfd sealed with F_SEAL_WRITE, "
 		         "F_SEAL_GROW, F_SEAL_SHRINK and F_SEAL_SEAL" : NULL,
-		         "unable to read -F %s=%lu", path, fd);
+		         "unable to read --file %s=%lu", path, fd);
 	close((int)fd);
 }
 

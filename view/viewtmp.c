@@ -88,7 +88,7 @@ void tmpfs_no_view(int err)
 		die_hint(EXIT_CONFINE, err, "-b (--best-effort) runs without them: "
 		         "each path keeps only what the lists grant",
 		         "unable to make a mount namespace, which the private "
-		         "tmpfs paths (-m) need");
+		         "tmpfs paths (-T) need");
 }
 
 /* What the landlock step may grant only on what this view made (the
