@@ -163,9 +163,8 @@ static int cmd_check(int argc, char **argv)
 
 /* hello and probe live beside the verify path, in a program of their own
  * (DESIGN.md 1), and learn in the signer's, each of which runs this one again
- * through the descriptor -F. Only this program reads keys: probe's
- * --trust-key FILE goes on as -K FILE with --fingerprint FINGERPRINT or
- * --key-error WHY. */
+ * through the descriptor -F. Only this program reads keys: probe's --trust-key
+ * FILE goes on as -K FILE with --fingerprint FINGERPRINT or --key-error WHY. */
 static int beside(int argc, char **argv)
 {
 	static const char **v;	/* static: reachable for LSan if the exec fails */

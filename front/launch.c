@@ -241,8 +241,7 @@ static NORETURN void exec_launcher(const struct loaded *l, const struct launch_o
 	snprintf(fe, sizeof fe, "%d", self);
 	snprintf(mf, sizeof mf, "%d", m);
 	v[n++] = helper_path("sharness-exec-launch");
-	v[n++] = "-F", v[n++] = fe, v[n++] = "--manifest", v[n++] = mf, v[n++] = "--hash",
-	v[n++] = l->hash;
+	v[n++] = "-F", v[n++] = fe, v[n++] = "--manifest", v[n++] = mf, v[n++] = "--hash", v[n++] = l->hash;
 	if (dry)
 		v[n++] = "-n";
 	if (o->uid_range)

@@ -184,14 +184,14 @@ static NORETURN void refuse_rlimits(const char *why, unsigned long mib, unsigned
 	     "the uid across the host" : "RLIMIT_AS caps each process, not the run");
 }
 
+/* --rlimits WHY: -r is a read path in the other steps (DESIGN.md 1). */
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' }, { "rlimits", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 }
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		/* -r is a read path in the other steps (DESIGN.md 1) */
-		{ "rlimits", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 }
-	};
 	unsigned long mib = 0, pids = 0, percent = 0;
 	const char *why = NULL;
 	char *dir[MAX_CGROUPS];

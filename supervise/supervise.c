@@ -367,16 +367,11 @@ static void check(const char *why, int last)
 static void parse(int argc, char **argv, unsigned long *abi_cap)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "controller", required_argument, NULL, 'c' },
-		{ "kill-after", required_argument, NULL, 'K' },
-		{ "policy-hash", required_argument, NULL, 'H' },
-		{ "policy-id", required_argument, NULL, 'I' },
-		{ "policy-key", required_argument, NULL, 'F' },
-		{ "report-path", required_argument, NULL, 'P' },
-		{ "status-in", required_argument, NULL, 'R' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 }
+		{ "help", no_argument, NULL, 'h' }, { "controller", required_argument, NULL, 'c' },
+		{ "kill-after", required_argument, NULL, 'K' }, { "timeout", required_argument, NULL, 'T' },
+		{ "policy-hash", required_argument, NULL, 'H' }, { "policy-id", required_argument, NULL, 'I' },
+		{ "policy-key", required_argument, NULL, 'F' }, { "status-in", required_argument, NULL, 'R' },
+		{ "report-path", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 }
 	};
 	int c;
 

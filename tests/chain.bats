@@ -248,7 +248,7 @@ PY
 	cd "$TMP"
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/true
 	! grep -q 'the socket scan' <<<"$stderr"
-	[[ "$output" != *" -S "* ]]
+	[[ "$output" != *" --scan "* ]]
 	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/true
 	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"

@@ -112,11 +112,11 @@ golden() {
 	golden sockets
 	# --explain: the observer learns the sockets too
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain --policy "$TMP/p.json" -- true
-	[[ "${lines[1]}" == *" -X -r /etc -x /usr -w /home/ci/build -k /home/ci/build/db/.s.PGSQL.5432 -k /nonexistent/run/docker.sock --" ]]
+	[[ "${lines[1]}" == *" -X -r /etc -x /usr -w /home/ci/build -s /home/ci/build/db/.s.PGSQL.5432 -s /nonexistent/run/docker.sock --" ]]
 	# no socket, no write_vcs (or false): no -k, no -V anywhere
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"write":["/w"],"write_vcs":false},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain -p "$TMP/p.json" -- true
-	[[ "$output" != *" -k "* ]] && [[ "$output" != *" -V"* ]]
+	[[ "$output" != *" -s "* ]] && [[ "$output" != *" -V"* ]]
 }
 
 # --- the landlock step: -k ---

@@ -76,7 +76,7 @@ SL() { "$SUPERVISE" --controller memory --controller pids -- "$LIMITS" "$@"; }
 @test "stdin and stdout pass through" {
 	run -0 --separate-stderr bash -c "printf 'one\ntwo\n' | \"\$0\" -p 50 -m 64 -- cat" "$LIMITS"
 	[ "$output" = "$(printf 'one\ntwo')" ]
-	run -0 --separate-stderr bash -c "\"\$0\" -r test -p 50 -- sh -c 'echo out; echo err >&2'" "$LIMITS"
+	run -0 --separate-stderr bash -c "\"\$0\" --rlimits test -p 50 -- sh -c 'echo out; echo err >&2'" "$LIMITS"
 	[ "$output" = out ]
 	[ "$stderr" = "$NPROC_WARN"$'\n'err ]
 }
@@ -96,7 +96,7 @@ SL() { "$SUPERVISE" --controller memory --controller pids -- "$LIMITS" "$@"; }
 	local mem pids
 	mem=$(own_path memory)
 	pids=$(own_path pids)
-	run -0 --separate-stderr "$SUPERVISE" --controller memory --controller pids -- "$LIMITS" -m 64 -p 50 -- sh --controller '
+	run -0 --separate-stderr "$SUPERVISE" --controller memory --controller pids -- "$LIMITS" -m 64 -p 50 -- sh -c '
 		grep -E "^[0-9]+:(memory|pids):" /proc/self/cgroup | sort -t: -k2
 		m=$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
 		p=$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
@@ -125,7 +125,7 @@ SL() { "$SUPERVISE" --controller memory --controller pids -- "$LIMITS" "$@"; }
 @test "root, cgroup v1: a cgroup the target made in the run's, with a process in it, goes with the run; the cap's count stays right" {
 	require_feature root
 	require_feature cgroup1
-	run --separate-stderr "$SUPERVISE" --controller memory --controller pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh --controller '
+	run --separate-stderr "$SUPERVISE" --controller memory --controller pids -p 3 -- "$LIMITS" -m 64 -p 3 -- sh -c '
 		m=/sys/fs/cgroup/memory$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup)
 		p=/sys/fs/cgroup/pids$(sed -n "s/^[0-9]*:pids://p" /proc/self/cgroup)
 		echo "$m"; echo "$p"

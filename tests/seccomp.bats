@@ -306,11 +306,11 @@ userns() {
 	for v in false; do
 		write_policy "$TMP/p.json" '{"pbp":1,"id":"u","network":"none","process":{"no_new_privs":true,"user_namespaces":'$v'}}'
 		run -0 "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true
-		[[ "$output" != *" -U "* ]]
+		[[ "$output" != *" --userns "* ]]
 	done
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"u","network":"none","process":{"no_new_privs":true}}'
 	run -0 "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true
-	[[ "$output" != *" -U "* ]]
+	[[ "$output" != *" --userns "* ]]
 }
 
 # --- vsock, leases ------------------------------------------------------------------

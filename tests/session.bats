@@ -311,10 +311,10 @@ t_db() {
 	run -0 with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run --passwd-fd @PW@ --group-fd @GR@ \
 		-p "$TMP/p.json" -- ls -A /etc
 	[ "$output" = $'group\npasswd' ]
-	# The dry run shows the view's -F and the landlock step's read rules.
+	# The dry run shows the view's --file and the landlock step's read rules.
 	run -0 --separate-stderr with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run --dry-run --passwd-fd @PW@ \
 		--group-fd @GR@ -p "$TMP/p.json" -- true
-	[[ "${lines[2]}" == */sharness-exec-view\ *\ -F\ /etc/passwd=[0-9]*\ -F\ /etc/group=[0-9]*\ -- ]]
+	[[ "${lines[2]}" == */sharness-exec-view\ *\ --file\ /etc/passwd=[0-9]*\ --file\ /etc/group=[0-9]*\ -- ]]
 	[[ "${lines[3]}" == *" -r /etc/passwd -r /etc/group -R --" ]]
 }
 

@@ -664,7 +664,7 @@ fallback_case() {
 	[ -z "$stderr" ]
 }
 
-@test "-c: the cgroup or why there is none is passed to the next program as -g or -r" {
+@test "--controller: the cgroup or why there is none is passed to the next program as -g or --rlimits" {
 	require_feature root
 	require_feature cgroup1
 	local mem pids
@@ -676,5 +676,5 @@ fallback_case() {
 	require_feature nobody
 	cd /
 	run -0 --separate-stderr as_nobody "$SUPERVISE" --controller pids -- echo a b
-	[[ "$output" == "-r unable to create cgroup /sys/fs/cgroup/pids"*"Permission denied a b" ]]
+	[[ "$output" == "--rlimits unable to create cgroup /sys/fs/cgroup/pids"*"Permission denied a b" ]]
 }

@@ -196,7 +196,7 @@ handle_case() {
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n --timeout 1 --kill-after 1m -p "$TMP/p.json" -- true
 	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 --timeout 1 --kill-after 60 --" ]
 	# and the step on its own
-	for v in "-T 0" "-T x" "-T 2147483648" "-T 1.2345" "-T 1." "-K 0" "-K 5" "-m 0" "-p x"; do
+	for v in "--timeout 0" "--timeout x" "--timeout 2147483648" "--timeout 1.2345" "--timeout 1." "--kill-after 0" "--kill-after 5" "-m 0" "-p x"; do
 		# shellcheck disable=SC2086
 		run -125 --separate-stderr "$SUPERVISE" $v -- touch "$TMP/ran"
 		[ "${#stderr_lines[@]}" = 2 ]

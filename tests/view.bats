@@ -462,7 +462,7 @@ t_alone() {
 	local m=$1
 	vneed "$m"
 	# Only the paths given, each as its list says; -s makes a link.
-	run -0 --separate-stderr alone "$m" -x /usr -s /bin=usr/bin -r "$TMP/ro" -w "$TMP/rw" -- \
+	run -0 --separate-stderr alone "$m" -x /usr --symlink /bin=usr/bin -r "$TMP/ro" -w "$TMP/rw" -- \
 		/bin/sh -c 'ls -A / | tr "\n" " "; echo; readlink /bin; echo new >"$1/rw/new"; echo x >"$1/ro/new" || true' sh "$TMP"
 	[[ " ${lines[0]}" == *" bin "*" tmp usr " ]] && [[ " ${lines[0]}" != *" etc "* ]]
 	[ "${lines[1]}" = usr/bin ]
