@@ -63,7 +63,7 @@ static int query_abi(const char **why)
 /* Capabilities survive Landlock: a root target holding CAP_SYS_ADMIN or
  * CAP_PERFMON could still read /proc/PID/environ of processes outside its
  * domain. So none may reach the target, even when the caller is root.
- * Under run --user (-u) the ids change between the locked securebits
+ * Under run --user (--user) the ids change between the locked securebits
  * (NO_SETUID_FIXUP: the change itself clears nothing) and the cleared
  * sets, and then there is no way back to root. */
 static void drop_caps(void)
@@ -428,7 +428,7 @@ int main(int argc, char **argv)
 	want.handled_access_net = o.net ? LL_NET_TCP | LL_NET_UDP : 0;
 	attr = want;
 	landlock_mask_abi(abi, &attr, &flags);
-	walls_wait();	/* -S: the front end's socket scan */
+	walls_wait();	/* --scan: the front end's socket scan */
 	find_walls(abi, &w);
 	weigh(&w, why_none, held, sizeof held);
 	if (!abi)

@@ -383,7 +383,7 @@ static void put_word(const char *w, FILE *f)
 
 /* Each step on a line of its own, the NTARGET words of the target last;
  * after the limits step's name, @CGROUP@ for what supervise puts there at
- * run time: -g DIR for each cgroup it made, or -r WHY. */
+ * run time: -g DIR for each cgroup it made, or --rlimits WHY. */
 static void print_chain(const struct vec *chain, size_t ntarget, FILE *f)
 {
 	for (size_t i = 0; i < chain->n; i++) {

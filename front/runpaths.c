@@ -73,7 +73,7 @@ void push_links(struct vec *chain, const char *key, const struct strlist *orig,
 	}
 }
 
-/* -k PATH for each files.sockets path: the one host socket the view
+/* -s PATH for each files.sockets path: the one host socket the view
  * leaves uncovered, and the landlock step (ABI 9) lets the target
  * connect(2) to. In the VIEW, one beneath no read, exec or write path is
  * bound read-only first (-r PATH: connect(2) passes a read-only mount). */

@@ -51,7 +51,7 @@ const char *errname(int err);
 
 /* explain.c: the observer's options, from supervise's parse: -E (on),
  * -H (the host's network: the object form), -r/-x/-w PATH (the policy's
- * read, exec and write paths, as the landlock step gets them), -k PATH
+ * read, exec and write paths, as the landlock step gets them), -s PATH
  * (its files.sockets). Returns 0
  * for an option that is not one of these. */
 extern int explain_on;

@@ -3,7 +3,7 @@
  * the report, from what it saw itself (init's wait status, the target's
  * rusage, the cgroup's counters that the watcher read, caphits.c), from
  * argv (the policy's id, hash and key, the CPU cap) and from the status
- * pipe (-R FD, statuspipe.h), where the later steps wrote their warning
+ * pipe (--status-in FD, statuspipe.h), where the later steps wrote their warning
  * and fatal lines, the landlock step its walls and "@exec". Never from
  * stderr, which the target can forge. A fatal line of the supervisor's
  * own (no pid namespace and no signal scoping, the watcher gone) writes
@@ -26,8 +26,8 @@
 #include "supervise.h"
 
 static struct {
-	int fd, rfd;                 /* -O, -R; -1 none */
-	const char *path;            /* -P: fd is its directory */
+	int fd, rfd;                 /* -O, --status-in; -1 none */
+	const char *path;            /* --report-path: fd is its directory */
 	char *dir, *base;            /* its parts */
 	int dfd;                     /* --explain's denials, from init; -1 none */
 	int inited, written, exec_seen;
@@ -125,7 +125,7 @@ static const char *outcome_of(int code)
 	       "could_not_confine";
 }
 
-/* The report, to -O's descriptor, or by name (-P): then only once every
+/* The report, to -O's descriptor, or by name (--report-path): then only once every
  * process of the run is gone, so that what the name leads to is ours. A
  * report that cannot be written there is a fatal line, and the run's
  * status 126: the caller must not take what is at the name for it. */

@@ -27,7 +27,7 @@ extern struct run {
 	int pidns;               /* init is pid 1 of a new pid namespace */
 	int best_effort;
 	int test;                /* check mode (-t) */
-	int want;                /* the controllers of -c, CG_* */
+	int want;                /* the controllers of --controller, CG_* */
 	struct cgroup cg;        /* version 0: none */
 	int status[2];           /* init -> supervisor: the raw wait status */
 	pid_t supervisor, init;  /* as the supervisor sees them */
@@ -51,19 +51,20 @@ extern struct run {
  * the N in KEEP (-1 entries are skipped), which it sorts. */
 void keep_only(int *keep, int n);
 /* timeout.c, in init: kill everything of the run that is left (the
- * timeout's -K, and the end of every run). */
+ * timeout's --kill-after, and the end of every run). */
 void init_kill_all(void);
 
-/* report.c (-O, -P, -R, -I, -H, -F, -u; report.h): the options, C and its
- * ARG; after them, set up (the report's descriptors close-on-exec, the
- * supervisor's own lines taken); the descriptors the supervisor keeps
- * (-1: none); the report, once the run has ended with STATUS. */
+/* report.c (-O, -u, --report-path, --status-in, --policy-id, --policy-hash,
+ * --policy-key; report.h): the options, C and its ARG; after them, set up
+ * (the report's descriptors close-on-exec, the supervisor's own lines
+ * taken); the descriptors the supervisor keeps (-1: none); the report,
+ * once the run has ended with STATUS. */
 void report_option(int c, const char *arg, const char *usage);
 void report_setup(void);
 void report_keep(int *fd, int *rfd, int *dfd);
 /* --explain with -O: the memfd init writes the denials into, else -1. */
 int report_denials_fd(void);
-/* 0, or -1 when the report could not be written by name (-P). */
+/* 0, or -1 when the report could not be written by name (--report-path). */
 int report_end(int status);
 
 /* descendants.c, without a pid namespace: kill and reap every descendant
@@ -82,7 +83,7 @@ void watcher_wait(char *why);
 /* The watcher's message (after its tag) from FD: into CG and WHY. 0, or
  * -1 on EOF, an error, or a message that does not parse. */
 int receive_cgroup(int fd, struct cgroup *cg, char *why);
-/* -c NAME: add the controller NAME to run.want; 0 when there is none. */
+/* --controller NAME: add the controller NAME to run.want; 0 when there is none. */
 int want_controller(const char *name);
 /* The run is over: have the watcher clean up, and wait for it. */
 void end_watcher(void);

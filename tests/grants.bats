@@ -127,8 +127,8 @@ golden() {
 	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/sock"
 	run -0 --separate-stderr "$LANDLOCK" -x /usr -x "$TRYDIR" -s "$TMP/missing" -s "$TMP/file" -s "$TMP/sock" -- "$TRYV" stat /usr
 	[ "$stderr" = "sharness-exec-landlock: warning: skipping missing path $TMP/missing
-sharness-exec-landlock: warning: skipping $TMP/file (files.sockets, -k): not a socket" ]
-	# -k is a rule path: never through a symlink
+sharness-exec-landlock: warning: skipping $TMP/file (files.sockets, -s): not a socket" ]
+	# -s is a rule path: never through a symlink
 	ln -s "$TMP/sock" "$TMP/link"
 	run -126 --separate-stderr "$LANDLOCK" -x /usr -x "$TRYDIR" -s "$TMP/link" -- "$TRYV" stat /usr
 	[[ "${stderr_lines[0]}" == "sharness-exec-landlock: fatal: unable to open $TMP/link"* ]]

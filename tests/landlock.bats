@@ -154,7 +154,7 @@ free_port() {
 	[ "$output" = "" ]
 	[ "${#stderr_lines[@]}" = 2 ]
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
-	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bHRtUX] [-A ABI] "* ]]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bHRtX] [-A ABI] "* ]]
 	run -125 --separate-stderr "$LANDLOCK" -r /usr --
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
 }
@@ -204,7 +204,7 @@ free_port() {
 		[ ! -e "$TMP/rw/ran" ]
 	done
 	run -126 --separate-stderr ll -w "$TMP/rw" --scan 9 -- "$T" create "$TMP/rw/ran"
-	[ "$stderr" = "sharness-exec-landlock: fatal: unable to read the socket scan's pipe (-S 9): Bad file descriptor" ]
+	[ "$stderr" = "sharness-exec-landlock: fatal: unable to read the socket scan's pipe (--scan 9): Bad file descriptor" ]
 	[ ! -e "$TMP/rw/ran" ]
 	for fd in 2 x 3x -1; do
 		run -125 --separate-stderr "$LANDLOCK" --scan "$fd" -- "$T" create "$TMP/rw/ran"

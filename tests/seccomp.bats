@@ -94,7 +94,7 @@ inside() {
 			ports=$(printf '%s' "$NET" | "$PY" -c 'import json,sys; print(" ".join(map(str, json.load(sys.stdin).get("connect_tcp_ports", []))))')
 			for d in $ports; do args+=(-c "$d"); done
 		fi
-		[ "$USERNS" = true ] && args+=(-U)
+		[ "$USERNS" = true ] && args+=(--userns)
 		as_m "$mode" "$LANDLOCK" "${args[@]}" -- "$@"
 	else
 		write_policy "$TMP/p.json" "$("$PY" - "$NET" "${USERNS:-false}" "$TMP" "${r[*]}" "${x[*]}" <<-'EOF'

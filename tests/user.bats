@@ -263,7 +263,7 @@ ids_are() {
 	[ "$output" = "Groups:	$want" ]
 	[ "$stderr" = "sharness-exec: warning: --user-groups keeps groups of $made_user that carry host privileges: adm" ]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --user "$made_user" --user-groups -p "$TMP/p.json" -- true
-	grep -q -- " -u $uid:65534 -G [0-9,]* " <<<"$output"
+	grep -q -- " --user $uid:65534 -G [0-9,]* " <<<"$output"
 }
 
 @test "sharness-exec-limits -U: caps on rlimits are refused (126), naming max_pids or max_memory_mb" {

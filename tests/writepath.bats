@@ -145,7 +145,7 @@ t_tmux() {
 @test "a tmux server started outside, its socket beneath a write path, cannot be driven from inside (nobody)" { t_tmux nobody; }
 @test "a tmux server started outside, its socket beneath a write path, cannot be driven from inside (1000)" { t_tmux 1000; }
 
-# The view step by hand (the front end's files.sockets gives it -k): a
+# The view step by hand (the front end's files.sockets gives it -s): a
 # socket named by -k stays reachable, its sibling is covered.
 t_keep() {
 	local m=$1 keep other

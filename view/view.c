@@ -2,13 +2,13 @@
  * mount namespace, a new root (a tmpfs, or a clone of / when / is a rule)
  * holds only the paths in argv, each bound with the union of its own and its
  * ancestors' rights (-r read-only,noexec; -x read-only; -w read-write; all
- * nosuid,nodev; -p read-only beneath a write path); /proc a fresh procfs,
- * /sys read-only, /dev a minimal one; the links of -s; then pivot_root, the
+ * nosuid,nodev; -P read-only beneath a write path); /proc a fresh procfs,
+ * /sys read-only, /dev a minimal one; the links of --symlink; then pivot_root, the
  * old root detached, and the same working directory; set-id files beneath
  * the write paths read-only, the directories above a protected path bound
- * onto themselves (viewguard.c); the files of -F (viewfiles.c). Trusts only argv: the
+ * onto themselves (viewguard.c); the files of --file (viewfiles.c). Trusts only argv: the
  * paths are resolved ones (the front end follows trusted symlinks and says
- * so with -s), opened here following none. Exit: 125 usage, 126 could not
+ * so with --symlink), opened here following none. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
 #include <getopt.h>
 #include <errno.h>
@@ -354,7 +354,7 @@ static void bind_one(size_t i)
 	e->mounted = 1;
 }
 
-/* Each path in tree order: a tmpfs (-m) before the paths beneath it,
+/* Each path in tree order: a tmpfs (-T) before the paths beneath it,
  * which are bound on top of it (CWD's directories made in it). */
 static void bind_all(const char *cwd)
 {

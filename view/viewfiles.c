@@ -1,4 +1,4 @@
-/* sharness-exec-view: -F PATH=FD, the files the view is given whole (run
+/* sharness-exec-view: --file PATH=FD, the files the view is given whole (run
  * --passwd-fd and --group-fd: /etc/passwd and /etc/group), whether or
  * not the policy grants the directory they are in (view.h). FD is a
  * sealed memfd, read once as the step starts and closed, so the target
@@ -67,7 +67,7 @@ size_t files_count(void)
 	return nfiles;
 }
 
-/* The mount points of the files beneath the tmpfs of -m at PATH, made in
+/* The mount points of the files beneath the tmpfs of -T at PATH, made in
  * it (DIR, open on it) before it is attached: no mount point is made on
  * a tmpfs not the view's own afterwards. */
 void files_points(int dir, const char *path)

@@ -59,7 +59,7 @@ out:
 	return m;
 }
 
-/* The -m tmpfs mounts (viewtmp.c), ours as well. */
+/* The -T tmpfs mounts (viewtmp.c), ours as well. */
 static dev_t *tmp_devs;
 static size_t ntmp_devs;
 
