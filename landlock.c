@@ -1,9 +1,9 @@
 /* sharness-exec-landlock: the last link before the target. A Landlock
  * ruleset handling every right of the kernel's ABI, allowing only the paths
- * and TCP and UDP ports in argv (all it trusts); in the object form the
- * listen guard (listenguard.c); then no capabilities, no_new_privs,
- * the seccomp filter of seccomp.h (SECCOMP_TARGET, and the socket allowlist
- * in the object form), restrict_self, exec PROGRAM. Exit: 125 usage, 126 could not
+ * and TCP and UDP ports in argv (all it trusts); then no capabilities,
+ * no_new_privs, the seccomp filter of seccomp.h (SECCOMP_TARGET, and the
+ * socket allowlist in the object form, whose listen guard the listen step
+ * before this one stands), restrict_self, exec PROGRAM. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
 #include <errno.h>
 #include <stddef.h>
@@ -25,7 +25,6 @@
 #include "landlock-abi.h"
 #include "landlock/landlockrules.h"
 #include "landlock/landlockview.h"
-#include "landlock/listenguard.h"
 #include "rights.h"
 #include "seccomp.h"
 #include "statuspipe.h"
@@ -139,7 +138,7 @@ static void check(int abi, const struct sharness_ruleset_attr *a, __u32 flags,
 static struct {
 	struct rule *rule;
 	const char **view;
-	int nrules, best, net, udp, userns, test, explain;
+	int nrules, best, net, udp, userns, test, explain, record;
 	unsigned long cap, envfd;
 } o = { .cap = 1000, .envfd = ULONG_MAX };
 
@@ -192,7 +191,7 @@ static void parse(int argc, char **argv)
 		case 'S': walls_scan_fd(optarg, USAGE); break;
 		case 'u': user_parse_ids(optarg, USAGE); break;
 		case 'G': user_parse_groups(optarg, USAGE); groups = 1; break;
-		case 'W': walls_fd(optarg, USAGE); break;
+		case 'W': walls_fd(optarg, USAGE); o.record = 1; break;
 		case 'E': status_fd(optarg, USAGE); break;
 		case 'C': case 'L':
 			o.udp = 1;
@@ -203,7 +202,8 @@ static void parse(int argc, char **argv)
 			__attribute__((fallthrough));
 		case 'r': case 'x': case 'w': case 's': case 'T':
 			o.rule[o.nrules].opt = c;
-			o.rule[o.nrules++].arg = optarg;
+			o.rule[o.nrules++].arg = strchr("clCL", c) ? optarg :
+				rule_path(c, optarg, USAGE);
 			break;
 		default:
 			usage_option(USAGE, c, argv[optind - 1]);
@@ -224,6 +224,21 @@ static const struct rule *socket_dir_rule(void)
 		if (strchr("rx", o.rule[i].opt) && socket_dir_beneath(o.rule[i].arg))
 			return &o.rule[i];
 	return NULL;
+}
+
+/* The object form's listen guard, as the listen step before this one
+ * noted it in the walls record (listen/listen.c): "on", "listen-refused"
+ * (-b, where it could not be had), or "none". In a chain (-W) the object
+ * form never runs without that step; by hand, without -W, this step
+ * stands alone, the guard being sharness-exec-listen's. */
+static const char *guard_word(void)
+{
+	const char *v = walls_value("listen");
+
+	if (!v && o.net && o.record)
+		diex(EXIT_CONFINE, "unable to confine the object form (-H): the walls record "
+		     "notes no listen guard (no sharness-exec-listen step before this one)");
+	return !v ? "none" : !strcmp(v, "guard") ? "on" : "listen-refused";
 }
 
 /* The walls of this run: the record's (-W), and this step's own. */
@@ -394,11 +409,11 @@ int main(int argc, char **argv)
 {
 	struct sharness_ruleset_attr want = { LL_FS_ALL, 0, LL_SCOPE_ALL, 0, 0, 0 }, attr;
 	unsigned filter = SECCOMP_TARGET;
-	const char *guard = "none", *why_none;
+	const char *guard, *why_none;
 	/* Nothing of ours runs between restrict_self and exec that an audit
 	 * record would help with; the kernel asks sandbox launchers to say so.
 	 * Of the later flags, none is used: this step is single-threaded (the
-	 * listen guard is a process of its own), so TSYNC (ABI 8) would cover
+	 * listen guard is a step of its own), so TSYNC (ABI 8) would cover
 	 * nothing more; and no_new_privs must be set before restrict_self
 	 * anyway, for the seccomp filters, so NO_NEW_PRIVS (ABI 11) would make
 	 * nothing simpler. */
@@ -430,6 +445,7 @@ int main(int argc, char **argv)
 	landlock_mask_abi(abi, &attr, &flags);
 	walls_wait();	/* --scan: the front end's socket scan */
 	find_walls(abi, &w);
+	guard = guard_word();
 	weigh(&w, why_none, held, sizeof held);
 	if (!abi)
 		refuse_reopenable_fds();
@@ -437,13 +453,6 @@ int main(int argc, char **argv)
 	if (fd >= 0)
 		view_rules(fd, attr.handled_access_fs);
 
-	/* The guard's server must be forked before the capabilities go (it
-	 * keeps CAP_SYS_PTRACE where it is held) and before restrict_self (it
-	 * must stay outside the domain, out of the target's reach). */
-	if (o.net && o.test)
-		guard = listenguard_possible(&guard) ? "on" : "listen-refused";
-	if (o.net)
-		listenguard_start(o.best);
 	set_view();
 
 	drop_caps();

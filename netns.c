@@ -38,8 +38,13 @@ const char *progname = "sharness-exec-netns";
 /* What the later steps need in the user namespace (DESIGN.md 1):
  * CAP_SYS_ADMIN for the pid and mount namespaces and the view's mounts,
  * CAP_SETPCAP for the landlock step to empty the bounding set and lock the
- * securebits, CAP_SYS_PTRACE for the supervisor and init. */
-static const int ambient[] = { CAP_SYS_ADMIN, CAP_SETPCAP, CAP_SYS_PTRACE };
+ * securebits, CAP_SYS_PTRACE for the explain step (run --explain). */
+/* With -H, CAP_NET_ADMIN too: the host's network namespace is not the user
+ * namespace's, so it grants nothing there; a namespace the egress step
+ * makes for the run is, and its lo must be brought up (the step lowers
+ * it again before the rest of the chain). */
+static const int ambient[] = { CAP_SYS_ADMIN, CAP_SETPCAP, CAP_SYS_PTRACE, CAP_NET_ADMIN };
+static size_t nambient = 3;
 
 static int in_userns; /* a user namespace was made */
 
@@ -77,11 +82,11 @@ static void raise_ambient(void)
 
 	if (syscall(SYS_capget, &h, d) < 0)
 		die(EXIT_CONFINE, "unable to read the capability sets");
-	for (i = 0; i < sizeof ambient / sizeof *ambient; i++)
+	for (i = 0; i < nambient; i++)
 		d[CAP_TO_INDEX(ambient[i])].inheritable |= CAP_TO_MASK(ambient[i]);
 	if (syscall(SYS_capset, &h, d) < 0)
 		die(EXIT_CONFINE, "unable to set the inheritable capabilities");
-	for (i = 0; i < sizeof ambient / sizeof *ambient; i++)
+	for (i = 0; i < nambient; i++)
 		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, ambient[i], 0, 0) < 0)
 			die(EXIT_CONFINE, "unable to raise the ambient capability %d", ambient[i]);
 }
@@ -125,24 +130,6 @@ static int unshare_ns(int flags, char *why, size_t size)
 		return errno;
 	die(EXIT_CONFINE, "unable to unshare the %s namespaces",
 	    flags & CLONE_NEWNET ? "network and IPC" : "IPC");
-}
-
-/* A new namespace starts with lo down: bring it up so 127.0.0.1 works. */
-static void lo_up(void)
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		die(EXIT_CONFINE, "unable to open a socket to configure lo");
-	memset(&ifr, 0, sizeof ifr);
-	memcpy(ifr.ifr_name, "lo", 3);
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
-		die(EXIT_CONFINE, "unable to read the flags of lo");
-	ifr.ifr_flags |= IFF_UP;
-	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
-		die(EXIT_CONFINE, "unable to bring lo up");
-	close(fd);
 }
 
 /* -I (run --in-session): the caller's network namespace is taken as a
@@ -287,6 +274,8 @@ int main(int argc, char **argv)
 	char why[128] = "";
 
 	parse(argc, argv);
+	if (o.net == 1)
+		nambient = 4;	/* CAP_NET_ADMIN, for the egress step */
 	if (o.net == 2) {
 		session_only_lo();
 		session_abi(o.abi_cap, o.best);

@@ -29,11 +29,9 @@ const char *const policy_private_dirs[POLICY_PRIVATE_N] = {
 static const char *const reserved_names[] = {
 	"SHARNESS_AI_POLICY_HASH", "SHARNESS_AI_POLICY_ID", "SHARNESS_AI_POLICY_KEY",
 };
-
-/* Always read-only in the view (a capability-less uid 0 still passes
- * their permission bits), so never a files.write path. */
-static const char *const never_written[] = {
-	"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/sys",
+/* ... and those launch sets, beside MANIFEST_READY_PREFIX's (policy.h). */
+static const char *const launch_names[] = {
+	"SHARNESS_AI_CERT", "SHARNESS_AI_KEY", "SHARNESS_AI_CA", "SHARNESS_AI_SESSION_CA",
 };
 
 #define TYPE(c, i) json_type((c)->d, i)
@@ -140,6 +138,12 @@ static int listed(const char *s, const char *const *v, size_t n)
 		if (!strcmp(s, v[i]))
 			return 1;
 	return 0;
+}
+
+int manifest_launch_sets(const char *name)
+{
+	return listed(name, launch_names, COUNT(launch_names)) ||
+	       !strncmp(name, MANIFEST_READY_PREFIX, strlen(MANIFEST_READY_PREFIX));
 }
 
 /* Duplicates in IT[0..N) of list KP, each reported at its own position,
@@ -282,7 +286,7 @@ static char *tmpfs_path(struct ck *c, const char *kp, unsigned v)
 	return checked_path(c, kp, v, 1);
 }
 
-static void tmpfs_problem(void *c, const char *kp, const char *msg)
+static void problem_cb(void *c, const char *kp, const char *msg)
 {
 	problem(c, kp, "%s", msg);
 }
@@ -291,13 +295,11 @@ static char *write_path(struct ck *c, const char *kp, unsigned v)
 {
 	char q[QUOTED_MAX];
 	char *s = file_path(c, kp, v);
+	const char *ro = s ? policy_never_written(s) : NULL;
 
-	for (size_t k = 0; s && k < COUNT(never_written); k++)
-		if (path_beneath(s, never_written[k])) {
-			problem(c, kp, "beneath %s, which is always read-only: %s",
-			        never_written[k], quote(q, s, strlen(s), QUOTE_ALWAYS));
-			break;
-		}
+	if (ro)
+		problem(c, kp, "beneath %s, which is always read-only: %s", ro,
+		        quote(q, s, strlen(s), QUOTE_ALWAYS));
 	return s;
 }
 
@@ -456,6 +458,21 @@ static void check_object(struct ck *c, const struct rule *r, const char *kp, uns
 		}
 }
 
+/* A network.hosts entry: the egress step's own grammar (policynet.c). */
+static char *host_entry(struct ck *c, const char *kp, unsigned v)
+{
+	char q[QUOTED_MAX];
+	const char *why;
+	size_t len;
+	char *s = string(c, kp, v, &len);
+
+	if (!s || !(why = policy_host_refused(s, len)))
+		return s;
+	problem(c, kp, "%s: %s", why, quote(q, s, len, QUOTE_ALWAYS));
+	free(s);
+	return NULL;
+}
+
 static void check_network(struct ck *c, const struct rule *r, const char *kp, unsigned v)
 {
 	char q[QUOTED_MAX];
@@ -464,6 +481,7 @@ static void check_network(struct ck *c, const struct rule *r, const char *kp, un
 
 	if (TYPE(c, v) == JSON_OBJECT) {
 		check_object(c, r, kp, v);
+		c->p->net_none |= policy_hosts_check(c->d, v, c->p->hosts.n, problem_cb, c);
 	} else if (TYPE(c, v) != JSON_STRING) {
 		problem(c, kp, "must be \"none\" or an object");
 	} else if (json_streq(c->d, v, "none")) {
@@ -510,6 +528,7 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 		{ "files", "sockets", 0, check_list, .out = &p->sockets, .item = file_path },
 		{ "files", "write_vcs", 0, check_bool, .out = &p->write_vcs },
 		{ "", "network", 1, .check = check_network },
+		{ "network", "hosts", 0, check_list, .out = &p->hosts, .item = host_entry },
 		{ "network", "connect_tcp_ports", 0, check_ports, .out = &p->connect_ports,
 		  .n = &p->nconnect, .lo = 1, .hi = POLICY_MAX_PORT },
 		{ "network", "bind_tcp_ports", 0, check_ports, .out = &p->bind_ports,
@@ -550,7 +569,7 @@ size_t policy_check(struct policy *p, const struct json_doc *doc,
 		snprintf(kp, sizeof kp, "files.protected[%zu]", i);
 		beneath_write(&c, kp, p->protected.v[i]);
 	}
-	policy_tmpfs_overlaps(p, tmpfs_problem, &c);
+	policy_tmpfs_overlaps(p, problem_cb, &c);
 	if (c.n)
 		policy_free(p);
 	return c.n;
@@ -560,7 +579,7 @@ void policy_free(struct policy *p)
 {
 	struct strlist *lists[] = {
 		&p->read, &p->write, &p->exec, &p->protected, &p->tmpfs, &p->sockets,
-		&p->env_inherit, &p->env_set_names, &p->env_set_values,
+		&p->hosts, &p->env_inherit, &p->env_set_names, &p->env_set_values,
 		&p->read_resolved, &p->write_resolved, &p->exec_resolved, &p->protected_resolved,
 		&p->sockets_resolved,
 	};

@@ -29,7 +29,8 @@ struct policy {
 	struct strlist tmpfs;               /* a fresh tmpfs each (policyfiles.c) */
 	struct strlist sockets;             /* host UNIX sockets the target may connect to */
 	int write_vcs;                      /* 1: "files.write_vcs": true */
-	int net_none;                       /* 1: "network": "none" */
+	int net_none;                       /* 1: "none", or hosts: a namespace of its own */
+	struct strlist hosts;               /* network.hosts: HOST:PORT, the egress step's */
 	unsigned *connect_ports, *bind_ports;  /* TCP */
 	size_t nconnect, nbind;
 	/* UDP; both empty or absent: no UDP socket at all */
@@ -99,5 +100,30 @@ int policy_env_name(const char *s, size_t len);
 #define POLICY_PRIVATE_N 6
 extern const char *const policy_private_vars[POLICY_PRIVATE_N];
 extern const char *const policy_private_dirs[POLICY_PRIVATE_N];
+
+/* policyfiles.c: the directory beneath which PATH lies that the view
+ * keeps read-only whatever the policy says (/proc/sys, /sys, ...), so
+ * that PATH can be no files.write path; or NULL. */
+const char *policy_never_written(const char *path);
+
+/* policynet.c: why S (LEN bytes) is no network.hosts entry (HOST:PORT,
+ * *.NAME:PORT, an address or CIDR: egress/allow.c), or NULL. */
+const char *policy_host_refused(const char *s, size_t len);
+/* The hosts form of network object NET (of document D), whose hosts list
+ * holds NHOSTS entries: each problem through PROBLEM(CTX, KP, MSG) (no port
+ * key beside it, never empty); 1 when it is that form (a network namespace
+ * of the run's own), else 0. */
+struct json_doc;
+int policy_hosts_check(const struct json_doc *d, unsigned net, size_t nhosts,
+                       void (*problem)(void *ctx, const char *kp, const char *msg),
+                       void *ctx);
+
+/* 1 when NAME is a variable launch sets in every component and main
+ * (DESIGN.md 4.8), as the front end sets SHARNESS_AI_POLICY_* (which
+ * policy_check refuses): SHARNESS_AI_CERT, _KEY, _CA, _SESSION_CA and
+ * every SHARNESS_AI_READY_*. No inline policy of a manifest may name one
+ * (launch/manifest.c); run passes them on under --launch-env. */
+#define MANIFEST_READY_PREFIX "SHARNESS_AI_READY_"
+int manifest_launch_sets(const char *name);
 
 #endif

@@ -4,8 +4,9 @@
 # machine is noisy): the examples' C sources compiled three times by cc
 # (headers opened and probed, cc1, as and collect2 executed) bare,
 # confined, and confined with --explain, whose observer stops every
-# path-taking call twice (its seccomp stop and its exit stop). A plain run
-# has no observer (tests/explain.bats holds that it gets no -X): its cost
+# path-taking call twice (its seccomp stop and its exit stop), in a step of
+# its own, sharness-exec-explain: one fork and exec more. A plain run has no
+# observer (tests/explainstep.bats holds that it has no such step): its cost
 # is the chain's (bench/chain.sh). BEFORE-DIR, a build of a tree from
 # before --explain (6874e77~1, say), adds that build's plain confined run to
 # the same hyperfine run, to show a plain run costs what it cost then. A
@@ -14,7 +15,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 bench_init "${1:-.}" test-sharness-exec sharness-exec-landlock sharness-exec-supervise \
-	sharness-exec-netns sharness-exec-view
+	sharness-exec-netns sharness-exec-view sharness-exec-explain
 fe=$build/test-sharness-exec
 before=()
 if [ -n "${2:-}" ]; then

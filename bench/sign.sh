@@ -49,7 +49,7 @@ hash=$("$fe" hash "$tmp/p.json")
 ${CC:-cc} -O2 -D_GNU_SOURCE -I"$top" -I"$top/lib" -I"$top/policy" -o "$tmp/sign-cpu" \
 	"$top/bench/sign-cpu.c" "$top/policy/key.c" "$top/hash.c" "$top/policy/json.c" \
 	"$top/policy/load.c" "$top/policy.c" "$top/policy/policyfiles.c" \
-	"$top/policy/policynear.c" "$top/policy/manifest.c" "$top/lib/common.c" \
+	"$top/policy/policynear.c" "$top/lib/common.c" \
 	"$top/lib/text.c" -lbearssl
 read -r round ecdsa < <("$tmp/sign-cpu" "$tmp/p.json" "$tmp/k.pub" "$tmp/p.json.sig" "${ROUNDS:-500}")
 

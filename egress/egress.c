@@ -36,12 +36,13 @@
 #include "egress.h"
 #include "helper.h"
 #include "landlock-abi.h"
+#include "rights.h"
 #include "seccomp.h"
 
 const char *progname = "sharness-exec-egress";
 
-#define USAGE "sharness-exec-egress [-bt] -a HOST:PORT... (-f FD | -d FD) [-o FD] [--max MAX] " \
-	"[-i SECONDS]"
+#define USAGE "sharness-exec-egress [-bt] -a HOST:PORT... (-f FD | -d FD | [-l PORT] [-W FD] " \
+	"[--] PROGRAM [ARG...]) [-o FD] [--max MAX] [-i SECONDS]"
 
 /* -i: for a connection's request, resolution, connect and first flight */
 static unsigned long handshake_s = 10;
@@ -51,6 +52,7 @@ static size_t nallow;
 static struct own { int family; unsigned char addr[16]; } *own;
 static size_t nown;
 static int out = -1;		/* -o: a line a connection */
+static int out_step = -1;	/* in the chain: the same line, to the step */
 
 /* One line to -o in one write(2) (the file may be shared, O_APPEND). */
 static void say(const char *fmt, ...) PRINTF(1, 2);
@@ -60,7 +62,7 @@ static void say(const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (out < 0)
+	if (out < 0 && out_step < 0)
 		return;
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof line - 1, fmt, ap);
@@ -70,7 +72,10 @@ static void say(const char *fmt, ...)
 	if ((size_t)n > sizeof line - 2)
 		n = sizeof line - 2;
 	line[n++] = '\n';
-	(void)!write(out, line, (size_t)n);
+	if (out >= 0)
+		(void)!write(out, line, (size_t)n);
+	if (out_step >= 0)
+		(void)!write(out_step, line, (size_t)n);
 }
 
 static void on_alarm(int sig)
@@ -81,6 +86,8 @@ static void on_alarm(int sig)
 
 	if (out >= 0)
 		(void)!write(out, line, sizeof line - 1);
+	if (out_step >= 0)
+		(void)!write(out_step, line, sizeof line - 1);
 	_exit(0);
 }
 
@@ -459,15 +466,16 @@ static NORETURN void serve(int c)
 
 int main(int argc, char **argv)
 {
-	unsigned long fd_l = 0, fd_d = 0, fd_o = 0, max = 128, live = 0;
+	unsigned long fd_l = 0, fd_d = 0, fd_o = 0, max = 128, live = 0, port = EGRESS_PORT;
 	int opt, test = 0, best = 0, l;
+	pid_t server;
 	const char *why;
 	/* -n is the dry run in the launcher (DESIGN.md 1's table of letters) */
 	static const struct option longopts[] = {
 		{ "max", required_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
 
-	while ((opt = getopt_long(argc, argv, "+:hbta:f:d:o:i:", longopts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "+:hbta:f:d:o:i:l:W:", longopts, NULL)) != -1)
 		switch (opt) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -487,22 +495,37 @@ int main(int argc, char **argv)
 			if (!parse_ulong(optarg, 1, 600, &handshake_s))
 				usage_fail(USAGE, "unable to parse -i %s: not 1 to 600 seconds", qn(optarg));
 			break;
+		case 'l':
+			if (!parse_ulong(optarg, 1, 65535, &port))
+				usage_fail(USAGE, "unable to parse -l %s: not a port 1 to 65535", qn(optarg));
+			break;
+		case 'W': walls_fd(optarg, USAGE); break;
 		case 'n':
 			if (!parse_ulong(optarg, 1, 4096, &max))
 				usage_fail(USAGE, "unable to parse --max %s: not 1 to 4096", qn(optarg));
 			break;
 		default: usage_option(USAGE, opt, argv[optind - 1]);
 		}
-	if (optind != argc)
-		usage_fail(USAGE, "unexpected argument %s: the step runs no program", qn(argv[optind]));
 	if (!nallow)
 		usage_fail(USAGE, "no -a HOST:PORT: nothing to serve");
-	if (!fd_l == !fd_d)
-		usage_fail(USAGE, "one of -f FD and -d FD");
+	if (optind < argc && (fd_l || fd_d))
+		usage_fail(USAGE, "-%c FD serves a listener it is given; with a PROGRAM the "
+		           "step makes its own", fd_l ? 'f' : 'd');
+	if (optind == argc && !fd_l == !fd_d)
+		usage_fail(USAGE, "one of -f FD, -d FD and a PROGRAM");
 	out = fd_o ? (int)fd_o : -1;
-	l = fd_l ? (int)fd_l : receive_listener((int)fd_d);
+	if (optind < argc) {
+		/* In the chain: the run goes on, the server returns here. */
+		if (test)
+			check_line("would serve %zu allowed host%s on 127.0.0.1:%lu in the "
+			           "run's network namespace, confined", nallow,
+			           nallow == 1 ? "" : "s", port);
+		l = receive_listener(egress_chain(argv + optind, (unsigned)port, &out_step));
+	} else {
+		l = fd_l ? (int)fd_l : receive_listener((int)fd_d);
+	}
 	check_listener(l);
-	if (test) {
+	if (test && optind == argc) {
 		check_line("would serve %zu allowed host%s on descriptor %d, confined",
 		           nallow, nallow == 1 ? "" : "s", l);
 		return 0;
@@ -510,6 +533,7 @@ int main(int argc, char **argv)
 	own_addresses();
 	signal(SIGPIPE, SIG_IGN);
 	confine_self(best);
+	server = getpid();
 	for (;;) {
 		int c, st;
 		pid_t pid;
@@ -522,6 +546,10 @@ int main(int argc, char **argv)
 			die(EXIT_CONFINE, "unable to accept on the listener");
 		}
 		if ((pid = fork()) == 0) {
+			/* A connection ends with the server: in the chain the
+			 * step kills the server when the run ends. */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
+				_exit(0);
 			close(l);
 			serve(c);
 		}

@@ -16,6 +16,9 @@
 #define EGRESS_HEAD_MAX 8192     /* an HTTP request's head, every line */
 #define EGRESS_LINE_MAX 1024     /* one line of it */
 #define EGRESS_HELLO_MAX 16384   /* a ClientHello's bytes the step holds */
+/* In a chain: the listener's port on 127.0.0.1 in the run's own network
+ * namespace, which holds nothing else yet (the proxies' usual port). */
+#define EGRESS_PORT 3128
 
 /* One -a entry: NAME:PORT, *.NAME:PORT (one label or more before NAME,
  * never NAME itself), ADDR:PORT, [ADDR6]:PORT, or a CIDR in their place
@@ -76,6 +79,13 @@ int socks_greeting(const unsigned char *buf, size_t len, struct request *r);
  * name, or REQ_BAD with R->status the reply code (7: not CONNECT, 8: an
  * address type other than a name). */
 int socks_request(const unsigned char *buf, size_t len, struct request *r);
+
+/* chain.c: the step in the chain (a PROGRAM after its options). Forks
+ * the run, which makes its network namespace and a listener on
+ * 127.0.0.1:PORT there and execs ARGV, and the server; returns only in the
+ * server: the UNIX socket the listener comes over, and in *LINES where its
+ * lines go to the step, which names the refused hosts at the end. */
+int egress_chain(char **argv, unsigned port, int *lines);
 
 /* What sni_parse says. */
 enum { SNI_MORE = 0, SNI_NAME = 1, SNI_NONE = 2, SNI_NOT_TLS = 3, SNI_BAD = -1 };

@@ -11,7 +11,6 @@
 
 #include "common.h"
 #include "frontend.h"
-#include "manifest.h"
 
 const char *helperdir(void)
 {
@@ -93,18 +92,7 @@ static const struct {
 	  "    --hosts-fd FD\ta sealed memfd of hosts lines, the view's /etc/hosts (launch)\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n"
 	  "    --launch-env\tpass on the variables launch sets (SHARNESS_AI_CERT...)\n" },
-	{ "launch", LAUNCH_USAGE,
-	  "run the session of a launch manifest, as root; --dry-run prints its plan",
-	  "-m, --manifest FILE\tthe launch 1 manifest (required)\n"
-	  "-H, --expect-hash sha256:HEX\trefuse unless the manifest has this hash\n"
-	  "    --trust-key FILE\taccept a manifest signed by this key (repeatable)\n"
-	  "    --signature FILE\tthe signature (default: the manifest's path .sig)\n"
-	  "    --expect-id ID\trefuse unless the manifest's id is ID\n"
-	  "-n, --dry-run\tprint the plan and each chain, and exit\n"
-	  "    --uid-range FIRST-LAST\tthe session's uids (" MANIFEST_UID_RANGE ")\n"
-	  "    --user USER\tmain runs as USER, not a uid of the session's\n"
-	  "    --logs DIR\tkeep each component's output in DIR/ROLE.log\n"
-	  "COMMAND\tmain's command\n" },
+	{ "launch", LAUNCH_USAGE, LAUNCH_WHAT, NULL },	/* its --help: the launcher's */
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object",
 	  "    --canonical\twrite the canonical bytes instead, no newline\n"
 	  "FILE\tthe JSON object; - is standard input\n" },
@@ -135,21 +123,13 @@ static const struct {
 	  "    --trust-key FILE\tsay whether run would take this key (repeatable)\n" },
 };
 
-static void print_opts(const char *s)
-{
-	for (int n; *s; s += strcspn(s, "\n") + 1) {
-		n = (int)strcspn(s, "\t");
-		printf("  %-30.*s%.*s\n", n, s, (int)strcspn(s + n + 1, "\n"), s + n + 1);
-	}
-}
-
 int cmd_help(const char *name)
 {
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
 		if (!strcmp(name, cmds[i].name)) {
 			printf("usage: %s\n\n%s\n\noptions:\n", cmds[i].usage, cmds[i].what);
-			print_opts(cmds[i].opts);
-			print_opts("-h, --help\tprint this help and exit\n");
+			help_opts(cmds[i].opts);
+			help_opts("-h, --help\tprint this help and exit\n");
 		}
 	return fflush(stdout) ? EXIT_REFUSED : 0;
 }
@@ -167,7 +147,7 @@ void front_help(void)
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
 		printf("  %-7s %s\n", cmds[i].name, cmds[i].what);
 	fputs("\nrun options:\n", stdout);
-	print_opts(cmds[0].opts);
+	help_opts(cmds[0].opts);
 	fputs(
 	"\n"
 	"exit status: the command's own; 125 refused (usage, policy, hash, missing\n"

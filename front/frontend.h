@@ -28,6 +28,9 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
 	"-- COMMAND [ARG...]"
+/* What launch does: its options and --help are the launcher's
+ * (launch/command.c), which gets launch's words whole. */
+#define LAUNCH_WHAT  "run the session of a launch manifest, as root; --dry-run prints its plan"
 #define HASH_USAGE   "sharness-exec hash [--canonical] FILE"
 #define CHECK_USAGE  "sharness-exec check FILE"
 #define KEYGEN_USAGE "sharness-exec keygen -o NAME"
@@ -65,10 +68,6 @@ NORETURN void helper_fail(const char *what, const char *path);
 	{ "user-groups", no_argument, NULL, 'g' }
 
 int cmd_run(int argc, char **argv);
-/* launch.c: verify a manifest; --dry-run prints the plan. */
-int cmd_launch(int argc, char **argv);
-/* A line for each component and main: policy, network, ready, identity. */
-void manifest_describe(const struct manifest *m, FILE *f);
 /* runopts.c: run's option handling beside run.c. --explain (DESIGN.md
  * 4.7): the supervise step's observer and the landlock step's TRACE
  * rules. --timeout and --kill-after: a duration in milliseconds, or 125. */
@@ -85,11 +84,6 @@ void push_timeout(struct vec *chain);
 /* SHARNESS_EXEC_QUIET_RLIMITS set (not empty, not 0): the limits step's
  * -q, no warning line where the caps are rlimits. */
 int quiet_rlimits(void);
-/* The unknown option WORD (argv's), refused with USAGE (125), with the
- * one of LONGOPTS it is near (policy/near.h) as a "did you mean". */
-struct option;
-NORETURN void unknown_option(const char *usage, const char *word,
-                             const struct option *longopts);
 /* runexec.c: refuse (127) a COMMAND FILE that P hides, looked up in
  * PATH_ENV (the target's PATH, or NULL) as the landlock step will, with
  * the list that would allow it; return where the view would show it, or

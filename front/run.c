@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "egress/egress.h"
 #include "frontend.h"
+#include "near.h"
+#include "runenv.h"
 #include "runreport.h"
 #include "runsession.h"
 #include "runuser.h"
@@ -23,89 +26,6 @@
 #include "runpaths.h"
 #include "verify.h"
 #include "trust.h"
-
-/* --- the environment (DESIGN.md 2.2) --- */
-
-static const char *const default_env[] = {
-	"PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "TERM",
-};
-
-/* Put NAME=VALUE into ENV, replacing an earlier NAME; nothing when VALUE
- * is NULL (an unset variable). */
-static void env_put(struct vec *env, const char *name, const char *value)
-{
-	size_t len = strlen(name);
-
-	if (!value)
-		return;
-	for (size_t i = 0; i < env->n; i++)
-		if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=') {
-			free(env->v[i]);
-			if (asprintf(&env->v[i], "%s=%s", name, value) < 0)
-				diex(EXIT_REFUSED, "out of memory");
-			return;
-		}
-	push(env, "%s=%s", name, value);
-}
-
-/* NAME's value in ENV, or NULL. */
-static const char *env_get(const struct vec *env, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < env->n; i++)
-		if (!strncmp(env->v[i], name, len) && env->v[i][len] == '=')
-			return env->v[i] + len + 1;
-	return NULL;
-}
-
-/* --launch-env: VAR (NAME=VALUE) of this process's when launch sets it. */
-static void launch_var(struct vec *env, const char *var)
-{
-	const char *eq = strchr(var, '=');
-	char *name = eq ? strndup(var, (size_t)(eq - var)) : NULL;
-
-	if (name && manifest_launch_sets(name))
-		env_put(env, name, eq + 1);
-	free(name);
-}
-
-/* KEY: the fingerprint of the key that verified the policy, or NULL. */
-static void build_env(struct vec *env, const struct loaded *l, const char *key, int dry_run)
-{
-	const struct policy *p = &l->pol;
-	const struct run_user *u = run_user();
-
-	for (size_t i = 0; i < sizeof default_env / sizeof *default_env; i++)
-		env_put(env, default_env[i], getenv(default_env[i]));
-	for (size_t i = 0; i < p->env_inherit.n; i++)
-		env_put(env, p->env_inherit.v[i], getenv(p->env_inherit.v[i]));
-	if (p->env_private) {
-		make_private(p->env_private, policy_private_dirs, POLICY_PRIVATE_N, !dry_run);
-		for (size_t i = 0; i < POLICY_PRIVATE_N; i++) {
-			char *dir;
-			if (asprintf(&dir, "%s/%s", strcmp(p->env_private, "/") ?
-			             p->env_private : "", policy_private_dirs[i]) < 0)
-				diex(EXIT_REFUSED, "out of memory");
-			env_put(env, policy_private_vars[i], dir);
-			free(dir);
-		}
-	} else if (u) {
-		env_put(env, "HOME", u->home);
-		env_put(env, "USER", u->name);
-		env_put(env, "LOGNAME", u->name);
-	} else {
-		env_put(env, "HOME", getenv("HOME"));
-		env_put(env, "USER", getenv("USER"));
-	}
-	for (size_t i = 0; i < p->env_set_names.n; i++)
-		env_put(env, p->env_set_names.v[i], p->env_set_values.v[i]);
-	for (char **e = run_launch_env ? environ : NULL; e && *e; e++)
-		launch_var(env, *e);
-	env_put(env, "SHARNESS_AI_POLICY_HASH", l->hash);
-	env_put(env, "SHARNESS_AI_POLICY_ID", p->id);
-	env_put(env, "SHARNESS_AI_POLICY_KEY", key);
-}
 
 /* The target's environment, NAME=VALUE and a NUL each, in a sealed memfd
  * whose number the landlock step gets in argv (-e): only the final exec
@@ -165,7 +85,7 @@ static int load_run_policy(const char *path, struct loaded *l, const unsigned ch
 	return ok;
 }
 
-/* --- the chain (DESIGN.md 1: netns -> supervise -> limits -> view -> landlock -> target) --- */
+/* --- the chain (DESIGN.md 1: netns, supervise, [limits], view, [listen], landlock) --- */
 
 /* The limits step's name in the chain, or 0 without one. */
 static size_t limits_word;
@@ -259,6 +179,21 @@ static void limits_step(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 }
 
+/* run --explain's step (DESIGN.md 4.7), right after supervise: the
+ * observer, and what it is to know of the policy. */
+static void explain_step(struct vec *chain, const struct policy *p)
+{
+	helper(chain, "sharness-exec-explain");
+	report_push_explain(chain); /* -D: the report's denials */
+	if (!p->net_none || session_in()) /* the caller's network */
+		push(chain, "-N");
+	push_paths(chain, "-r", &p->read_resolved);
+	push_paths(chain, "-x", &p->exec_resolved);
+	push_paths(chain, "-w", &p->write_resolved);
+	push_paths(chain, "-s", &p->sockets_resolved);
+	push(chain, "--");
+}
+
 static int run_verbose;	/* --verbose */
 
 /* The view (DESIGN.md 4.5): a mount namespace holding only the policy's
@@ -288,6 +223,34 @@ static void push_view(struct vec *chain, const struct policy *p, int best_effort
 	push(chain, "--");
 }
 
+/* The egress step (DESIGN.md 4.9), where the policy names hosts: it
+ * stays in the caller's network namespace, makes the run's, and serves
+ * the listener it makes there (EGRESS_PORT) to the hosts listed. */
+static void egress_step(struct vec *chain, const struct policy *p, int best_effort)
+{
+	if (session_in())
+		diex(EXIT_REFUSED, "refused: --in-session: a component of a launch session "
+		     "keeps the session's network; its policy cannot name network.hosts");
+	helper(chain, "sharness-exec-egress");
+	push_opt(chain, "-W", "%d", walls_fd);
+	if (best_effort)
+		push(chain, "-b");
+	push_opt(chain, "-l", "%d", EGRESS_PORT);
+	for (size_t i = 0; i < p->hosts.n; i++)
+		push_opt(chain, "-a", "%s", p->hosts.v[i]);
+	push(chain, "--");
+}
+
+/* The object form's listen step (DESIGN.md 4.6), right before landlock. */
+static void listen_step(struct vec *chain, int best_effort)
+{
+	helper(chain, "sharness-exec-listen");
+	push_opt(chain, "-W", "%d", walls_fd);
+	if (best_effort)
+		push(chain, "-b");
+	push(chain, "--");
+}
+
 /* Each step's words end with "--", which none of its option arguments can
  * be (paths are absolute, the rest are numbers); the target's words follow. */
 static void build_chain(struct vec *chain, const struct policy *p, int best_effort,
@@ -304,10 +267,12 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (session_in()) {
 		push(chain, "-I");
 		push_knobs(chain, best_effort); /* Landlock's scopes: ABI 6 */
-	} else if (!p->net_none) {
-		push(chain, "-H");
+	} else if (!p->net_none || p->hosts.n) {
+		push(chain, "-H"); /* with hosts, the egress step makes the namespace */
 	}
 	push(chain, "--");
+	if (p->hosts.n)
+		egress_step(chain, p, best_effort);
 	/* every chain: the pid namespace, and the cgroup the caps go in */
 	walled_step(chain, "sharness-exec-supervise", best_effort);
 	report_push_supervise(chain, p->max_cpu_percent);
@@ -322,19 +287,14 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	if (p->max_pids)
 		push_opt(chain, "-p", "%lu", p->max_pids);
 	push_timeout(chain);
-	if (run_explain) { /* the observer, and what it is to know (DESIGN.md 4.7) */
-		push(chain, "-X");
-		if (!p->net_none || session_in()) /* the caller's network */
-			push(chain, "-N");
-		push_paths(chain, "-r", &p->read_resolved);
-		push_paths(chain, "-x", &p->exec_resolved);
-		push_paths(chain, "-w", &p->write_resolved);
-		push_paths(chain, "-s", &p->sockets_resolved);
-	}
 	push(chain, "--");
+	if (run_explain)
+		explain_step(chain, p);
 	if (p->max_memory_mb || p->max_pids || p->max_cpu_percent)
 		limits_step(chain, p, best_effort);
 	push_view(chain, p, best_effort);
+	if (!p->net_none)
+		listen_step(chain, best_effort);
 	helper(chain, "sharness-exec-landlock");
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);

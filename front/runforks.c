@@ -2,8 +2,9 @@
  * after the chain, "PROG: fork: CHILD, by PARENT: what it does", read from
  * the chain's own words as each step's page says it forks: supervise, the
  * watcher (with caps, its -c; without, only where no pid namespace can be
- * made, which it finds out at run time), init and init's child; landlock
- * in the object form (its -H), the listen guard and the guard's child; the
+ * made, which it finds out at run time), init and init's child; under
+ * --explain the explain step, its traced child; the listen
+ * step (the object form's), the listen guard and the guard's child; the
  * front end's socket scan beside the chain (landlock's -S). No other step
  * forks. A fork decided at run time is named with its condition. */
 #include <stdio.h>
@@ -52,6 +53,13 @@ void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
 		if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "--scan"))
 			say(f, NULL, "the socket scan", progname, "reads the rule directories and "
 			    "/proc/net/unix beside the chain, for the landlock step's --scan");
+		if (!strcmp(step, "sharness-exec-egress")) {
+			snprintf(what, sizeof what, "makes the run's network namespace and the "
+			         "listener in it, then execs %s, the rest of the chain", base(v[next]));
+			say(f, NULL, "the run", step, what);
+			say(f, NULL, "the egress server", step, "serves the listener, confined, "
+			    "in the caller's network namespace");
+		}
 		if (!strcmp(step, "sharness-exec-supervise")) {
 			say(f, caps ? NULL : "only without a pid namespace", "the watcher", step,
 			    caps ? "makes the run's cgroup for the caps, reads its counters and "
@@ -60,7 +68,11 @@ void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
 			    "one, a subreaper), which reaps what the run leaves");
 			snprintf(what, sizeof what, "execs %s, the rest of the chain", base(v[next]));
 			say(f, NULL, "init's child", "init", what);
-		} else if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "-H")) {
+		} else if (!strcmp(step, "sharness-exec-explain")) {
+			snprintf(what, sizeof what, "execs %s, the rest of the chain, which the "
+			         "step traces", base(v[next]));
+			say(f, NULL, "the traced child", step, what);
+		} else if (!strcmp(step, "sharness-exec-listen")) {
 			say(f, guard, "the listen guard", step, "forks the guard's child and "
 			    "exits at once");
 			say(f, guard, "the listen guard's child", "the listen guard", "answers "

@@ -8,7 +8,6 @@
 #include "exitcodes.h"
 #include "frontend.h"
 #include "text.h"
-#include "near.h"
 #include "runvec.h"
 
 int run_explain, run_launch_env;
@@ -69,26 +68,6 @@ unsigned long long duration_ms(const char *opt, const char *s)
 		     "of seconds, or of minutes, hours or days with m, h or d (1.5s, 2m, 1d), "
 		     "or several, largest first (1m30s), not %s", opt, q(s));
 	return total;
-}
-
-/* The I-th long option's name. */
-static const char *option_name(size_t i, const void *ctx)
-{
-	return ((const struct option *)ctx)[i].name;
-}
-
-void unknown_option(const char *usage, const char *word, const struct option *longopts)
-{
-	const char *near = NULL;
-	size_t n = 0;
-
-	while (longopts[n].name)
-		n++;
-	if (word[0] == '-' && word[1] == '-')
-		near = near_word(word + 2, strcspn(word + 2, "="), option_name, longopts, n);
-	if (near)
-		usage_fail(usage, "unknown option %s; did you mean --%s?", qn(word), near);
-	usage_fail(usage, "unknown option %s", qn(word));
 }
 
 int quiet_rlimits(void)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@
 
 static struct {
 	int fd, rfd, wfd;          /* fd:N; the status pipe's ends */
+	int xfd;                   /* --explain's denials, a memfd; -1 none */
 	int dfd;                   /* FILE's directory, -1: fd:N */
 	char dir[PATH_MAX];        /* its name (symlink-free), */
 	char *base;                /* and FILE's in it */
@@ -35,7 +37,7 @@ static struct {
 	int code;                  /* the status it exits with; 0: none yet */
 	char *warnings[16];        /* and its first warnings */
 	size_t nwarnings;
-} rr = { .fd = -1, .rfd = -1, .wfd = -1, .dfd = -1 };
+} rr = { .fd = -1, .rfd = -1, .wfd = -1, .xfd = -1, .dfd = -1 };
 
 /* FD moved to the lowest number above 2 (the caller may have left 0-2
  * closed: the target would find it there), close-on-exec. */
@@ -215,6 +217,11 @@ void report_chain(const char *key)
 		die(EXIT_REFUSED, "unable to make the status pipe");
 	rr.rfd = above2(p[0], "the status pipe");
 	rr.wfd = above2(p[1], "the status pipe");
+	/* --explain's list: the explain step writes it here as its child
+	 * ends (-D), and the supervisor reads it into the report (-D). */
+	if (run_explain && (rr.xfd = above2(memfd_create("sharness-exec-denials", MFD_CLOEXEC),
+	                                    "the denials memfd")) < 0)
+		die(EXIT_REFUSED, "unable to create a memfd for the report's denials");
 }
 
 void report_env(const struct vec *env)
@@ -253,6 +260,7 @@ void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
 	if (rr.dfd >= 0)
 		push_opt(chain, "--report-path", "%s%s%s", rr.dir, strcmp(rr.dir, "/") ? "/" : "", rr.base);
 	push_opt(chain, "--status-in", "%d", rr.rfd);
+	report_push_explain(chain);
 	push_opt(chain, "--policy-id", "%s", rr.id);
 	push_opt(chain, "--policy-hash", "%s", rr.hash);
 	if (rr.key)
@@ -261,11 +269,17 @@ void report_push_supervise(struct vec *chain, unsigned long cpu_percent)
 		push_opt(chain, "-u", "%lu", cpu_percent);
 }
 
+void report_push_explain(struct vec *chain)
+{
+	if (rr.xfd >= 0)
+		push_opt(chain, "-D", "%d", rr.xfd);
+}
+
 int report_pass(void)
 {
-	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd };
+	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd, rr.xfd };
 
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 5; i++)
 		if (fds[i] >= 0 && fcntl(fds[i], F_SETFD, 0) < 0)
 			return -1;
 	return 0;

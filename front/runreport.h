@@ -1,8 +1,8 @@
 /* run --report FILE|fd:N, the front end's part (sharness-exec-report(5)):
  * the descriptor, made or taken before anything else, handed on to the
  * supervisor alone (-O), with the status pipe that the steps write to
- * (-E) and the supervisor reads (-R); and the report of a refusal that
- * comes before the supervisor exists, written as the front end exits. */
+ * (-E) and the supervisor reads (--status-in); and the report of a
+ * refusal before the supervisor exists, written as the front end exits. */
 #ifndef SHARNESS_RUNREPORT_H
 #define SHARNESS_RUNREPORT_H
 
@@ -20,10 +20,12 @@ void report_chain(const char *key);
 /* The names (never the values) of the caller's variables that ENV, the
  * target's environment, left out: to the status pipe, "@env NAME" each. */
 void report_env(const struct vec *env);
-/* The words of a step (its -E), and the supervisor's (-O, -R, -I, -H, -F,
- * -u PERCENT for a CPU cap, 0: none). */
+/* The words of a step (its -E), the supervisor's (-O, -R, -D, -I, -H, -F,
+ * -u PERCENT for a CPU cap, 0: none), and the explain step's (-D: the
+ * memfd of --explain's denials, made with the status pipe). */
 void report_push(struct vec *chain);
 void report_push_supervise(struct vec *chain, unsigned long cpu_percent);
+void report_push_explain(struct vec *chain);
 /* The front end exits CODE without a fatal line of its own (a policy's
  * problems, each said on a line): the report says so. */
 void report_refused(int code);

@@ -18,6 +18,7 @@
 
 #include "common.h"
 #include "frontend.h"
+#include "near.h"
 #include "verify.h"
 #include "trust.h"
 #include "runuser.h"

@@ -16,7 +16,7 @@
 
 #include "common.h"
 #include "json.h"
-#include "manifest.h"
+#include "launch/manifest.h"
 
 const char *progname = "manifest-fuzzer";
 

@@ -39,6 +39,7 @@ void add_path(int fd, const struct rule *rules, int i, __u64 handled)
 	struct landlock_path_beneath_attr pb;
 	struct stat st;
 	int dir, j = 0;
+	unsigned grant;
 
 	/* O_DIRECTORY tells a directory from a file without an fstat(2) a
 	 * path: syscalls are most of the cost of a rule. No symlink is
@@ -73,9 +74,10 @@ void add_path(int fd, const struct rule *rules, int i, __u64 handled)
 	 * beneath one (tmux's, ssh-agent's, X's in /tmp) would run commands
 	 * as the caller; the run's own sockets, made in its domain, need no
 	 * rule. Only -s (files.sockets) grants it, on that socket alone. */
-	pb.allowed_access = r->opt == 'r' ? FS_READ : r->opt == 'x' ? FS_EXEC :
-		r->opt == 's' ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX :
-		handled & ~(__u64)LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
+	grant = rule_grant(r->opt);
+	pb.allowed_access = r->opt == 's' ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX :
+		grant == RULE_READ ? FS_READ : grant == RULE_EXEC ? FS_EXEC :
+		handled & ~(__u64)LANDLOCK_ACCESS_FS_RESOLVE_UNIX;	/* -w, -T */
 	if (!dir)
 		pb.allowed_access &= FS_FILE;
 	pb.allowed_access &= handled;

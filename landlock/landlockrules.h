@@ -1,12 +1,14 @@
 /* sharness-exec-landlock: one rule of argv into the ruleset (landlock.c
  * holds the list, in argv's order): a port (-c -l -C -L) or a path (-r -x
  * -w -s), each with the rights its option grants, as far as the ruleset
- * handles them. */
+ * handles them. A path is read by lib/rules.c (rule_path), as the view
+ * step reads it, and -r -x -w grant what rule_grant says. */
 #ifndef SHARNESS_LANDLOCKRULES_H
 #define SHARNESS_LANDLOCKRULES_H
 
 #include <linux/types.h>
 #include "landlock-abi.h"
+#include "rules.h"
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 #define FS_EXEC (FS_READ | LANDLOCK_ACCESS_FS_EXECUTE)
@@ -16,7 +18,7 @@
 	LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
 	LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
 
-/* One rule of argv: its option, its path or port. */
+/* One rule of argv: its option, its path (rule_path's) or port. */
 struct rule {
 	int opt;
 	const char *arg;

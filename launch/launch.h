@@ -1,13 +1,14 @@
-/* sharness-exec-launch, the runtime of `sharness-exec launch` (DESIGN.md
- * 4.8): what its files share. The front end has verified the manifest and
- * execs this program with the manifest's bytes in a sealed memfd; this
- * program, as root, makes the session and runs it:
+/* sharness-exec-launch, `sharness-exec launch` (DESIGN.md 4.8): what its
+ * files share. The front end execs this program with launch's words as
+ * they are; it reads, pins, verifies and checks the manifest, once
+ * (command.c), and, as root, makes the session and runs it:
  *
- *   launcher (L)  the front end's process: session id, uids and their
- *                 locks, network and mount namespaces, state directories,
- *                 CA and certificates (launcher.c, uids.c, session.c,
- *                 identity.c); then it forks the session init and the
- *                 watcher, passes signals on to the init, and waits
+ *   launcher (L)  the front end's process: the manifest, the session id,
+ *                 uids and their locks, network and mount namespaces,
+ *                 state directories, CA and certificates (command.c,
+ *                 launcher.c, uids.c, session.c, identity.c); then it
+ *                 forks the session init and the watcher, passes signals
+ *                 on to the init, and waits
  *   init (S)      pid 1 of the session's pid namespace: starts each
  *                 component through `sharness-exec run`, waits until it
  *                 is ready, runs main, and ends the session (start.c,
@@ -26,6 +27,7 @@
 
 #include "common.h"
 #include "load.h"
+#include "manifest.h"
 
 /* The session's tmpfs, in the session's mount namespace only: a state
  * directory for each role, SESSION_DIR/ROLE, that role's uid's alone. */
@@ -69,7 +71,10 @@ struct role {
 };
 
 struct launch {
-	struct loaded l;            /* the manifest, checked again */
+	struct loaded l;            /* the manifest's bytes, read once */
+	struct manifest man;        /* ... checked */
+	int dry;                    /* --dry-run: the checks alone, after the plan */
+	const char *range;          /* --uid-range, or NULL */
 	struct role *r;             /* the components in order, then main */
 	size_t n;                   /* components and main */
 	unsigned char id[16];       /* the session's id */
@@ -88,6 +93,28 @@ struct launch {
 	int jobs;                   /* the launcher's word on it, "f" or "b" */
 	int main_stopped;           /* main stopped, so the launch too */
 };
+
+#define USAGE "sharness-exec-launch -F FD [launch] [--dry-run] --manifest FILE " \
+	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
+	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
+	"-- COMMAND [ARG...]\n" \
+	"       sharness-exec-launch [--manifest-fd FD] check FILE"
+
+/* command.c: launch's words ARGV (ARGV[0] the word before its first
+ * option); FRONT: given after the word launch, so it speaks as the front
+ * end's launch. The manifest read once, pinned, verified and checked into
+ * S, with S's options; then the front end's refusal of a caller who is
+ * not root and --logs's directory opened, or under --dry-run the plan
+ * printed (a refused chain's status is the exit status). */
+void launch_command(struct launch *s, int argc, char **argv, int front);
+/* `check FILE`, the front end's of a manifest, from FD (--manifest-fd: the bytes
+ * it read) or when FD is -1 from FILE: the problems, or the plan. */
+int launch_check(int fd, int argc, char **argv);
+/* -F, --manifest-fd: an open descriptor above 2, made close-on-exec, or 125. */
+int fd_arg(const char *opt, const char *arg);
+int usage_help(void);
+/* Refuse (125) a caller who is not root, unless S->dry. */
+void launch_need_root(const struct launch *s);
 
 /* launcher.c: the wait status S's end means; S writes it to L. */
 #define END_CODE(c)   ((c) & 0xff)

@@ -1,21 +1,20 @@
-/* sharness-exec-launch: the runtime of `sharness-exec launch` (DESIGN.md
- * 4.8, launch.h). The front end verifies the manifest and execs this
- * program, with the manifest's bytes in a sealed memfd (--manifest), its hash
- * (--hash, checked again here), a descriptor of the front end itself (-F),
- * which runs each role, and one of --logs's directory. As root
- * only, in this order: the uid range checked and a uid locked for each
- * role; the logs made; the session's id, network and
- * mount namespaces and state directories; the CA and the certificates;
- * then the session's init (pid 1 of a new pid namespace, waiting for a
- * go), its watcher, and the session's cgroup, which the init joins. The launcher passes its signals on to the
- * init, waits for the init's end and the watcher's teardown, and exits
- * as main did (or re-raises main's signal). With -n (launch --dry-run,
- * any caller, no -F) it makes the checks that come before anything runs
+/* sharness-exec-launch: `sharness-exec launch` (DESIGN.md 4.8, launch.h).
+ * The front end execs this program with launch's words as they are and a
+ * descriptor of itself (-F), which runs each role; `check` of a manifest
+ * comes here too. command.c reads, pins, verifies and checks the manifest,
+ * once, and under --dry-run prints the plan. Then, as root only, in this
+ * order: the uid range checked and a uid locked for each role; the logs
+ * made; the session's id, network and mount namespaces and state
+ * directories; the CA and the certificates; then the session's init (pid
+ * 1 of a new pid namespace, waiting for a go), its watcher, and the
+ * session's cgroup, which the init joins. The launcher passes its signals
+ * on to the init, waits for the init's end and the watcher's teardown,
+ * and exits as main did (or re-raises main's signal). Under --dry-run
+ * (any caller) it makes the checks that come before anything runs
  * (freeze_when_ready's cgroup2, write paths, --user, the uid range), and
  * exits as the launch would, 0 when it would go on. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <pwd.h>
 #include <sched.h>
@@ -35,70 +34,10 @@
 
 const char *progname = "sharness-exec-launch";
 
-#define USAGE "sharness-exec-launch [-n] -F FD --manifest FD --hash sha256:HEX " \
-	"[--uids FIRST-LAST] [--user USER] [--logs FD] -- COMMAND [ARG...]"
-
 /* What the launcher passes on to the init, and the init to main. */
 static const int passed[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH,
 };
-
-static int fd_arg(const char *opt, const char *arg)
-{
-	char *end;
-	long fd;
-
-	errno = 0;
-	fd = strtol(arg, &end, 10);
-	if (errno || *end || fd < 3 || fd > 1 << 20 || fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
-		usage_fail(USAGE, "%s %s: not an open descriptor above 2", opt, qn(arg));
-	return (int)fd;
-}
-
-static int usage_help(void)
-{
-	printf("usage: %s\n", USAGE);
-	return fflush(stdout) ? EXIT_REFUSED : 0;
-}
-
-/* -n: launch --dry-run's word on whether this machine would refuse. */
-static int dry;
-
-static int parse(struct launch *s, int argc, char **argv, unsigned char want[HASH_LEN])
-{
-	/* no letter: the table of letters (DESIGN.md 1) gives -M, -H, -r, -u
-	 * and -L other meanings; the value is the letter they had */
-	static const struct option longopts[] = {
-		{ "manifest", required_argument, NULL, 'M' }, { "hash", required_argument, NULL, 'H' },
-		{ "uids", required_argument, NULL, 'r' }, { "user", required_argument, NULL, 'u' },
-		{ "logs", required_argument, NULL, 'L' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 } };
-	const char *range = NULL, *hash = NULL;
-	int c, manifest = -1;
-
-	s->frontend = s->logdir = -1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:F:nh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F': s->frontend = fd_arg("-F", optarg); break;
-		case 'M': manifest = fd_arg("--manifest", optarg); break;
-		case 'H': hash = optarg; break;
-		case 'r': range = optarg; break;
-		case 'u': s->user = optarg; break;
-		case 'L': s->logdir = fd_arg("--logs", optarg); break;
-		case 'n': dry = 1; break;
-		case 'h': exit(usage_help());
-		default: usage_option(USAGE, c, argv[optind - 1]);
-		}
-	}
-	if ((s->frontend < 0 && !dry) || manifest < 0 || !hash || optind >= argc)
-		usage_fail(USAGE, "needs -F (but with -n), --manifest, --hash and main's COMMAND");
-	if (!hash_parse(hash, want))
-		usage_fail(USAGE, "--hash %s: not sha256: and 64 hex digits", qn(hash));
-	uids_parse(s, range);
-	s->cmd = argv + optind;
-	return manifest;
-}
 
 /* Main's --user: its uid and gid, for its state directory. */
 static void main_user(struct launch *s, struct role *r)
@@ -144,7 +83,7 @@ static void write_paths(const struct role *r)
 
 static void roles(struct launch *s)
 {
-	const struct manifest *m = &s->l.man;
+	const struct manifest *m = &s->man;
 
 	s->n = m->ncomp + 1;
 	if (!(s->r = calloc(s->n, sizeof *s->r)))
@@ -248,22 +187,32 @@ static NORETURN void finish(int end)
 	exit(128 + sig);
 }
 
+/* ARGV: -F FD launch WORDS (the front end's), [--manifest-fd FD] check FILE, or by
+ * hand launch's words with -F among them. */
 int main(int argc, char **argv)
 {
-	struct launch s = { 0 };
-	unsigned char want[HASH_LEN];
-	int mfd = parse(&s, argc, argv, want), go[2], st[2], sigfd, initfd, hostpid, end;
+	struct launch s = { .frontend = -1, .logdir = -1 };
+	int go[2], st[2], sigfd, initfd, hostpid, end;
 	pid_t init, watcher;
 
-	if (!dry && (geteuid() != 0 || getuid() != 0))
-		die_hint(EXIT_REFUSED, 0, "run it as root (sudo)",
-		         "launch needs root: it makes a uid for each component. Nothing ran.");
-	if (!load_as(mfd, "the manifest", &s.l, want, LOAD_MANIFEST))
-		return EXIT_REFUSED;
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return launch_check(-1, argc - 1, argv + 1);
+	if (argc > 3 && !strcmp(argv[1], "--manifest-fd") && !strcmp(argv[3], "check"))
+		return launch_check(fd_arg("--manifest-fd", argv[2]), argc - 3, argv + 3);
+	if (argc > 3 && !strcmp(argv[1], "-F") && !strcmp(argv[3], "launch")) {
+		s.frontend = fd_arg("-F", argv[2]);
+		launch_command(&s, argc - 3, argv + 3, 1);
+	} else {
+		launch_command(&s, argc, argv, 0);
+	}
+	progname = "sharness-exec-launch";	/* the runtime's words from here on */
+	uids_parse(&s, s.range);
+	launch_need_root(&s);
 	roles(&s);
 	uids_check(&s);
-	if (dry) {	/* what would be refused before anything runs, and no more */
+	if (s.dry) {	/* what would be refused before anything runs, and no more */
 		free(s.r);
+		manifest_free(&s.man);
 		unload_policy(&s.l);
 		return 0;
 	}

@@ -98,6 +98,14 @@ void usage_option(const char *usage, int c, const char *word)
 	usage_fail(usage, "unknown option %s", word);
 }
 
+void help_opts(const char *s)
+{
+	for (int n; *s; s += strcspn(s, "\n") + 1) {
+		n = (int)strcspn(s, "\t");
+		printf("  %-30.*s%.*s\n", n, s, (int)strcspn(s + n + 1, "\n"), s + n + 1);
+	}
+}
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

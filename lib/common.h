@@ -40,6 +40,9 @@ void usage_fail(const char *usage, const char *fmt, ...) NORETURN PRINTF(2, 3);
 /* usage_fail() for a getopt(3) loop's error case C: ':' a missing value,
  * else an unknown option (optopt, or WORD when getopt gives none). */
 void usage_option(const char *usage, int c, const char *word) NORETURN;
+/* A --help's option lines on stdout: S holds "OPTION\tdescription\n"
+ * lines, printed in two columns. */
+void help_opts(const char *s);
 
 /* Read FD to its end into BUF, at most CAP bytes, retrying on EINTR and
  * waiting with poll(2) where FD is O_NONBLOCK (a FIFO before its writer).

@@ -1,5 +1,6 @@
-/* What only the helpers share (helper.h): the exec wrapper, the sealed
- * environment, symlink-free opens. The front end links none of it. */
+/* What only the helpers share (helper.h): the exec wrapper, an exit like
+ * a child's, the sealed environment, symlink-free opens. The front end
+ * links none of it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,9 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <elf.h>
+#include <net/if.h>
+#include <signal.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/landlock.h>
 #include <linux/openat2.h>
@@ -19,6 +28,25 @@
 #include "common.h"
 #include "helper.h"
 #include "landlock-abi.h"
+
+void exit_like(int status)
+{
+	struct rlimit zero = { 0, 0 };
+	sigset_t one;
+	int sig;
+
+	if (WIFEXITED(status))
+		exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	setrlimit(RLIMIT_CORE, &zero);
+	prctl(PR_SET_DUMPABLE, 0);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	exit(128 + sig); /* a signal whose default action is not to terminate */
+}
 
 /*
  * execve(2) PATH; a file the kernel cannot execute (ENOEXEC) is run by
@@ -437,4 +465,39 @@ void landlock_mask_abi(int abi, struct sharness_ruleset_attr *attr, __u32 *flags
 	default:
 		break;
 	}
+}
+
+/* A new namespace starts with lo down: bring it up so 127.0.0.1 works. */
+void lo_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		die(EXIT_CONFINE, "unable to open a socket to configure lo");
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, "lo", 3);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		die(EXIT_CONFINE, "unable to read the flags of lo");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		die(EXIT_CONFINE, "unable to bring lo up");
+	close(fd);
+}
+
+int send_fd(int sock, int fd)
+{
+	char byte = 0, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+	                    .msg_controllen = sizeof cbuf };
+	struct cmsghdr *c;
+
+	memset(cbuf, 0, sizeof cbuf);
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }

@@ -14,6 +14,11 @@
  * no "#!"), was not found, and the one line names what is missing; else
  * 126. */
 void xexecvp(const char *file, char *const argv[]) NORETURN;
+/* Exit as a child that ended with the wait STATUS did: its exit code, or
+ * killed by the same signal, re-raised (no core dump of our own); a
+ * signal whose default is not to end a process, 128 + its number. The
+ * supervisor's end, the explain step's and the egress step's. */
+void exit_like(int status) NORETURN;
 /* The paths the target will see (the landlock step's rules), so that
  * xexecvp can say when what is missing lies outside them. */
 void xexec_view(const char *const *paths, size_t n);
@@ -53,5 +58,13 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max,
 /* -OPT ARG, a descriptor above 2 and at most MAX; else the one usage line
  * "unable to parse -OPT ARG: not a descriptor above 2" (125, USAGE). */
 int parse_fd(const char *arg, int opt, unsigned long max, const char *usage);
+
+/* A new network namespace starts with lo down: bring it up (126 when it
+ * cannot), so that 127.0.0.1 and ::1 work. */
+void lo_up(void);
+
+/* FD sent over the UNIX socket SOCK, with one byte (SCM_RIGHTS): 0, or
+ * -1 with errno. */
+int send_fd(int sock, int fd);
 
 #endif

@@ -47,7 +47,7 @@ const struct right rights_table[] = {
 	{ "FS_RESOLVE_UNIX", "no connect(2) to a pathname UNIX socket outside "
 	  "the policy", 9, "7.1", WALL_VIEW, ALWAYS, ROOT_STRICT },
 	/* One rule for read, exec and write paths: no host socket beneath
-	 * one is reached but those files.sockets names (-k). Landlock ABI 9
+	 * one is reached but those files.sockets names (-s). Landlock ABI 9
 	 * holds it for all three. Below, beneath write paths the view covers
 	 * each socket its walk finds; read and exec paths it does not walk,
 	 * so the front end's socket scan looks for listeners there, and one

@@ -137,7 +137,7 @@ char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc)
 }
 
 /* policy_check's problems, each on a line of its own: "PROG: PATH: line". */
-static void report_line(void *path, const char *line)
+void load_report(void *path, const char *line)
 {
 	fprintf(stderr, "%s: %s: %s\n", progname, qn(path), line);
 }
@@ -145,18 +145,17 @@ static void report_line(void *path, const char *line)
 void unload_policy(struct loaded *l)
 {
 	policy_free(&l->pol);
-	manifest_free(&l->man);
 	json_free(&l->doc);
 	free(l->text);
 	memset(l, 0, sizeof *l);
 }
 
-int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want)
+int manifest_is(const struct json_doc *doc)
 {
-	return load_as(fd, path, l, want, LOAD_POLICY);
+	return json_get(doc, 0, "launch") != 0;
 }
 
-int load_as(int fd, const char *path, struct loaded *l, const unsigned char *want, int kinds)
+int load_read(int fd, const char *path, struct loaded *l, const unsigned char *want, int kinds)
 {
 	memset(l, 0, sizeof *l);
 	if (!(l->text = read_json(fd, path, &l->len, &l->doc)))
@@ -181,11 +180,20 @@ int load_as(int fd, const char *path, struct loaded *l, const unsigned char *wan
 		unload_policy(l);
 		return 0;
 	}
-	if (l->manifest ? manifest_check(&l->man, &l->doc, report_line, (void *)path) :
-	                  policy_check(&l->pol, &l->doc, report_line, (void *)path)) {
+	return 1;
+}
+
+int load_check(struct loaded *l, const char *path)
+{
+	if (policy_check(&l->pol, &l->doc, load_report, (void *)path)) {
 		unload_policy(l);
 		return 0;
 	}
-	l->id = l->manifest ? l->man.id : l->pol.id;
+	l->id = l->pol.id;
 	return 1;
+}
+
+int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want)
+{
+	return load_read(fd, path, l, want, LOAD_POLICY) && load_check(l, path);
 }

@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include "hash.h"
 #include "json.h"
-#include "manifest.h"
 #include "policy.h"
 
 /* A policy or manifest file read once, parsed, hashed and checked. */
@@ -18,10 +17,9 @@ struct loaded {
 	struct json_doc doc;
 	unsigned char digest[HASH_LEN];
 	char hash[HASH_TEXT_LEN + 1];
-	struct policy pol;
-	struct manifest man;       /* when MANIFEST; POL is then empty */
+	struct policy pol;         /* a policy's, once load_check took it */
 	int manifest;              /* the top level has "launch" (manifest_is) */
-	const char *id, *kind;     /* POL's or MAN's id; "policy" or "manifest" */
+	const char *id, *kind;     /* POL's id or the manifest's; "policy" or "manifest" */
 };
 
 /* Key and signature files: PATH, a regular file of at most MAX bytes,
@@ -37,16 +35,23 @@ char *read_policy_file(const char *path, size_t *len, char *err, size_t errlen);
 /* The same from FD when it is not -1 (left open), else from PATH, then
  * json_parse; on failure one fatal line on stderr and NULL. */
 char *read_json(int fd, const char *path, size_t *len, struct json_doc *doc);
-/* read_json, hash, refuse unless the hash equals WANT (when not NULL),
- * policy_check (each problem on a line of its own: "PROG: PATH: line"):
- * 1 when the policy is valid (and pinned, if asked), else 0 with every
- * problem said on stderr. unload_policy frees it all and leaves L all
- * zeros. */
-int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want);
-/* The same for what KINDS allows (check, verify and sign take both): a
- * file of the other kind is refused in one line, unchecked. */
+/* What every reader of a policy or a manifest does: read_json, refuse a
+ * file of a kind KINDS does not allow in one line, unchecked, hash, and
+ * refuse unless the hash equals WANT (when not NULL): 1, or 0 with one
+ * line on stderr. The check is the caller's: load_check for a policy,
+ * manifest_load (launch/manifest.c) for a manifest, which only the
+ * launcher and the signer link. unload_policy frees it all and leaves L
+ * all zeros. */
 enum { LOAD_POLICY = 1, LOAD_MANIFEST = 2 };
-int load_as(int fd, const char *path, struct loaded *l, const unsigned char *want, int kinds);
+int load_read(int fd, const char *path, struct loaded *l, const unsigned char *want, int kinds);
+/* policy_check of L's policy, each problem on a line of its own ("PROG:
+ * PATH: line", load_report): 1 when it is valid, else 0, L unloaded. */
+int load_check(struct loaded *l, const char *path);
+void load_report(void *path, const char *line);
+/* load_read of a policy, then load_check. */
+int load_policy(int fd, const char *path, struct loaded *l, const unsigned char *want);
+/* 1 when DOC's top level has a "launch" key: it is read as a manifest. */
+int manifest_is(const struct json_doc *doc);
 void unload_policy(struct loaded *l);
 
 #endif

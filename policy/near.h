@@ -16,4 +16,10 @@ const char *near_word(const char *word, size_t len,
  * the first words of (timeout: timeout_seconds). launch's manifest keys. */
 const char *near_name(const char *word, size_t len, const char *const *names);
 
+/* The unknown option WORD (argv's), refused with USAGE (125), with the
+ * one of LONGOPTS it is near as a "did you mean" (run, wrap, launch). */
+struct option;
+void unknown_option(const char *usage, const char *word, const struct option *longopts)
+	__attribute__((noreturn));
+
 #endif

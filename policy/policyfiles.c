@@ -13,6 +13,20 @@
 #include "policy.h"
 #include "text.h"
 
+const char *policy_never_written(const char *path)
+{
+	/* Always read-only in the view (a capability-less uid 0 still passes
+	 * their permission bits), so never a files.write path. */
+	static const char *const ro[] = {
+		"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/sys",
+	};
+
+	for (size_t k = 0; k < sizeof ro / sizeof *ro; k++)
+		if (path_beneath(path, ro[k]))
+			return ro[k];
+	return NULL;
+}
+
 const char *policy_path_refused(const char *path, int tmpfs)
 {
 	/* /dev/ptmx bound alone gives ENOENT (it leads into the host's

@@ -1,7 +1,10 @@
 /* "Did you mean": the known key an unknown one is near (policyrules.h). A
  * typo is still refused (policy.h); this only names what was meant. */
+#include <getopt.h>
 #include <string.h>
 
+#include "common.h"
+#include "text.h"
 #include "near.h"
 #include "policyrules.h"
 
@@ -110,4 +113,24 @@ const char *near_name(const char *word, size_t len, const char *const *names)
 		if (strlen(names[i]) > len && !memcmp(names[i], word, len) && names[i][len] == '_')
 			near = near ? (tie = 1, near) : names[i];
 	return tie ? NULL : near;
+}
+
+/* The I-th long option's name. */
+static const char *option_name(size_t i, const void *ctx)
+{
+	return ((const struct option *)ctx)[i].name;
+}
+
+void unknown_option(const char *usage, const char *word, const struct option *longopts)
+{
+	const char *near = NULL;
+	size_t n = 0;
+
+	while (longopts[n].name)
+		n++;
+	if (word[0] == '-' && word[1] == '-')
+		near = near_word(word + 2, strcspn(word + 2, "="), option_name, longopts, n);
+	if (near)
+		usage_fail(usage, "unknown option %s; did you mean --%s?", qn(word), near);
+	usage_fail(usage, "unknown option %s", qn(word));
 }

@@ -2,10 +2,9 @@
  * --canonical`, beside the verify path (DESIGN.md 2.3): the front end execs
  * this program, so private keys are read, made and used here only, and
  * the subcommands that only print what a file holds are not in the
- * program that runs the chain. It holds `sharness-exec learn` too
- * (learn.c), the other command beside the verify path that parses JSON.
- * It speaks as the front end, whose subcommands these are. Exit 0, or 125
- * with one line on stderr. */
+ * program that runs the chain (`learn` is a program of its own,
+ * sharness-exec-learn). It speaks as the front end, whose subcommands
+ * these are. Exit 0, or 125 with one line on stderr. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -18,15 +17,13 @@
 
 #include "common.h"
 #include "front/frontend.h"
-#include "learn.h"
+#include "launch/manifest.h"
 #include "privkey.h"
 #include "verify.h"
 
 const char *progname = "sharness-exec";
 
 #define USAGE "sharness-exec-sign keygen -o NAME\n" \
-	"       sharness-exec-sign -F FD learn -o DRAFT [--base POLICY] [--rounds N] " \
-	"[--allow-network] -- COMMAND [ARG...]\n" \
 	"       sharness-exec-sign sign -k NAME.key POLICY\n" \
 	"       sharness-exec-sign verify -K NAME.pub POLICY [SIG]\n" \
 	"       sharness-exec-sign hash --canonical FILE"
@@ -147,6 +144,7 @@ static int cmd_sign(int argc, char **argv)
 	char *sigpath, *tmp;
 	const char *why;
 	struct privkey k;
+	struct manifest m;
 	struct loaded l;
 	size_t n;
 	int fd, ok;
@@ -161,7 +159,7 @@ static int cmd_sign(int argc, char **argv)
 	if (!ok)
 		diex(EXIT_REFUSED, "%s: %s", qn(keypath), why);
 	/* As `check` does: every problem on a line of its own. */
-	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST)) {
+	if (!manifest_load(-1, argv[optind], &l, &m, NULL, LOAD_POLICY | LOAD_MANIFEST)) {
 		explicit_bzero(&k, sizeof k);
 		return EXIT_REFUSED;
 	}
@@ -191,6 +189,7 @@ static int cmd_sign(int argc, char **argv)
 		die(EXIT_REFUSED, "unable to write standard output");
 	free(tmp);
 	free(sigpath);
+	manifest_free(&m);
 	unload_policy(&l);
 	return 0;
 }
@@ -199,15 +198,17 @@ static int cmd_verify(int argc, char **argv)
 {
 	char *keys[1] = { (char *)one_option(argc, argv, 'K', VERIFY_USAGE) };
 	const char *fp;
+	struct manifest m;
 	struct loaded l;
 
 	if (optind + 1 != argc && optind + 2 != argc)
 		usage_fail(VERIFY_USAGE, "verify takes a POLICY and, optionally, its SIG");
-	if (!load_as(-1, argv[optind], &l, NULL, LOAD_POLICY | LOAD_MANIFEST))
+	if (!manifest_load(-1, argv[optind], &l, &m, NULL, LOAD_POLICY | LOAD_MANIFEST))
 		return EXIT_REFUSED;
 	fp = sign_run_check(&l, argv[optind], argv[optind + 1], keys, 1, NULL);
 	if (printf("hash: %s\nid: %s\nkey: %s\n", l.hash, l.id, fp) < 0 || fflush(stdout))
 		die(EXIT_REFUSED, "unable to write standard output");
+	manifest_free(&m);
 	unload_policy(&l);
 	return 0;
 }
@@ -249,8 +250,6 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "-F"))
-		return cmd_learn(argc, argv);
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: %s\n", USAGE);
 		return fflush(stdout) ? EXIT_REFUSED : 0;

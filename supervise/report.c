@@ -3,13 +3,13 @@
  * the report, from what it saw itself (init's wait status, the target's
  * rusage, the cgroup's counters that the watcher read, caphits.c), from
  * argv (the policy's id, hash and key, the CPU cap) and from the status
- * pipe (--status-in FD, statuspipe.h), where the later steps wrote their warning
- * and fatal lines, the landlock step its walls and "@exec". Never from
+ * pipe (--status-in FD, statuspipe.h), where the later steps wrote their
+ * warning and fatal lines, the landlock step its walls and "@exec", and from the
+ * explain step's memfd (-D FD), its denials under run --explain. Never from
  * stderr, which the target can forge. A fatal line of the supervisor's
  * own (no pid namespace and no signal scoping, the watcher gone) writes
  * the report as it dies. */
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,6 @@
 
 #include "common.h"
 #include "ending.h"
-#include "explain.h"
 #include "helper.h"
 #include "report.h"
 #include "supervise.h"
@@ -29,7 +28,7 @@ static struct {
 	int fd, rfd;                 /* -O, --status-in; -1 none */
 	const char *path;            /* --report-path: fd is its directory */
 	char *dir, *base;            /* its parts */
-	int dfd;                     /* --explain's denials, from init; -1 none */
+	int dfd;                     /* -D: --explain's denials; -1 none */
 	int inited, written, exec_seen;
 	struct timespec start;
 	void (*next_hook)(int code, const char *line);
@@ -42,7 +41,7 @@ static int descriptor(const char *arg, const char *usage, int c)
 
 	if (!parse_ulong(arg, 3, 1 << 20, &fd) || fcntl((int)fd, F_GETFD) < 0)
 		usage_fail(usage, "unable to use %s %s: not an open descriptor above 2",
-		           c == 'O' ? "-O" : "--status-in", qn(arg));
+		           c == 'O' ? "-O" : c == 'D' ? "-D" : "--status-in", qn(arg));
 	return (int)fd;
 }
 
@@ -56,6 +55,7 @@ void report_option(int c, const char *arg, const char *usage)
 	switch (c) {
 	case 'O': rep.fd = descriptor(arg, usage, c); break;
 	case 'R': rep.rfd = descriptor(arg, usage, c); break;
+	case 'D': rep.dfd = descriptor(arg, usage, c); break;
 	case 'P':
 		rep.path = arg;
 		if (arg[0] != '/' || !(rep.dir = strdup(arg)))
@@ -206,9 +206,8 @@ void report_setup(void)
 	    (rep.rfd >= 0 && (fcntl(rep.rfd, F_SETFD, FD_CLOEXEC) < 0 ||
 	                      fcntl(rep.rfd, F_SETFL, O_NONBLOCK) < 0)))
 		die(EXIT_CONFINE, "unable to set up the report's descriptors");
-	/* --explain's list is init's: it writes it here as the target ends */
-	if (explain_on && (rep.dfd = memfd_create("sharness-exec-denials", MFD_CLOEXEC)) < 0)
-		die(EXIT_CONFINE, "unable to create a memfd for the report's denials");
+	/* -D's memfd is the explain step's, which writes --explain's list
+	 * there as its child ends: init's child keeps it for that exec. */
 	rep.next_hook = msg_hook;
 	msg_hook = hook;
 	if (ending.memory_mib)
@@ -228,12 +227,8 @@ void report_keep(int *fd, int *rfd, int *dfd)
 	*dfd = rep.dfd;
 }
 
-int report_denials_fd(void)
-{
-	return rep.dfd;
-}
-
-/* What init wrote into the memfd: the "denials" array, or NULL. */
+/* What the explain step wrote into -D's memfd: the "denials" array, or
+ * NULL. */
 static void read_denials(void)
 {
 	off_t size = rep.dfd >= 0 ? lseek(rep.dfd, 0, SEEK_END) : 0;

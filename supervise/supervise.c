@@ -28,7 +28,6 @@
 
 #include "common.h"
 #include "ending.h"
-#include "explain.h"
 #include "helper.h"
 #include "rights.h"
 #include "landlock-abi.h"
@@ -37,10 +36,10 @@
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [--controller CONTROLLER]... [-E FD] " \
-	"[--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-m MIB] " \
-	"[-O FD] [--report-path PATH] [-p N] [--status-in FD] [--timeout SECONDS] [-u PERCENT] " \
-	"[-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [--controller CONTROLLER]... [-D FD] " \
+	"[-E FD] [--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] " \
+	"[-m MIB] [-O FD] [--report-path PATH] [-p N] [--status-in FD] [--timeout SECONDS] " \
+	"[-u PERCENT] [-W FD] [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -87,15 +86,17 @@ static void chain(char **argv)
 	if (getppid() != (run.pidns ? 1 : run.init))
 		_exit(EXIT_CONFINE);
 	/* A tracking cgroup is joined here; one made for caps is joined by
-	 * the limits step, which writes the caps first. */
-	if (run.cg.version && !run.want)
-		for (int i = 0; i < run.cg.n; i++)
-			if (cg_enter(run.cg.dir[i]) < 0)
-				die(EXIT_CONFINE, "unable to join cgroup %s", run.cg.dir[i]);
+	 * the limits step, which writes the caps first. But the v1 cpu
+	 * hierarchy's, joined at once: the CPU cap then counts the work of
+	 * every step before limits too, the explain step's tracing of the
+	 * target above all (a cap on time, not an OOM kill or a count). */
+	for (int i = 0; i < run.cg.n; i++)
+		if ((!run.want || (run.cg.version == 1 && run.cg.ctl[i] == CG_CPU)) &&
+		    cg_enter(run.cg.dir[i]) < 0)
+			die(EXIT_CONFINE, "unable to join cgroup %s", run.cg.dir[i]);
 	if (sigaction(SIGCHLD, &run.caller_chld, NULL) < 0 ||
 	    sigprocmask(SIG_SETMASK, &run.caller_mask, NULL) < 0)
 		die(EXIT_CONFINE, "unable to restore the signal mask");
-	observe_child();
 	xexecvp(argv[0], argv);
 }
 
@@ -128,25 +129,6 @@ static void init_signal(int sig, const siginfo_t *si, pid_t child)
 		kill(child, sig);
 }
 
-/* Under --explain the traced tree can keep init's wait loop busy for as
- * long as it likes (each traced call is a stop): every OBSERVE_BATCH
- * stops, the loop takes the other signals that wait (the timeout's
- * SIGALRM, the supervisor's death), so that no load delays them by more
- * than that many stops. */
-#define OBSERVE_BATCH 64
-
-static void init_poll_signals(pid_t child)
-{
-	static const struct timespec now = { 0, 0 };
-	sigset_t set = run.all;
-	siginfo_t si;
-	int sig;
-
-	sigdelset(&set, SIGCHLD);
-	while ((sig = sigtimedwait(&set, &si, &now)) > 0)
-		init_signal(sig, &si, child);
-}
-
 static void init(char **argv, int argc, char *why) NORETURN;
 static void init(char **argv, int argc, char *why)
 {
@@ -171,22 +153,17 @@ static void init(char **argv, int argc, char *why)
 		close(run.children);
 		run.children = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
 	}
-	observe_prepare();
 	argv = init_argv(argv, argc, why);
-	observe_cgroup(&run.cg, run.pidns);
 	/* The child only sets itself up and execs: vfork lends it init's
-	 * memory meanwhile, no page table copied, init waiting. Under
-	 * --explain it waits for init to trace it: a fork. */
-	if ((child = explain_on ? fork() : vfork()) < 0)
+	 * memory meanwhile, no page table copied, init waiting. */
+	if ((child = vfork()) < 0)
 		die(EXIT_CONFINE, "unable to fork");
 	if (child == 0)
 		chain(argv);
-	observe_start(child);
 	{
-		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children,
-		               report_denials_fd() };
+		int keep[] = { 2, run.status[1], run.pidns ? -1 : run.children };
 
-		keep_only(keep, 4);
+		keep_only(keep, 3);
 		status_close();
 	}
 	timeout_start();
@@ -201,11 +178,7 @@ static void init(char **argv, int argc, char *why)
 			init_signal(sig, &si, child);
 			continue;
 		}
-		for (unsigned n = 1; (pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0; n++) {
-			if (n % OBSERVE_BATCH == 0)
-				init_poll_signals(child);
-			if (observe_status(pid, st))
-				continue;
+		while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
 			if (WIFSTOPPED(st)) {
 				/* A ptrace stop: a process that made us its
 				 * tracer (PTRACE_TRACEME). Not an exit: let it
@@ -215,14 +188,8 @@ static void init(char **argv, int argc, char *why)
 				       WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st));
 				continue;
 			}
-			if (explain_on)
-				observe_exited(pid);
 			if (pid != child)
 				continue;
-			if (explain_on) {
-				denials_print(&denials, stderr);
-				denials_json(&denials, report_denials_fd());
-			}
 			st |= ending.timed_out;
 			if (write_all(run.status[1], &st, sizeof st) < 0)
 				init_kill_all();
@@ -238,29 +205,6 @@ static void init(char **argv, int argc, char *why)
 }
 
 /* --- the supervisor --- */
-
-/* Exit as the target did. Killed by a signal: die of the same one, so the
- * caller sees what it would have seen without us, minus a core dump of our
- * own. */
-static void exit_like(int status) NORETURN;
-static void exit_like(int status)
-{
-	struct rlimit zero = { 0, 0 };
-	sigset_t one;
-	int sig;
-
-	if (WIFEXITED(status))
-		exit(WEXITSTATUS(status));
-	sig = WTERMSIG(status);
-	setrlimit(RLIMIT_CORE, &zero);
-	prctl(PR_SET_DUMPABLE, 0);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	raise(sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	exit(128 + sig); /* a signal whose default action is not to terminate */
-}
 
 static int is_stop(int sig)
 {
@@ -317,17 +261,34 @@ static int supervise(void)
 	}
 }
 
+/* Where the limits step's name is in ARGV (ARGC words): its first word,
+ * or under run --explain, the word after the explain step's "--" (none of
+ * its option arguments is "--": paths are absolute). */
+static int limits_at(char **argv, int argc)
+{
+	const char *base = strrchr(argv[0], '/');
+	int i = 1;
+
+	if (strcmp(base ? base + 1 : argv[0], "sharness-exec-explain"))
+		return 0;
+	while (i < argc - 1 && strcmp(argv[i], "--"))
+		i++;
+	return i + 1 < argc ? i + 1 : 0;
+}
+
 /* The next program's argv, with the cgroup (-g DIR) or why there is none
- * (--rlimits WHY) put right after its name when a controller was asked for. */
+ * (--rlimits WHY) put right after the limits step's name when a controller
+ * was asked for. */
 static char **next_argv(char **argv, int argc, const char *why)
 {
 	static char opt_g[] = "-g", opt_r[] = "--rlimits";
 	char **v = calloc((size_t)argc + 2 + 2 * CG_NCTL, sizeof *v);
-	int n = 0;
+	int n = 0, at = run.want ? limits_at(argv, argc) : 0;
 
 	if (!v)
 		diex(EXIT_CONFINE, "out of memory");
-	v[n++] = argv[0];
+	for (int i = 0; i <= at; i++)
+		v[n++] = argv[i];
 	if (run.want) {
 		for (int i = 0; i < run.cg.n; i++) {
 			v[n++] = opt_g;
@@ -338,7 +299,7 @@ static char **next_argv(char **argv, int argc, const char *why)
 			v[n++] = (char *)why;
 		}
 	}
-	for (int i = 1; i < argc; i++)
+	for (int i = at + 1; i < argc; i++)
 		v[n++] = argv[i];
 	v[n] = NULL;
 	return v;
@@ -376,7 +337,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bE:hm:NO:p:r:s:tu:W:w:Xx:", longopts,
+	while ((c = getopt_long(argc, argv, "+:A:bD:E:hm:O:p:tu:W:", longopts,
 	                        NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -397,7 +358,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			ending_option(c, optarg, USAGE);
 			break;
 		case 'E': status_fd(optarg, USAGE); break;
-		case 'F': case 'H': case 'I': case 'O': case 'P': case 'R': case 'u':
+		case 'D': case 'F': case 'H': case 'I': case 'O': case 'P': case 'R': case 'u':
 			report_option(c, optarg, USAGE);
 			break;
 		case 'h':
@@ -407,7 +368,10 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "                 where Landlock cannot scope signals\n"
 			       "  --controller CONTROLLER\n"
 			       "                 make the run's cgroup with memory, pids or cpu, and\n"
-			       "                 pass it to PROGRAM (sharness-exec-limits) as -g\n"
+			       "                 pass it to sharness-exec-limits as -g: PROGRAM, or\n"
+			       "                 the program after sharness-exec-explain's --\n"
+			       "  -D FD          the report's denials (with -O): the JSON array\n"
+			       "                 that sharness-exec-explain, PROGRAM, writes to FD\n"
 			       "  -E FD          the status pipe: also write warning and fatal lines\n"
 			       "                 to FD, and hand it on to PROGRAM\n"
 			       "  --kill-after SECONDS\n"
@@ -427,25 +391,19 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
 			       "  -u PERCENT     the report's CPU cap (with -O)\n"
-			       "  -W FD          note the pid namespace in the walls record FD\n"
-			       "  -X             run --explain: init traces PROGRAM's tree and lists\n"
-			       "                 what the policy refused or hid when it ends; -N (the\n"
-			       "                 caller's network: the host's or a session's), -r/-x/-w\n"
-			       "                 PATH (the policy's paths), -s PATH (its sockets)\n", USAGE);
+			       "  -W FD          note the pid namespace in the walls record FD\n", USAGE);
 			exit(0);
 		case 't':
 			run.test = 1;
 			break;
 		case 'W': walls_fd(optarg, USAGE); break;
 		default:
-			if (!explain_option(c, optarg, USAGE))
-				usage_option(USAGE, c, argv[optind - 1]);
+			usage_option(USAGE, c, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc && !run.test)
 		usage_fail(USAGE, "no program given");
 	ending_check(USAGE);
-	explain_check(USAGE);
 	report_setup();
 }
 

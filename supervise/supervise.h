@@ -54,16 +54,14 @@ void keep_only(int *keep, int n);
  * timeout's --kill-after, and the end of every run). */
 void init_kill_all(void);
 
-/* report.c (-O, -u, --report-path, --status-in, --policy-id, --policy-hash,
- * --policy-key; report.h): the options, C and its ARG; after them, set up
- * (the report's descriptors close-on-exec, the supervisor's own lines
- * taken); the descriptors the supervisor keeps (-1: none); the report,
- * once the run has ended with STATUS. */
+/* report.c (-O, -D, -u, --report-path, --status-in, --policy-id,
+ * --policy-hash, --policy-key; report.h): the options, C and its ARG; after
+ * them, set up (the report's descriptors close-on-exec, the supervisor's
+ * own lines taken); the descriptors the supervisor keeps (-1: none); the
+ * report, once the run has ended with STATUS. */
 void report_option(int c, const char *arg, const char *usage);
 void report_setup(void);
 void report_keep(int *fd, int *rfd, int *dfd);
-/* --explain with -O: the memfd init writes the denials into, else -1. */
-int report_denials_fd(void);
 /* 0, or -1 when the report could not be written by name (--report-path). */
 int report_end(int status);
 

@@ -129,8 +129,8 @@ PY
 # namespace)" is expected only when NOPIDNS is 1. A process is named by the
 # last program it executed, or, before it executes one, by what it is to
 # its parent: supervise's child that forks is init, the other the watcher;
-# init's child is init's child; landlock's the listen guard, whose child is
-# the listen guard's child; the front end's the socket scan. And init's
+# init's child is init's child; the listen step's the listen guard, whose
+# child is the listen guard's child; the front end's the socket scan. And init's
 # child executes the step its line names.
 forks_match() {
 	python3 - "$@" <<'PY'
@@ -169,7 +169,7 @@ def walk(pid, name):
             continue
         forks = any(k == 'fork' for k, _ in events[x])
         role = {'sharness-exec-supervise': 'init' if forks else 'the watcher',
-                'init': "init's child", 'sharness-exec-landlock': 'the listen guard',
+                'init': "init's child", 'sharness-exec-listen': 'the listen guard',
                 'the listen guard': "the listen guard's child",
                 'test-sharness-exec': 'the socket scan'}.get(name, 'a child of ' + name)
         got.append(role + ', by ' + name.replace('test-sharness-exec', 'sharness-exec'))
@@ -192,14 +192,15 @@ PY
 	printf '%s\n' "${lines[@]}" >"$TMP/dry"
 	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"
 	[[ ${lines[2]} == */sharness-exec-limits" @CGROUP@ -m 256 -p 64 --" ]]
-	[[ ${lines[4]} == */sharness-exec-landlock" "*" -H "*" -c 80 "* ]]
+	[[ ${lines[4]} == */sharness-exec-listen" -W 4 --" ]]
+	[[ ${lines[5]} == */sharness-exec-landlock" "*" -H "*" -c 80 "* ]]
 	run -0 --separate-stderr strace -f -ff -v -s 65536 --decode-pids=pidns \
 		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
 		"$SHARNESS_EXEC" run -v -p "$TMP/p.json" -- /bin/echo a 'b c'
 	[ "$output" = "a b c" ]
 	run -0 strace_matches "$TMP/dry" "$TMP"/st.*
 	echo "$output"
-	[ "${#lines[@]}" = 6 ]
+	[ "${#lines[@]}" = 7 ]
 	run -0 forks_match "$TMP/verbose" 0 "$TMP"/st.*
 	echo "$output"
 	[ "${#lines[@]}" = 6 ]

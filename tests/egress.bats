@@ -9,7 +9,7 @@
 # the DNS log (no query for a name not listed) and the web log (no
 # request). The step runs as root and as nobody.
 # not tested here: the policy form that names hosts and the chain that
-# starts this step (not built yet: issue 40 stays open).
+# starts this step (egresschain.bats).
 load helpers/load
 load helpers/egress
 

@@ -14,7 +14,7 @@
 load helpers/load
 
 DENY_UNSHARE="$TRYDIR/deny-unshare"
-X="sharness-exec-supervise: explain: "
+X="sharness-exec-explain: explain: "
 
 setup() {
 	setup_tmp
@@ -226,17 +226,18 @@ t_probe() {
 @test "explain (root, full chain): a stat or access probe of a hidden file is named, of an absent one not" { t_probe root; }
 @test "explain (nobody, full chain): a stat or access probe of a hidden file is named, of an absent one not" { t_probe nobody; }
 
-# --- without --explain, nothing; with it, the three steps' -X ---
+# --- without --explain, nothing; with it, netns and landlock get -X and the explain step is there ---
 
-@test "explain: only --explain adds -X (the observer, the TRACE rules), to netns, supervise and landlock" {
+@test "explain: only --explain adds -X (the TRACE rules) to netns and landlock, and the explain step after supervise" {
 	require_feature landlock
 	policy
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- "$TRY" read /etc/hostname
 	! printf '%s\n' "$output" | grep -e ' -X '
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain -p "$TMP/p.json" -- "$TRY" read /etc/hostname
-	[ "$(printf '%s\n' "$output" | grep -c ' -X ')" = 3 ]
-	[[ "${lines[1]}" == *"/sharness-exec-supervise "*" -X -r /etc -r $TMP/ro -x /usr "*" -w $TMP/rw -w /dev/null --" ]]
-	[[ "${lines[3]}" == *"/sharness-exec-landlock "*" -X "* ]]
+	[ "$(printf '%s\n' "$output" | grep -c ' -X ')" = 2 ]
+	[[ "${lines[1]}" == *"/sharness-exec-supervise "* ]]
+	[[ "${lines[2]}" == *"/sharness-exec-explain -r /etc -r $TMP/ro -x /usr "*" -w $TMP/rw -w /dev/null --" ]]
+	[[ "${lines[4]}" == *"/sharness-exec-landlock "*" -X "* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" read /etc/hostname
 	[ -z "$stderr" ]
 }
@@ -307,7 +308,7 @@ t_init() {
 		not_here yama-3 "kernel.yama.ptrace_scope is not 3 here (it cannot be set back from 3)"
 	policy
 	run -126 --separate-stderr "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
-	[ "${stderr_lines[0]}" = "sharness-exec-supervise: fatal: refused: --explain traces the command, and Yama's kernel.yama.ptrace_scope is 3, which forbids every ptrace attach" ]
+	[ "${stderr_lines[0]}" = "sharness-exec-explain: fatal: refused: --explain traces the command, and Yama's kernel.yama.ptrace_scope is 3, which forbids every ptrace attach" ]
 	[ ! -e "$TMP/rw/ran" ]
 }
 

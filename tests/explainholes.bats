@@ -11,7 +11,7 @@ load helpers/load
 load helpers/learn
 
 UNTRACED="$TRYDIR/try-untraced"
-X="sharness-exec-supervise: explain: "
+X="sharness-exec-explain: explain: "
 
 setup() {
 	setup_tmp

@@ -112,7 +112,7 @@ golden() {
 	golden sockets
 	# --explain: the observer learns the sockets too
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain --policy "$TMP/p.json" -- true
-	[[ "${lines[1]}" == *" -X -r /etc -x /usr -w /home/ci/build -s /home/ci/build/db/.s.PGSQL.5432 -s /nonexistent/run/docker.sock --" ]]
+	[[ "${lines[2]}" == *"/sharness-exec-explain -r /etc -x /usr -w /home/ci/build -s /home/ci/build/db/.s.PGSQL.5432 -s /nonexistent/run/docker.sock --" ]]
 	# no socket, no write_vcs (or false): no -k, no -V anywhere
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"write":["/w"],"write_vcs":false},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain -p "$TMP/p.json" -- true
@@ -204,7 +204,7 @@ t_explain_socket() {
 	chain_policy grants '"none"' '"/etc"' '"'"$TMP"'/w"'
 	run -1 --separate-stderr as "$m" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRYV" unix-connect "$TMP/out/sock"
 	[ "$output" = "refused: No such file or directory" ]
-	grep -qxF "sharness-exec-supervise: explain: connect to UNIX socket $TMP/out/sock: ENOENT (No such file or directory), hidden by the policy, 1 time; allow with \"files\": {\"sockets\": [\"$TMP/out/sock\"]}" <<<"$stderr"
+	grep -qxF "sharness-exec-explain: explain: connect to UNIX socket $TMP/out/sock: ENOENT (No such file or directory), hidden by the policy, 1 time; allow with \"files\": {\"sockets\": [\"$TMP/out/sock\"]}" <<<"$stderr"
 	# Control: the same user, bare, is served; nothing arrived before.
 	run -0 as "$m" "$TRYV" unix-connect "$TMP/out/sock"
 	logged "$log" 1
@@ -217,10 +217,10 @@ t_explain_socket() {
 	run -1 --separate-stderr as "$m" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRYV" unix-connect "$TMP/w/a/b/sock"
 	if [ "$(landlock_abi)" -lt 9 ]; then
 		[ "$output" = "refused: Connection refused" ]
-		grep -qxF "sharness-exec-supervise: explain: connect to UNIX socket $TMP/w/a/b/sock: ECONNREFUSED (Connection refused), covered by the view (or nothing listens there), 1 time; allow with \"files\": {\"sockets\": [\"$TMP/w/a/b/sock\"]}" <<<"$stderr"
+		grep -qxF "sharness-exec-explain: explain: connect to UNIX socket $TMP/w/a/b/sock: ECONNREFUSED (Connection refused), covered by the view (or nothing listens there), 1 time; allow with \"files\": {\"sockets\": [\"$TMP/w/a/b/sock\"]}" <<<"$stderr"
 	else
 		[ "$output" = "refused: Permission denied" ]
-		grep -qxF "sharness-exec-supervise: explain: connect to UNIX socket $TMP/w/a/b/sock: EACCES (Permission denied), refused by the policy, 1 time; allow with \"files\": {\"sockets\": [\"$TMP/w/a/b/sock\"]}" <<<"$stderr"
+		grep -qxF "sharness-exec-explain: explain: connect to UNIX socket $TMP/w/a/b/sock: EACCES (Permission denied), refused by the policy, 1 time; allow with \"files\": {\"sockets\": [\"$TMP/w/a/b/sock\"]}" <<<"$stderr"
 	fi
 	run -0 as "$m" "$TRYV" unix-connect "$TMP/w/a/b/sock"
 	logged "$log" 1
@@ -232,7 +232,7 @@ t_explain_socket() {
 	chmod 777 "$TMP/w/dead"
 	run -1 --separate-stderr as "$m" "$SHARNESS_EXEC" run --explain -p "$TMP/p.json" -- "$TRYV" unix-connect "$TMP/w/dead"
 	[ "$output" = "refused: Connection refused" ]
-	grep -qxF "sharness-exec-supervise: explain: connect to UNIX socket $TMP/w/dead: ECONNREFUSED (Connection refused), covered by the view (or nothing listens there), 1 time; allow with \"files\": {\"sockets\": [\"$TMP/w/dead\"]}" <<<"$stderr"
+	grep -qxF "sharness-exec-explain: explain: connect to UNIX socket $TMP/w/dead: ECONNREFUSED (Connection refused), covered by the view (or nothing listens there), 1 time; allow with \"files\": {\"sockets\": [\"$TMP/w/dead\"]}" <<<"$stderr"
 }
 
 @test "--explain names a refused host socket and suggests files.sockets (root)" { t_explain_socket root; }

@@ -15,7 +15,9 @@ load helpers/load
 ALLOWED='^(bin/sharness-exec|libexec/sharness-exec/.*|share/man/man[15]/sharness-exec.*|share/doc/sharness-exec/.*|share/bash-completion/completions/sharness-exec|share/fish/vendor_completions\.d/sharness-exec\.fish|share/zsh/site-functions/_sharness-exec)$'
 LAYOUT='bin/sharness-exec
 libexec/sharness-exec/sharness-exec-landlock
+libexec/sharness-exec/sharness-exec-learn
 libexec/sharness-exec/sharness-exec-limits
+libexec/sharness-exec/sharness-exec-listen
 libexec/sharness-exec/sharness-exec-netns
 libexec/sharness-exec/sharness-exec-sign
 libexec/sharness-exec/sharness-exec-supervise
@@ -23,7 +25,9 @@ libexec/sharness-exec/sharness-exec-view
 share/bash-completion/completions/sharness-exec
 share/fish/vendor_completions.d/sharness-exec.fish
 share/man/man1/sharness-exec-landlock.1
+share/man/man1/sharness-exec-learn.1
 share/man/man1/sharness-exec-limits.1
+share/man/man1/sharness-exec-listen.1
 share/man/man1/sharness-exec-netns.1
 share/man/man1/sharness-exec-sign.1
 share/man/man1/sharness-exec-supervise.1

@@ -8,11 +8,12 @@
 load helpers/load
 
 MAN="$top_srcdir/man"
-PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-supervise.1 sharness-exec-limits.1
+PAGES=(sharness-exec.1 sharness-exec-netns.1 sharness-exec-supervise.1 sharness-exec-explain.1 sharness-exec-limits.1
 	sharness-exec-landlock.1 sharness-exec-view.1 sharness-exec-probe.1 sharness-exec-sign.1
-	sharness-exec-launch.1 sharness-exec-egress.1 sharness-exec-policy.5 sharness-exec-manifest.5 sharness-exec-report.5)
-HELPERS=(sharness-exec-netns sharness-exec-supervise sharness-exec-limits sharness-exec-landlock
-	sharness-exec-view sharness-exec-egress)
+	sharness-exec-learn.1 sharness-exec-launch.1 sharness-exec-egress.1 sharness-exec-listen.1
+	sharness-exec-policy.5 sharness-exec-manifest.5 sharness-exec-report.5)
+HELPERS=(sharness-exec-netns sharness-exec-supervise sharness-exec-explain sharness-exec-limits sharness-exec-landlock
+	sharness-exec-view sharness-exec-egress sharness-exec-listen)
 
 setup() {
 	setup_tmp
@@ -62,13 +63,16 @@ letters() {
 @test "mandoc -Tlint: sharness-exec.1" { lint sharness-exec.1; }
 @test "mandoc -Tlint: sharness-exec-netns.1" { lint sharness-exec-netns.1; }
 @test "mandoc -Tlint: sharness-exec-supervise.1" { lint sharness-exec-supervise.1; }
+@test "mandoc -Tlint: sharness-exec-explain.1" { lint sharness-exec-explain.1; }
 @test "mandoc -Tlint: sharness-exec-limits.1" { lint sharness-exec-limits.1; }
 @test "mandoc -Tlint: sharness-exec-landlock.1" { lint sharness-exec-landlock.1; }
 @test "mandoc -Tlint: sharness-exec-view.1" { lint sharness-exec-view.1; }
 @test "mandoc -Tlint: sharness-exec-probe.1" { lint sharness-exec-probe.1; }
 @test "mandoc -Tlint: sharness-exec-sign.1" { lint sharness-exec-sign.1; }
+@test "mandoc -Tlint: sharness-exec-learn.1" { lint sharness-exec-learn.1; }
 @test "mandoc -Tlint: sharness-exec-launch.1" { lint sharness-exec-launch.1; }
 @test "mandoc -Tlint: sharness-exec-egress.1" { lint sharness-exec-egress.1; }
+@test "mandoc -Tlint: sharness-exec-listen.1" { lint sharness-exec-listen.1; }
 @test "mandoc -Tlint: sharness-exec-policy.5" { lint sharness-exec-policy.5; }
 @test "mandoc -Tlint: sharness-exec-manifest.5" { lint sharness-exec-manifest.5; }
 @test "mandoc -Tlint: sharness-exec-report.5" { lint sharness-exec-report.5; }
@@ -205,6 +209,11 @@ usage_is_synopsis() {
 @test "sharness-exec-sign -h: its usage is the SYNOPSIS of its page, word for word" {
 	require_mandoc
 	usage_is_synopsis sharness-exec-sign
+}
+
+@test "sharness-exec-learn -h: its usage is the SYNOPSIS of its page, word for word" {
+	require_mandoc
+	usage_is_synopsis sharness-exec-learn
 }
 
 @test "sharness-exec-launch -h: its usage is the SYNOPSIS of its page, word for word" {

@@ -29,6 +29,10 @@ NET="$TRYDIR/try-net"
 # CapAmb, CapEff and CapPrm in a user namespace: CAP_SYS_ADMIN (21),
 # CAP_SYS_PTRACE (19) and CAP_SETPCAP (8).
 AMBIENT=0000000000280100
+# With -H, CAP_NET_ADMIN (12) too: the host's network is not the user
+# namespace's, so it grants nothing there; the egress step, next in such a
+# chain, brings up the lo of the network namespace it makes (issue 40).
+AMBIENT_H=0000000000281100
 NOAF="Address family not supported by protocol"
 
 setup() {
@@ -384,9 +388,13 @@ loopback() {
 	[ "${lines[1]}" != "$(readlink /proc/self/ns/ipc)" ]
 	[ "${lines[2]}" != "$(readlink /proc/self/ns/user)" ]
 	[ "${lines[3]}" = 65534 ]
-	[ "${lines[4]}" = "CapInh:	$AMBIENT" ]
-	[ "${lines[5]}" = "CapEff:	$AMBIENT" ]
-	[ "${lines[6]}" = "CapAmb:	$AMBIENT" ]
+	[ "${lines[4]}" = "CapInh:	$AMBIENT_H" ]
+	[ "${lines[5]}" = "CapEff:	$AMBIENT_H" ]
+	[ "${lines[6]}" = "CapAmb:	$AMBIENT_H" ]
+	# CAP_NET_ADMIN there is none over the host's network: lo stays as it is.
+	run -2 --separate-stderr as_nobody "$NETNS" -H ip link set lo mtu 65000
+	[[ "$stderr" == *"Operation not permitted"* ]]
+	[ "$(cat /sys/class/net/lo/mtu)" = 65536 ]
 	# The host's network: a listener outside is reachable.
 	listen tcp
 	run -0 as_nobody "$NETNS" -H "$TRY" connect "$ADDR"

@@ -185,13 +185,13 @@ guards_in() {
 
 @test "a guard inside another: 126 with a hint, or with -b listen() refused outright" {
 	require_feature landlock
-	run -126 --separate-stderr "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- true
-	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to install the listen guard's seccomp filter: Device or resource busy" ] ||
-	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to install the listen guard's seccomp filter: Resource busy" ]
+	run -126 --separate-stderr "$LISTEN" -- "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- "$LISTEN" -- "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- true
+	[ "${stderr_lines[0]}" = "sharness-exec-listen: fatal: unable to install the listen guard's seccomp filter: Device or resource busy" ] ||
+	[ "${stderr_lines[0]}" = "sharness-exec-listen: fatal: unable to install the listen guard's seccomp filter: Resource busy" ]
 	[[ "${stderr_lines[1]}" == "hint: a filter above already has a seccomp listener"* ]]
-	run -1 --separate-stderr "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- "$LANDLOCK" -b -H -x /usr -x "$HELPERDIR" -w "$TMP/rw" -- "$TP" listen-unix "$TMP/rw/sock"
+	run -1 --separate-stderr "$LISTEN" -- "$LANDLOCK" -H -x /usr -x "$HELPERDIR" -- "$LISTEN" -b -- "$LANDLOCK" -b -H -x /usr -x "$HELPERDIR" -w "$TMP/rw" -- "$TP" listen-unix "$TMP/rw/sock"
 	[ "$output" = "refused: Permission denied" ]
-	[ "$stderr" = "sharness-exec-landlock: warning: no listen guard (a seccomp listener is already in place): best effort: listen() is refused on every socket" ]
+	[ "$stderr" = "sharness-exec-listen: warning: no listen guard (a seccomp listener is already in place): best effort: listen() is refused on every socket" ]
 }
 
 # --- UDP ---------------------------------------------------------------------

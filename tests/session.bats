@@ -135,11 +135,11 @@ t_reach() {
 	session_listener abstract "sharness-exec-session-$$-$RANDOM"
 	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
 		"$TRY" abstract "$port"
-	grep -qx "sharness-exec-supervise: explain: connect to abstract UNIX socket @$port: EPERM (Operation not permitted), refused by Landlock's scope, 1 time; no policy change allows it: it was made outside the run's Landlock domain: by the host, or by another run of the session (run --in-session)" <<<"$stderr"
+	grep -qx "sharness-exec-explain: explain: connect to abstract UNIX socket @$port: EPERM (Operation not permitted), refused by Landlock's scope, 1 time; no policy change allows it: it was made outside the run's Landlock domain: by the host, or by another run of the session (run --in-session)" <<<"$stderr"
 	policy '{"connect_tcp_ports":[2]}'
 	run -1 --separate-stderr in_ns "$SHARNESS_EXEC" run --in-session --explain -p "$TMP/p.json" -- \
 		"$TRY" connect 1
-	grep -qx 'sharness-exec-supervise: explain: TCP connect 127.0.0.1:1: EACCES (Permission denied), refused by the policy, 1 time; allow with "network": {"connect_tcp_ports": \[1\]}' <<<"$stderr"
+	grep -qx 'sharness-exec-explain: explain: TCP connect 127.0.0.1:1: EACCES (Permission denied), refused by the policy, 1 time; allow with "network": {"connect_tcp_ports": \[1\]}' <<<"$stderr"
 	policy
 	# A session's lo is the launcher's to bring up: down, a warning.
 	in_ns ip link set lo down

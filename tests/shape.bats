@@ -21,7 +21,7 @@ FUNCTION_BUDGET=100
 # size today, as a ceiling it may not grow past. Each entry goes when its
 # file comes under the budget; nothing else may join the list. Since the
 # fifth stop no file and no function is over; the front end's link is.
-LINK_TODAY=8079
+LINK_TODAY=7530
 FILES_OVER=""
 FUNCTIONS_OVER=""
 
@@ -142,7 +142,7 @@ fatal_writers() {
 		[ "$got" = "$want" ]
 		n=$((n + 1))
 	done < <(sed -n '/^## 6\. The chain as built/,$p' "$design")
-	[ "$n" = 10 ]
+	[ "$n" = 13 ]
 	for f in $(sources); do
 		grep -q "\b${f//./\\.}\b" "$design" || { echo "not in DESIGN.md: $f"; return 1; }
 	done

@@ -23,7 +23,7 @@ load helpers/load
 
 TRY_SUPER="$TRYDIR/try-super"
 DENY="$TRYDIR/deny-unshare"
-USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [--controller CONTROLLER]... [-E FD] [--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-m MIB] [-O FD] [--report-path PATH] [-p N] [--status-in FD] [--timeout SECONDS] [-u PERCENT] [-W FD] [-XN] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [--controller CONTROLLER]... [-D FD] [-E FD] [--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-m MIB] [-O FD] [--report-path PATH] [-p N] [--status-in FD] [--timeout SECONDS] [-u PERCENT] [-W FD] [--] PROGRAM [ARG...]"
 
 setup() {
 	setup_tmp

@@ -375,3 +375,36 @@ m[0:1] = b"X"' "$TMP/w/suid"
 
 @test "a write path that is one executable file is writable; one set-uid file is held (root)" { t_file_path root; }
 @test "a write path that is one executable file is writable; one set-uid file is held (nobody)" { t_file_path nobody; }
+
+# A shared write path (/tmp) changes while the view walks it: a directory
+# another process removes between the walk's open and its listing is
+# nothing to hold, not a reason to refuse the run (CI saw 126, "unable to
+# walk ...: No such file or directory"). A churner outside makes and
+# removes nested directories beneath the write path all along; every run
+# must start, and write what the policy lets it.
+t_churn() {
+	local m=$1 u k
+	wneed "$m"
+	u=$(uid_of "$m")
+	policy
+	chown "$u:$u" "$TMP/w"
+	$PY -c 'import os, shutil, sys
+d = sys.argv[1]
+while not os.path.exists(d + "/stop"):
+    for i in range(50):
+        os.makedirs("%s/c%d/a/b/c" % (d, i), exist_ok=True)
+        for j in range(3):
+            open("%s/c%d/a/b/c/f%d" % (d, i, j), "w").close()
+    for i in range(50):
+        shutil.rmtree("%s/c%d" % (d, i), ignore_errors=True)' "$TMP/w" &
+	pids+=($!)
+	for k in $(seq 1 40); do
+		run --separate-stderr confined "$m" /bin/sh -c 'echo "$1" >"$2"' sh "$k" "$TMP/w/out"
+		[ "$status" = 0 ] || { echo "run $k: $status: $stderr"; false; }
+		[ "$(cat "$TMP/w/out")" = "$k" ]
+	done
+	touch "$TMP/w/stop"
+}
+
+@test "a directory removed beneath a write path while the view walks it fails no run (root)" { t_churn root; }
+@test "a directory removed beneath a write path while the view walks it fails no run (1000)" { t_churn 1000; }

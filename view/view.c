@@ -192,14 +192,14 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 			break;
 		case 'W': walls_fd(optarg, VIEW_USAGE); break;
 		case 'E': status_fd(optarg, VIEW_USAGE); break;
-		case 'r': add(norm("r", optarg), R); break;
-		case 'x': add(norm("x", optarg), X); break;
-		case 'w': add(norm("w", optarg), W); break;
-		case 'P': add(norm("P", optarg), PROT); (*nprot)++; break;
-		case 'T': tmpfs_add(norm("T", optarg)); break;
+		case 'r': case 'x': case 'w':
+			add(rule_path(opt, optarg, VIEW_USAGE), rule_grant(opt));
+			break;
+		case 'P': add(rule_path('P', optarg, VIEW_USAGE), PROT); (*nprot)++; break;
+		case 'T': tmpfs_add(rule_path('T', optarg, VIEW_USAGE)); break;
 		case 'M': tmpfs_size(optarg); break;
 		case 'F' << 8: file_add(optarg); break;
-		case 's': keep_add(norm("s", optarg)); break;
+		case 's': keep_add(rule_path('s', optarg, VIEW_USAGE)); break;
 		case 'v': view_verbose = 1; break;
 		case 'V': view_vcs = 1; break;
 		case 's' << 8:
@@ -207,7 +207,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 			if (!eq || !eq[1])
 				usage_fail(VIEW_USAGE, "unable to parse --symlink %s: not LINK=TARGET", optarg);
 			*eq = '\0';
-			add_link(norm("-symlink", optarg), strdup(eq + 1));
+			add_link(rule_path_named("--symlink", optarg, VIEW_USAGE), strdup(eq + 1));
 			break;
 		default:
 			usage_option(VIEW_USAGE, opt, argv[optind - 1]);
@@ -387,7 +387,7 @@ static void bind_all(const char *cwd)
 /* The cwd (its path CWD) in the new root; the root and a built /dev
  * read-only; pivot_root, the old root detached, and chdir to CWD there:
  * never the inherited cwd, whose ".." would climb the detached host tree. */
-static void finish(const char *cwd, const char *prog)
+static void finish(const char *cwd, char *const *next)
 {
 	const struct ent *dev = find("/dev");
 	int cfd;
@@ -399,8 +399,8 @@ static void finish(const char *cwd, const char *prog)
 			    "new root", cwd);
 		close(cfd);
 	}
-	if (prog && prog[0] == '/')
-		bind_program(prog);
+	if (next[0] && next[0][0] == '/')
+		bind_steps(next);
 	if (our_dev[0] && sys_setattr(AT_FDCWD, ".", 0, MOUNT_ATTR_RDONLY) < 0)
 		die(EXIT_CONFINE, "unable to make the new root read-only");
 	if (our_dev[1] && dev && !(dev->eff & W) && (cfd = at_root("/dev", 0, 1)) >= 0) {
@@ -449,7 +449,7 @@ int main(int argc, char **argv)
 	guard_writes(ents, nents);
 	files_mount();
 	note_ours();
-	finish(cwd, argv[next]);
+	finish(cwd, argv + next);
 	if (!granted(cwd))
 		warn_cwd(cwd);
 	/* Only this step needs it: the ambient set (raised by the netns step

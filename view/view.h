@@ -17,13 +17,15 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "rules.h"
 
 #define VIEW_USAGE "sharness-exec-view [-btvV] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... " \
 	"[-w PATH]... [-P PATH]... [-T PATH]... [-M MIB] [--symlink LINK=TARGET]... " \
 	"[--file PATH=FD]... [-s PATH]... [--] PROGRAM [ARG...]"
 
-/* Rights, as the landlock step grants them: write implies read and exec. */
-enum { R = 1, X = 2, W = 4, PROT = 8 };
+/* Rights, as the landlock step grants them: write implies read and exec
+ * (rules.h, the one reading of -r -x -w). */
+enum { R = RULE_READ, X = RULE_EXEC, W = RULE_WRITE, PROT = 8 };
 /* An entry that is a -T path: a fresh tmpfs, mounted before the paths
  * beneath it are bound on top (not a right: no entry beneath inherits it). */
 #define TMPFS 0x100
@@ -39,9 +41,6 @@ struct ent {
 
 extern int view_best;		/* -b */
 extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
-
-/* view.c: PATH of option -OPT, absolute, normalised (125 otherwise). */
-char *norm(const char *opt, const char *s);
 
 /* viewfiles.c: --file PATH=FD, read and closed at once (125 when FD is not a
  * sealed memfd); how many; their mount points in a -T tmpfs at PATH (DIR)
@@ -78,7 +77,7 @@ int sys_open_tree(int dfd, const char *path, unsigned flags);
 int sys_move_mount(int from, const char *fpath, int to, const char *tpath,
                    unsigned flags);
 int sys_setattr(int dfd, const char *path, unsigned flags, __u64 set);
-void bind_program(const char *prog);
+void bind_steps(char *const *next);
 
 /* viewtmp.c */
 void tmpfs_add(char *path);

@@ -44,7 +44,7 @@ void file_add(char *arg)
 	if (!eq || !parse_ulong(eq + 1, 3, 1 << 20, &fd))
 		usage_fail(VIEW_USAGE, "unable to parse --file %s: not PATH=FD, FD above 2", qn(arg));
 	*eq = '\0';
-	path = norm("F", arg);
+	path = rule_path('F', arg, VIEW_USAGE);
 	if (strrchr(path, '/') == path)
 		usage_fail(VIEW_USAGE, "unable to parse --file %s: a file directly in / is "
 		           "not given", path);

@@ -434,7 +434,7 @@ void set_attr(int m, __u64 attr, const char *path)
  * path that the view lacks, or holds without exec, the one file is bound in
  * read-only, so it runs from inside and its /proc/self/exe stays inside.
  * It is the chain's own helper, a path fixed at build time, not a grant. */
-void bind_program(const char *prog)
+static void bind_program(const char *prog)
 {
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT };
 	struct statvfs sv;
@@ -469,4 +469,32 @@ void bind_program(const char *prog)
 		die(EXIT_CONFINE, "unable to mount %s in the new root", prog);
 	close(mp);
 	close(m);
+}
+
+/* PROG is a step of the chain: sharness-exec-NAME, in FIRST's directory
+ * (its first DIR bytes, the slash included). */
+static int is_step(const char *prog, const char *first, size_t dir)
+{
+	return dir && prog[0] == '/' && !strncmp(prog, first, dir) &&
+	       !strchr(prog + dir, '/') && !strncmp(prog + dir, "sharness-exec-", 14);
+}
+
+/* NEXT's programs, the chain's rest: NEXT[0] bound as above, and after it,
+ * while the program just bound is a step of the chain, the program after
+ * that step's "--" where it is a step too: the listen step's landlock step
+ * (DESIGN.md 1). No option argument of a step is "--" (paths are
+ * absolute); the target, after the last step's "--", is not bound. */
+void bind_steps(char *const *next)
+{
+	const char *first = next[0], *slash = strrchr(first, '/');
+	size_t dir = slash ? (size_t)(slash - first) + 1 : 0;
+
+	bind_program(first);
+	while (is_step(*next, first, dir)) {
+		while (*++next && strcmp(*next, "--"))
+			;
+		if (!*next || !next[1] || !is_step(next[1], first, dir))
+			return;
+		bind_program(*++next);
+	}
 }

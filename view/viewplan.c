@@ -1,5 +1,5 @@
-/* sharness-exec-view: each option's path made plain (norm), each path's
- * effective rights in one pass (view.h).
+/* sharness-exec-view: each path's effective rights in one pass (view.h);
+ * each option's path is made plain by lib/rules.c.
  * The paths sorted with '/' below every other byte keep each tree in one
  * run, parents first ("/a", "/a/b", "/a-b": plain strcmp would put "/a-b"
  * between "/a" and "/a/b"), so that a stack of the current path's
@@ -15,37 +15,6 @@
 #include "exitcodes.h"
 #include "text.h"
 #include "view.h"
-
-/* Absolute, no "." or ".." component; repeated and trailing slashes go. */
-char *norm(const char *opt, const char *s)
-{
-	char *out = malloc(strlen(s) + 2), *o = out;
-	const char *p = s;
-
-	if (!out)
-		die(EXIT_REFUSED, "out of memory");
-	if (*s != '/' || strlen(s) >= PATH_MAX)
-		usage_fail(VIEW_USAGE, "unable to parse -%s %s: not an absolute path", opt, s);
-	while (*p) {
-		size_t n;
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (!n)
-			break;
-		if ((n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
-			usage_fail(VIEW_USAGE, "unable to parse -%s %s: has a . or .. "
-			           "component", opt, s);
-		*o++ = '/';
-		memcpy(o, p, n);
-		o += n;
-		p += n;
-	}
-	if (o == out)
-		*o++ = '/';
-	*o = '\0';
-	return out;
-}
 
 static int tree_cmp(const void *a, const void *b)
 {

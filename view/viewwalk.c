@@ -265,7 +265,9 @@ static void walk_dir(struct walk *w, int fd, int prot, dev_t up, int suid)
 			w->path[len] = '\0';
 		}
 	}
-	if (n < 0)
+	/* ENOENT: the directory was removed while it was read, by a process
+	 * outside the run (a shared /tmp): nothing is left beneath it. */
+	if (n < 0 && errno != ENOENT)
 		die(EXIT_CONFINE, "unable to walk %s", qn(w->path));
 	w->depth--;
 	close(fd);

@@ -11,6 +11,7 @@ NETNS="$HELPERDIR/sharness-exec-netns"
 SUPERVISE="$HELPERDIR/sharness-exec-supervise"
 LIMITS="$HELPERDIR/sharness-exec-limits"
 LANDLOCK="$HELPERDIR/sharness-exec-landlock"
+LISTEN="$HELPERDIR/sharness-exec-listen"
 : "${TRYDIR:=$top_builddir/tests/try}"
 TRY="$TRYDIR/try-syscall"
 CONFORMANCE="$top_srcdir/tests/conformance"
@@ -68,6 +69,7 @@ reach_programs() {
 	SUPERVISE="$HELPERDIR/sharness-exec-supervise"
 	LIMITS="$HELPERDIR/sharness-exec-limits"
 	LANDLOCK="$HELPERDIR/sharness-exec-landlock"
+	LISTEN="$HELPERDIR/sharness-exec-listen"
 	# Exported, as make exports the others: a bats run inside a test
 	# (walls.bats runs confine.bats) uses this copy too.
 	export TRYDIR="$REACH/tests/try"

@@ -141,7 +141,7 @@ longest() {
 }
 
 programs() {
-	expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-} ${VAL[signexec_PROGRAMS]:-} ${VAL[launchexec_PROGRAMS]:-}"
+	expand "${VAL[bin_PROGRAMS]:-} ${VAL[pkglibexec_PROGRAMS]:-} ${VAL[signexec_PROGRAMS]:-} ${VAL[learnexec_PROGRAMS]:-} ${VAL[launchexec_PROGRAMS]:-}"
 }
 
 # objects BUILD TARGET: the objects of TARGET's own .c files in BUILD, as

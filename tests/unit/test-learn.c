@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "sign/learn.h"
+#include "learn/learn.h"
 #include "tap.h"
 
 const char *progname = "test-learn";

@@ -1,9 +1,9 @@
-/* run --explain, what each traced call that failed means (explain.h):
+/* sharness-exec-explain: what each traced call that failed means (explain.h):
  * given the access it was (explaincall.c), whether its path exists outside
  * the run, and the policy change that would allow it; the list of denials
  * and its printer.
- * Existence is decided as the caller (init is in the host's mount
- * namespace), walking the host component by component with fstatat
+ * Existence is decided as the caller (the step runs before the view, in
+ * the host's mount namespace), walking the host component by component with fstatat
  * (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT), opening nothing and following no
  * symlink that lies beneath a write path (the target could have planted
  * it). Advisory: under races the path shown may differ from the one the
@@ -31,7 +31,6 @@
 #endif
 
 struct denials denials;
-int explain_on;
 
 /* --- the policy, as the observer was told it --- */
 
@@ -55,7 +54,6 @@ int explain_option(int c, const char *arg, const char *usage)
 	int r = c == 'r' ? R_READ : c == 'x' ? R_READ | R_EXEC : R_READ | R_EXEC | R_WRITE;
 
 	switch (c) {
-	case 'X': explain_on = 1; return 1;
 	case 'N': host_net = 1; return 1;
 	case 'r': case 'x': case 'w': case 's': break;
 	default: return 0;
@@ -75,22 +73,23 @@ int explain_option(int c, const char *arg, const char *usage)
 	return 1;
 }
 
-void explain_check(const char *usage)
+int explain_scope(void)
 {
 	char scope[8] = "";
 	int fd;
 	ssize_t n;
 
-	if (!explain_on && (nrules || nsockets || host_net))
-		usage_fail(usage, "-N, -r, -x, -w and -s need -X");
-	if (!explain_on)
-		return;
-	/* Yama's ptrace_scope 3 forbids every attach, to our own child too. */
 	fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
 	n = fd >= 0 ? read(fd, scope, sizeof scope - 1) : -1;
 	if (fd >= 0)
 		close(fd);
-	if (n > 0 && atoi(scope) >= 3)
+	return n > 0 ? atoi(scope) : 0;
+}
+
+void explain_check(void)
+{
+	/* Yama's ptrace_scope 3 forbids every attach, to our own child too. */
+	if (explain_scope() >= 3)
 		die_hint(EXIT_CONFINE, 0, "run without --explain, or lower kernel.yama.ptrace_scope "
 		         "(it cannot be lowered from 3 without a reboot)",
 		         "refused: --explain traces the command, and Yama's "

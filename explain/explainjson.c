@@ -1,8 +1,9 @@
 /* run --explain's denials as the report's JSON array (sharness-exec-
- * report(5)), beside their printer (explain.c): init writes it into a
- * memfd of the supervisor's (report.c) as the target ends, and the
- * supervisor puts it into the report as it is. A target names the paths,
- * so bytes that are not UTF-8 become U+FFFD: the report stays JSON. */
+ * report(5)), beside their printer (denials.c): the step writes it, in
+ * one write, into the memfd of -D (the front end's) as its child ends,
+ * and the supervisor puts it into the report as it is (supervise/report.c).
+ * A target names the paths, so bytes that are not UTF-8 become U+FFFD: the
+ * report stays JSON. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,14 +1,16 @@
-/* run --explain, in sharness-exec-supervise (DESIGN.md 4.7): init, outside
- * the target's domain, traces the target's tree (observer.c: ptrace, the
- * landlock step's SECCOMP_RET_TRACE rules, each call taken to its exit
- * stop) and, when the target ends, lists every access the policy refused
- * or hid (explain.c: what each was, whether the path exists outside, the
- * policy change that would allow it). One list (struct denials) and one
- * printer, so that a JSON writer can be put beside it. The files, each
- * calling only those below it: observer.c (the tracer), explaincall.c
- * (which access a call was), explainnet.c (sockets, the filter's own
- * refusals), explain.c (the policy, the record, the printer), tracee.c
- * (the tracee's memory and descriptors). */
+/* sharness-exec-explain, the step of run --explain (DESIGN.md 4.7): it
+ * forks the rest of the chain, and traces that child's tree from outside
+ * the target's domain (observer.c: ptrace, the landlock step's
+ * SECCOMP_RET_TRACE rules, each call taken to its exit stop); when the
+ * child ends it lists every access the policy refused or hid (denials.c:
+ * what each was, whether the path exists outside, the policy change that
+ * would allow it), and exits as the child did. One list (struct denials)
+ * and one printer, and beside it the JSON writer of the report's
+ * "denials" (explainjson.c). The files, each calling only those below
+ * it: explain.c (the step's main: options, fork, wait, exit), observer.c
+ * (the tracer), explaincall.c (which access a call was), explainnet.c
+ * (sockets, the filter's own refusals), denials.c (the policy, the
+ * record, the printer), tracee.c (the tracee's memory and descriptors). */
 #ifndef SHARNESS_EXPLAIN_H
 #define SHARNESS_EXPLAIN_H
 
@@ -49,16 +51,16 @@ void denials_print(const struct denials *d, FILE *f);
 void denials_json(const struct denials *d, int fd);
 const char *errname(int err);
 
-/* explain.c: the observer's options, from supervise's parse: -E (on),
- * -H (the host's network: the object form), -r/-x/-w PATH (the policy's
- * read, exec and write paths, as the landlock step gets them), -s PATH
- * (its files.sockets). Returns 0
- * for an option that is not one of these. */
-extern int explain_on;
+/* denials.c: the observer's options, from explain.c's parse: -N (the
+ * caller's network: the host's, the object form, or a session's), -r/-x/-w
+ * PATH (the policy's read, exec and write paths, as the landlock step gets
+ * them), -s PATH (its files.sockets). Returns 0 for an option that is not
+ * one of these. */
 int explain_option(int c, const char *arg, const char *usage);
-/* After parsing: -r/-x/-w/-H need -E; -E needs ptrace, which Yama's
- * ptrace_scope 3 forbids (126). */
-void explain_check(const char *usage);
+/* Before the fork: tracing needs ptrace, which Yama's ptrace_scope 3
+ * forbids (126). explain_scope: the scope, 0 where Yama is not there. */
+int explain_scope(void);
+void explain_check(void);
 
 /* A traced call, from its seccomp stop to its exit stop. */
 struct call {
@@ -90,25 +92,21 @@ int observe_bytes(pid_t pid, unsigned long long addr, void *buf, size_t len);
 int fd_copy(pid_t pid, int fd);
 int fd_path(pid_t pid, int fd, char *out);
 
-/* observer.c, in init: before the fork, during it (in the child: wait
+/* observer.c, in the step: before the fork, during it (in the child: wait
  * until traced), after it (seize the child, then let it go on), and at
  * each wait status: 1 when it was a stop of a traced process, which has
- * been dealt with. observe_exited: PID is gone. observe_cgroup: init
- * joins the run's v1 cpu cgroup CG (with a pid namespace, PIDNS), so that
- * the CPU cap counts the observer's work. */
-struct cgroup;
+ * been dealt with. observe_exited: PID is gone. */
 void observe_prepare(void);
-void observe_cgroup(const struct cgroup *cg, int pidns);
 void observe_child(void);
 void observe_start(pid_t child);
 int observe_status(pid_t pid, int status);
 void observe_exited(pid_t pid);
 
-/* explain.c, for explaincall.c and explainnet.c. Rights: */
+/* denials.c, for explaincall.c and explainnet.c. Rights: */
 #define R_READ 1
 #define R_EXEC 2
 #define R_WRITE 4
-extern int host_net;   /* -H: the object form, the host's network */
+extern int host_net;   /* -N: the caller's network */
 void record(const char *kind, const char *what, int err, const char *status,
             const char *allow, const char *why);
 void record_path(const char *kind, const char *path, const char *shown, int err,

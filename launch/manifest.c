@@ -258,18 +258,6 @@ static void check_ready_policy(struct mck *c, const struct component *p)
 		        q(p->ready_path));
 }
 
-int manifest_launch_sets(const char *name)
-{
-	static const char *const names[] = {
-		"SHARNESS_AI_CERT", "SHARNESS_AI_KEY", "SHARNESS_AI_CA", "SHARNESS_AI_SESSION_CA",
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(name, names[i]))
-			return 1;
-	return !strncmp(name, MANIFEST_READY_PREFIX, strlen(MANIFEST_READY_PREFIX));
-}
-
 /* An inline policy's env may neither inherit nor set what launch sets. */
 static void check_launch_env(struct mck *c, const struct policy *pol)
 {
@@ -350,11 +338,6 @@ static void check_components(struct mck *c, struct manifest *m, unsigned a)
 	*c->label = '\0';
 }
 
-int manifest_is(const struct json_doc *doc)
-{
-	return json_get(doc, 0, "launch") != 0;
-}
-
 size_t manifest_check(struct manifest *m, const struct json_doc *doc,
                       void (*report)(void *ctx, const char *line), void *ctx)
 {
@@ -416,4 +399,20 @@ void manifest_free(struct manifest *m)
 	free(m->comp);
 	free(m->id);
 	memset(m, 0, sizeof *m);
+}
+
+int manifest_load(int fd, const char *path, struct loaded *l, struct manifest *m,
+                  const unsigned char *want, int kinds)
+{
+	memset(m, 0, sizeof *m);
+	if (!load_read(fd, path, l, want, kinds))
+		return 0;
+	if (!l->manifest)
+		return load_check(l, path);
+	if (manifest_check(m, &l->doc, load_report, (void *)path)) {
+		unload_policy(l);
+		return 0;
+	}
+	l->id = m->id;
+	return 1;
 }

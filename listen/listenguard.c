@@ -19,16 +19,17 @@
  *   SOCK_BINDPORT_LOCK). The target cannot undo the range: the filter
  *   refuses setsockopt(2) IP_LOCAL_PORT_RANGE, and io_uring, whose
  *   IORING_OP_LISTEN and setsockopt commands no filter sees.
- * - The server is forked twice before the capabilities are dropped and
- *   before landlock_restrict_self, so it is no child of the target (a
- *   wait(-1) there never waits for it) and it lies outside the target's
- *   Landlock domain: Landlock forbids a domain to ptrace anything outside
- *   it, and from ABI 6 to signal it. It is not dumpable either, sits in a
- *   session of its own (no terminal signal reaches it) and keeps no
- *   capability but CAP_SYS_PTRACE, which pidfd_getfd needs for a target
- *   that is not dumpable (or in a user namespace of its own). It outlives
- *   every process under the filter: it exits when the kernel reports that
- *   no process uses the filter any more (POLLHUP, Linux 5.8).
+ * - The server is forked twice by the listen step, before the landlock
+ *   step drops the capabilities and calls landlock_restrict_self, so it
+ *   is no child of the target (a wait(-1) there never waits for it) and
+ *   it lies outside the target's Landlock domain: Landlock forbids a
+ *   domain to ptrace anything outside it, and from ABI 6 to signal it. It
+ *   is not dumpable either, sits in a session of its own (no terminal
+ *   signal reaches it) and keeps no capability but CAP_SYS_PTRACE, which
+ *   pidfd_getfd needs for a target that is not dumpable (or in a user
+ *   namespace of its own). It outlives every process under the filter: it
+ *   exits when the kernel reports that no process uses the filter any
+ *   more (POLLHUP, Linux 5.8).
  * - If the server is gone (killed below ABI 6), the kernel fails listen(2)
  *   with ENOSYS: the guard fails closed. */
 #include <errno.h>
@@ -51,6 +52,7 @@
 #include <linux/seccomp.h>
 
 #include "common.h"
+#include "helper.h"
 #include "listenguard.h"
 #include "statuspipe.h"
 
@@ -86,9 +88,10 @@
 /* The ports the server's blocking sockets hold, per family; 0: none. */
 static unsigned short block4, block6;
 
-/* The guard's own filter, stacked on the landlock step's (the most
- * restrictive answer of all filters wins). With NOTIFY 0, listen(2) gets
- * EACCES instead of going to a server. Returns the listener fd, 0, or -1. */
+/* The guard's own filter, below the landlock step's (the most
+ * restrictive answer of all filters wins, whatever their order: listen.c).
+ * With NOTIFY 0, listen(2) gets EACCES instead of going to a server.
+ * Returns the listener fd, 0, or -1. */
 static int install(int notify)
 {
 #ifndef NATIVE_ARCH
@@ -364,25 +367,7 @@ static void serve(int sock)
 	}
 }
 
-static void send_fd(int sock, int fd)
-{
-	char byte = 'n', ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-	                     .msg_control = ctl, .msg_controllen = sizeof ctl };
-	struct cmsghdr *c;
-
-	memset(ctl, 0, sizeof ctl);
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	if (sendmsg(sock, &mh, MSG_NOSIGNAL) != 1)
-		die(EXIT_CONFINE, "unable to hand the listen guard its descriptor");
-}
-
-void listenguard_start(int best)
+int listenguard_start(int best)
 {
 	const char *why;
 	int sv[2], status, nfd;
@@ -398,7 +383,7 @@ void listenguard_start(int best)
 		       "every socket", why);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || install(0) < 0)
 			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
-		return;
+		return 0;
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		die(EXIT_CONFINE, "unable to start the listen guard");
@@ -430,16 +415,18 @@ void listenguard_start(int best)
 		if (install(0) < 0)
 			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
 		close(sv[0]);
-		return;
+		return 0;
 	}
 	if (nfd < 0)
 		die_hint(EXIT_CONFINE, errno, errno == EBUSY ? "a filter above already "
 		         "has a seccomp listener (a run inside another run's object form?); "
 		         "-b (--best-effort) refuses listen(2) on every socket instead" : NULL,
 		         "unable to install the listen guard's seccomp filter");
-	send_fd(sv[0], nfd);
+	if (send_fd(sv[0], nfd) < 0)
+		die(EXIT_CONFINE, "unable to hand the listen guard its descriptor");
 	close(nfd);
 	if (read(sv[0], &ack, 1) != 1)
 		diex(EXIT_CONFINE, "unable to start the listen guard: its server did not answer");
 	close(sv[0]);
+	return 1;
 }

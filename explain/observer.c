@@ -1,19 +1,20 @@
-/* run --explain's observer (explain.h; DESIGN.md 4.7), in init: outside
- * the target's domain, in the host's mount namespace, it traces the
- * target's whole tree. The landlock step's SECCOMP_RET_TRACE rules stop
+/* run --explain's observer (explain.h; DESIGN.md 4.7), in the explain
+ * step: outside the target's domain, in the host's mount namespace (the
+ * step runs before the view and the landlock step), it traces its child's
+ * whole tree, the rest of the chain and the target. The landlock step's SECCOMP_RET_TRACE rules stop
  * each path-taking and socket call, all calls the filter allows;
  * PTRACE_SYSCALL takes it to its exit stop, where PTRACE_GET_SYSCALL_INFO
  * gives the result, and explaincall.c says what a failure meant. The
  * filter's own refusals are SECCOMP_RET_TRAP rules under --explain
  * (seccomp.h): the kernel never runs them, and the observer records each
  * at its SIGSYS, sets the rule's errno and drops the signal. Memory is
- * read with process_vm_readv (tracee.c), by pids of init's own pid
- * namespace (init's /proc is the host's). The observer only ever looks,
+ * read with process_vm_readv (tracee.c), by pids of the step's own pid
+ * namespace, the run's (its /proc is the host's). The observer only ever looks,
  * or makes a call fail: it never lets one through that would not pass
  * without it, and no call the filter refuses depends on it. ptrace and
  * CLONE_UNTRACED are refused under --explain, so it is every process's
- * only tracer. PTRACE_O_EXITKILL: if init dies, so does the tree; and
- * with no tracer, the kernel fails a TRACE rule's call with ENOSYS. */
+ * only tracer. PTRACE_O_EXITKILL: if the step dies, so does the tree;
+ * and with no tracer, the kernel fails a TRACE rule's call with ENOSYS. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -30,7 +31,6 @@
 #include <unistd.h>
 #include <linux/audit.h>
 
-#include "cgroup.h"
 #include "common.h"
 #include "exitcodes.h"
 #include "explain.h"
@@ -122,7 +122,7 @@ static void set_cwd(struct task *t, const char *cwd)
 }
 
 /* Does the netns step's seccomp fallback refuse sockets here? Its rule
- * holds init too (EAFNOSUPPORT), and the landlock step repeats it as a
+ * holds this step too (EAFNOSUPPORT), and the landlock step repeats it as a
  * trap for the target: a probe of what the kernel does, not of what argv
  * says. */
 static int fallback_sockets;
@@ -140,33 +140,16 @@ static void probe_fallback(void)
 
 void observe_prepare(void)
 {
-	if (explain_on && pipe2(go, O_CLOEXEC) < 0)
+	if (pipe2(go, O_CLOEXEC) < 0)
 		die(EXIT_CONFINE, "unable to make the observer's pipe");
 }
 
-/* The run's CPU cap counts the observer's work for the target too: init
- * joins the run's cgroup of the v1 cpu hierarchy, and that one only (the
- * memory and process caps are the target's: their OOM kill or count must
- * not reach init). Not on v2, where one cgroup holds every controller, and
- * not without a pid namespace, where init empties the run's cgroups
- * itself (sharness-exec(1)'s CAVEATS). */
-void observe_cgroup(const struct cgroup *cg, int pidns)
-{
-	if (!explain_on || !pidns || cg->version != 1)
-		return;
-	for (int i = 0; i < cg->n; i++)
-		if (cg->ctl[i] == CG_CPU && cg_enter(cg->dir[i]) < 0)
-			die(EXIT_CONFINE, "unable to join cgroup %s", cg->dir[i]);
-}
-
-/* In init's child: go on only once init traces us, so that the landlock
- * step's TRACE rules find their tracer. */
+/* In the step's child: go on only once the step traces us, so that the
+ * landlock step's TRACE rules find their tracer. */
 void observe_child(void)
 {
 	char c;
 
-	if (!explain_on)
-		return;
 	close(go[1]);
 	if (read(go[0], &c, 1) != 1)
 		_exit(EXIT_CONFINE);
@@ -180,8 +163,6 @@ void observe_start(pid_t child)
 	            PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
 	            PTRACE_O_EXITKILL;
 
-	if (!explain_on)
-		return;
 	close(go[0]);
 	if (ptrace(PTRACE_SEIZE, child, 0, opts) < 0) {
 		int err = errno;
@@ -351,7 +332,7 @@ int observe_status(pid_t pid, int status)
 	struct task *t;
 	int sig, event;
 
-	if (!explain_on || !WIFSTOPPED(status))
+	if (!WIFSTOPPED(status))
 		return 0;
 	sig = WSTOPSIG(status);
 	event = (unsigned)status >> 16;

@@ -1,5 +1,7 @@
-/* `sharness-exec learn` (DESIGN.md 4.7), in sharness-exec-sign, the program
- * beside the verify path that parses JSON. It never runs COMMAND
+/* sharness-exec-learn: `sharness-exec learn` (DESIGN.md 4.7), a program
+ * beside the verify path that parses JSON (a base policy, its drafts, the
+ * run reports), which the front end execs with -F, a descriptor of
+ * itself. It speaks as the front end, whose subcommand it is. It never runs COMMAND
  * unconfined: each round runs it through the front end (the descriptor -F), pinned to the round's draft, with
  * --explain and --report, reads the report's denials, widens the draft by
  * what learnrules.c allows, and stops when a round is refused nothing new
@@ -28,7 +30,14 @@
 
 #define LEARN_USAGE "sharness-exec learn -o DRAFT [--base POLICY] [--rounds N] " \
 	"[--allow-network] -- COMMAND [ARG...]"
+/* This program's own: the front end's `learn` with -F before it, or -t. */
+#define USAGE "sharness-exec-learn -F FD -o DRAFT [--base POLICY] [--rounds N] " \
+	"[--allow-network] -- COMMAND [ARG...]\n" \
+	"       sharness-exec-learn -t -o DRAFT [--base POLICY] [--rounds N] " \
+	"[--allow-network] -- COMMAND [ARG...]"
 #define ROUNDS_MAX 20
+
+const char *progname = "sharness-exec";
 
 extern char **environ;
 
@@ -526,13 +535,35 @@ static char **parse(struct learn *l, int argc, char **argv)
 	return argv + optind;
 }
 
-int cmd_learn(int argc, char **argv)
+/* Check mode (-t): what learn would start from, one line on stdout, and
+ * no round run. */
+static int check_mode(struct learn *l)
+{
+	printf("sharness-exec-learn: draft=%s/%s base=%s rounds=%lu network=%s\n",
+	       strcmp(l->outpath, "/") ? l->outpath : "", qn(l->outname),
+	       l->base ? qn(l->base) : "default", l->rounds,
+	       l->c.allow_network ? "may-open" : "as-base");
+	draft_free(&l->d);
+	return fflush(stdout) ? EXIT_REFUSED : 0;
+}
+
+/* sharness-exec-learn -F FD ARGS..., FD the front end that execs it,
+ * to run again round by round; ARGS are `sharness-exec learn`'s. With -t
+ * instead, the checks before the first round, and no round. */
+int main(int argc, char **argv)
 {
 	struct learn l = { .frontend = -1 };
 	unsigned long fd;
+	int test = argc > 1 && !strcmp(argv[1], "-t");
 	char *end;
 
-	if (argc > 2 && !strcmp(argv[1], "-F")) {
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: %s\n", USAGE);
+		return fflush(stdout) ? EXIT_REFUSED : 0;
+	}
+	argc -= test;
+	argv += test;
+	if (!test && argc > 2 && !strcmp(argv[1], "-F")) {
 		errno = 0;
 		fd = strtoul(argv[2], &end, 10);
 		if (errno || *end || fd < 3 || fd > 1024 || fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
@@ -542,13 +573,11 @@ int cmd_learn(int argc, char **argv)
 		argc -= 2;
 		argv += 2;
 	}
-	if (l.frontend < 0)
+	if (l.frontend < 0 && !test)
 		usage_fail(LEARN_USAGE, "run me as sharness-exec learn");
-	if (argc < 2 || strcmp(argv[1], "learn"))
-		usage_fail(LEARN_USAGE, "no command given");
-	l.cmd = parse(&l, argc - 1, argv + 1);
+	l.cmd = parse(&l, argc, argv);
 	check_cwd(&l);
 	open_out(&l);
 	draft_start(&l);
-	return rounds(&l);
+	return test ? check_mode(&l) : rounds(&l);
 }

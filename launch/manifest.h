@@ -9,13 +9,13 @@
 #include <stddef.h>
 #include "hash.h"
 #include "json.h"
+#include "load.h"
 #include "policy.h"
 
 #define MANIFEST_MAX_COMPONENTS 64
 #define MANIFEST_ROLE_MAX       63          /* a DNS label: [A-Za-z0-9-] */
 #define MANIFEST_READY_TIMEOUT  60          /* seconds, when not set */
 #define MANIFEST_READY_TIMEOUT_MAX 3600
-#define MANIFEST_READY_PREFIX   "SHARNESS_AI_READY_"
 /* launch's uids when --uid-range is not given: above systemd's container
  * range (524288-1879048191), below its foreign range (2147352576 on). */
 #define MANIFEST_UID_RANGE      "1879048192-1879113727"
@@ -47,9 +47,6 @@ struct manifest {
 	size_t ncomp;                /* comp[ncomp] is main */
 };
 
-/* 1 when DOC's top level has a "launch" key: it is read as a manifest. */
-int manifest_is(const struct json_doc *doc);
-
 /* Check DOC as a launch 1 manifest, as policy_check checks a policy: each
  * problem to REPORT(CTX, line), in file order, then missing keys, then
  * what spans components. A component's lines start with its place and,
@@ -74,10 +71,14 @@ size_t manifest_warn(const struct manifest *m, void (*report)(void *ctx, const c
 #define MANIFEST_READY_NAME_MAX (sizeof MANIFEST_READY_PREFIX + MANIFEST_ROLE_MAX)
 void manifest_ready_name(char out[MANIFEST_READY_NAME_MAX], const char *role);
 
-/* 1 when NAME is a variable launch sets in every component and main
- * (DESIGN.md 4.8), as the front end sets SHARNESS_AI_POLICY_* (which
- * policy.c refuses already): SHARNESS_AI_CERT, _KEY, _CA, _SESSION_CA and
- * every SHARNESS_AI_READY_*. No inline policy may name one. */
-int manifest_launch_sets(const char *name);
+/* The one way a manifest is read (the launcher's launch and check, and
+ * the signer's sign and verify): load_read (policy/load.h) of PATH, or of
+ * FD when it is not -1, pinned to WANT when not NULL; then manifest_check,
+ * each problem on a line of its own ("PROG: PATH: line"), or, when KINDS
+ * allows a policy and it is one, load_check. 1 when valid, L's id set;
+ * else 0 with every problem said, L and M empty. manifest_free(M) and
+ * unload_policy(L) free it. */
+int manifest_load(int fd, const char *path, struct loaded *l, struct manifest *m,
+                  const unsigned char *want, int kinds);
 
 #endif

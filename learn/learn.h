@@ -1,6 +1,7 @@
-/* sharness-exec learn (DESIGN.md 4.7): a draft policy widened, round by
- * round, by what confined runs of a command were refused. learn.c runs the
- * rounds; learnrules.c decides what a refusal may add and writes drafts. */
+/* sharness-exec-learn, `sharness-exec learn` (DESIGN.md 4.7): a draft
+ * policy widened, round by round, by what confined runs of a command were
+ * refused. learn.c runs the rounds (and is the main); learnrules.c decides
+ * what a refusal may add and writes drafts. */
 #ifndef SHARNESS_LEARN_H
 #define SHARNESS_LEARN_H
 
@@ -51,9 +52,5 @@ void draft_retract(struct draft *d, const char *why);
 /* The draft as indented JSON, a pbp 1 policy. */
 void draft_write(FILE *f, const struct policy *p);
 void draft_free(struct draft *d);
-
-/* learn.c: sharness-exec-sign -F FD learn ARGS..., FD the front end that
- * execs it, to run again round by round. */
-int cmd_learn(int argc, char **argv);
 
 #endif
