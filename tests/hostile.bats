@@ -501,8 +501,10 @@ outer_domain() {
 outer_x() {
 	OUTER_X=(-x /usr -x /etc -x /proc -x /sys -x /dev -x "$TMP" -x "$HELPERDIR")
 	# The source tree too, but where uid 65534 could not open it: the
-	# programs then run from their copy (reach_programs).
-	[ -n "${REACH:-}" ] || OUTER_X+=(-x "$top_srcdir")
+	# programs then run from their copy (reach_programs). Resolved: a
+	# build in _b names it _b/.., and the landlock step refuses a ..
+	# component (lib/rules.c).
+	[ -n "${REACH:-}" ] || OUTER_X+=(-x "$(realpath "$top_srcdir")")
 }
 
 # The inner policy writes to $TMP/b and $TMP/c; its network is the object
