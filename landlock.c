@@ -32,9 +32,9 @@
 
 const char *progname = "sharness-exec-landlock";
 
-#define USAGE "sharness-exec-landlock [-bHRtUX] [-A ABI] [-e FD] [-E FD] [-W FD] [-S FD] [-u UID:GID [-G GIDS]] " \
-	"[-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... " \
-	"[-L PORT]... [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-landlock [-bHRtX] [-A ABI] [-e FD] [-E FD] [-W FD] [--scan FD] " \
+	"[--user UID:GID [-G GIDS]] [--userns] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... " \
+	"[-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]"
 
 
 
@@ -62,7 +62,7 @@ static int query_abi(const char **why)
 /* Capabilities survive Landlock: a root target holding CAP_SYS_ADMIN or
  * CAP_PERFMON could still read /proc/PID/environ of processes outside its
  * domain. So none may reach the target, even when the caller is root.
- * Under run --user (-u) the ids change between the locked securebits
+ * Under run --user (--user) the ids change between the locked securebits
  * (NO_SETUID_FIXUP: the change itself clears nothing) and the cleared
  * sets, and then there is no way back to root. */
 static void drop_caps(void)
@@ -158,7 +158,10 @@ static void parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "rights", no_argument, NULL, 'r' << 8 },
-		{ NULL, 0, NULL, 0 } };
+		/* no letter: the table of letters (DESIGN.md 1) gives -S, -u and
+		 * -U other meanings; the value is the letter they had */
+		{ "scan", required_argument, NULL, 'S' }, { "user", required_argument, NULL, 'u' },
+		{ "userns", no_argument, NULL, 'U' }, { NULL, 0, NULL, 0 } };
 	int c, groups = 0;
 
 	o.rule = calloc((size_t)argc, sizeof *o.rule);
@@ -166,7 +169,7 @@ static void parse(int argc, char **argv)
 	if (!o.rule || !o.view)
 		die(EXIT_REFUSED, "unable to allocate the rule list");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hbHtUXA:e:E:W:S:u:G:r:x:w:k:c:l:C:L:RT:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hbHtXA:e:E:W:G:r:x:w:s:c:l:C:L:RT:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -197,7 +200,7 @@ static void parse(int argc, char **argv)
 			o.net = 1;
 			o.rule[o.nrules].port = parse_port(c, optarg);
 			__attribute__((fallthrough));
-		case 'r': case 'x': case 'w': case 'k': case 'T':
+		case 'r': case 'x': case 'w': case 's': case 'T':
 			o.rule[o.nrules].opt = c;
 			o.rule[o.nrules++].arg = strchr("clCL", c) ? optarg :
 				rule_path(c, optarg, USAGE);
@@ -209,7 +212,7 @@ static void parse(int argc, char **argv)
 	if (optind >= argc && !o.test)
 		usage_fail(USAGE, "no program given");
 	if (groups && !user_wanted())
-		usage_fail(USAGE, "-G needs -u");
+		usage_fail(USAGE, "-G needs --user");
 }
 
 
@@ -440,7 +443,7 @@ int main(int argc, char **argv)
 	want.handled_access_net = o.net ? LL_NET_TCP | LL_NET_UDP : 0;
 	attr = want;
 	landlock_mask_abi(abi, &attr, &flags);
-	walls_wait();	/* -S: the front end's socket scan */
+	walls_wait();	/* --scan: the front end's socket scan */
 	find_walls(abi, &w);
 	guard = guard_word();
 	weigh(&w, why_none, held, sizeof held);

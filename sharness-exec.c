@@ -83,7 +83,7 @@ static int cmd_hash(int argc, char **argv)
 }
 
 /* A manifest's check is the launcher's (launch/command.c): it gets the
- * bytes read here, in a sealed memfd (-M), and FILE to name them. */
+ * bytes read here, in a sealed memfd (--manifest-fd), and FILE to name them. */
 static int cmd_check(int argc, char **argv)
 {
 	struct loaded l;
@@ -99,7 +99,7 @@ static int cmd_check(int argc, char **argv)
 			die(EXIT_REFUSED, "unable to pass the manifest on in a sealed memfd");
 		snprintf(fd, sizeof fd, "%d", m);
 		unload_policy(&l);
-		hand_over("sharness-exec-launch", (const char *[]){ "-M", fd }, 2, argc, argv);
+		hand_over("sharness-exec-launch", (const char *[]){ "--manifest-fd", fd }, 2, argc, argv);
 	}
 	if (!load_check(&l, argv[1]))
 		return EXIT_REFUSED;
@@ -111,8 +111,8 @@ static int cmd_check(int argc, char **argv)
 
 /* hello and probe live beside the verify path, in a program of their own
  * (DESIGN.md 1), and learn in another (no command word after its -F), each
- * of which runs this one again through the descriptor -F. Only this program
- * reads keys: probe's --trust-key FILE goes on as -k FILE, -f FP or -E WHY. */
+ * running this one again through the descriptor -F. Only this program reads
+ * keys: probe's --trust-key FILE goes on as -K, --fingerprint or --key-error. */
 static int beside(int argc, char **argv)
 {
 	static const char **v;	/* static: reachable for LSan if the exec fails */
@@ -134,7 +134,7 @@ static int beside(int argc, char **argv)
 	/* Test builds only: a deliberately loosened policy shows that hello
 	 * reports a broken expectation. The shipped binary has no such hook. */
 	if (!strcmp(argv[0], "hello") && getenv("SHARNESS_EXEC_HELLO_POLICY")) {
-		v[n++] = "-p";
+		v[n++] = "--policy";
 		v[n++] = getenv("SHARNESS_EXEC_HELLO_POLICY");
 	}
 #endif
@@ -143,13 +143,13 @@ static int beside(int argc, char **argv)
 			v[n++] = argv[i];
 			continue;
 		}
-		v[n++] = "-k";
+		v[n++] = "-K";
 		v[n++] = argv[++i];
 		if (key_public_read(argv[i], &k, err, sizeof err)) {
-			v[n++] = "-f";
+			v[n++] = "--fingerprint";
 			v[n] = strdup(k.fp_text);
 		} else {
-			v[n++] = "-E";
+			v[n++] = "--key-error";
 			v[n] = strdup(err);
 		}
 		if (!v[n++])

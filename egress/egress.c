@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <ifaddrs.h>
 #include <netdb.h>
 #include <poll.h>
@@ -41,7 +42,7 @@
 const char *progname = "sharness-exec-egress";
 
 #define USAGE "sharness-exec-egress [-bt] -a HOST:PORT... (-f FD | -d FD | [-l PORT] [-W FD] " \
-	"[--] PROGRAM [ARG...]) [-o FD] [-n MAX] [-i SECONDS]"
+	"[--] PROGRAM [ARG...]) [-o FD] [--max MAX] [-i SECONDS]"
 
 /* -i: for a connection's request, resolution, connect and first flight */
 static unsigned long handshake_s = 10;
@@ -469,12 +470,12 @@ int main(int argc, char **argv)
 	int opt, test = 0, best = 0, l;
 	pid_t server;
 	const char *why;
+	/* -n is the dry run in the launcher (DESIGN.md 1's table of letters) */
+	static const struct option longopts[] = {
+		{ "max", required_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 } };
 
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: %s\n", USAGE);
-		return 0;
-	}
-	while ((opt = getopt(argc, argv, "+:hbta:f:d:o:n:i:l:W:")) != -1)
+	while ((opt = getopt_long(argc, argv, "+:hbta:f:d:o:i:l:W:", longopts, NULL)) != -1)
 		switch (opt) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -501,7 +502,7 @@ int main(int argc, char **argv)
 		case 'W': walls_fd(optarg, USAGE); break;
 		case 'n':
 			if (!parse_ulong(optarg, 1, 4096, &max))
-				usage_fail(USAGE, "unable to parse -n %s: not 1 to 4096", qn(optarg));
+				usage_fail(USAGE, "unable to parse --max %s: not 1 to 4096", qn(optarg));
 			break;
 		default: usage_option(USAGE, opt, argv[optind - 1]);
 		}

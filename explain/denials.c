@@ -37,7 +37,7 @@ struct denials denials;
 static struct { char *path; int rights; } *rules;
 static size_t nrules;
 int host_net;
-/* -k: the host sockets the policy names (files.sockets). */
+/* -s: the host sockets the policy names (files.sockets). */
 static char **sockets;
 static size_t nsockets;
 
@@ -55,12 +55,12 @@ int explain_option(int c, const char *arg, const char *usage)
 
 	switch (c) {
 	case 'N': host_net = 1; return 1;
-	case 'r': case 'x': case 'w': case 'k': break;
+	case 'r': case 'x': case 'w': case 's': break;
 	default: return 0;
 	}
 	if (arg[0] != '/')
 		usage_fail(usage, "-%c needs an absolute path, not %s", c, q(arg));
-	if (c == 'k') {
+	if (c == 's') {
 		if (!(sockets = reallocarray(sockets, nsockets + 1, sizeof *sockets)) ||
 		    !(sockets[nsockets++] = strdup(arg)))
 			diex(EXIT_CONFINE, "out of memory");

@@ -30,7 +30,7 @@
 const char *progname = "sharness-exec-explain";
 
 #define USAGE "sharness-exec-explain [-Nt] [-D FD] [-E FD] [-r PATH]... [-x PATH]... " \
-	"[-w PATH]... [-k PATH]... [--] PROGRAM [ARG...]"
+	"[-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 static int dfd = -1, test;
 static sigset_t all, caller_mask;
@@ -49,10 +49,10 @@ static void help(void)
 	       "                 (sharness-exec-report(5)), to FD when PROGRAM ends\n"
 	       "  -E FD          the status pipe: also write warning and fatal lines\n"
 	       "                 to FD, and hand it on to PROGRAM\n"
-	       "  -k PATH        a host socket the policy names (files.sockets)\n"
 	       "  -N             the caller's network (the host's, or a session's):\n"
 	       "                 a refused port is the policy's, not the namespace's\n"
 	       "  -r PATH        a read path of the policy\n"
+	       "  -s PATH        a host socket the policy names (files.sockets)\n"
 	       "  -t             check mode: also print one line of what this\n"
 	       "                 step uses; without PROGRAM, exit 0 after it\n"
 	       "  -w PATH        a write path of the policy\n"
@@ -71,7 +71,7 @@ static void parse(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:D:E:hk:Nr:tw:x:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:D:E:hNr:s:tw:x:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			/* Only this process writes the denials: the rest of

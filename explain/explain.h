@@ -54,7 +54,7 @@ const char *errname(int err);
 /* denials.c: the observer's options, from explain.c's parse: -N (the
  * caller's network: the host's, the object form, or a session's), -r/-x/-w
  * PATH (the policy's read, exec and write paths, as the landlock step gets
- * them), -k PATH (its files.sockets). Returns 0 for an option that is not
+ * them), -s PATH (its files.sockets). Returns 0 for an option that is not
  * one of these. */
 int explain_option(int c, const char *arg, const char *usage);
 /* Before the fork: tracing needs ptrace, which Yama's ptrace_scope 3

@@ -141,7 +141,7 @@ static void push_user(struct vec *chain)
 	const struct run_user *u = run_user();
 
 	if (u)
-		push_opt(chain, "-u", "%s", u->ids);
+		push_opt(chain, "--user", "%s", u->ids);
 	if (u && u->groups)
 		push_opt(chain, "-G", "%s", u->groups);
 }
@@ -203,7 +203,7 @@ static void explain_step(struct vec *chain, const struct policy *p)
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
-	push_paths(chain, "-k", &p->sockets_resolved);
+	push_paths(chain, "-s", &p->sockets_resolved);
 	push(chain, "--");
 }
 
@@ -220,8 +220,8 @@ static void push_view(struct vec *chain, const struct policy *p, int best_effort
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
-	push_paths(chain, "-p", &p->protected_resolved);
-	push_paths(chain, "-m", &p->tmpfs);
+	push_paths(chain, "-P", &p->protected_resolved);
+	push_paths(chain, "-T", &p->tmpfs);
 	push_sockets(chain, p, 1);
 	if (p->write_vcs)
 		push(chain, "-V"); /* VCS metadata beneath write paths stays writable */
@@ -303,13 +303,13 @@ static void build_chain(struct vec *chain, const struct policy *p, int best_effo
 	push_opt(chain, "-e", "%d", env_fd);
 	push_opt(chain, "-W", "%d", walls_fd);
 	if (scan_fd >= 0)
-		push_opt(chain, "-S", "%d", scan_fd);
+		push_opt(chain, "--scan", "%d", scan_fd);
 	push_user(chain);
 	push_knobs(chain, best_effort);
 	if (!p->net_none)
 		push(chain, "-H");
 	if (p->user_namespaces)
-		push(chain, "-U");
+		push(chain, "--userns");
 	if (run_explain)
 		push(chain, "-X"); /* the TRACE rules */
 	push_paths(chain, "-r", &p->read_resolved);

@@ -53,9 +53,9 @@ void print_forks(const struct vec *chain, size_t ntarget, FILE *f)
 		for (next = i; strcmp(v[next], "--"); next++)
 			;
 		next++;
-		if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "-S"))
+		if (!strcmp(step, "sharness-exec-landlock") && has(v + i, "--scan"))
 			say(f, NULL, "the socket scan", progname, "reads the rule directories and "
-			    "/proc/net/unix beside the chain, for the landlock step's -S");
+			    "/proc/net/unix beside the chain, for the landlock step's --scan");
 		if (!strcmp(step, "sharness-exec-egress")) {
 			snprintf(what, sizeof what, "makes the run's network namespace and the "
 			         "listener in it, then execs %s, the rest of the chain", base(v[next]));

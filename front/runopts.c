@@ -100,6 +100,6 @@ void push_timeout(struct vec *chain)
 {
 	if (!run_timeout_ms)
 		return;
-	push_seconds(chain, "-T", run_timeout_ms);
-	push_seconds(chain, "-K", run_kill_after_ms ? run_kill_after_ms : 5000);
+	push_seconds(chain, "--timeout", run_timeout_ms);
+	push_seconds(chain, "--kill-after", run_kill_after_ms ? run_kill_after_ms : 5000);
 }

@@ -69,11 +69,11 @@ void push_links(struct vec *chain, const char *key, const struct strlist *orig,
 			       "symlink in the view; %s is", key, i, q(orig->v[i]),
 			       q(res->v[i]));
 		else
-			push_opt(chain, "-s", "%s=%s", orig->v[i], res->v[i]);
+			push_opt(chain, "--symlink", "%s=%s", orig->v[i], res->v[i]);
 	}
 }
 
-/* -k PATH for each files.sockets path: the one host socket the view
+/* -s PATH for each files.sockets path: the one host socket the view
  * leaves uncovered, and the landlock step (ABI 9) lets the target
  * connect(2) to. In the VIEW, one beneath no read, exec or write path is
  * bound read-only first (-r PATH: connect(2) passes a read-only mount). */
@@ -92,6 +92,6 @@ void push_sockets(struct vec *chain, const struct policy *p, int view)
 				held = path_beneath(s, lists[k]->v[j]);
 		if (!held)
 			push_opt(chain, "-r", "%s", s);
-		push_opt(chain, "-k", "%s", s);
+		push_opt(chain, "-s", "%s", s);
 	}
 }

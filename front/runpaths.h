@@ -14,7 +14,7 @@ void resolve_rules(struct policy *p, int show);
 /* -s ORIG=RESOLVED for each path of KEY that went through a symlink. */
 void push_links(struct vec *chain, const char *key, const struct strlist *orig,
                 const struct strlist *res);
-/* -k PATH for each files.sockets path; in the VIEW's words, -r PATH
+/* -s PATH for each files.sockets path; in the VIEW's words, -r PATH
  * before one beneath no read, exec or write path. */
 void push_sockets(struct vec *chain, const struct policy *p, int view);
 

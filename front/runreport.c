@@ -258,13 +258,13 @@ void report_push_supervise(struct vec *chain)
 		return;
 	push_opt(chain, "-O", "%d", rr.dfd >= 0 ? rr.dfd : rr.fd);
 	if (rr.dfd >= 0)
-		push_opt(chain, "-P", "%s%s%s", rr.dir, strcmp(rr.dir, "/") ? "/" : "", rr.base);
-	push_opt(chain, "-R", "%d", rr.rfd);
+		push_opt(chain, "--report-path", "%s%s%s", rr.dir, strcmp(rr.dir, "/") ? "/" : "", rr.base);
+	push_opt(chain, "--status-in", "%d", rr.rfd);
 	report_push_explain(chain);
-	push_opt(chain, "-I", "%s", rr.id);
-	push_opt(chain, "-H", "%s", rr.hash);
+	push_opt(chain, "--policy-id", "%s", rr.id);
+	push_opt(chain, "--policy-hash", "%s", rr.hash);
 	if (rr.key)
-		push_opt(chain, "-F", "%s", rr.key);
+		push_opt(chain, "--policy-key", "%s", rr.key);
 }
 
 int report_top(void)

@@ -1,8 +1,8 @@
 /* run --report FILE|fd:N, the front end's part (sharness-exec-report(5)):
  * the descriptor, made or taken before anything else, handed on to the
  * supervisor alone (-O), with the status pipe that the steps write to
- * (-E) and the supervisor reads (-R); and the report of a refusal that
- * comes before the supervisor exists, written as the front end exits. */
+ * (-E) and the supervisor reads (--status-in); and the report of a
+ * refusal before the supervisor exists, written as the front end exits. */
 #ifndef SHARNESS_RUNREPORT_H
 #define SHARNESS_RUNREPORT_H
 

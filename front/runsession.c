@@ -304,7 +304,7 @@ void session_push_view(struct vec *chain)
 {
 	for (size_t i = 0; i < NDBS; i++)
 		if (dbs[i].fd >= 0)
-			push_opt(chain, "-F", "%s=%d", dbs[i].path, dbs[i].fd);
+			push_opt(chain, "--file", "%s=%d", dbs[i].path, dbs[i].fd);
 }
 
 void session_push_landlock(struct vec *chain)

@@ -1,6 +1,6 @@
 /* run --user USER (DESIGN.md 4.1): for a root caller, who makes the
  * namespaces and the run's cgroup; the landlock step then drops to USER
- * (-u UID:GID, and -G GIDS with --user-groups). USER is resolved here,
+ * (--user UID:GID, and -G GIDS with --user-groups). USER is resolved here,
  * through NSS, before any namespace exists. */
 #ifndef SHARNESS_RUNUSER_H
 #define SHARNESS_RUNUSER_H

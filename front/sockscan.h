@@ -21,7 +21,7 @@
  * weighs none of those. From
  * 64 directories to read on, a scanner forked now does it beside the
  * chain, and dies with its first process: the return is then a pipe's
- * read end (above 2, not close-on-exec) for the landlock step's -S, which
+ * read end (above 2, not close-on-exec) for the landlock step's --scan, which
  * waits there for the scanner's "y" and refuses without it; else -1.
  * DRY_RUN: no scan (beside, the pipe alone, for the chain printed). */
 int socket_scan(const struct policy *p, int walls, int dry_run);

@@ -29,7 +29,7 @@ void add_port(int fd, const struct rule *r, __u64 handled)
 		    strchr("cl", r->opt) ? "TCP" : "UDP", r->port);
 }
 
-/* -r -x -w -k: rule I of RULES; a missing path, or under -k one that is
+/* -r -x -w -s: rule I of RULES; a missing path, or under -s one that is
  * no socket, is skipped with a warning, given once for a path in two
  * lists or more. The view step leaves a missing path out and says
  * nothing: this step runs on every run. */
@@ -49,9 +49,9 @@ void add_path(int fd, const struct rule *rules, int i, __u64 handled)
 	dir = pb.parent_fd >= 0;
 	if (!dir && errno == ENOTDIR)
 		pb.parent_fd = open_nofollow(r->arg, O_PATH);
-	if (pb.parent_fd >= 0 && r->opt == 'k' && (fstat(pb.parent_fd, &st) < 0 ||
+	if (pb.parent_fd >= 0 && r->opt == 's' && (fstat(pb.parent_fd, &st) < 0 ||
 	                                           !S_ISSOCK(st.st_mode))) {
-		warnx_("skipping %s (files.sockets, -k): not a socket", qn(r->arg));
+		warnx_("skipping %s (files.sockets, -s): not a socket", qn(r->arg));
 		close(pb.parent_fd);
 		return;
 	}
@@ -73,9 +73,9 @@ void add_path(int fd, const struct rule *rules, int i, __u64 handled)
 	 * reading. Nor do write paths (ABI 9): a host service's socket
 	 * beneath one (tmux's, ssh-agent's, X's in /tmp) would run commands
 	 * as the caller; the run's own sockets, made in its domain, need no
-	 * rule. Only -k (files.sockets) grants it, on that socket alone. */
+	 * rule. Only -s (files.sockets) grants it, on that socket alone. */
 	grant = rule_grant(r->opt);
-	pb.allowed_access = r->opt == 'k' ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX :
+	pb.allowed_access = r->opt == 's' ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX :
 		grant == RULE_READ ? FS_READ : grant == RULE_EXEC ? FS_EXEC :
 		handled & ~(__u64)LANDLOCK_ACCESS_FS_RESOLVE_UNIX;	/* -w, -T */
 	if (!dir)

@@ -1,6 +1,6 @@
 /* sharness-exec-landlock: one rule of argv into the ruleset (landlock.c
  * holds the list, in argv's order): a port (-c -l -C -L) or a path (-r -x
- * -w -k), each with the rights its option grants, as far as the ruleset
+ * -w -s), each with the rights its option grants, as far as the ruleset
  * handles them. A path is read by lib/rules.c (rule_path), as the view
  * step reads it, and -r -x -w grant what rule_grant says. */
 #ifndef SHARNESS_LANDLOCKRULES_H
@@ -27,8 +27,8 @@ struct rule {
 
 /* -c -l -C -L: rule R into the ruleset FD, for a right HANDLED holds. */
 void add_port(int fd, const struct rule *r, __u64 handled);
-/* -r -x -w -k: rule I of RULES into FD, with what of its option's rights
- * HANDLED holds; a missing path, or under -k one that is no socket, is
+/* -r -x -w -s: rule I of RULES into FD, with what of its option's rights
+ * HANDLED holds; a missing path, or under -s one that is no socket, is
  * skipped with a warning. */
 void add_path(int fd, const struct rule *rules, int i, __u64 handled);
 

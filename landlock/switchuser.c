@@ -27,11 +27,11 @@ void user_parse_ids(const char *arg, const char *usage)
 	unsigned long uid, gid;
 
 	if (!colon || (size_t)(colon - arg) >= sizeof id)
-		usage_fail(usage, "unable to parse -u %s: not UID:GID", qn(arg));
+		usage_fail(usage, "unable to parse --user %s: not UID:GID", qn(arg));
 	memcpy(id, arg, (size_t)(colon - arg));
 	id[colon - arg] = '\0';
 	if (!parse_ulong(id, 1, ID_MAX, &uid) || !parse_ulong(colon + 1, 0, ID_MAX, &gid))
-		usage_fail(usage, "unable to parse -u %s: not UID:GID with a UID other than 0", qn(arg));
+		usage_fail(usage, "unable to parse --user %s: not UID:GID with a UID other than 0", qn(arg));
 	u.on = 1;
 	u.uid = (uid_t)uid;
 	u.gid = (gid_t)gid;

@@ -80,7 +80,9 @@ void launch_need_root(const struct launch *s)
 		         "launch needs root: it makes a uid for each component. Nothing ran.");
 }
 
-/* launch's options, and by hand (not FRONT) -F. */
+/* launch's options, and by hand (not FRONT) -F; -m and -H only after the word
+ * launch, as the front end's (DESIGN.md 1: by hand their letters mean
+ * something else), by hand their long forms. */
 static void parse_launch(struct launch *s, int argc, char **argv, struct launch_opts *o,
                          int front)
 {
@@ -109,7 +111,7 @@ static void parse_launch(struct launch *s, int argc, char **argv, struct launch_
 	o->usage = front ? LAUNCH_USAGE : USAGE;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, front ? "+:m:H:nh" : "+:F:m:H:nh", longopts,
+	while ((c = getopt_long(argc, argv, front ? "+:m:H:nh" : "+:F:nh", longopts,
 	                        NULL)) != -1) {
 		if (c > 0 && c < 128 && value[c]) {
 			*value[c] = optarg;

@@ -81,7 +81,7 @@ struct launch {
 	char session[33];           /* the same, lower-case hex */
 	char ca_hash[80];           /* SHARNESS_AI_SESSION_CA */
 	int frontend;               /* the front end, to exec: run */
-	int logdir;                 /* --logs's directory (-L), or -1 */
+	int logdir;                 /* --logs's directory, or -1 */
 	pid_t self;                 /* the init's pid outside, for /proc/PID/fd */
 	char **cmd;                 /* main's command */
 	const char *user;           /* --user for main, or NULL */
@@ -98,7 +98,7 @@ struct launch {
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
 	"-- COMMAND [ARG...]\n" \
-	"       sharness-exec-launch [-M FD] check FILE"
+	"       sharness-exec-launch [--manifest-fd FD] check FILE"
 
 /* command.c: launch's words ARGV (ARGV[0] the word before its first
  * option); FRONT: given after the word launch, so it speaks as the front
@@ -107,10 +107,10 @@ struct launch {
  * not root and --logs's directory opened, or under --dry-run the plan
  * printed (a refused chain's status is the exit status). */
 void launch_command(struct launch *s, int argc, char **argv, int front);
-/* `check FILE`, the front end's of a manifest, from FD (-M: the bytes it
- * read) or when FD is -1 from FILE: the problems, or the plan. */
+/* `check FILE`, the front end's of a manifest, from FD (--manifest-fd: the bytes
+ * it read) or when FD is -1 from FILE: the problems, or the plan. */
 int launch_check(int fd, int argc, char **argv);
-/* -F, -M: an open descriptor above 2, made close-on-exec, or 125. */
+/* -F, --manifest-fd: an open descriptor above 2, made close-on-exec, or 125. */
 int fd_arg(const char *opt, const char *arg);
 int usage_help(void);
 /* Refuse (125) a caller who is not root, unless S->dry. */

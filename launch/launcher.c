@@ -187,7 +187,7 @@ static NORETURN void finish(int end)
 	exit(128 + sig);
 }
 
-/* ARGV: -F FD launch WORDS (the front end's), [-M FD] check FILE, or by
+/* ARGV: -F FD launch WORDS (the front end's), [--manifest-fd FD] check FILE, or by
  * hand launch's words with -F among them. */
 int main(int argc, char **argv)
 {
@@ -197,8 +197,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "check"))
 		return launch_check(-1, argc - 1, argv + 1);
-	if (argc > 3 && !strcmp(argv[1], "-M") && !strcmp(argv[3], "check"))
-		return launch_check(fd_arg("-M", argv[2]), argc - 3, argv + 3);
+	if (argc > 3 && !strcmp(argv[1], "--manifest-fd") && !strcmp(argv[3], "check"))
+		return launch_check(fd_arg("--manifest-fd", argv[2]), argc - 3, argv + 3);
 	if (argc > 3 && !strcmp(argv[1], "-F") && !strcmp(argv[3], "launch")) {
 		s.frontend = fd_arg("-F", argv[2]);
 		launch_command(&s, argc - 3, argv + 3, 1);

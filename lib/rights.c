@@ -47,7 +47,7 @@ const struct right rights_table[] = {
 	{ "FS_RESOLVE_UNIX", "no connect(2) to a pathname UNIX socket outside "
 	  "the policy", 9, "7.1", WALL_VIEW, ALWAYS, ROOT_STRICT },
 	/* One rule for read, exec and write paths: no host socket beneath
-	 * one is reached but those files.sockets names (-k). Landlock ABI 9
+	 * one is reached but those files.sockets names (-s). Landlock ABI 9
 	 * holds it for all three. Below, beneath write paths the view covers
 	 * each socket its walk finds; read and exec paths it does not walk,
 	 * so the front end's socket scan looks for listeners there, and one
@@ -192,7 +192,11 @@ static int scan_done = -1;
 
 void walls_scan_fd(const char *arg, const char *usage)
 {
-	scan_done = parse_fd(arg, 'S', INT_MAX, usage);
+	unsigned long fd;
+
+	if (!parse_ulong(arg, 3, INT_MAX, &fd))
+		usage_fail(usage, "unable to parse --scan %s: not a descriptor above 2", qn(arg));
+	scan_done = (int)fd;
 }
 
 void walls_wait(void)
@@ -205,7 +209,7 @@ void walls_wait(void)
 	while ((n = read(scan_done, &c, 1)) < 0 && errno == EINTR)
 		;
 	if (n < 0)
-		die(EXIT_CONFINE, "unable to read the socket scan's pipe (-S %d)", scan_done);
+		die(EXIT_CONFINE, "unable to read the socket scan's pipe (--scan %d)", scan_done);
 	close(scan_done);
 	if (n != 1 || c != 'y')
 		diex(EXIT_CONFINE, "unable to confine: the front end's socket scan did not "

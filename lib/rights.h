@@ -93,7 +93,7 @@ int walls_noted(const char *key, const char *value);
 const char *walls_value(const char *key);
 /* Close the record, before the target runs; what was read stays known. */
 void walls_close(void);
-/* The landlock step's -S FD (parsed from ARG, refusing with USAGE): the
+/* The landlock step's --scan FD (parsed from ARG, refusing with USAGE): the
  * front end's socket scan, run beside the chain (front/sockscan.h), says
  * "y" on FD once its finding is in the record. walls_wait reads it
  * before the record is weighed and closes it; without the "y" (the

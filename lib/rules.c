@@ -14,13 +14,20 @@ unsigned rule_grant(int opt)
 
 char *rule_path(int opt, const char *arg, const char *usage)
 {
+	char name[3] = { '-', (char)opt, '\0' };
+
+	return rule_path_named(name, arg, usage);
+}
+
+char *rule_path_named(const char *name, const char *arg, const char *usage)
+{
 	char *out = malloc(strlen(arg) + 2), *o = out;
 	const char *p = arg;
 
 	if (!out)
 		die(EXIT_REFUSED, "out of memory");
 	if (*arg != '/' || strlen(arg) >= PATH_MAX)
-		usage_fail(usage, "unable to parse -%c %s: not an absolute path", opt, arg);
+		usage_fail(usage, "unable to parse %s %s: not an absolute path", name, arg);
 	while (*p) {
 		size_t n;
 		while (*p == '/')
@@ -29,8 +36,8 @@ char *rule_path(int opt, const char *arg, const char *usage)
 		if (!n)
 			break;
 		if ((n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
-			usage_fail(usage, "unable to parse -%c %s: has a . or .. component",
-			           opt, arg);
+			usage_fail(usage, "unable to parse %s %s: has a . or .. component",
+			           name, arg);
 		*o++ = '/';
 		memcpy(o, p, n);
 		o += n;

@@ -18,5 +18,8 @@ unsigned rule_grant(int opt);
  * "unable to parse -OPT ARG: not an absolute path" (a relative path, or
  * one PATH_MAX long or longer), or "...: has a . or .. component". */
 char *rule_path(int opt, const char *arg, const char *usage);
+/* The same, for an option named NAME as written: "--symlink" (a long
+ * option, whose letter means something else in the table of letters). */
+char *rule_path_named(const char *name, const char *arg, const char *usage);
 
 #endif

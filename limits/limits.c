@@ -31,7 +31,7 @@
 
 const char *progname = "sharness-exec-limits";
 
-#define USAGE "sharness-exec-limits [-bqUt] [-E FD] [-W FD] [-g DIR:JOIN]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-limits [-bqUt] [-E FD] [-W FD] [-g DIR:JOIN]... [-m MIB] [-p N] [-u PERCENT] [--rlimits WHY] [--] PROGRAM [ARG...]"
 #define MAX_CGROUPS CG_NCTL
 
 /* Set soft and hard limit to V, never above a hard limit already set. */
@@ -306,7 +306,8 @@ static void help(void)
 	       "  -p N       cap processes and threads at N (1-4194304)\n"
 	       "  -u PERCENT cap CPU time at PERCENT %% of one CPU (1-409600)\n"
 	       "  -q         no warning line where the caps are rlimits\n"
-	       "  -r WHY     no cgroup, because WHY: use rlimits\n"
+	       "  --rlimits WHY\n"
+	       "             no cgroup, because WHY: use rlimits\n"
 	       "  -W FD      the walls record: supervise's note of the run's\n"
 	       "             cgroup, or why there is none\n"
 	       "  -t         check mode: also print one line of where the caps\n"
@@ -315,17 +316,20 @@ static void help(void)
 	       "             caps on rlimits are refused\n", USAGE);
 }
 
+/* --rlimits WHY: -r is a read path in the other steps (DESIGN.md 1). */
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' }, { "rlimits", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 }
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	unsigned long mib = 0, pids = 0, percent = 0;
 	const char *why = NULL, *garg[MAX_CGROUPS];
 	int ngarg = 0, ndir = 0, c, test = 0, other_user = 0, quiet = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:qr:tu:UW:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bE:g:hm:p:qtu:UW:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			best_effort = 1;
@@ -379,7 +383,7 @@ int main(int argc, char **argv)
 	if (!mib && !pids && !percent)
 		usage_fail(USAGE, "nothing to cap: give -m, -p, -u or more");
 	if (ngarg && why)
-		usage_fail(USAGE, "-g and -r exclude each other");
+		usage_fail(USAGE, "-g and --rlimits exclude each other");
 	ndir = open_cgroups(garg, ngarg, &why);
 
 	if (ndir) {

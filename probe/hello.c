@@ -527,7 +527,7 @@ static void run_probes(int null_in)
 	printf("%d/%d held\n", held, probes);
 }
 
-/* hello [-p POLICY]: -p (the test build's front end passes it) runs
+/* hello [--policy POLICY]: --policy (the test build's front end passes it) runs
  * another policy than the published one, and says so. */
 int cmd_hello(int argc, char **argv)
 {
@@ -539,7 +539,7 @@ int cmd_hello(int argc, char **argv)
 		printf("usage: %s\n", HELLO_USAGE);
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "-p"))
+	if (argc == 3 && !strcmp(argv[1], "--policy"))
 		other = argv[2];
 	else if (argc != 1)
 		usage_fail(HELLO_USAGE, "unknown option %s", qn(argv[1]));
@@ -556,7 +556,7 @@ int cmd_hello(int argc, char **argv)
 	walls_check(policy_file, NULL, hash, 0, &walls);
 
 	printf("sharness-exec hello: self-test, policy %s\n", policy_file);
-	printf("%s\n", other ? "(-p: not the published policy)" :
+	printf("%s\n", other ? "(--policy: not the published policy)" :
 	       HELLO_POLICY);
 	printf("hash %s (%s)\n", hash, published ? "the published hash" :
 	       other ? "a test policy" : "NOT the published " HELLO_HASH);

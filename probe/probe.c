@@ -25,8 +25,9 @@
 
 const char *progname = "sharness-exec-probe";
 
-#define USAGE "sharness-exec-probe [-F FD] hello [-p POLICY]\n" \
-	"       sharness-exec-probe [-F FD] probe [--json] [-k FILE [-f FINGERPRINT] [-E WHY]]..."
+#define USAGE "sharness-exec-probe [-F FD] hello [--policy POLICY]\n" \
+	"       sharness-exec-probe [-F FD] probe [--json] [-K FILE [--fingerprint FINGERPRINT] " \
+	"[--key-error WHY]]..."
 #define PROBE_USAGE "sharness-exec probe [--json] [--trust-key FILE]..."
 
 /* Probe's policies: what a run of each form would put up. The landlock
@@ -425,7 +426,8 @@ static void print_text(const struct report *r)
 }
 
 /* probe's own options; the front end turns each --trust-key FILE into
- * -k FILE and -f FINGERPRINT or -E WHY (it alone reads keys). */
+ * -K FILE (a public key, as the signer's verify -K) and --fingerprint
+ * FINGERPRINT or --key-error WHY (it alone reads keys). */
 static int cmd_probe(int argc, char **argv)
 {
 	struct report r;
@@ -441,10 +443,11 @@ static int cmd_probe(int argc, char **argv)
 		else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			printf("usage: %s\n", PROBE_USAGE);
 			return 0;
-		} else if (!strcmp(a, "-k") && i + 1 < argc)
+		} else if (!strcmp(a, "-K") && i + 1 < argc)
 			r.keys[r.nkeys++].path = argv[++i];
-		else if ((!strcmp(a, "-f") || !strcmp(a, "-E")) && i + 1 < argc && r.nkeys)
-			*(a[1] == 'f' ? &r.keys[r.nkeys - 1].fp : &r.keys[r.nkeys - 1].err) = argv[++i];
+		else if ((!strcmp(a, "--fingerprint") || !strcmp(a, "--key-error")) && i + 1 < argc &&
+		         r.nkeys)
+			*(a[2] == 'f' ? &r.keys[r.nkeys - 1].fp : &r.keys[r.nkeys - 1].err) = argv[++i];
 		else
 			usage_fail(PROBE_USAGE, "unknown option %s", qn(a));
 	}

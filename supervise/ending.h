@@ -1,5 +1,5 @@
 /* How sharness-exec-supervise ends a run and what it says then, beside
- * supervise.h: the timeout (-T, -K), which init keeps (timeout.c), and
+ * supervise.h: the timeout (--timeout, --kill-after), which init keeps (timeout.c), and
  * the caps that were hit (-m, -p), whose counters the watcher reads from
  * the run's cgroup before removing it (caphits.c). The supervisor says
  * it, one line each, after the target has ended. */
@@ -10,8 +10,8 @@
 
 /* Or'ed into the raw wait status init sends the supervisor: a wait
  * status fits in 16 bits. */
-#define ENDED_TIMEOUT 0x10000   /* the SIGTERM of -T was sent */
-#define ENDED_KILLED 0x20000    /* and -K later, init ended the run */
+#define ENDED_TIMEOUT 0x10000   /* the SIGTERM of --timeout was sent */
+#define ENDED_KILLED 0x20000    /* and --kill-after later, init ended the run */
 
 /* What the run's cgroup counted, as the watcher found it. */
 struct caphits {
@@ -32,15 +32,15 @@ extern struct ending {
 	struct caphits hits;
 } ending;
 
-/* -T, -K: C and its OPTARG, refused with USAGE when bad (the caps are
- * the limits step's, handover.c). */
+/* --timeout, --kill-after (C: -T, -K): C and its OPTARG, refused with
+ * USAGE when bad (the caps are the limits step's, handover.c). */
 void ending_option(int c, const char *optarg, const char *usage);
 /* After the options: what they need of each other. */
 void ending_check(const char *usage);
 
 /* timeout.c, in init: start the timer once the program is started; on
  * its SIGALRM, the first time SIGTERM and SIGCONT to the whole run, the
- * second time (after -K) the status to the supervisor and the end. */
+ * second time (after --kill-after) the status to the supervisor and the end. */
 void timeout_start(void);
 void timeout_fired(void);
 /* In the supervisor: the line, and exit 124, if STATUS says so. */

@@ -3,8 +3,8 @@
  * the report, from what it saw itself (init's wait status, the target's
  * rusage, the cgroup's counters that the watcher read, caphits.c), from
  * argv (the policy's id, hash and key, the CPU cap) and from the status
- * pipe (-R FD, statuspipe.h), where the later steps wrote their warning
- * and fatal lines, the landlock step its walls and "@exec", and from the
+ * pipe (--status-in FD, statuspipe.h), where the later steps wrote their
+ * warning and fatal lines, the landlock step its walls and "@exec", and from the
  * explain step's memfd (-D FD), its denials under run --explain. Never from
  * stderr, which the target can forge. A fatal line of the supervisor's
  * own (no pid namespace and no signal scoping, the watcher gone) writes
@@ -25,8 +25,8 @@
 #include "supervise.h"
 
 static struct {
-	int fd, rfd;                 /* -O, -R; -1 none */
-	const char *path;            /* -P: fd is its directory */
+	int fd, rfd;                 /* -O, --status-in; -1 none */
+	const char *path;            /* --report-path: fd is its directory */
 	char *dir, *base;            /* its parts */
 	int dfd;                     /* -D: --explain's denials; -1 none */
 	int inited, written, exec_seen;
@@ -40,7 +40,8 @@ static int descriptor(const char *arg, const char *usage, int c)
 	unsigned long fd;
 
 	if (!parse_ulong(arg, 3, 1 << 20, &fd) || fcntl((int)fd, F_GETFD) < 0)
-		usage_fail(usage, "unable to use -%c %s: not an open descriptor above 2", c, qn(arg));
+		usage_fail(usage, "unable to use %s %s: not an open descriptor above 2",
+		           c == 'O' ? "-O" : c == 'D' ? "-D" : "--status-in", qn(arg));
 	return (int)fd;
 }
 
@@ -58,7 +59,7 @@ void report_option(int c, const char *arg, const char *usage)
 	case 'P':
 		rep.path = arg;
 		if (arg[0] != '/' || !(rep.dir = strdup(arg)))
-			usage_fail(usage, "-P %s: not an absolute path", qn(arg));
+			usage_fail(usage, "--report-path %s: not an absolute path", qn(arg));
 		rep.base = strrchr(rep.dir, '/');
 		*rep.base++ = '\0';
 		if (!*rep.dir)
@@ -124,7 +125,7 @@ static const char *outcome_of(int code)
 	       "could_not_confine";
 }
 
-/* The report, to -O's descriptor, or by name (-P): then only once every
+/* The report, to -O's descriptor, or by name (--report-path): then only once every
  * process of the run is gone, so that what the name leads to is ours. A
  * report that cannot be written there is a fatal line, and the run's
  * status 126: the caller must not take what is at the name for it. */

@@ -6,7 +6,7 @@
  * child, reaps orphans, passes signals on, and reports PROGRAM's wait status
  * over a pipe. The run's cgroup is the watcher's, a third process, in a
  * file of its own (watcher.c; supervise.h says why). Trusts nothing but
- * argv. Exit: PROGRAM's own status or signal; 124 -T expired (timeout.c);
+ * argv. Exit: PROGRAM's own status or signal; 124 --timeout expired (timeout.c);
  * 125 usage; 126 could not confine or exec; 127 not found. */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,9 +36,9 @@
 
 const char *progname = "sharness-exec-supervise";
 
-#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-D FD] [-E FD] [-F KEY] " \
-	"[-H HASH] [-I ID] [-K SECONDS] [-O FD] [-P PATH] [-R FD] [-T SECONDS] " \
-	"[-W FD] [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-D FD] [-E FD] [--policy-key KEY] " \
+	"[--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-O FD] " \
+	"[--report-path PATH] [--status-in FD] [--timeout SECONDS] [-W FD] [--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -121,7 +121,7 @@ static void init_signal(int sig, const siginfo_t *si, pid_t child)
 		_exit(0);
 	}
 	if (sig == SIGALRM && si->si_code == SI_KERNEL)
-		timeout_fired(); /* our interval timer, -T */
+		timeout_fired(); /* our interval timer, --timeout */
 	/* From the supervisor, or a kill(1) at us; the terminal's own
 	 * signals reached the target already. */
 	if (si->si_code == SI_USER || si->si_code == SI_QUEUE)
@@ -277,16 +277,22 @@ static void check(const char *why, int last)
 	}
 }
 
-/* The options, into run; -A into *ABI_CAP. */
+/* The options, into run; -A into *ABI_CAP. A long option's value is the
+ * letter it had before the table of letters (DESIGN.md 1) gave the letter
+ * to another meaning; the letter itself is no longer taken. */
 static void parse(int argc, char **argv, unsigned long *abi_cap)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "help", no_argument, NULL, 'h' },
+		{ "kill-after", required_argument, NULL, 'K' }, { "timeout", required_argument, NULL, 'T' },
+		{ "policy-hash", required_argument, NULL, 'H' }, { "policy-id", required_argument, NULL, 'I' },
+		{ "policy-key", required_argument, NULL, 'F' }, { "status-in", required_argument, NULL, 'R' },
+		{ "report-path", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:A:bD:E:F:hH:I:K:O:P:R:tT:W:", longopts,
+	while ((c = getopt_long(argc, argv, "+:A:bD:E:hO:tW:", longopts,
 	                        NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -313,16 +319,18 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "                 that sharness-exec-explain, PROGRAM, writes to FD\n"
 			       "  -E FD          the status pipe: also write warning and fatal lines\n"
 			       "                 to FD, and hand it on to PROGRAM\n"
-			       "  -F KEY         the report's policy key (with -O)\n"
-			       "  -H HASH        the report's policy hash (with -O)\n"
-			       "  -I ID          the report's policy id (with -O)\n"
-			       "  -K SECONDS     after -T, end the run SECONDS later (default 5)\n"
+			       "  --kill-after SECONDS\n"
+			       "                 after --timeout, end the run SECONDS later (default 5)\n"
 			       "  -O FD          write the report (sharness-exec-report(5)) to FD\n"
-			       "  -P PATH        with -O: FD is PATH's directory; the report goes\n"
+			       "  --policy-id ID, --policy-hash HASH, --policy-key KEY\n"
+			       "                 the report's policy id, hash and key (with -O)\n"
+			       "  --report-path PATH\n"
+			       "                 with -O: FD is PATH's directory; the report goes\n"
 			       "                 there by name, renamed over PATH, once the run ended\n"
-			       "  -R FD          read the status pipe's lines from FD, for the report\n"
-			       "  -T SECONDS     after SECONDS, SIGTERM to the whole run; exit 124\n"
-			       "                 (-T, -K: to 3 digits after a point, 1.5)\n"
+			       "  --status-in FD read the status pipe's lines from FD, for the report\n"
+			       "  --timeout SECONDS\n"
+			       "                 after SECONDS, SIGTERM to the whole run; exit 124\n"
+			       "                 (to 3 digits after a point, 1.5, as --kill-after)\n"
 			       "  -t             check mode: also print one line of what this\n"
 			       "                 step uses; without PROGRAM, exit 0 after it\n"
 			       "  -W FD          note the pid namespace in the walls record FD\n"

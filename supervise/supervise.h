@@ -51,17 +51,18 @@ extern struct run {
  * the N in KEEP (-1 entries are skipped), which it sorts. */
 void keep_only(int *keep, int n);
 /* timeout.c, in init: kill everything of the run that is left (the
- * timeout's -K, and the end of every run). */
+ * timeout's --kill-after, and the end of every run). */
 void init_kill_all(void);
 
-/* report.c (-O, -P, -R, -D, -I, -H, -F, -u; report.h): the options, C and its
- * ARG; after them, set up (the report's descriptors close-on-exec, the
- * supervisor's own lines taken); the descriptors the supervisor keeps
- * (-1: none); the report, once the run has ended with STATUS. */
+/* report.c (-O, -D, -u, --report-path, --status-in, --policy-id,
+ * --policy-hash, --policy-key; report.h): the options, C and its ARG; after
+ * them, set up (the report's descriptors close-on-exec, the supervisor's
+ * own lines taken); the descriptors the supervisor keeps (-1: none); the
+ * report, once the run has ended with STATUS. */
 void report_option(int c, const char *arg, const char *usage);
 void report_setup(void);
 void report_keep(int *fd, int *rfd, int *dfd);
-/* 0, or -1 when the report could not be written by name (-P). */
+/* 0, or -1 when the report could not be written by name (--report-path). */
 int report_end(int status);
 
 /* descendants.c, without a pid namespace: kill and reap every descendant

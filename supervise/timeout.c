@@ -1,12 +1,12 @@
-/* sharness-exec-supervise's timeout (-T SECONDS, -K SECONDS, each with a
+/* sharness-exec-supervise's timeout (--timeout SECONDS, --kill-after SECONDS, each with a
  * fraction of up to 3 digits or none; ending.h): kept by init with the
  * real-time interval timer (setitimer(2), alarm(2)'s own), whose SIGALRM
- * comes with si_code SI_KERNEL, which no process can forge for another. At -T, SIGTERM then SIGCONT go
+ * comes with si_code SI_KERNEL, which no process can forge for another. At --timeout, SIGTERM then SIGCONT go
  * to every process of the run: kill(-1) from the pid namespace's init,
  * which reaches nothing outside it, or, without one, to each descendant of
- * init, their subreaper, as the tree stands at -T (descendants.c reads it
+ * init, their subreaper, as the tree stands at --timeout (descendants.c reads it
  * whole first: what a SIGTERM handler starts is not signalled in turn). Never to the process group: the caller's shell
- * is in it. At -K after that, init ends the run as when the target exits.
+ * is in it. At --kill-after after that, init ends the run as when the target exits.
  * The supervisor then exits 124, whichever of the two ended it. */
 #include <errno.h>
 #include <signal.h>
@@ -23,7 +23,7 @@
 #include "helper.h"
 #include "supervise.h"
 
-/* SECONDS[.FFF] of -T or -K into milliseconds: 1 ms to 2^31-1 s; 0 bad. */
+/* SECONDS[.FFF] of --timeout or --kill-after into milliseconds: 1 ms to 2^31-1 s; 0 bad. */
 static unsigned long long parse_ms(const char *arg)
 {
 	unsigned long whole;
@@ -71,7 +71,7 @@ void ending_option(int c, const char *optarg, const char *usage)
 void ending_check(const char *usage)
 {
 	if (ending.kill_after_set && !ending.timeout)
-		usage_fail(usage, "-K needs -T");
+		usage_fail(usage, "--kill-after needs --timeout");
 }
 
 /* SIGALRM in MS milliseconds, as alarm(2) would in seconds. */

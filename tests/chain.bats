@@ -240,12 +240,12 @@ PY
 	cd "$TMP"
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/true
 	! grep -q 'the socket scan' <<<"$stderr"
-	[[ "$output" != *" -S "* ]]
+	[[ "$output" != *" --scan "* ]]
 	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n -v -p "$TMP/p.json" -- /bin/true
 	printf '%s\n' "${stderr_lines[@]}" >"$TMP/verbose"
 	grep -q '^sharness-exec: fork: the socket scan, by sharness-exec: ' "$TMP/verbose"
-	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" --scan "[0-9]* ]]
 	run -0 --separate-stderr strace -f -ff --decode-pids=pidns \
 		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
 		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/true

@@ -207,7 +207,7 @@ need_v1_cpu() {
 	[ "${lines[1]}" = ran ]
 	[ "$stderr" = "sharness-exec-limits: warning: best effort: no cpu controller in $TMP/cg: CPU is uncapped (process.max_cpu_percent 50)" ]
 	# without any cgroup (-r): no rlimit can hold it
-	run -126 --separate-stderr "$LIMITS" -r "a test" -u 50 -- touch "$TMP/ran"
+	run -126 --separate-stderr "$LIMITS" --rlimits "a test" -u 50 -- touch "$TMP/ran"
 	[ "$stderr" = "sharness-exec-limits: fatal: unable to cap CPU (process.max_cpu_percent 50): no cgroup (a test), and no rlimit can hold it" ]
 	[ ! -e "$TMP/ran" ]
 }

@@ -165,7 +165,7 @@ t_outside_kill() {
 	local d want
 	for d in 1.5s:1.5 1m30s:90 2m:120 1h:3600 1d:86400 90:90 .25:0.25 1h0.5m:3630 0.0001s:0.001; do
 		run -0 --separate-stderr "$SHARNESS_EXEC" run -n --timeout "${d%%:*}" --kill-after 2.5 -p "$TMP/p.json" -- true
-		want="-T ${d##*:} -K 2.5 "
+		want="--timeout ${d##*:} --kill-after 2.5 "
 		[[ "$output" == *" $want"* ]]
 	done
 	for d in 1m30 30s1m 0 1.5.5 5. abc 2147483648 -1; do

@@ -175,7 +175,7 @@ policy() { # PROCESS-EXTRA NETWORK
 	policy ',"max_memory_mb":64'
 	truth root u --user 65534:65534 -- /usr/bin/id -u
 	[ "$(cat "$TMP/rec/u.out")" = 65534 ]
-	grep -q -- '/sharness-exec-landlock .* -u 65534:65534 ' "$TMP/rec/u.dry"
+	grep -q -- '/sharness-exec-landlock .* --user 65534:65534 ' "$TMP/rec/u.dry"
 	once "$TMP/rec/u.dry" 64 5:6
 }
 

@@ -112,11 +112,11 @@ golden() {
 	golden sockets
 	# --explain: the observer learns the sockets too
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain --policy "$TMP/p.json" -- true
-	[[ "${lines[2]}" == *"/sharness-exec-explain -r /etc -x /usr -w /home/ci/build -k /home/ci/build/db/.s.PGSQL.5432 -k /nonexistent/run/docker.sock --" ]]
+	[[ "${lines[2]}" == *"/sharness-exec-explain -r /etc -x /usr -w /home/ci/build -s /home/ci/build/db/.s.PGSQL.5432 -s /nonexistent/run/docker.sock --" ]]
 	# no socket, no write_vcs (or false): no -k, no -V anywhere
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"x","files":{"write":["/w"],"write_vcs":false},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --explain -p "$TMP/p.json" -- true
-	[[ "$output" != *" -k "* ]] && [[ "$output" != *" -V"* ]]
+	[[ "$output" != *" -s "* ]] && [[ "$output" != *" -V"* ]]
 }
 
 # --- the landlock step: -k ---
@@ -125,12 +125,12 @@ golden() {
 	need root
 	: >"$TMP/file"
 	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/sock"
-	run -0 --separate-stderr "$LANDLOCK" -x /usr -x "$TRYDIR" -k "$TMP/missing" -k "$TMP/file" -k "$TMP/sock" -- "$TRYV" stat /usr
+	run -0 --separate-stderr "$LANDLOCK" -x /usr -x "$TRYDIR" -s "$TMP/missing" -s "$TMP/file" -s "$TMP/sock" -- "$TRYV" stat /usr
 	[ "$stderr" = "sharness-exec-landlock: warning: skipping missing path $TMP/missing
-sharness-exec-landlock: warning: skipping $TMP/file (files.sockets, -k): not a socket" ]
-	# -k is a rule path: never through a symlink
+sharness-exec-landlock: warning: skipping $TMP/file (files.sockets, -s): not a socket" ]
+	# -s is a rule path: never through a symlink
 	ln -s "$TMP/sock" "$TMP/link"
-	run -126 --separate-stderr "$LANDLOCK" -x /usr -x "$TRYDIR" -k "$TMP/link" -- "$TRYV" stat /usr
+	run -126 --separate-stderr "$LANDLOCK" -x /usr -x "$TRYDIR" -s "$TMP/link" -- "$TRYV" stat /usr
 	[[ "${stderr_lines[0]}" == "sharness-exec-landlock: fatal: unable to open $TMP/link"* ]]
 }
 
@@ -144,7 +144,7 @@ t_landlock_resolve_unix() {
 	run -1 --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/w" -- "$TRYV" unix-connect "$TMP/w/a/b/sock"
 	[ "$output" = "refused: Permission denied" ]
 	# Named with -k: granted. The refused one never arrived before it.
-	run -0 --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/w" -k "$TMP/w/a/b/sock" -- "$TRYV" unix-connect "$TMP/w/a/b/sock"
+	run -0 --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/w" -s "$TMP/w/a/b/sock" -- "$TRYV" unix-connect "$TMP/w/a/b/sock"
 	logged "$log" 1
 	[ "$(cat "$log")" = accepted ]
 }

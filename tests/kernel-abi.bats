@@ -224,7 +224,7 @@ t_resolve_unix_helper() {
 	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/out" -- "$TRYV" unix-connect "$TMP/out/sock"
 	echo "status $status, stdout: $output, stderr: $stderr"
 	[ "$status" = 1 ] && [ "$output" = "refused: Permission denied" ]
-	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/out" -k "$TMP/out/sock" -- "$TRYV" unix-connect "$TMP/out/sock"
+	run --separate-stderr as "$m" "$LANDLOCK" "${sys[@]}" -w "$TMP/out" -s "$TMP/out/sock" -- "$TRYV" unix-connect "$TMP/out/sock"
 	echo "status $status, stdout: $output, stderr: $stderr"
 	[ "$status" = 0 ] && [ "$output" = ok ]
 	# One connection logged: the refused one never arrived before it.

@@ -154,14 +154,14 @@ free_port() {
 	[ "$output" = "" ]
 	[ "${#stderr_lines[@]}" = 2 ]
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
-	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bHRtUX] [-A ABI] "* ]]
+	[[ "${stderr_lines[1]}" == "usage: sharness-exec-landlock [-bHRtX] [-A ABI] "* ]]
 	run -125 --separate-stderr "$LANDLOCK" -r /usr --
 	[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: no program given" ]
 }
 
 @test "-h and --help print the usage on stdout and exit 0" {
 	run -0 --separate-stderr "$LANDLOCK" -h
-	[ "$output" = "usage: sharness-exec-landlock [-bHRtUX] [-A ABI] [-e FD] [-E FD] [-W FD] [-S FD] [-u UID:GID [-G GIDS]] [-r PATH]... [-x PATH]... [-w PATH]... [-k PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
+	[ "$output" = "usage: sharness-exec-landlock [-bHRtX] [-A ABI] [-e FD] [-E FD] [-W FD] [--scan FD] [--user UID:GID [-G GIDS]] [--userns] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [-T PATH]... [-c PORT]... [-l PORT]... [-C PORT]... [-L PORT]... [--] PROGRAM [ARG...]" ]
 	[ "$stderr" = "" ]
 	run -0 --separate-stderr "$LANDLOCK" --help
 	[[ "$output" == "usage: sharness-exec-landlock "* ]]
@@ -194,21 +194,21 @@ free_port() {
 # read paths.
 @test "-S FD: the program runs after the scan's \"y\" on FD, without FD; EOF or another word is 126 and it never runs" {
 	require_feature landlock
-	run -0 --separate-stderr ll -w "$TMP/rw" -S 5 -- /bin/sh -c 'if cat <&5; then echo open; else echo closed; fi; : >"$1/ran"' sh "$TMP/rw" 5< <(printf y)
+	run -0 --separate-stderr ll -w "$TMP/rw" --scan 5 -- /bin/sh -c 'if cat <&5; then echo open; else echo closed; fi; : >"$1/ran"' sh "$TMP/rw" 5< <(printf y)
 	[ "$output" = closed ]
 	[ -e "$TMP/rw/ran" ]
 	rm "$TMP/rw/ran"
 	for word in "" n; do
-		run -126 --separate-stderr ll -w "$TMP/rw" -S 5 -- "$T" create "$TMP/rw/ran" 5< <(printf %s "$word")
+		run -126 --separate-stderr ll -w "$TMP/rw" --scan 5 -- "$T" create "$TMP/rw/ran" 5< <(printf %s "$word")
 		[ "$stderr" = "sharness-exec-landlock: fatal: unable to confine: the front end's socket scan did not finish, so nothing says what listens beneath the read and exec paths" ]
 		[ ! -e "$TMP/rw/ran" ]
 	done
-	run -126 --separate-stderr ll -w "$TMP/rw" -S 9 -- "$T" create "$TMP/rw/ran"
-	[ "$stderr" = "sharness-exec-landlock: fatal: unable to read the socket scan's pipe (-S 9): Bad file descriptor" ]
+	run -126 --separate-stderr ll -w "$TMP/rw" --scan 9 -- "$T" create "$TMP/rw/ran"
+	[ "$stderr" = "sharness-exec-landlock: fatal: unable to read the socket scan's pipe (--scan 9): Bad file descriptor" ]
 	[ ! -e "$TMP/rw/ran" ]
 	for fd in 2 x 3x -1; do
-		run -125 --separate-stderr "$LANDLOCK" -S "$fd" -- "$T" create "$TMP/rw/ran"
-		[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to parse -S $fd: not a descriptor above 2" ]
+		run -125 --separate-stderr "$LANDLOCK" --scan "$fd" -- "$T" create "$TMP/rw/ran"
+		[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to parse --scan $fd: not a descriptor above 2" ]
 	done
 	[ ! -e "$TMP/rw/ran" ]
 }

@@ -63,7 +63,7 @@ OPENS='openat\([^,]*, "([^"]*/)?m\.json"'
 	run -0 --separate-stderr traced check "$TMP/m.json"
 	[ "${lines[0]}" = "$TMP/m.json: valid launch 1 manifest \"once\"" ]
 	local exec memfd
-	exec=$(line_of 'execve\("[^"]*/sharness-exec-launch", \["[^"]*", "-M", "[0-9]+", "check"')
+	exec=$(line_of 'execve\("[^"]*/sharness-exec-launch", \["[^"]*", "--manifest-fd", "[0-9]+", "check"')
 	memfd=$(line_of 'memfd_create\("sharness-exec-manifest"')
 	[ -n "$exec" ]
 	[ -n "$memfd" ]

@@ -418,8 +418,8 @@ last" ]
 
 @test "the launcher refuses a caller who is not root, a uid range over systemd's or too small, a directory to write outside the session" {
 	require_feature nobody
-	run -125 --separate-stderr as_nobody "$HELPERDIR/sharness-exec-launch" -F 3 -m /dev/null \
-		-H "sha256:$(printf '0%.0s' {1..64})" -- true 3</dev/null
+	run -125 --separate-stderr as_nobody "$HELPERDIR/sharness-exec-launch" -F 3 --manifest /dev/null \
+		--expect-hash "sha256:$(printf '0%.0s' {1..64})" -- true 3</dev/null
 	[ "$stderr" = "sharness-exec-launch: fatal: launch needs root: it makes a uid for each component. Nothing ran.
 hint: run it as root (sudo)" ]
 	manifest "true"

@@ -10,7 +10,7 @@
 # real swap (no swap here).
 load helpers/load
 
-USAGE="usage: sharness-exec-limits [-bqUt] [-E FD] [-W FD] [-g DIR:JOIN]... [-m MIB] [-p N] [-u PERCENT] [-r WHY] [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-limits [-bqUt] [-E FD] [-W FD] [-g DIR:JOIN]... [-m MIB] [-p N] [-u PERCENT] [--rlimits WHY] [--] PROGRAM [ARG...]"
 # the one short line where the caps are rlimits: what is on them
 rl_warn() {
 	echo "sharness-exec-limits: warning: no cgroup, so $1 per-process rlimits, which cover less (see sharness-exec(1) CAVEATS; SHARNESS_EXEC_QUIET_RLIMITS=1 silences this)"
@@ -70,13 +70,13 @@ SL() { "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 "$@"; }
 	run -0 "$LIMITS" -m 64 -p 50 -- sh -c 'exit 0'
 	run -1 "$LIMITS" -m 64 -p 50 -- sh -c 'exit 1'
 	run -42 "$LIMITS" -m 64 -p 50 -- sh -c 'exit 42'
-	run -42 "$LIMITS" -r x -m 64 -p 50 -- sh -c 'exit 42'
+	run -42 "$LIMITS" --rlimits x -m 64 -p 50 -- sh -c 'exit 42'
 }
 
 @test "stdin and stdout pass through" {
 	run -0 --separate-stderr bash -c "printf 'one\ntwo\n' | \"\$0\" -p 50 -m 64 -- cat" "$LIMITS"
 	[ "$output" = "$(printf 'one\ntwo')" ]
-	run -0 --separate-stderr bash -c "\"\$0\" -r test -p 50 -- sh -c 'echo out; echo err >&2'" "$LIMITS"
+	run -0 --separate-stderr bash -c "\"\$0\" --rlimits test -p 50 -- sh -c 'echo out; echo err >&2'" "$LIMITS"
 	[ "$output" = out ]
 	[ "$stderr" = "$NPROC_WARN"$'\n'err ]
 }
@@ -85,7 +85,7 @@ SL() { "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 "$@"; }
 	# no fork: the process that dies is the one the caller started
 	run -137 "$LIMITS" -m 64 -- sh -c 'kill -KILL $$'
 	run -139 "$LIMITS" -m 64 -- sh -c 'kill -SEGV $$'
-	run -143 "$LIMITS" -r x -p 50 -- sh -c 'kill -TERM $$'
+	run -143 "$LIMITS" --rlimits x -p 50 -- sh -c 'kill -TERM $$'
 	run -0 bash -c '"$0" -p 50 -- sh -c "kill -SEGV \$\$"; echo "status $?"' "$LIMITS"
 	[ "${lines[-1]}" = "status 139" ]
 }
@@ -202,7 +202,7 @@ SL() { "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 "$@"; }
 
 @test "-r as root: rlimits only, with one warning line, and RLIMIT_AS holds" {
 	require_feature root
-	run -0 --separate-stderr "$LIMITS" -r "a test" -m 64 -p 50 -- sh -c 'cat /proc/self/limits /proc/self/cgroup'
+	run -0 --separate-stderr "$LIMITS" --rlimits "a test" -m 64 -p 50 -- sh -c 'cat /proc/self/limits /proc/self/cgroup'
 	[ "${#stderr_lines[@]}" = 1 ]
 	[ "$stderr" = "$BOTH_WARN" ]
 	[[ "$output" =~ Max\ address\ space\ +67108864\ +67108864\ +bytes ]]
@@ -249,7 +249,7 @@ SL() { "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 "$@"; }
 	# write(2): the man page says so (the warning points there), and here
 	# is why.
 	grep -q 'does not count shared memory (memfd, tmpfs,' "$top_srcdir/man/sharness-exec.1"
-	run -0 --separate-stderr "$LIMITS" -r "a test" -m 64 -- "$TRY_SUPER" memfd 128
+	run -0 --separate-stderr "$LIMITS" --rlimits "a test" -m 64 -- "$TRY_SUPER" memfd 128
 	[ "$output" = ok ]
 	[ "$stderr" = "$AS_WARN" ]
 	require_feature root
@@ -268,13 +268,13 @@ SL() { "$SUPERVISE" -- "$LIMITS" -g 5:6 -g 7:8 "$@"; }
 		return
 	run -0 "$TMP/asan"
 	# ASan aborts (SIGABRT) when it cannot map its shadow memory.
-	run -134 --separate-stderr "$LIMITS" -r "a test" -m 2048 -- "$TMP/asan"
+	run -134 --separate-stderr "$LIMITS" --rlimits "a test" -m 2048 -- "$TMP/asan"
 	[[ "$stderr" == *"Perhaps you're using ulimit -v"* ]]
 	[[ "$stderr" == *"$AS_WARN"* ]]
 	grep -q 'and AddressSanitizer, which reserves terabytes of it, fails under it' "$top_srcdir/man/sharness-exec.1"
 	require_feature nobody
 	run -0 as_nobody "$TMP/asan"
-	run -134 --separate-stderr as_nobody "$LIMITS" -r "a test" -m 2048 -- "$TMP/asan"
+	run -134 --separate-stderr as_nobody "$LIMITS" --rlimits "a test" -m 2048 -- "$TMP/asan"
 	[[ "$stderr" == *"Perhaps you're using ulimit -v"* ]]
 	require_feature cgroup1
 	run -0 --separate-stderr SL -m 2048 -- "$TMP/asan"

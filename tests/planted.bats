@@ -265,7 +265,7 @@ beside() {
 	export SHARNESS_EXEC_TEST_SCAN_BESIDE=1
 	write_to "$TMP/p.json" '"'"$TMP"'/w"' ',"'"$TMP"'/srv"'
 	run -0 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
-	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+	[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" --scan "[0-9]* ]]
 	"$1" "$2"
 }
 
@@ -300,9 +300,9 @@ many() {
 		many "$n"
 		run -0 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -n -p "$TMP/p.json" -- true
 		if [ "$n" = $((64 - base)) ]; then
-			[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" -S "[0-9]* ]]
+			[[ "$output" == *"sharness-exec-landlock -e "[0-9]*" -W "[0-9]*" --scan "[0-9]* ]]
 		else
-			[[ "$output" != *" -S "* ]]
+			[[ "$output" != *" --scan "* ]]
 		fi
 		run -126 --separate-stderr at_abi 7 root "$SHARNESS_EXEC" run -p "$TMP/p.json" -- sh -c 'touch "$1/ran"' sh "$TMP/w"
 		[ "${stderr_lines[0]}" = "sharness-exec-landlock: fatal: unable to confine with Landlock ABI $(eff 7): no wall of this run holds FS_RESOLVE_UNIX_READ" ]

@@ -265,7 +265,7 @@ t_tmpfs_no_view() {
 	run -0 as "$m" "$DENY_UNSHARE" sh -c 'echo bare >"$1" && rm "$1"' _ "/tmp/$name"
 	run -126 --separate-stderr as "$m" "$DENY_UNSHARE" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- \
 		/usr/bin/sh -c 'echo ran >"$1"' _ "/tmp/$name"
-	[[ "$stderr" == *"sharness-exec-view: fatal: unable to make a mount namespace, which the private tmpfs paths (-m) need: Operation not permitted"* ]]
+	[[ "$stderr" == *"sharness-exec-view: fatal: unable to make a mount namespace, which the private tmpfs paths (-T) need: Operation not permitted"* ]]
 	[ ! -e "/tmp/$name" ]
 	# Best effort: /tmp keeps what the lists grant, here nothing.
 	run -2 --separate-stderr as "$m" "$DENY_UNSHARE" "$SHARNESS_EXEC" run --best-effort \

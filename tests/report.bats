@@ -286,7 +286,7 @@ t_fd() {
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --report "$R/r.json" -p "$TMP/p.json" -- true
 	[ "$(grep -c -- ' -E [0-9]' <<<"$output")" = 4 ]
 	[ "$(grep -c -- ' -O [0-9]' <<<"$output")" = 1 ]
-	grep -q -- '^[^ ]*/sharness-exec-supervise -E [0-9]* -W [0-9]* -O [0-9]* -P '"$R"'/r.json -R [0-9]* -I report -H sha256:' <<<"$output"
+	grep -q -- '^[^ ]*/sharness-exec-supervise -E [0-9]* -W [0-9]* -O [0-9]* --report-path '"$R"'/r.json --status-in [0-9]* --policy-id report --policy-hash sha256:' <<<"$output"
 	[ ! -e "$R/r.json" ]
 }
 

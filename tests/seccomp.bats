@@ -94,7 +94,7 @@ inside() {
 			ports=$(printf '%s' "$NET" | "$PY" -c 'import json,sys; print(" ".join(map(str, json.load(sys.stdin).get("connect_tcp_ports", []))))')
 			for d in $ports; do args+=(-c "$d"); done
 		fi
-		[ "$USERNS" = true ] && args+=(-U)
+		[ "$USERNS" = true ] && args+=(--userns)
 		as_m "$mode" "$LANDLOCK" "${args[@]}" -- "$@"
 	else
 		write_policy "$TMP/p.json" "$("$PY" - "$NET" "${USERNS:-false}" "$TMP" "${r[*]}" "${x[*]}" <<-'EOF'
@@ -302,15 +302,15 @@ userns() {
 @test "run passes process.user_namespaces on as -U, and only then" {
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"u","network":"none","process":{"no_new_privs":true,"user_namespaces":true}}'
 	run -0 "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true
-	[[ "$output" == *sharness-exec-landlock*" -U "* ]]
+	[[ "$output" == *sharness-exec-landlock*" --userns "* ]]
 	for v in false; do
 		write_policy "$TMP/p.json" '{"pbp":1,"id":"u","network":"none","process":{"no_new_privs":true,"user_namespaces":'$v'}}'
 		run -0 "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true
-		[[ "$output" != *" -U "* ]]
+		[[ "$output" != *" --userns "* ]]
 	done
 	write_policy "$TMP/p.json" '{"pbp":1,"id":"u","network":"none","process":{"no_new_privs":true}}'
 	run -0 "$SHARNESS_EXEC" run --dry-run -p "$TMP/p.json" -- true
-	[[ "$output" != *" -U "* ]]
+	[[ "$output" != *" --userns "* ]]
 }
 
 # --- vsock, leases ------------------------------------------------------------------

@@ -311,10 +311,10 @@ t_db() {
 	run -0 with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run --passwd-fd @PW@ --group-fd @GR@ \
 		-p "$TMP/p.json" -- ls -A /etc
 	[ "$output" = $'group\npasswd' ]
-	# The dry run shows the view's -F and the landlock step's read rules.
+	# The dry run shows the view's --file and the landlock step's read rules.
 	run -0 --separate-stderr with_db all "$PASSWD" "$GROUP" "$SHARNESS_EXEC" run --dry-run --passwd-fd @PW@ \
 		--group-fd @GR@ -p "$TMP/p.json" -- true
-	[[ "${lines[2]}" == */sharness-exec-view\ *\ -F\ /etc/passwd=[0-9]*\ -F\ /etc/group=[0-9]*\ -- ]]
+	[[ "${lines[2]}" == */sharness-exec-view\ *\ --file\ /etc/passwd=[0-9]*\ --file\ /etc/group=[0-9]*\ -- ]]
 	[[ "${lines[3]}" == *" -r /etc/passwd -r /etc/group -R --" ]]
 }
 
@@ -386,10 +386,10 @@ t_db() {
 	[ ! -e "$TMP/w/ran" ]
 	# The view step alone refuses FD that is no sealed memfd, and -F
 	# where no mount namespace can be made.
-	run -125 --separate-stderr "$HELPERDIR/sharness-exec-view" -x /usr -F /etc/passwd=7 -- true 7</etc/passwd
-	[[ "$stderr" == "sharness-exec-view: fatal: unable to read -F /etc/passwd=7: Operation not permitted"* ]]
+	run -125 --separate-stderr "$HELPERDIR/sharness-exec-view" -x /usr --file /etc/passwd=7 -- true 7</etc/passwd
+	[[ "$stderr" == "sharness-exec-view: fatal: unable to read --file /etc/passwd=7: Operation not permitted"* ]]
 	run -126 --separate-stderr with_db all "$PASSWD" "$GROUP" "$TRYDIR/deny-unshare" \
-		"$HELPERDIR/sharness-exec-view" -x /usr -F /etc/passwd=@PW@ -- "$TRY" create "$TMP/w/ran"
-	[ "$stderr" = "sharness-exec-view: fatal: unable to make a mount namespace, which the files of -F (run --passwd-fd, --group-fd) need: Operation not permitted" ]
+		"$HELPERDIR/sharness-exec-view" -x /usr --file /etc/passwd=@PW@ -- "$TRY" create "$TMP/w/ran"
+	[ "$stderr" = "sharness-exec-view: fatal: unable to make a mount namespace, which the files of --file (run --passwd-fd, --group-fd) need: Operation not permitted" ]
 	[ ! -e "$TMP/w/ran" ]
 }

@@ -191,12 +191,12 @@ handle_case() {
 	for v in "1 1" "1s 1" "2m 120" "1h 3600" "2147483647 2147483647" "35791394m 2147483640" \
 	         "1.5 1.5" "1.25s 1.25" "1m30s 90" "1d 86400" "0.0001 0.001"; do
 		run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --timeout "${v% *}" -p "$TMP/p.json" -- true
-		[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -T ${v#* } -K 5 --" ]
+		[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 --timeout ${v#* } --kill-after 5 --" ]
 	done
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -n --timeout 1 --kill-after 1m -p "$TMP/p.json" -- true
-	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 -T 1 -K 60 --" ]
+	[ "${lines[1]}" = "$HELPERDIR/sharness-exec-supervise -W 4 --timeout 1 --kill-after 60 --" ]
 	# and the step on its own
-	for v in "-T 0" "-T x" "-T 2147483648" "-T 1.2345" "-T 1." "-K 0" "-K 5" "-m 0" "-p x"; do
+	for v in "--timeout 0" "--timeout x" "--timeout 2147483648" "--timeout 1.2345" "--timeout 1." "--kill-after 0" "--kill-after 5" "-m 0" "-p x"; do
 		# shellcheck disable=SC2086
 		run -125 --separate-stderr "$SUPERVISE" $v -- touch "$TMP/ran"
 		[ "${#stderr_lines[@]}" = 2 ]

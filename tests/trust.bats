@@ -281,7 +281,7 @@ t_rule_symlink() {
 }
 
 # The view step gets what the front end resolved: the resolved paths to
-# bind, and -s ORIG=RESOLVED to recreate each link. files.protected is
+# bind, and --symlink ORIG=RESOLVED to recreate each link. files.protected is
 # resolved under the same rule. A link swapped in after the front end
 # looked cannot redirect a grant: the view opens the resolved path
 # following no symlink, and refuses (126).
@@ -301,8 +301,8 @@ t_view_resolved() {
 	[[ "$stderr" == *"files.write[1]: \"$TMP/links/cache\" resolves to \"$mine/w\""* ]]
 	[[ "$stderr" == *"files.protected[0]: \"$TMP/links/cache/git\" resolves to \"$mine/w/git\""* ]]
 	view=$(grep "^$HELPERDIR/sharness-exec-view " <<<"$output")
-	[[ "$view" == *" -w $mine/w -p $mine/w/git "* ]]
-	[[ "$view" == *" -s $TMP/links/cache=$mine/w -s $TMP/links/cache/git=$mine/w/git --" ]]
+	[[ "$view" == *" -w $mine/w -P $mine/w/git "* ]]
+	[[ "$view" == *" --symlink $TMP/links/cache=$mine/w --symlink $TMP/links/cache/git=$mine/w/git --" ]]
 	[[ "$view" != *" -w $TMP/links/cache "* ]]
 	# Through the link, confined: writable, and the protected tree not.
 	run -0 --separate-stderr as_uid "$me" "$SHARNESS_EXEC" run -p "$p" -- "$TRY" create "$TMP/links/cache/made"
@@ -369,7 +369,7 @@ t_view_resolved() {
 	write_policy "$p" '{"pbp":1,"id":"trust","files":{"exec":["/usr","/bin","/lib","/lib64"],"read":["'"$TMP"'/links/a=b"]},"network":"none","process":{"no_new_privs":true}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run -p "$p" -- true
 	[[ "$stderr" == *"sharness-exec: warning: files.read[0] \"$TMP/links/a=b\": a name with '=' is not recreated as a symlink in the view; \"$TMP/real\" is"* ]]
-	[[ "$output" == *"-r $TMP/real "* ]] && [[ "$output" != *" -s $TMP/links/a=b"* ]]
+	[[ "$output" == *"-r $TMP/real "* ]] && [[ "$output" != *" --symlink $TMP/links/a=b"* ]]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/real/f"
 	[ "$output" = in ]
 	run -1 --separate-stderr "$SHARNESS_EXEC" run -p "$p" -- /bin/cat "$TMP/links/a=b/f"

@@ -72,7 +72,7 @@ ids_are() {
 	# The dry run shows the numbers the landlock step gets, and the
 	# limits step is told that rlimits will not do.
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --user 65534:65534 -p "$TMP/p.json" -- true
-	grep -q '^.*/sharness-exec-landlock -e [0-9]* -W [0-9]* -u 65534:65534 -r /proc ' <<<"$output"
+	grep -q '^.*/sharness-exec-landlock -e [0-9]* -W [0-9]* --user 65534:65534 -r /proc ' <<<"$output"
 	grep -q '^.*/sharness-exec-limits -W 4 -g 5:6 -U -m 64 --$' <<<"$output"
 	! grep -q -- ' -G ' <<<"$output"
 }
@@ -263,22 +263,22 @@ ids_are() {
 	[ "$output" = "Groups:	$want" ]
 	[ "$stderr" = "sharness-exec: warning: --user-groups keeps groups of $made_user that carry host privileges: adm" ]
 	run -0 --separate-stderr "$SHARNESS_EXEC" run --dry-run --user "$made_user" --user-groups -p "$TMP/p.json" -- true
-	grep -q -- " -u $uid:65534 -G [0-9,]* " <<<"$output"
+	grep -q -- " --user $uid:65534 -G [0-9,]* " <<<"$output"
 }
 
 @test "sharness-exec-limits -U: caps on rlimits are refused (126), naming max_pids or max_memory_mb" {
-	run -126 --separate-stderr "$LIMITS" -U -p 10 -r "no controller" -- touch "$TMP/ran"
+	run -126 --separate-stderr "$LIMITS" -U -p 10 --rlimits "no controller" -- touch "$TMP/ran"
 	[ "$stderr" = "sharness-exec-limits: fatal: refused: no cgroup (no controller) to hold max_pids under --user: RLIMIT_NPROC counts every process of the uid across the host" ]
 	run -126 --separate-stderr "$LIMITS" -U -m 64 -- touch "$TMP/ran"
 	[ "$stderr" = "sharness-exec-limits: fatal: refused: no cgroup (none given) to hold max_memory_mb under --user: RLIMIT_AS caps each process, not the run" ]
 	[ ! -e "$TMP/ran" ]
 	# Bare: without -u, the same caps go on rlimits with a warning.
-	run -0 --separate-stderr "$LIMITS" -p 10 -r "no controller" -- touch "$TMP/ran"
+	run -0 --separate-stderr "$LIMITS" -p 10 --rlimits "no controller" -- touch "$TMP/ran"
 	[ -e "$TMP/ran" ]
 }
 
 @test "sharness-exec-landlock -u and -G: usage errors, 125" {
-	for args in "-u 0:0" "-u 1" "-u x:1" "-u 1:" "-G 1 -u" "-G 1"; do
+	for args in "--user 0:0" "--user 1" "--user x:1" "--user 1:" "-G 1 --user" "-G 1"; do
 		# shellcheck disable=SC2086
 		run -125 --separate-stderr "$LANDLOCK" $args -- true
 		[[ "${stderr_lines[0]}" == "sharness-exec-landlock: fatal: "* ]]

@@ -408,7 +408,7 @@ t_no_namespace() {
 	policy "" "" ',"protected":["'"$TMP"'/rw/prot"]'
 	# Protected paths need the view: 126, nothing runs, unless best effort.
 	run -126 --separate-stderr as "$m" "$DENY_UNSHARE" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
-	[[ "$stderr" == *"sharness-exec-view: fatal: unable to make a mount namespace, which the protected paths (-p) need: Operation not permitted"* ]]
+	[[ "$stderr" == *"sharness-exec-view: fatal: unable to make a mount namespace, which the protected paths (-P) need: Operation not permitted"* ]]
 	[ ! -e "$TMP/rw/ran" ]
 	run -0 --separate-stderr as "$m" "$DENY_UNSHARE" "$SHARNESS_EXEC" run --best-effort -p "$TMP/p.json" -- "$TRY" create "$TMP/rw/ran"
 	[[ "$stderr" == *"$(no_view_warning "unshare: Operation not permitted"); protected paths dropped"* ]]
@@ -449,8 +449,8 @@ t_no_namespace() {
 	run -125 --separate-stderr "$VIEW" -r relative -- true
 	[[ "$stderr" == "sharness-exec-view: fatal: unable to parse -r relative: not an absolute path"* ]]
 	run -125 --separate-stderr "$VIEW" -r /usr/../etc -- true
-	run -125 --separate-stderr "$VIEW" -s /x -- true
-	run -125 --separate-stderr "$VIEW" -w /tmp -p /etc -- true
+	run -125 --separate-stderr "$VIEW" --symlink /x -- true
+	run -125 --separate-stderr "$VIEW" -w /tmp -P /etc -- true
 	[[ "$stderr" == "sharness-exec-view: fatal: unable to protect /etc: it lies beneath no -w path"* ]]
 	run -0 "$VIEW" --help
 	[[ "$output" == "usage: sharness-exec-view "* ]]
@@ -462,7 +462,7 @@ t_alone() {
 	local m=$1
 	vneed "$m"
 	# Only the paths given, each as its list says; -s makes a link.
-	run -0 --separate-stderr alone "$m" -x /usr -s /bin=usr/bin -r "$TMP/ro" -w "$TMP/rw" -- \
+	run -0 --separate-stderr alone "$m" -x /usr --symlink /bin=usr/bin -r "$TMP/ro" -w "$TMP/rw" -- \
 		/bin/sh -c 'ls -A / | tr "\n" " "; echo; readlink /bin; echo new >"$1/rw/new"; echo x >"$1/ro/new" || true' sh "$TMP"
 	[[ " ${lines[0]}" == *" bin "*" tmp usr " ]] && [[ " ${lines[0]}" != *" etc "* ]]
 	[ "${lines[1]}" = usr/bin ]

@@ -145,7 +145,7 @@ t_tmux() {
 @test "a tmux server started outside, its socket beneath a write path, cannot be driven from inside (nobody)" { t_tmux nobody; }
 @test "a tmux server started outside, its socket beneath a write path, cannot be driven from inside (1000)" { t_tmux 1000; }
 
-# The view step by hand (the front end's files.sockets gives it -k): a
+# The view step by hand (the front end's files.sockets gives it -s): a
 # socket named by -k stays reachable, its sibling is covered.
 t_keep() {
 	local m=$1 keep other
@@ -156,8 +156,8 @@ t_keep() {
 	keep=$log
 	listener unix "$TMP/w/a/b/other"
 	other=$log
-	set -- -x /usr -s /bin=usr/bin -s /lib=usr/lib -s /lib64=usr/lib64 -r /etc -w "$TMP/w" \
-		-k "$TMP/w/a/b/keep" --
+	set -- -x /usr --symlink /bin=usr/bin --symlink /lib=usr/lib --symlink /lib64=usr/lib64 -r /etc -w "$TMP/w" \
+		-s "$TMP/w/a/b/keep" --
 	if [ "$m" = nobody ]; then
 		set -- as_nobody unshare --user --map-current-user --keep-caps --pid --fork -- "$VIEW" "$@"
 	else
@@ -323,7 +323,7 @@ t_key_users() {
 	run -0 --separate-stderr unshare -m sh -c '
 		mount --make-rprivate / && mount -t tmpfs -o nosuid tmpfs "$1/t" &&
 		cp "$2" "$1/t/suid" && chmod 4755 "$1/t/suid" && mkdir "$1/t/.git" &&
-		exec "$3" -v -x /usr -x "${2%/*}" -s /bin=usr/bin -s /lib=usr/lib -s /lib64=usr/lib64 \
+		exec "$3" -v -x /usr -x "${2%/*}" --symlink /bin=usr/bin --symlink /lib=usr/lib --symlink /lib64=usr/lib64 \
 			-w "$1/t" -w "$1/w" -- sh -c "echo x >\"\$1/t/.git/x\"; ls \"\$1/t/.git\"; \"\$2\" mmap-write \"\$1/t/suid\"" sh "$1" "$2"
 	' sh "$TMP" "$TRYV" "$VIEW"
 	[[ "$stderr" == *"$TMP/t/.git/x: Read-only file system"* ]]

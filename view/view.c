@@ -2,14 +2,15 @@
  * mount namespace, a new root (a tmpfs, or a clone of / when / is a rule)
  * holds only the paths in argv, each bound with the union of its own and its
  * ancestors' rights (-r read-only,noexec; -x read-only; -w read-write; all
- * nosuid,nodev; -p read-only beneath a write path); /proc a fresh procfs,
- * /sys read-only, /dev a minimal one; the links of -s; then pivot_root, the
+ * nosuid,nodev; -P read-only beneath a write path); /proc a fresh procfs,
+ * /sys read-only, /dev a minimal one; the links of --symlink; then pivot_root, the
  * old root detached, and the same working directory; set-id files beneath
  * the write paths read-only, the directories above a protected path bound
- * onto themselves (viewguard.c); the files of -F (viewfiles.c). Trusts only argv: the
+ * onto themselves (viewguard.c); the files of --file (viewfiles.c). Trusts only argv: the
  * paths are resolved ones (the front end follows trusted symlinks and says
- * so with -s), opened here following none. Exit: 125 usage, 126 could not
+ * so with --symlink), opened here following none. Exit: 125 usage, 126 could not
  * confine or exec, 127 PROGRAM not found; else PROGRAM's own status. */
+#include <getopt.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -134,12 +135,12 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 
 	tmpfs_no_view(err);
 	if (files_count())
-		die(EXIT_CONFINE, "unable to make a mount namespace, which the files of -F "
+		die(EXIT_CONFINE, "unable to make a mount namespace, which the files of --file "
 		    "(run --passwd-fd, --group-fd) need");
 	if (nprot && !view_best)
 		die_hint(EXIT_CONFINE, err, "-b (--best-effort) runs without "
 		         "them, leaving them writable", "unable to make a mount "
-		         "namespace, which the protected paths (-p) need");
+		         "namespace, which the protected paths (-P) need");
 	if (geteuid() == 0 && !view_best) {
 		snprintf(why, sizeof why, "for a root caller %s outside the policy "
 		         "%s critical; -b (--best-effort) runs with Landlock alone",
@@ -163,6 +164,13 @@ static void no_view(const char *call, int err, size_t nprot, char **next)
 /* The options; returns the index of PROGRAM. */
 static int parse_args(int argc, char **argv, size_t *nprot)
 {
+	/* Options without a letter: the table of letters (DESIGN.md 1) gives
+	 * -s to sockets and -F to the front end's descriptor. */
+	static const struct option longopts[] = {
+		{ "symlink", required_argument, NULL, 's' << 8 },
+		{ "file", required_argument, NULL, 'F' << 8 },
+		{ NULL, 0, NULL, 0 }
+	};
 	char *eq;
 	int opt;
 
@@ -170,7 +178,7 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 	for (;;) {
 		if (optind < argc && !strcmp(argv[optind], "--help"))
 			opt = 'h';
-		else if ((opt = getopt(argc, argv, "+:hbr:x:w:p:s:tA:E:W:m:M:F:k:vV")) == -1)
+		else if ((opt = getopt_long(argc, argv, "+:hbr:x:w:P:s:tA:E:W:T:M:vV", longopts, NULL)) == -1)
 			break;
 		switch (opt) {
 		case 'h':
@@ -187,19 +195,19 @@ static int parse_args(int argc, char **argv, size_t *nprot)
 		case 'r': case 'x': case 'w':
 			add(rule_path(opt, optarg, VIEW_USAGE), rule_grant(opt));
 			break;
-		case 'p': add(rule_path('p', optarg, VIEW_USAGE), PROT); (*nprot)++; break;
-		case 'm': tmpfs_add(rule_path('m', optarg, VIEW_USAGE)); break;
+		case 'P': add(rule_path('P', optarg, VIEW_USAGE), PROT); (*nprot)++; break;
+		case 'T': tmpfs_add(rule_path('T', optarg, VIEW_USAGE)); break;
 		case 'M': tmpfs_size(optarg); break;
-		case 'F': file_add(optarg); break;
-		case 'k': keep_add(rule_path('k', optarg, VIEW_USAGE)); break;
+		case 'F' << 8: file_add(optarg); break;
+		case 's': keep_add(rule_path('s', optarg, VIEW_USAGE)); break;
 		case 'v': view_verbose = 1; break;
 		case 'V': view_vcs = 1; break;
-		case 's':
+		case 's' << 8:
 			eq = strchr(optarg, '=');
 			if (!eq || !eq[1])
-				usage_fail(VIEW_USAGE, "unable to parse -s %s: not LINK=TARGET", optarg);
+				usage_fail(VIEW_USAGE, "unable to parse --symlink %s: not LINK=TARGET", optarg);
 			*eq = '\0';
-			add_link(rule_path('s', optarg, VIEW_USAGE), strdup(eq + 1));
+			add_link(rule_path_named("--symlink", optarg, VIEW_USAGE), strdup(eq + 1));
 			break;
 		default:
 			usage_option(VIEW_USAGE, opt, argv[optind - 1]);
@@ -346,7 +354,7 @@ static void bind_one(size_t i)
 	e->mounted = 1;
 }
 
-/* Each path in tree order: a tmpfs (-m) before the paths beneath it,
+/* Each path in tree order: a tmpfs (-T) before the paths beneath it,
  * which are bound on top of it (CWD's directories made in it). */
 static void bind_all(const char *cwd)
 {

@@ -5,11 +5,11 @@
  * made rather than bound: /proc and a minimal /dev), viewguard.c (what
  * holds a write path's weak spots: protected trees that could be moved
  * aside, set-id files; the masked parts of /proc; the cwd's warning),
- * viewtmp.c (the private tmpfs paths of -m, and the notes that tell the
+ * viewtmp.c (the private tmpfs paths of -T, and the notes that tell the
  * landlock step which tmpfs mounts this view made), viewplan.c (each
- * path's rights in one pass), viewfiles.c (the files of -F, from sealed
- * memfds: run --passwd-fd, --group-fd), viewlinks.c (the symlinks: -s,
- * and the host's above the bound paths). */
+ * path's rights in one pass), viewfiles.c (the files of --file, from
+ * sealed memfds: run --passwd-fd, --group-fd), viewlinks.c (the symlinks:
+ * --symlink, and the host's above the bound paths). */
 #ifndef SHARNESS_VIEW_H
 #define SHARNESS_VIEW_H
 
@@ -19,14 +19,14 @@
 #include <linux/types.h>
 #include "rules.h"
 
-#define VIEW_USAGE "sharness-exec-view [-btvV] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... [-w PATH]... " \
-	"[-p PATH]... [-m PATH]... [-M MIB] [-s LINK=TARGET]... [-F PATH=FD]... [-k PATH]... " \
-	"[--] PROGRAM [ARG...]"
+#define VIEW_USAGE "sharness-exec-view [-btvV] [-A ABI] [-E FD] [-W FD] [-r PATH]... [-x PATH]... " \
+	"[-w PATH]... [-P PATH]... [-T PATH]... [-M MIB] [--symlink LINK=TARGET]... " \
+	"[--file PATH=FD]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 /* Rights, as the landlock step grants them: write implies read and exec
  * (rules.h, the one reading of -r -x -w). */
 enum { R = RULE_READ, X = RULE_EXEC, W = RULE_WRITE, PROT = 8 };
-/* An entry that is a -m path: a fresh tmpfs, mounted before the paths
+/* An entry that is a -T path: a fresh tmpfs, mounted before the paths
  * beneath it are bound on top (not a right: no entry beneath inherits it). */
 #define TMPFS 0x100
 
@@ -35,15 +35,15 @@ struct ent {
 	unsigned rights;	/* its own: a mask of R X W PROT (0: implied) */
 	unsigned eff;		/* with its ancestors', PROT applied */
 	__u64 attr;		/* what it was mounted with */
-	int mounted;		/* 1 bound or fresh, 2 built (/dev), 3 a tmpfs (-m) */
+	int mounted;		/* 1 bound or fresh, 2 built (/dev), 3 a tmpfs (-T) */
 	size_t up;		/* its nearest ancestor's index (viewplan.c) */
 };
 
 extern int view_best;		/* -b */
 extern dev_t our_dev[2];	/* the tmpfs mounts we made: the root, /dev */
 
-/* viewfiles.c: -F PATH=FD, read and closed at once (125 when FD is not a
- * sealed memfd); how many; their mount points in a -m tmpfs at PATH (DIR)
+/* viewfiles.c: --file PATH=FD, read and closed at once (125 when FD is not a
+ * sealed memfd); how many; their mount points in a -T tmpfs at PATH (DIR)
  * before it is attached; each bound read-only at its path, after the
  * binds and the tmpfs paths. */
 void file_add(char *arg);
@@ -54,7 +54,7 @@ void files_mount(void);
 /* viewfs.c */
 int new_fs(const char *fs, const char *const *opts, __u64 attr);
 int ours(int fd);
-/* DEV is a tmpfs of ours too (a -m path's): mount points go on it. */
+/* DEV is a tmpfs of ours too (a -T path's): mount points go on it. */
 void ours_add(dev_t dev);
 int at_root(const char *path, int create, int dir);
 /* PATH (absolute) in the new root, a directory opened for reading, with
@@ -104,7 +104,7 @@ size_t plan_sort(struct ent *ents, size_t nents);
 void plan_rights(struct ent *ents, size_t nents);
 unsigned plan_effective(const struct ent *ents, size_t nents, const char *path);
 
-/* viewlinks.c: LINK -> TARGET (-s) in the new root; the host's symlinks
+/* viewlinks.c: LINK -> TARGET (--symlink) in the new root; the host's symlinks
  * above ENTS (planned, bound, in tree order) that lead into the view. */
 void make_link(const char *link, const char *target);
 void host_links(const struct ent *ents, size_t nents);
@@ -118,7 +118,7 @@ void walk_writes(const struct ent *ents, size_t nents, int view,
                  struct walk_found found[WALK_KINDS]);
 
 /* viewhold.c: -V (VCS metadata writable), -v (a line for each write
- * path's walk), Landlock holds the sockets (ABI 9: no covering); -k PATH,
+ * path's walk), Landlock holds the sockets (ABI 9: no covering); -s PATH,
  * a host socket left uncovered. The caller's mount table, read once
  * before the view's namespace is made: whether set-id can take effect on
  * DEV (1 unless its every mount there is nosuid, or where it is not

@@ -1,4 +1,4 @@
-/* sharness-exec-view: -F PATH=FD, the files the view is given whole (run
+/* sharness-exec-view: --file PATH=FD, the files the view is given whole (run
  * --passwd-fd and --group-fd: /etc/passwd and /etc/group), whether or
  * not the policy grants the directory they are in (view.h). FD is a
  * sealed memfd, read once as the step starts and closed, so the target
@@ -42,15 +42,15 @@ void file_add(char *arg)
 	struct vfile *f;
 
 	if (!eq || !parse_ulong(eq + 1, 3, 1 << 20, &fd))
-		usage_fail(VIEW_USAGE, "unable to parse -F %s: not PATH=FD, FD above 2", qn(arg));
+		usage_fail(VIEW_USAGE, "unable to parse --file %s: not PATH=FD, FD above 2", qn(arg));
 	*eq = '\0';
 	path = rule_path('F', arg, VIEW_USAGE);
 	if (strrchr(path, '/') == path)
-		usage_fail(VIEW_USAGE, "unable to parse -F %s: a file directly in / is "
+		usage_fail(VIEW_USAGE, "unable to parse --file %s: a file directly in / is "
 		           "not given", path);
 	for (size_t i = 0; i < nfiles; i++)
 		if (!strcmp(files[i].path, path))
-			usage_fail(VIEW_USAGE, "unable to parse -F %s: given twice", path);
+			usage_fail(VIEW_USAGE, "unable to parse --file %s: given twice", path);
 	if (!(files = reallocarray(files, nfiles + 1, sizeof *files)))
 		die(EXIT_REFUSED, "out of memory");
 	f = &files[nfiles++];
@@ -58,7 +58,7 @@ void file_add(char *arg)
 	if (!(f->text = sealed_read((int)fd, FILE_MAX, &f->len)))
 		die_hint(EXIT_REFUSED, errno, errno == EPERM ? "a memfd sealed with F_SEAL_WRITE, "
 		         "F_SEAL_GROW, F_SEAL_SHRINK and F_SEAL_SEAL" : NULL,
-		         "unable to read -F %s=%lu", path, fd);
+		         "unable to read --file %s=%lu", path, fd);
 	close((int)fd);
 }
 
@@ -67,7 +67,7 @@ size_t files_count(void)
 	return nfiles;
 }
 
-/* The mount points of the files beneath the tmpfs of -m at PATH, made in
+/* The mount points of the files beneath the tmpfs of -T at PATH, made in
  * it (DIR, open on it) before it is attached: no mount point is made on
  * a tmpfs not the view's own afterwards. */
 void files_points(int dir, const char *path)

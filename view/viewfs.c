@@ -59,7 +59,7 @@ out:
 	return m;
 }
 
-/* The -m tmpfs mounts (viewtmp.c), ours as well. */
+/* The -T tmpfs mounts (viewtmp.c), ours as well. */
 static dev_t *tmp_devs;
 static size_t ntmp_devs;
 
@@ -258,7 +258,7 @@ static void no_mount_point(const char *path)
 {
 	die_hint(EXIT_CONFINE, errno, errno == ELOOP || errno == ENOTDIR ?
 	         "a path beneath a symlink: pass the resolved path "
-	         "(and -s LINK=TARGET for the link)" : NULL,
+	         "(and --symlink LINK=TARGET for the link)" : NULL,
 	         "unable to make the mount point %s in the new root", path);
 }
 

@@ -35,7 +35,7 @@
 
 int view_vcs, view_verbose, view_sockets_held;
 
-/* -k PATH: the host sockets the policy names (files.sockets). */
+/* -s PATH: the host sockets the policy names (files.sockets). */
 static char **keep;
 static size_t nkeep;
 

@@ -1,4 +1,4 @@
-/* sharness-exec-view: the symlinks of the view (view.h): those of -s, and
+/* sharness-exec-view: the symlinks of the view (view.h): those of --symlink, and
  * the host's own in the directories above the bound paths where they lead
  * into the view. A link grants nothing: it only leads to what the view
  * holds. */
@@ -23,7 +23,7 @@
 static const struct ent *ents;
 static size_t nents;
 
-/* Recreate LINK -> TARGET (-s) in the new root, on a tmpfs of ours. Where
+/* Recreate LINK -> TARGET (--symlink) in the new root, on a tmpfs of ours. Where
  * a bound tree holds LINK's place (the host's own entry, or a symlink on
  * the way to it) that tree shows what the host has, and nothing is made.
  * In the root, ours when it is our tmpfs (nothing is mounted on it), one

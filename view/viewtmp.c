@@ -1,9 +1,9 @@
-/* sharness-exec-view: files.tmpfs (-m PATH, -M MIB), a fresh, empty tmpfs
+/* sharness-exec-view: files.tmpfs (-T PATH, -M MIB), a fresh, empty tmpfs
  * at each path, private to the run; and the notes in the walls record
  * (rights.h) by which the landlock step knows the tmpfs mounts of this
  * run's view: the new root, where it may then grant READ_DIR (only policy
  * paths and the directories on the way to them lie beneath it), /dev,
- * whose devpts is then the run's own, and each -m path, which is then
+ * whose devpts is then the run's own, and each -T path, which is then
  * writable. */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,7 +57,7 @@ void tmpfs_size(const char *arg)
 		usage_fail(VIEW_USAGE, "unable to parse -M %s: not a size in MiB (1-1048576)", arg);
 }
 
-/* A path of the other options at a -m path: refused (125). One beneath
+/* A path of the other options at a -T path: refused (125). One beneath
  * is bound on top of the tmpfs (view.c's bind_all mounts each tmpfs in
  * tree order, before the paths beneath it). */
 void tmpfs_refuse_beneath(const char *path)
@@ -88,13 +88,13 @@ void tmpfs_no_view(int err)
 		die_hint(EXIT_CONFINE, err, "-b (--best-effort) runs without them: "
 		         "each path keeps only what the lists grant",
 		         "unable to make a mount namespace, which the private "
-		         "tmpfs paths (-m) need");
+		         "tmpfs paths (-T) need");
 }
 
 /* What the landlock step may grant only on what this view made (the
  * walls record, rights.h): its root a tmpfs of its own, /dev built with a
  * private devpts (named whole) or the default one (granted nowhere: its
- * usual nodes and private /dev/shm need rules of their own); each -m
+ * usual nodes and private /dev/shm need rules of their own); each -T
  * path is noted as it is mounted. */
 void note_ours(void)
 {
@@ -127,7 +127,7 @@ static void make_cwd(int mnt, const char *path, const char *cwd)
 	}
 }
 
-/* The -m path PATH: a fresh tmpfs, nosuid, nodev, mode 1777 (the run's
+/* The -T path PATH: a fresh tmpfs, nosuid, nodev, mode 1777 (the run's
  * uid and, under run --user, the uid it drops to both write it), size and
  * inodes bounded, mounted over whatever the binds above it put there and
  * below the paths beneath it (bound next, in tree order), and noted in

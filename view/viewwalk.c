@@ -9,7 +9,7 @@
  *   look at a file's mode (getdents's d_type says the rest), and file
  *   capabilities are looked for only on files with an execute bit;
  * - in a protected tree, a file with a second name;
- * - socket files, covered below Landlock ABI 9 (-k leaves one open);
+ * - socket files, covered below Landlock ABI 9 (-s leaves one open);
  * - VCS metadata (.git, .hg, .svn, .jj), read-only unless -V, and the
  *   gitdir a .git file or link names;
  * - a directory it cannot list that the target can search: unknown
