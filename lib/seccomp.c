@@ -9,13 +9,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <linux/net.h>
@@ -101,7 +98,6 @@ void seccomp_if_eq(struct seccomp_prog *p, __u32 k, __u32 action)
 #define PROG_MAX SECCOMP_PROG_MAX
 #define prog seccomp_prog
 #define ARG_LO SECCOMP_ARG_LO
-#define ARG_HI SECCOMP_ARG_HI
 #define ERRNO SECCOMP_ERRNO
 #define emit seccomp_emit
 #define land seccomp_land
@@ -399,7 +395,7 @@ static void outside_rules(struct prog *p, int group)
 	j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
 	load(p, ARG_LO(2));
 	k = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
-	load(p, ARG_HI(2));
+	load(p, SECCOMP_ARG_HI(2));
 	if_eq(p, 0, ALLOW);
 	land(p, k, 0);
 	ret(p, ERRNO(EPERM));

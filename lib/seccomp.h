@@ -147,9 +147,7 @@
 /* Far below BPF_MAXINSNS (4096); the landlock step's filter with every
  * rule (object form) is under 224 instructions, and a named syscall runs
  * at most about 40 of them. */
-#ifndef SECCOMP_PROG_MAX
-# define SECCOMP_PROG_MAX 256
-#endif
+#define SECCOMP_PROG_MAX 256
 
 /* A program being written; start from all zeroes. */
 struct seccomp_prog {

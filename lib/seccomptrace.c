@@ -7,8 +7,6 @@
  * without it nothing is traced and nothing costs more. The observer
  * (observer.c) links this file too, for the list. */
 #include <errno.h>
-#include <stddef.h>
-#include <sys/syscall.h>
 
 #include "seccomp.h"
 
