@@ -1,6 +1,7 @@
-/* cgroup.c: the run's cgroup, made and removed by sharness-exec-supervise,
- * opened by it for sharness-exec-limits (cg_open), which caps and joins it
- * (see cgroup.h).
+/* cgroup.c, the cgroup library (cgroup.h): sharness-exec-supervise makes,
+ * opens (cg_open), kills and removes the run's cgroup with it, the limits
+ * step caps and joins it, and the launcher makes, joins and removes its
+ * session's cgroups.
  *
  * The new cgroup is only ever made beneath the caller's own cgroup, found
  * from /proc/self/cgroup and checked against cgroup.procs, so every limit
@@ -16,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "cgroup.h"
 #include "common.h"
@@ -58,7 +61,7 @@ static void sleep_ms(long ms)
 }
 
 /* Read DIR/FILE, which is small (cgroup.controllers and the like). */
-static int read_small(const char *dir, const char *file, char *buf, size_t n)
+int cg_read(const char *dir, const char *file, char *buf, size_t n)
 {
 	char path[PATH_MAX];
 	size_t len = 0;
@@ -106,7 +109,7 @@ static void ctl_words(char *out, size_t n, int mask, char sign)
 
 /* Write VAL to DIR/FILE: 1 done, -1 failed; 0 when an OPTIONAL file is
  * missing. */
-static int put(const char *dir, const char *file, const char *val, int optional)
+int cg_put(const char *dir, const char *file, const char *val, int optional)
 {
 	char path[PATH_MAX];
 	int fd, r;
@@ -121,22 +124,22 @@ static int put(const char *dir, const char *file, const char *val, int optional)
 	return r < 0 ? -1 : 1;
 }
 
-/* put(), with a reason in WHY when it fails. */
+/* cg_put(), with a reason in WHY when it fails. */
 static int put_why(const char *dir, const char *file, const char *val, int optional,
                    char *why, size_t whysz)
 {
-	if (put(dir, file, val, optional) >= 0)
+	if (cg_put(dir, file, val, optional) >= 0)
 		return 0;
 	return fail(why, whysz, "unable to write %s to %s/%s: %s", val, dir, file,
 	            strerror(errno));
 }
 
-static int put_pid(const char *dir, pid_t pid)
+int cg_move(const char *dir, pid_t pid)
 {
 	char val[24];
 
 	snprintf(val, sizeof val, "%d", (int)pid);
-	return put(dir, "cgroup.procs", val, 0) < 0 ? -1 : 0;
+	return cg_put(dir, "cgroup.procs", val, 0) < 0 ? -1 : 0;
 }
 
 /* Move SELF into DIR. When ALSO (the caller) is given, SELF is its parent,
@@ -148,7 +151,7 @@ static int move_self(const char *dir, pid_t self, pid_t also)
 		errno = ESRCH;
 		return -1;
 	}
-	return put_pid(dir, self);
+	return cg_move(dir, self);
 }
 
 /* Count the processes in DIR/cgroup.procs, telling SELF apart. It may be
@@ -248,7 +251,6 @@ static void each_child(const char *dir, int depth, int (*fn)(const char *, int))
 	closedir(d);
 }
 
-static int remove_tree(const char *dir, int depth);
 static const char *remove_all(struct cgroup *cg, pid_t self, pid_t also);
 
 void (*cg_made)(const char *dir);
@@ -263,7 +265,7 @@ static int usable(const char *dir, char *why, size_t whysz)
 {
 	char type[32];
 
-	if (read_small(dir, "cgroup.type", type, sizeof type) < 0 || !strcmp(type, "domain\n"))
+	if (cg_read(dir, "cgroup.type", type, sizeof type) < 0 || !strcmp(type, "domain\n"))
 		return 0;
 	type[strcspn(type, "\n")] = '\0';
 	return fail(why, whysz, "cgroup v2 %s is \"%s\", not a domain a process can join "
@@ -312,7 +314,7 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 	if (cg_self_path(text, NULL, path, sizeof path) < 0)
 		return fail(why, whysz, "cgroup v2: %s", self_path_why());
 	if (mkpath(cg->home, root, path, NULL) < 0 ||
-	    read_small(cg->home, "cgroup.controllers", buf, sizeof buf) < 0)
+	    cg_read(cg->home, "cgroup.controllers", buf, sizeof buf) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 	for (int i = 0; i < CG_NCTL; i++)
 		if ((want & 1 << i) && !has_word(buf, cg_ctl[i]))
@@ -332,13 +334,13 @@ int cg2_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 	}
 	if (faccessat(AT_FDCWD, cg->home, W_OK, AT_EACCESS) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
-	if (read_small(cg->home, "cgroup.subtree_control", buf, sizeof buf) < 0)
+	if (cg_read(cg->home, "cgroup.subtree_control", buf, sizeof buf) < 0)
 		return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 
 	/* Only the root of a hierarchy has no cgroup.type (and so does every
 	 * cgroup before Linux 4.14, which had no threaded mode: there the
 	 * write below fails with EBUSY for any controller). */
-	if (read_small(cg->home, "cgroup.type", type, sizeof type) < 0) {
+	if (cg_read(cg->home, "cgroup.type", type, sizeof type) < 0) {
 		if (errno != ENOENT)
 			return fail(why, whysz, "cgroup v2 %s: %s", cg->home, strerror(errno));
 		type[0] = '\0';
@@ -450,7 +452,7 @@ int cg1_setup(struct cgroup *cg, const char *root, const char *text, pid_t self,
 		}
 		/* Before Linux 5.11 a memory cgroup could be cut off from its
 		 * parent's accounting: then a child would escape the caller's. */
-		if (i == 0 && read_small(home, "memory.use_hierarchy", val, sizeof val) == 0 &&
+		if (i == 0 && cg_read(home, "memory.use_hierarchy", val, sizeof val) == 0 &&
 		    val[0] == '0') {
 			fail(why, whysz, "cgroup v1 %s has memory.use_hierarchy 0", home);
 			goto undo;
@@ -472,9 +474,9 @@ undo:
  * period was 5 to 50 ms a run here; v2 has no "tasks". */
 int cg_enter(const char *dir)
 {
-	int r = put(dir, "tasks", "0", 1);
+	int r = cg_put(dir, "tasks", "0", 1);
 
-	return r == 0 ? (put(dir, "cgroup.procs", "0", 0) < 0 ? -1 : 0) : r < 0 ? -1 : 0;
+	return r == 0 ? (cg_put(dir, "cgroup.procs", "0", 0) < 0 ? -1 : 0) : r < 0 ? -1 : 0;
 }
 
 int cg_open(const char *dir, int *dirfd, int *joinfd)
@@ -499,7 +501,7 @@ int cg_open(const char *dir, int *dirfd, int *joinfd)
 const char *cg_join(const struct cgroup *cg, pid_t pid)
 {
 	for (int i = 0; i < cg->n; i++)
-		if (put_pid(cg->dir[i], pid) < 0)
+		if (cg_move(cg->dir[i], pid) < 0)
 			return cg->dir[i];
 	return NULL;
 }
@@ -517,7 +519,7 @@ int cg_kill(const struct cgroup *cg)
 		 * it. Without it (v1, or v2 before 5.14) kill pid by pid, as
 		 * systemd does; a pid read here could in theory exit and be
 		 * reused before the kill(2), a race v1 offers no way to close. */
-		killall = cg->version == 2 && put(cg->dir[i], "cgroup.kill", "1", 0) > 0;
+		killall = cg->version == 2 && cg_put(cg->dir[i], "cgroup.kill", "1", 0) > 0;
 		if (mkpath(path, cg->dir[i], "/", "cgroup.procs") < 0 || !(f = fopen(path, "re")))
 			continue;
 		while (fscanf(f, "%d", &pid) == 1) {
@@ -533,12 +535,12 @@ int cg_kill(const struct cgroup *cg)
 /* rmdir DIR and, first, every cgroup a nested run or the command itself
  * made inside it: all of it is ours, and no process is left in it. The
  * kernel may count a just-killed process for a moment: retry EBUSY. */
-static int remove_tree(const char *dir, int depth)
+int cg_remove_tree(const char *dir, int depth)
 {
 	/* Most often there is nothing beneath: no walk of it then. */
 	if (rmdir(dir) == 0 || errno == ENOENT)
 		return 0;
-	each_child(dir, depth, remove_tree);
+	each_child(dir, depth, cg_remove_tree);
 	for (int i = 0; i < 200; i++) {
 		if (rmdir(dir) == 0 || errno == ENOENT)
 			return 0;
@@ -573,26 +575,26 @@ static const char *remove_all(struct cgroup *cg, pid_t self, pid_t also)
 	/* The order matters on v2: the caller's cgroup must have no
 	 * controller enabled for children before we may move back into it. */
 	for (int i = 0; i < cg->n; i++)
-		note(remove_tree(cg->dir[i], 0) < 0, cg->dir[i], &bad, &err);
+		note(cg_remove_tree(cg->dir[i], 0) < 0, cg->dir[i], &bad, &err);
 	if (cg->enabled) {
 		ctl_words(val, sizeof val, cg->enabled, '-');
-		note(put(cg->home, "cgroup.subtree_control", val, 0) < 0, cg->home, &bad, &err);
+		note(cg_put(cg->home, "cgroup.subtree_control", val, 0) < 0, cg->home, &bad, &err);
 	}
 	if (cg->moved)
 		note(move_self(cg->home, self, also) < 0 || (also > 0 && cg_enter(cg->home) < 0),
 		     cg->home, &bad, &err);
 	if (cg->sv[0])
-		note(remove_tree(cg->sv, 0) < 0, cg->sv, &bad, &err);
+		note(cg_remove_tree(cg->sv, 0) < 0, cg->sv, &bad, &err);
 	errno = err;
 	return bad;
 }
 
-int cg_put(const char *dir, const char *file, const char *val, int optional)
+const char *cg2_root(void)
 {
-	return put(dir, file, val, optional);
-}
+	struct statfs st;
 
-int cg_read(const char *dir, const char *file, char *buf, size_t n)
-{
-	return read_small(dir, file, buf, n);
+	if (statfs(CG_ROOT, &st) == 0 && (long)st.f_type == CGROUP2_SUPER_MAGIC)
+		return CG_ROOT;
+	return statfs(CG_ROOT "/unified", &st) == 0 &&
+	       (long)st.f_type == CGROUP2_SUPER_MAGIC ? CG_ROOT "/unified" : NULL;
 }

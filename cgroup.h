@@ -2,9 +2,12 @@
  * one, on cgroup v2 or on the v1 memory, pids and cpu hierarchies, capped and
  * joined by sharness-exec-limits (cg_caps, cg_enter), and killed, emptied
  * and removed by the supervise step's watcher alone (watcher.c), which
- * outlives a SIGKILLed supervisor. Every function takes the hierarchy's
- * mount point (ROOT) and the text of /proc/self/cgroup rather than reading
- * them itself, so the unit tests run the same code against a fake tree.
+ * outlives a SIGKILLed supervisor. The launcher makes, joins and removes
+ * its session's cgroups with the same calls (launch/cgroups.c). Every
+ * function takes the hierarchy's mount point (ROOT) and the text of
+ * /proc/self/cgroup rather than reading them itself (cg2_root looks for
+ * the one, cg_read can read the other), so the unit tests run the same
+ * code against a fake tree.
  * Nothing here prints: failures come back as -1 with errno set, or as a
  * pointer to the path that failed, and the setup functions also leave a
  * one-line reason in WHY.
@@ -122,6 +125,9 @@ extern void (*cg_made)(const char *dir);
 
 /* Move the calling process into DIR. 0, or -1 with errno set. */
 int cg_enter(const char *dir);
+/* Move PID, a whole process, into DIR (its cgroup.procs). 0, or -1 with
+ * errno set. */
+int cg_move(const char *dir, pid_t pid);
 
 /* Open DIR (O_RDONLY) into *DIRFD and the file that joins it into *JOINFD
  * (O_WRONLY): v1's "tasks", else cgroup.procs, both close-on-exec. The
@@ -150,5 +156,17 @@ int cg_kill(const struct cgroup *cg);
  * success, else the first path that could not be cleaned, with errno set
  * (the rest is still attempted). */
 const char *cg_remove(struct cgroup *cg, pid_t self);
+
+/* rmdir DIR and, first, every cgroup beneath it, leaves first, down to a
+ * nesting of 16 (DEPTH: 0); EBUSY is retried for a moment (a process just
+ * killed). 0 (also when DIR is gone already), or -1 with errno set. */
+int cg_remove_tree(const char *dir, int depth);
+
+/* Where the hierarchies are mounted: cgroup2 at CG_ROOT on a unified
+ * host, at CG_ROOT "/unified" (often without controllers) on a hybrid
+ * one, and the v1 hierarchies at CG_ROOT/CONTROLLER. cg2_root: the one of
+ * the two that is a cgroup2 mount, or NULL. */
+#define CG_ROOT "/sys/fs/cgroup"
+const char *cg2_root(void);
 
 #endif

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "common.h"
 #include "launch.h"
 
@@ -44,25 +45,18 @@
  * WHY, a clause. */
 static int v2_self(char *dir, size_t n, char *why, size_t whysz)
 {
-	char line[PATH_MAX + 64];
-	const char *root = cgroup2_root();
-	FILE *f = root ? fopen("/proc/self/cgroup", "re") : NULL;
-	int found = 0;
+	static char text[16384];
+	char path[PATH_MAX];
+	const char *root = cg2_root();
 
 	snprintf(why, whysz, "no cgroup2 hierarchy is mounted here (at " CG_ROOT " or "
 	         CG_ROOT "/unified)");
 	if (!root)
 		return -1;
 	snprintf(why, whysz, "this process has no cgroup2 cgroup in /proc/self/cgroup");
-	while (f && !found && fgets(line, sizeof line, f)) {
-		line[strcspn(line, "\n")] = '\0';
-		found = !strncmp(line, "0::/", 4) && !strstr(line, "/..") &&
-		        (size_t)snprintf(dir, n, "%s%s", root, strcmp(line + 3, "/") ? line + 3 : "") <
-		        n;
-	}
-	if (f)
-		fclose(f);
-	if (!found)
+	if (cg_read("/proc/self", "cgroup", text, sizeof text) < 0 ||
+	    cg_self_path(text, NULL, path, sizeof path) < 0 ||
+	    (size_t)snprintf(dir, n, "%s%s", root, strcmp(path, "/") ? path : "") >= n)
 		return -1;
 	/* launch --dry-run by another caller than root cannot tell whether
 	 * root may write there: the mount alone is checked */

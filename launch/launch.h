@@ -181,10 +181,6 @@ NORETURN void session_end(struct launch *s, int end);
  * again and removed, bottom up, once the session is gone. */
 void cgroups_make(const char *session, pid_t init);
 void cgroups_remove(const char *session);
-/* The cgroup2 hierarchy: CG_ROOT "/unified" on a hybrid machine, CG_ROOT
- * on a unified one; NULL where none is mounted. */
-#define CG_ROOT "/sys/fs/cgroup"
-const char *cgroup2_root(void);
 /* freeze.c: freeze_when_ready, on cgroup v2 only. L refuses (126) a
  * component with it where no cgroup2 cgroup of its own is writable; S,
  * before anything starts, makes a cgroup beneath the session's for each

@@ -1,5 +1,7 @@
-/* The seccomp filters of sharness-exec-netns and sharness-exec-landlock,
- * written as classic BPF through a bounds-checked emitter: every syscall
+/* The one classic BPF emitter, bounds-checked, and the seccomp filters of
+ * sharness-exec-netns and sharness-exec-landlock written with it (the
+ * listen step's filter and the --explain TRACE rules are written with it
+ * too: listen/listenguard.c, seccomptrace.c). Every syscall
  * with rules gets one block that ends in a return on every path, so the
  * blocks do not depend on each other and a syscall the filter never names
  * is allowed without its arguments ever being read (the kernel then caches
@@ -7,33 +9,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <stddef.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
+#include <unistd.h>
 #include <netinet/in.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
-#include <linux/seccomp.h>
 
 #include "seccomp.h"
-
-#if defined(__x86_64__)
-# define NATIVE_ARCH AUDIT_ARCH_X86_64
-# define X32_BIT 0x40000000
-#elif defined(__aarch64__)
-# define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__i386__)
-# define NATIVE_ARCH AUDIT_ARCH_I386
-#elif defined(__riscv) && __riscv_xlen == 64
-# define NATIVE_ARCH AUDIT_ARCH_RISCV64
-#endif
 
 /* Linux 6.19's file delegations block outside openers as leases do. */
 #ifndef F_SETDELEG
@@ -53,54 +38,25 @@
 #define CREATES (O_CREAT | (O_TMPFILE & ~O_DIRECTORY))
 #define SETID (S_ISUID | S_ISGID)
 
-/* Every argument is compared on its low 32 bits: the kernel reads each one
- * that is checked here (int, unsigned int, umode_t, pid_t flags) as at most
- * 32 bits and ignores the rest of the register. Pointers are the exception
- * and are compared whole (ARG_HI). */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-# define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
-# define ARG_HI(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
-#else
-# define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
-# define ARG_HI(i) (offsetof(struct seccomp_data, args) + 8 * (i))
-#endif
-
 #define ALLOW SECCOMP_RET_ALLOW
-#define ERRNO(e) (SECCOMP_RET_ERRNO | ((__u32)(e) & SECCOMP_RET_DATA))
 /* A refusal the --explain observer reports (seccomp.h): a trap, so that
  * the kernel never runs the call, whoever traces the caller. */
 #define REFUSE(what, e) ((what) & SECCOMP_EXPLAIN ? \
 	SECCOMP_RET_TRAP | SECCOMP_TRAP_REFUSED | (__u32)(e) : ERRNO(e))
 
-/* --- the emitter ----------------------------------------------------------- */
+/* --- the emitter (seccomp.h) ------------------------------------------------ */
 
-/* Far below BPF_MAXINSNS (4096); the landlock step's filter with every
- * rule (object form) is under 224 instructions, and a named syscall runs
- * at most about 40 of them. */
-#ifndef PROG_MAX
-# define PROG_MAX 256
-#endif
-
-struct prog {
-	struct sock_filter f[PROG_MAX];
-	unsigned n;
-	int full;	/* an instruction or a jump did not fit: refuse */
-};
-
-/* Append one instruction, both jump offsets 0; its index, or PROG_MAX. */
-static unsigned emit(struct prog *p, __u16 code, __u32 k)
+unsigned seccomp_emit(struct seccomp_prog *p, __u16 code, __u32 k)
 {
-	if (p->n >= PROG_MAX) {
+	if (p->n >= SECCOMP_PROG_MAX) {
 		p->full = 1;
-		return PROG_MAX;
+		return SECCOMP_PROG_MAX;
 	}
 	p->f[p->n] = (struct sock_filter)BPF_JUMP(code, k, 0, 0);
 	return p->n++;
 }
 
-/* Point the true (or false) branch of the jump AT at the next instruction
- * to be emitted. Jumps only go forward, at most 255 instructions. */
-static void land(struct prog *p, unsigned at, int branch_true)
+void seccomp_land(struct seccomp_prog *p, unsigned at, int branch_true)
 {
 	unsigned off;
 
@@ -115,24 +71,39 @@ static void land(struct prog *p, unsigned at, int branch_true)
 		p->f[at].jf = (__u8)off;
 }
 
-static void load(struct prog *p, __u32 offset)
+void seccomp_load(struct seccomp_prog *p, __u32 offset)
 {
-	emit(p, BPF_LD | BPF_W | BPF_ABS, offset);
+	seccomp_emit(p, BPF_LD | BPF_W | BPF_ABS, offset);
 }
 
-static void ret(struct prog *p, __u32 action)
+void seccomp_ret(struct seccomp_prog *p, __u32 action)
 {
-	emit(p, BPF_RET | BPF_K, action);
+	seccomp_emit(p, BPF_RET | BPF_K, action);
 }
 
-/* If A == K, return ACTION; else go on with A unchanged. */
-static void if_eq(struct prog *p, __u32 k, __u32 action)
+void seccomp_if_eq(struct seccomp_prog *p, __u32 k, __u32 action)
 {
-	unsigned j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, k);
+	unsigned j = seccomp_emit(p, BPF_JMP | BPF_JEQ | BPF_K, k);
 
-	ret(p, action);
-	land(p, j, 0);
+	seccomp_ret(p, action);
+	seccomp_land(p, j, 0);
 }
+
+/* The short names the rules below are written in, like an assembler
+ * listing (tests/unit/test-seccomp.c, which includes this file, uses them
+ * too). */
+#ifdef SECCOMP_ARCH
+# define NATIVE_ARCH SECCOMP_ARCH
+#endif
+#define PROG_MAX SECCOMP_PROG_MAX
+#define prog seccomp_prog
+#define ARG_LO SECCOMP_ARG_LO
+#define ERRNO SECCOMP_ERRNO
+#define emit seccomp_emit
+#define land seccomp_land
+#define load seccomp_load
+#define ret seccomp_ret
+#define if_eq seccomp_if_eq
 
 /* If A has any bit of MASK, return ACTION; else go on. */
 static void if_any(struct prog *p, __u32 mask, __u32 action)
@@ -424,7 +395,7 @@ static void outside_rules(struct prog *p, int group)
 	j = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
 	load(p, ARG_LO(2));
 	k = emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0);
-	load(p, ARG_HI(2));
+	load(p, SECCOMP_ARG_HI(2));
 	if_eq(p, 0, ALLOW);
 	land(p, k, 0);
 	ret(p, ERRNO(EPERM));
@@ -463,9 +434,7 @@ static void clone_rules(struct prog *p, unsigned what)
 }
 
 #ifdef NATIVE_ARCH
-/* Another ABI has other numbers (on x86_64: i386 through int 0x80, and x32
- * with bit 30 set in nr): none of them is allowed. Leaves nr in A. */
-static void native_only(struct prog *p)
+void seccomp_arch_check(struct prog *p)
 {
 	unsigned j;
 
@@ -474,8 +443,8 @@ static void native_only(struct prog *p)
 	ret(p, ERRNO(ENOSYS));
 	land(p, j, 1);
 	load(p, offsetof(struct seccomp_data, nr));
-#ifdef X32_BIT
-	j = emit(p, BPF_JMP | BPF_JGE | BPF_K, X32_BIT);
+#ifdef SECCOMP_X32_BIT
+	j = emit(p, BPF_JMP | BPF_JGE | BPF_K, SECCOMP_X32_BIT);
 	ret(p, ERRNO(ENOSYS));
 	land(p, j, 0);
 #endif
@@ -486,7 +455,7 @@ static int build(struct prog *p, unsigned what)
 {
 	p->n = 0;
 	p->full = 0;
-	native_only(p);
+	seccomp_arch_check(p);
 	/* The hottest syscalls with rules come first: a syscall with rules
 	 * runs the filter from the top down to its own block. */
 	if (what & SECCOMP_DENY_SETID) {
@@ -571,12 +540,21 @@ int seccomp_install(unsigned what)
 	return -1;
 #else
 	static struct prog p;
-	struct sock_fprog prog;
 
 	if (build(&p, what) < 0)
 		return -1;
-	prog.len = (unsigned short)p.n;
-	prog.filter = p.f;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return seccomp_filter(&p, 0);
 #endif
+}
+
+int seccomp_filter(const struct prog *p, unsigned long flags)
+{
+	struct sock_fprog fprog = { (unsigned short)p->n, (struct sock_filter *)p->f };
+
+	if (p->full) {
+		errno = E2BIG;
+		return -1;
+	}
+	/* What prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER) does, with flags. */
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog);
 }

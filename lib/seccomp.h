@@ -1,12 +1,19 @@
 /* Hand-written seccomp filters (no libseccomp): the network fallback of
  * sharness-exec-netns, and the filter of sharness-exec-landlock that closes
  * what Landlock, the namespaces and the dropped capabilities leave open
- * (DESIGN.md 4.6). A filter needs no_new_privs or CAP_SYS_ADMIN. */
+ * (DESIGN.md 4.6). Every filter of the project, the listen step's and the
+ * --explain TRACE rules too, is written through the one emitter and the one
+ * architecture table below. A filter needs no_new_privs or CAP_SYS_ADMIN. */
 #ifndef SHARNESS_SECCOMP_H
 #define SHARNESS_SECCOMP_H
 
+#include <stddef.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <linux/types.h>
 
 /* Syscalls newer than some C libraries' headers: numbers from 424 on are
  * the same on every architecture. */
@@ -106,6 +113,71 @@
 #define SECCOMP_TARGET (SECCOMP_DENY_TIOCSTI | SECCOMP_DENY_SETID | \
 	SECCOMP_DENY_BYPASS | SECCOMP_DENY_KEYS | SECCOMP_DENY_VSOCK | \
 	SECCOMP_DENY_LEASES | SECCOMP_DENY_OUTSIDE)
+
+/* --- the emitter ----------------------------------------------------------- */
+
+/* The one architecture table: the ABI a filter lets through. Undefined on
+ * an architecture this file does not know, where no filter is installed
+ * (ENOSYS). On x86_64, x32 is the same audit arch with bit 30 in nr. */
+#if defined(__x86_64__)
+# define SECCOMP_ARCH AUDIT_ARCH_X86_64
+# define SECCOMP_X32_BIT 0x40000000
+#elif defined(__aarch64__)
+# define SECCOMP_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+# define SECCOMP_ARCH AUDIT_ARCH_I386
+#elif defined(__riscv) && __riscv_xlen == 64
+# define SECCOMP_ARCH AUDIT_ARCH_RISCV64
+#endif
+
+/* Where argument I sits in struct seccomp_data. Every argument a rule
+ * checks is compared on its low 32 bits: the kernel reads each one that is
+ * checked (int, unsigned int, umode_t, pid_t, flags) as at most 32 bits
+ * and ignores the rest of the register. Pointers are the exception and are
+ * compared whole (SECCOMP_ARG_HI too). */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define SECCOMP_ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+# define SECCOMP_ARG_HI(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
+#else
+# define SECCOMP_ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
+# define SECCOMP_ARG_HI(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+#endif
+#define SECCOMP_ERRNO(e) (SECCOMP_RET_ERRNO | ((__u32)(e) & SECCOMP_RET_DATA))
+
+/* Far below BPF_MAXINSNS (4096); the landlock step's filter with every
+ * rule (object form) is under 224 instructions, and a named syscall runs
+ * at most about 40 of them. */
+#define SECCOMP_PROG_MAX 256
+
+/* A program being written; start from all zeroes. */
+struct seccomp_prog {
+	struct sock_filter f[SECCOMP_PROG_MAX];
+	unsigned n;
+	int full;	/* an instruction or a jump did not fit: refuse */
+};
+
+/* Append one instruction, both jump offsets 0; its index, or
+ * SECCOMP_PROG_MAX (and P is full). */
+unsigned seccomp_emit(struct seccomp_prog *p, __u16 code, __u32 k);
+/* Point the true (or false) branch of the jump AT at the next instruction
+ * to be emitted. Jumps only go forward, at most 255 instructions. */
+void seccomp_land(struct seccomp_prog *p, unsigned at, int branch_true);
+/* A = the word at OFFSET of struct seccomp_data. */
+void seccomp_load(struct seccomp_prog *p, __u32 offset);
+/* Return ACTION. */
+void seccomp_ret(struct seccomp_prog *p, __u32 action);
+/* If A == K, return ACTION; else go on with A unchanged. */
+void seccomp_if_eq(struct seccomp_prog *p, __u32 k, __u32 action);
+/* The prologue of a filter: a syscall of another ABI (on x86_64: i386
+ * through int 0x80, and x32) fails with ENOSYS, as its numbers mean other
+ * calls. Leaves nr in A. Only where SECCOMP_ARCH is defined. */
+void seccomp_arch_check(struct seccomp_prog *p);
+/* seccomp(2) SECCOMP_SET_MODE_FILTER with FLAGS: the call's result (the
+ * listener's descriptor with SECCOMP_FILTER_FLAG_NEW_LISTENER), or -1 with
+ * errno set, E2BIG if P did not fit (a bug). */
+int seccomp_filter(const struct seccomp_prog *p, unsigned long flags);
+
+/* --- the filters ------------------------------------------------------------ */
 
 /* Install one filter for WHAT (a mask of the above). Syscalls of a foreign
  * ABI (i386 or x32 on x86_64) fail with ENOSYS so the filter cannot be

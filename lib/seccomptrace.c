@@ -7,11 +7,6 @@
  * without it nothing is traced and nothing costs more. The observer
  * (observer.c) links this file too, for the list. */
 #include <errno.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 
 #include "seccomp.h"
 
@@ -55,38 +50,36 @@ int seccomp_traced(long nr)
 	return 0;
 }
 
-/* The low word of argument N (seccomp_data's args are 64 bits). */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-# define ARG_LO(n) (offsetof(struct seccomp_data, args) + 8 * (n))
-#else
-# define ARG_LO(n) (offsetof(struct seccomp_data, args) + 8 * (n) + 4)
-#endif
-#define NHEAD 7
+#define JEQ (BPF_JMP | BPF_JEQ | BPF_K)
+#define JSET (BPF_JMP | BPF_JSET | BPF_K)
 
 int seccomp_trace_install(void)
 {
-	struct sock_filter f[NHEAD + NTRACED + 2];
-	struct sock_fprog prog = { (unsigned short)(NHEAD + NTRACED + 2), f };
-	unsigned n = 0;
+	struct seccomp_prog p = { .n = 0 };
+	unsigned fstat, fstat_fd, statx, statx_fd, hit[NTRACED];
 
 	/* A foreign ABI's numbers mean other calls, and the main filter
 	 * fails them all (ENOSYS), which outranks a TRACE. */
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-	                                      offsetof(struct seccomp_data, nr));
+	seccomp_load(&p, offsetof(struct seccomp_data, nr));
 	/* glibc's fstat is newfstatat(fd, "", AT_EMPTY_PATH): a descriptor,
 	 * no path, and far too frequent to stop for; so is statx's. */
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_newfstatat, 0, 2);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(3));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, AT_EMPTY_PATH,
-	                                      (__u8)(NTRACED + 3), (__u8)(NTRACED + 4));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 2);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, AT_EMPTY_PATH,
-	                                      (__u8)NTRACED, (__u8)(NTRACED + 1));
-	for (unsigned i = 0; i < NTRACED; i++, n++)
-		f[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (__u32)traced[i],
-		                                    (__u8)(NTRACED - i), 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	fstat = seccomp_emit(&p, JEQ, SYS_newfstatat);
+	seccomp_load(&p, SECCOMP_ARG_LO(3));
+	fstat_fd = seccomp_emit(&p, JSET, AT_EMPTY_PATH);
+	seccomp_land(&p, fstat, 0);
+	statx = seccomp_emit(&p, JEQ, SYS_statx);
+	seccomp_load(&p, SECCOMP_ARG_LO(2));
+	statx_fd = seccomp_emit(&p, JSET, AT_EMPTY_PATH);
+	seccomp_land(&p, statx, 0);
+	for (unsigned i = 0; i < NTRACED; i++)
+		hit[i] = seccomp_emit(&p, JEQ, (__u32)traced[i]);
+	seccomp_land(&p, fstat_fd, 1);
+	seccomp_land(&p, statx_fd, 1);
+	seccomp_ret(&p, SECCOMP_RET_ALLOW);
+	seccomp_land(&p, fstat_fd, 0);
+	seccomp_land(&p, statx_fd, 0);
+	for (unsigned i = 0; i < NTRACED; i++)
+		seccomp_land(&p, hit[i], 1);
+	seccomp_ret(&p, SECCOMP_RET_TRACE);
+	return seccomp_filter(&p, 0);
 }

@@ -36,7 +36,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -46,14 +45,13 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/audit.h>
 #include <linux/capability.h>
-#include <linux/filter.h>
 #include <linux/seccomp.h>
 
 #include "common.h"
 #include "helper.h"
 #include "listenguard.h"
+#include "seccomp.h"
 #include "statuspipe.h"
 
 #ifndef IP_LOCAL_PORT_RANGE
@@ -66,24 +64,11 @@
 #define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
 #endif
 
-#if defined(__x86_64__)
-# define NATIVE_ARCH AUDIT_ARCH_X86_64
-# define X32_BIT 0x40000000
-#elif defined(__aarch64__)
-# define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__riscv) && __riscv_xlen == 64
-# define NATIVE_ARCH AUDIT_ARCH_RISCV64
+/* The architectures of seccomp.h's table, but i386: there socketcall(2)
+ * would reach listen(2) with its arguments behind a pointer. */
+#if defined(SECCOMP_ARCH) && !defined(SYS_socketcall)
+# define GUARD_ARCH SECCOMP_ARCH
 #endif
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-# define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
-#else
-# define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
-#endif
-#define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
-#define JUMP(code, k, t, f) ((struct sock_filter)BPF_JUMP(code, k, t, f))
-#define RET(k) STMT(BPF_RET | BPF_K, k)
-#define RET_ERRNO(e) RET(SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
 
 /* The ports the server's blocking sockets hold, per family; 0: none. */
 static unsigned short block4, block6;
@@ -94,41 +79,30 @@ static unsigned short block4, block6;
  * Returns the listener fd, 0, or -1. */
 static int install(int notify)
 {
-#ifndef NATIVE_ARCH
+#ifndef GUARD_ARCH
 	(void)notify;
 	errno = ENOSYS;
 	return -1;
 #else
-	struct sock_filter f[20];
-	struct sock_fprog prog;
-	unsigned n = 0;
+	struct seccomp_prog p = { .n = 0 };
+	unsigned call, level, name;
 
-	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0);
-	f[n++] = RET_ERRNO(ENOSYS);	/* i386 socketcall, x32: no way around */
-	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-#ifdef X32_BIT
-	f[n++] = JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, 0, 1);
-	f[n++] = RET_ERRNO(ENOSYS);
-#endif
-	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_listen, 0, 1);
-	f[n++] = notify ? RET(SECCOMP_RET_USER_NOTIF) : RET_ERRNO(EACCES);
-	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 0, 1);
-	f[n++] = RET_ERRNO(ENOSYS);
+	seccomp_arch_check(&p);	/* x32: no way around */
+	seccomp_if_eq(&p, SYS_listen, notify ? SECCOMP_RET_USER_NOTIF : SECCOMP_ERRNO(EACCES));
+	seccomp_if_eq(&p, SYS_io_uring_setup, SECCOMP_ERRNO(ENOSYS));
 	/* setsockopt(fd, SOL_IP, IP_LOCAL_PORT_RANGE, ...): the kernel reads
 	 * level and optname as ints, so the low words decide. */
-	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_setsockopt, 0, 4);
-	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1));
-	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOL_IP, 0, 2);
-	f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2));
-	f[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, IP_LOCAL_PORT_RANGE, 1, 0);
-	f[n++] = RET(SECCOMP_RET_ALLOW);
-	f[n++] = RET_ERRNO(EPERM);
-
-	prog.len = (unsigned short)n;
-	prog.filter = f;
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-	                    notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &prog);
+	call = seccomp_emit(&p, BPF_JMP | BPF_JEQ | BPF_K, SYS_setsockopt);
+	seccomp_load(&p, SECCOMP_ARG_LO(1));
+	level = seccomp_emit(&p, BPF_JMP | BPF_JEQ | BPF_K, SOL_IP);
+	seccomp_load(&p, SECCOMP_ARG_LO(2));
+	name = seccomp_emit(&p, BPF_JMP | BPF_JEQ | BPF_K, IP_LOCAL_PORT_RANGE);
+	seccomp_land(&p, call, 0);
+	seccomp_land(&p, level, 0);
+	seccomp_ret(&p, SECCOMP_RET_ALLOW);
+	seccomp_land(&p, name, 1);
+	seccomp_ret(&p, SECCOMP_ERRNO(EPERM));
+	return seccomp_filter(&p, notify ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0);
 #endif
 }
 
@@ -252,8 +226,8 @@ static int handle(int nfd, struct seccomp_notif *req)
 	int fd = (int)req->data.args[0], backlog = (int)req->data.args[1];
 	int pidfd, s, err;
 
-#ifdef NATIVE_ARCH
-	if (req->data.arch != NATIVE_ARCH || req->data.nr != SYS_listen)
+#ifdef GUARD_ARCH
+	if (req->data.arch != GUARD_ARCH || req->data.nr != SYS_listen)
 		return ENOSYS;
 #endif
 	/* The caller may be any thread; PIDFD_THREAD (Linux 6.9) names it,

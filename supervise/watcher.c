@@ -97,10 +97,8 @@ static void make_cgroup(char *why, int up)
 	 * at a time), which is then not looked at. */
 	if (run.want && on_v1(text, run.want))
 		run.early = write_all(up, "G", 1) == 0;
-	else if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
-		v2 = "/sys/fs/cgroup";
-	else if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
-		v2 = "/sys/fs/cgroup/unified";
+	else
+		v2 = cg2_root();
 	/* Where the cpu controller is not to be had (a v2 tree that does
 	 * not delegate it), memory and pids still get their cgroup: the
 	 * limits step then refuses, or under -b says that CPU is uncapped. */
