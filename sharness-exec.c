@@ -28,7 +28,8 @@ static NORETURN void hand_over(const char *name, const char *const *pre, size_t 
 	if (!(v = calloc(n + (size_t)argc + 2, sizeof *v)))
 		diex(EXIT_REFUSED, "out of memory");
 	v[0] = helper_path(name);
-	memcpy(v + 1, pre, n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[1 + i] = pre[i];	/* memcpy from NULL, even of 0 bytes, is undefined */
 	memcpy(v + 1 + n, argv, (size_t)argc * sizeof *v);
 	execv(v[0], (char *const *)v);
 	helper_fail("execute", v[0]);
