@@ -6,7 +6,7 @@
 # confined, and confined with --explain, whose observer stops every
 # path-taking call twice (its seccomp stop and its exit stop), in a step of
 # its own, sharness-exec-explain: one fork and exec more. A plain run has no
-# observer (tests/explainstep.bats holds that it has no such step): its cost
+# observer (tests/step/explainstep.bats holds that it has no such step): its cost
 # is the chain's (bench/chain.sh). BEFORE-DIR, a build of a tree from
 # before --explain (6874e77~1, say), adds that build's plain confined run to
 # the same hyperfine run, to show a plain run costs what it cost then. A

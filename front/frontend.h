@@ -17,7 +17,7 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 #endif
 
 /* Each subcommand's usage line; USAGE in sharness-exec.c joins them, and
- * tests/man.bats holds them to sharness-exec(1)'s SYNOPSIS. */
+ * tests/meta/man.bats holds them to sharness-exec(1)'s SYNOPSIS. */
 #define RUN_USAGE "sharness-exec run [--best-effort] [--check] [--dry-run] [--verbose] " \
 	"[--timeout DURATION [--kill-after DURATION]] [--report FILE|fd:N] " \
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \

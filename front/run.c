@@ -107,7 +107,7 @@ static void helper(struct vec *chain, const char *name)
 	report_push(chain); /* the status pipe, under --report */
 }
 
-/* The test build's knob (tests/walls.bats): SHARNESS_EXEC_TEST_ABI=N
+/* The test build's knob (tests/step/walls.bats): SHARNESS_EXEC_TEST_ABI=N
  * has every step that weighs the Landlock ABI take it as N (-A N), so
  * that ABI 0 to 6 run through the whole chain on a newer kernel. The
  * shipped front end has no such knob. */

@@ -343,7 +343,7 @@ static int beside(const struct policy *p)
 	const struct strlist *lists[] = { &p->read_resolved, &p->exec_resolved };
 	size_t n = 0;
 #ifdef SHARNESS_TEST_HOOKS
-	/* tests/planted.bats: 1 (or "fail": its scanner fails), 0 never. */
+	/* tests/attack/planted.bats: 1 (or "fail": its scanner fails), 0 never. */
 	const char *knob = getenv("SHARNESS_EXEC_TEST_SCAN_BESIDE");
 
 	if (knob && *knob)

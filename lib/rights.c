@@ -113,7 +113,7 @@ static const char *const socket_dirs[] = {
 /* --rights: the table of rights and walls (rights.c), a right a line:
  * NAME, the Landlock ABI and Linux release that hold it (or "-"), the
  * other walls, and what nothing holding it means. sharness-exec-landlock(1)
- * is held to it (tests/man.bats). */
+ * is held to it (tests/meta/man.bats). */
 void rights_print(void)
 {
 	static const char *const strict[] = { "refused", "refused-for-root", "warned" };

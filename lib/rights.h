@@ -3,7 +3,7 @@
  * step weighs it against the walls that stand in this run (refusing, in
  * strict mode, what none holds), its check line names the wall holding
  * each right (run --check, probe, hello), and its --rights prints the
- * table that sharness-exec-landlock(1) holds itself to (tests/man.bats).
+ * table that sharness-exec-landlock(1) holds itself to (tests/meta/man.bats).
  *
  * The walls before the landlock step note what they stood in the walls
  * record, a memfd the front end hands each step as -W FD ("net=namespace",

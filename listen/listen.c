@@ -21,7 +21,7 @@
  * landlock step's filters answer ALLOW (TRACE under --explain), weaker
  * than this filter's USER_NOTIF and ERRNO; io_uring_setup(2) and foreign
  * ABIs they refuse too (ENOSYS, or TRAP for the observer under --explain).
- * tests/listenstep.bats holds that, --explain included. */
+ * tests/step/listenstep.bats holds that, --explain included. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

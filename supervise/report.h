@@ -4,7 +4,7 @@
  * strings go through json_quote (text.h). The front end's report of a
  * refusal before the supervisor exists, whose fields are all null but
  * the policy, the outcome, the status and the lines, is its own, kept
- * small there (runreport.c); tests/report.bats holds both to the same
+ * small there (runreport.c); tests/front/report.bats holds both to the same
  * fields. */
 #ifndef SHARNESS_REPORT_H
 #define SHARNESS_REPORT_H

@@ -1,4 +1,4 @@
-# What tests/clients.bats and tests/learn-clients.bats both need to run
+# What tests/real/clients.bats and tests/real/learn-clients.bats both need to run
 # suites this project did not write (tests/clients/README) bare and
 # confined, and to compare their verdicts test by test. Loaded after
 # helpers/load.

@@ -1,4 +1,4 @@
-# The egress step's fake internet (tests/egress.bats): network namespaces
+# The egress step's fake internet (tests/step/egress.bats): network namespaces
 # of the test's own, nothing else. W (the world) holds a DNS server and
 # HTTPS servers under a test CA; H is the caller's side, where the egress
 # step runs, joined to W by a veth pair; R is a run's own namespace, a
@@ -39,7 +39,7 @@ fakenet_up() {
 	ZONE
 	: >"$EG/dns.log"
 	mkfifo "$EG/ready"
-	setsid ip netns exec "$NS-w" python3 "$BATS_TEST_DIRNAME/helpers/fakedns.py" 198.51.100.2 \
+	setsid ip netns exec "$NS-w" python3 "$top_srcdir/tests/helpers/fakedns.py" 198.51.100.2 \
 		"$EG/zone" "$EG/dns.log" "$EG/ready" &
 	echo $! >>"$EG/pids"
 	read -r -t 120 _ <"$EG/ready" || return 1

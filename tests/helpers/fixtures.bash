@@ -1,5 +1,5 @@
-# The check fixtures' runners, for policies (tests/policy.bats) and launch
-# manifests (tests/manifest.bats): each DIR/good/*.json must be accepted,
+# The check fixtures' runners, for policies (tests/front/policy.bats) and launch
+# manifests (tests/launch/manifest.bats): each DIR/good/*.json must be accepted,
 # each DIR/bad/NAME.json refused with exactly the lines of
 # DIR/bad/NAME.expect.
 

@@ -1,5 +1,5 @@
-# What the tests of launch's runtime share (tests/launch-run.bats,
-# tests/launch-freeze.bats): the session's paths, the default uid range,
+# What the tests of launch's runtime share (tests/launch/launch-run.bats,
+# tests/launch/launch-freeze.bats): the session's paths, the default uid range,
 # the system paths of a role's policy, and these helpers.
 STATE=/run/sharness-exec/session
 UIDS=/run/sharness-exec/uids

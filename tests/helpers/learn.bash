@@ -1,4 +1,4 @@
-# What tests/learn.bats and tests/learn-clients.bats share. Loaded after
+# What tests/front/learn.bats and tests/real/learn-clients.bats share. Loaded after
 # helpers/load.
 
 # setup_project: PROJ, a project directory for learn to run in, and

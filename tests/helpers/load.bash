@@ -3,7 +3,7 @@
 # machine cannot run, or fails it when SHARNESS_EXEC_MUST_WORK=1 (CI sets it).
 bats_require_minimum_version 1.7.0
 
-: "${top_srcdir:=$(cd "$BATS_TEST_DIRNAME/.." && pwd)}"
+: "${top_srcdir:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 # Without a "..": make check from a build tree configured as ../configure
 # says top_srcdir=BUILD/.., which a step's path rule refuses.
 top_srcdir=$(cd "$top_srcdir" && pwd)
@@ -109,7 +109,7 @@ teardown() { teardown_tmp; }
 
 # landlock_abi: the running kernel's Landlock ABI, 0 without Landlock; or
 # the ABI the test front end has every step take (SHARNESS_EXEC_TEST_ABI,
-# tests/walls.bats), where that is lower.
+# tests/step/walls.bats), where that is lower.
 landlock_abi() {
 	local abi
 	abi=$("$TRY" landlock-abi 2>/dev/null) || abi=0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The shape of the sources, as issue 15 budgets it (tests/shape.bats):
+# The shape of the sources, as issue 15 budgets it (tests/meta/shape.bats):
 #
 #   shape.sh TOP files PROGRAM   the .c and .h files linked into PROGRAM: its
 #                                own _SOURCES, then those of the libraries

@@ -1,4 +1,4 @@
-// svid-check: the session certificates of tests/svid.bats, read by Go's
+// svid-check: the session certificates of tests/launch/svid.bats, read by Go's
 // strict DER parser (crypto/x509) and used for mutual TLS on a loopback
 // port the kernel picks. Standard library only, built offline. Prints one
 // "ok: ..." line a check and exits 0; the first failure is one line on
@@ -11,7 +11,7 @@
 //	svid-check impostor CA.pem A URI_A B          B serves with its valid
 //	                                              certificate to a client that
 //	                                              expects A: refused by URI SAN
-//	svid-check serve PORT ROLE                    a launch's role (tests/launch-run.bats):
+//	svid-check serve PORT ROLE                    a launch's role (tests/launch/launch-run.bats):
 //	                                              serves on 127.0.0.1:PORT with
 //	                                              $SHARNESS_AI_CERT, _KEY and _CA,
 //	                                              to clients of its session's ROLE

@@ -1,4 +1,4 @@
-/* try-ports: the attacker's side of tests/ports.bats, run inside the chain.
+/* try-ports: the attacker's side of tests/front/ports.bats, run inside the chain.
  *
  *   try-ports listen-unbound READY   TCP listen(2) with no bind(2); on success
  *                                    write the port it got to READY and serve

@@ -1,5 +1,5 @@
 /* try-super: what a target may try against its supervisor and the run, for
- * tests/supervise.bats and tests/limits.bats. A test tool.
+ * tests/step/supervise.bats and tests/step/limits.bats. A test tool.
  *
  *   try-super traceme STATUS     PTRACE_TRACEME, then a ptrace stop (a
  *                                caught SIGUSR1), then exit STATUS

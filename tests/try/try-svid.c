@@ -1,5 +1,5 @@
 /* try-svid: a session CA and a leaf for each ROLE, written to DIR, for
- * tests/svid.bats (x509.h): DIR/ca.pem, and DIR/ROLE.pem with its key
+ * tests/launch/svid.bats (x509.h): DIR/ca.pem, and DIR/ROLE.pem with its key
  * DIR/ROLE.key (SEC1 PEM, mode 0600). The CA's key is made in locked
  * memory in a non-dumpable process, is never written, and is wiped before
  * exit. Prints "session HEX", "ca sha256:HEX" and one "ROLE URI" line a

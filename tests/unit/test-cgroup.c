@@ -7,7 +7,7 @@
  * kernel would, and a write to cgroup.subtree_control never fails with
  * EBUSY. What cgroup.c decides (where, what, with which values, what it
  * refuses and what it undoes) is the same; the v1 path runs for real in
- * tests/limits.bats and is checked here as well. No process is signalled. */
+ * tests/step/limits.bats and is checked here as well. No process is signalled. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
