@@ -99,6 +99,27 @@ s.serve_forever()' "$EG/web.pem" "$EG/web.key" "$EG/web.log" "$EG/ready" "$EG/ww
 	read -r -t 120 _ <"$EG/ready"
 }
 
+# fakenet_file: the file's one fake internet (its setup_file), where it can
+# be made; where it cannot, fakenet_need says why in each test.
+fakenet_file() {
+	[ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v openssl >/dev/null &&
+		command -v curl >/dev/null || return 0
+	fakenet_up "$BATS_FILE_TMPDIR"
+}
+
+# fakenet_need: what each test of the fake internet needs (its setup), and
+# a directory of its own ($TMP) where the programs are reached.
+fakenet_need() {
+	require_feature root
+	require_feature tool:python3
+	require_feature tool:openssl
+	require_feature tool:curl
+	require_feature tool:ip
+	[ -n "${EG:-}" ] && [ -s "$EG/pids" ]
+	setup_tmp
+	reach_programs
+}
+
 fakenet_down() {
 	local p
 	[ -n "${EG:-}" ] || return 0

@@ -77,13 +77,7 @@ setup_file() {
 teardown_file() { fakenet_down; }
 
 setup() {
-	require_feature root
-	require_feature tool:python3
-	require_feature tool:openssl
-	require_feature tool:ip
-	[ -n "${EG:-}" ] && [ -s "$EG/pids" ]
-	setup_tmp
-	reach_programs
+	fakenet_need
 	cp "$EG/ca.pem" "$TMP/ca.pem"
 	chmod 644 "$TMP/ca.pem"
 	# The run's writable directory, its HOME.

@@ -16,23 +16,12 @@ load ../helpers/egress
 EGRESS="$HELPERDIR/sharness-exec-egress"
 
 # One fake internet for the file; a step of its own for each test.
-setup_file() {
-	[ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v openssl >/dev/null &&
-		command -v curl >/dev/null || return 0
-	fakenet_up "$BATS_FILE_TMPDIR"
-}
+setup_file() { fakenet_file; }
 
 teardown_file() { fakenet_down; }
 
 setup() {
-	require_feature root
-	require_feature tool:python3
-	require_feature tool:openssl
-	require_feature tool:curl
-	require_feature tool:ip
-	[ -n "${EG:-}" ] && [ -s "$EG/pids" ]
-	setup_tmp
-	reach_programs
+	fakenet_need
 	EGRESS="$HELPERDIR/sharness-exec-egress"
 }
 
