@@ -107,12 +107,14 @@ static void block_signals(void)
 		die(EXIT_CONFINE, "unable to block signals");
 }
 
-static void child(char **argv) NORETURN;
-static void child(char **argv)
+static void child(char **argv, pid_t step) NORETURN;
+static void child(char **argv, pid_t step)
 {
 	/* Die with this step; if it is gone already, run nothing. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		die(EXIT_CONFINE, "unable to set the parent death signal");
+	if (getppid() != step)
+		_exit(EXIT_CONFINE);
 	observe_child();
 	if (sigaction(SIGCHLD, &caller_chld, NULL) < 0 ||
 	    sigprocmask(SIG_SETMASK, &caller_mask, NULL) < 0)
@@ -169,7 +171,7 @@ static int observe(pid_t pid)
 
 int main(int argc, char **argv)
 {
-	pid_t pid;
+	pid_t pid, self;
 	int st;
 
 	parse(argc, argv);
@@ -182,10 +184,11 @@ int main(int argc, char **argv)
 	}
 	block_signals();
 	observe_prepare();
+	self = getpid();
 	if ((pid = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork");
 	if (pid == 0)
-		child(argv + optind);
+		child(argv + optind, self);
 	observe_start(pid);
 	st = observe(pid);
 	denials_print(&denials, stderr);
