@@ -204,7 +204,7 @@ static NORETURN void step(pid_t child, pid_t server, int lines, const sigset_t *
 			continue;
 		}
 		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-			if (pid == server && child) {
+			if (pid == server) {
 				warnx_("the egress server ended: the run has no way out now");
 				server = 0;
 			}
