@@ -66,17 +66,17 @@ static int server_name(const unsigned char *p, size_t n, char *name, const char 
 		if (p[at] == 0) {
 			if (++names > 1)
 				return *why = "a ClientHello naming two servers", SNI_BAD;
-			if (!len || len > EGRESS_NAME_MAX + 1)
+			/* its text, less one trailing dot: 1 to 253 bytes */
+			size_t text = len - (len && p[at + 3 + len - 1] == '.');
+			if (!text || text > EGRESS_NAME_MAX)
 				return *why = "a server name of a length no host name has", SNI_BAD;
-			for (size_t i = 0; i < len; i++) {
+			for (size_t i = 0; i < text; i++) {
 				unsigned char c = p[at + 3 + i];
 				if (c <= ' ' || c >= 0x7f)
 					return *why = "a server name with a byte no host name has", SNI_BAD;
 				name[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
 			}
-			name[len] = '\0';
-			if (name[len - 1] == '.')
-				name[len - 1] = '\0';
+			name[text] = '\0';
 		}
 		at += 3 + len;
 	}
