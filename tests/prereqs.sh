@@ -22,6 +22,7 @@ while read -r pkg what files; do
 	skipping="$skipping $files"
 done <<'LIST'
 python3 python3 chain examples hello landlock launch-freeze launch-run learn netns probe seccomp
+python3-pip /usr/lib/python3/dist-packages/pip egresstools
 mandoc mandoc man
 golang-go go clients examples launch-run learn-clients learn realsuites svid
 libpython3.11-testsuite /usr/lib/python3.11/test/test_socketserver.py clients learn-clients
