@@ -92,9 +92,9 @@ static NORETURN void run(char **argv, unsigned port, int sock, pid_t step,
 static void say_refused(void)
 {
 	char line[1024];
-	size_t len = 0, n = 0;
+	size_t len = 0, n = 0, i;
 
-	for (size_t i = 0; i < tally.nrefused && len < sizeof line - 300; i++) {
+	for (i = 0; i < tally.nrefused && len < sizeof line - 300; i++) {
 		const struct tally_host *h = &tally.refused[i];
 		if (!strcmp(h->host, "-"))
 			continue;	/* no host: a request it could not read */
@@ -104,7 +104,7 @@ static void say_refused(void)
 	}
 	if (n)
 		warnx_("refused: %s%s; network.hosts lists the hosts a run may reach", line,
-		       tally.more_refused ? ", and more" : "");
+		       tally.more_refused || i < tally.nrefused ? ", and more" : "");
 }
 
 /* Under run --explain, a line for each host refused, in explain's words

@@ -202,6 +202,14 @@ void report_setup(void)
 {
 	if (!rep.inited)
 		report_init(&rep.r);
+	/* The egress server's lines are read as they come (SIGIO, taken by
+	 * the supervisor's sigwaitinfo: report_signal), so that no number of
+	 * connections fills the pipe; only this process is told, and
+	 * the chain never holds it, with -O or without. */
+	if (rep.efd >= 0 && (fcntl(rep.efd, F_SETFD, FD_CLOEXEC) < 0 ||
+	                     fcntl(rep.efd, F_SETOWN, getpid()) < 0 ||
+	                     fcntl(rep.efd, F_SETFL, O_NONBLOCK | O_ASYNC) < 0))
+		die(EXIT_CONFINE, "unable to set up the egress step's descriptor");
 	if (rep.fd < 0)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &rep.start);
@@ -211,13 +219,6 @@ void report_setup(void)
 	    (rep.rfd >= 0 && (fcntl(rep.rfd, F_SETFD, FD_CLOEXEC) < 0 ||
 	                      fcntl(rep.rfd, F_SETFL, O_NONBLOCK) < 0)))
 		die(EXIT_CONFINE, "unable to set up the report's descriptors");
-	/* The egress server's lines are read as they come (SIGIO, taken by
-	 * the supervisor's sigwaitinfo: report_signal), so that no number of
-	 * connections fills the pipe; only this process is told. */
-	if (rep.efd >= 0 && (fcntl(rep.efd, F_SETFD, FD_CLOEXEC) < 0 ||
-	                     fcntl(rep.efd, F_SETOWN, getpid()) < 0 ||
-	                     fcntl(rep.efd, F_SETFL, O_NONBLOCK | O_ASYNC) < 0))
-		die(EXIT_CONFINE, "unable to set up the egress step's descriptor");
 	/* -D's memfd is the explain step's, which writes --explain's list
 	 * there as its child ends: init's child keeps it for that exec. */
 	rep.next_hook = msg_hook;

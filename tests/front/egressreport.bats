@@ -137,7 +137,23 @@ t_report() {
 	# the bytes each way, as the client counted them on its socket
 	[ "${lines[3]}" = "allowed good.test 443 1 ${counted% *}" ] || { echo "$output / $counted"; false; }
 	[ "${#lines[@]}" = 4 ]
-	# Without the egress step, the key is there and null.
+	# The target holds neither end of the report's pipe: its descriptors
+	# are those it has without --report.
+	local fds='
+import os
+def open_(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
+print([fd for fd in range(1024) if open_(fd)])' bare
+	run -0 --separate-stderr confined "$m" -- python3 -c "$fds"
+	bare=$output
+	[[ $bare == "[0, 1, 2"* ]]
+	run -0 --separate-stderr confined "$m" --report "$TMP/r/fd.json" -- python3 -c "$fds"
+	[ "$output" = "$bare" ]
+		# Without the egress step, the key is there and null.
 	chain_policy egressreport '"none"' '"/etc"' '' '' ''
 	run -0 confined "$m" --report "$TMP/r/n.json" -- true
 	run -0 python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["egress"])' "$TMP/r/n.json"
