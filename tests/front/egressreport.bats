@@ -211,3 +211,35 @@ t_node() {
 
 @test "Node's fetch, which ignores the proxy variables, fails closed, and --explain says why (root)" { t_node root; }
 @test "Node's fetch, which ignores the proxy variables, fails closed, and --explain says why (nobody)" { t_node nobody; }
+
+# learn --allow-network, from a base that names hosts: each host a round's
+# egress step refused (not listed, or on another port) is proposed for
+# network.hosts, and never added; without --allow-network, none is.
+t_learn() {
+	local m=$1 as=()
+	[ "$m" = nobody ] && as=(setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_UID" --clear-groups)
+	mkdir -p "$TMP/proj"
+	cp "$TMP/p.json" "$TMP/proj/base.json"
+	printf '#!/bin/sh\ncurl -sS --max-time 20 --cacert %s https://good.test/ok\ncurl -sS --max-time 20 --cacert %s https://other.test/ || true\ncurl -sS --max-time 20 --cacert %s https://good.test:8443/ || true\n' \
+		"$TMP/ca.pem" "$TMP/ca.pem" "$TMP/ca.pem" >"$TMP/proj/job.sh"
+	chmod 755 "$TMP/proj/job.sh"
+	[ "$m" = nobody ] && chown -R "$NOBODY_UID" "$TMP/proj"
+	learn() {
+		ip netns exec "$NS-h" unshare -m sh -c \
+			'mount --bind "$0/resolv.conf" /etc/resolv.conf && cd "$1" && shift && exec "$@"' \
+			"$EG" "$TMP/proj" "${as[@]}" env HOME=/nonexistent "$SHARNESS_EXEC" learn \
+			-o draft.json --base base.json "$@" -- sh job.sh
+	}
+	run --separate-stderr learn --allow-network
+	[ "$status" = 0 ] || { echo "$status: $output / $stderr"; false; }
+	[[ $output == *'suggest network.hosts "other.test:443": proxy connect other.test:443: not listed'* ]]
+	[[ $output == *'suggest network.hosts "good.test:8443": proxy connect good.test:8443: the name is listed, not this port'* ]]
+	! grep -q 'other.test\|8443' "$TMP/proj/draft.json"
+	grep -q '"good.test:443"' "$TMP/proj/draft.json"
+	rm -f "$TMP/proj/draft.json"
+	run -0 --separate-stderr learn
+	! grep -q 'network.hosts' <<<"$output"
+}
+
+@test "learn --allow-network proposes the hosts the egress step refused, as suggestions (root)" { t_learn root; }
+@test "learn --allow-network proposes the hosts the egress step refused, as suggestions (nobody)" { t_learn nobody; }
