@@ -36,6 +36,7 @@
 
 #include "common.h"
 #include "egress.h"
+#include "egresstally.h"
 #include "helper.h"
 #include "rights.h"
 
@@ -44,14 +45,9 @@
 static const int passed[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
                               SIGALRM, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH };
 
-/* The hosts refused, each once, for the line at the end. */
-#define REFUSED_MAX 16
-static struct {
-	char what[EGRESS_NAME_MAX + 16], why[96];
-	unsigned long n;
-} refused[REFUSED_MAX];
-static size_t nrefused;
-static unsigned long refused_other;
+/* What the server said: the hosts, refused and allowed (egresstally.h). */
+static struct tally tally;
+static int explain;	/* -X: run --explain's lines, not the one line */
 
 static void die_with_step(pid_t step)
 {
@@ -92,86 +88,62 @@ static NORETURN void run(char **argv, unsigned port, int sock, pid_t step,
 	xexecvp(argv[0], argv);
 }
 
-/* A line of the server's: "refused HOST:PORT: WHY" is counted, HOST
- * without the quotes q() put around a plain name. */
-static void take_line(const char *line)
-{
-	const char *end, *why;
-	char what[sizeof refused[0].what];
-	size_t len, i, n = 0;
-
-	if (strncmp(line, "refused ", 8) || !(end = strstr(line + 8, ": ")))
-		return;
-	line += 8;
-	why = end + 2;
-	if (*line == '-')
-		return;		/* no host: a request it could not read */
-	len = (size_t)(end - line);
-	if (len >= sizeof what)
-		len = sizeof what - 1;
-	if (*line == '"' && strcspn(line + 1, "\"\\") == strcspn(line + 1, "\""))
-		for (i = 0; i < len; i++) {
-			if (line[i] != '"')
-				what[n++] = line[i];
-		}
-	else
-		memcpy(what, line, n = len);
-	what[n] = '\0';
-	for (i = 0; i < nrefused; i++)
-		if (!strcmp(refused[i].what, what))
-			break;
-	if (i == nrefused) {
-		if (nrefused == REFUSED_MAX) {
-			refused_other++;
-			return;
-		}
-		snprintf(refused[i].what, sizeof refused[i].what, "%s", what);
-		snprintf(refused[i].why, sizeof refused[i].why, "%s", why);
-		nrefused++;
-	}
-	refused[i].n++;
-}
-
-/* What came from the server on FD: whole lines, each once. */
-static int read_lines(int fd)
-{
-	static char buf[8192];
-	static size_t have;
-	ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
-	char *nl, *p = buf;
-
-	if (n < 0 && errno == EINTR)
-		return 0;
-	if (n <= 0)
-		return -1;
-	have += (size_t)n;
-	buf[have] = '\0';
-	while ((nl = strchr(p, '\n'))) {
-		*nl = '\0';
-		take_line(p);
-		p = nl + 1;
-	}
-	have -= (size_t)(p - buf);
-	memmove(buf, p, have);
-	if (have == sizeof buf - 1)
-		have = 0;	/* a line longer than any the server writes */
-	return 0;
-}
-
 /* The line at the end: what was refused, and the key that allows it. */
 static void say_refused(void)
 {
 	char line[1024];
-	size_t len = 0;
+	size_t len = 0, n = 0, i;
 
-	if (!nrefused)
-		return;
-	for (size_t i = 0; i < nrefused && len < sizeof line - 300; i++)
-		len += (size_t)snprintf(line + len, sizeof line - len, refused[i].n > 1 ?
-		                        "%s%s (%s; %lu times)" : "%s%s (%s)", i ? ", " : "",
-		                        refused[i].what, refused[i].why, refused[i].n);
-	warnx_("refused: %s%s; network.hosts lists the hosts a run may reach", line,
-	       refused_other ? ", and more" : "");
+	for (i = 0; i < tally.nrefused && len < sizeof line - 300; i++) {
+		const struct tally_host *h = &tally.refused[i];
+		if (!strcmp(h->host, "-"))
+			continue;	/* no host: a request it could not read */
+		len += (size_t)snprintf(line + len, sizeof line - len, h->n > 1 ?
+		                        "%s%s:%u (%s; %lu times)" : "%s%s:%u (%s)", n++ ? ", " : "",
+		                        h->host, h->port, h->why, h->n);
+	}
+	if (n)
+		warnx_("refused: %s%s; network.hosts lists the hosts a run may reach", line,
+		       tally.more_refused || i < tally.nrefused ? ", and more" : "");
+}
+
+/* Under run --explain, a line for each host refused, in explain's words
+ * (sharness-exec-explain(1)): the reason, how often, and the entry of
+ * network.hosts that allows it, or why none is suggested. */
+static void explain_refused(void)
+{
+	for (size_t i = 0; i < tally.nrefused; i++) {
+		const struct tally_host *h = &tally.refused[i];
+		char shown[TALLY_HOST + 8], lit[EGRESS_NAME_MAX + 2];
+		const char *bad;
+		unsigned char a[16];
+		int literal = 0, fam = 0, named = !strcmp(h->why, "not listed") ||
+		          !strcmp(h->why, "the name is listed, not this port");
+
+		snprintf(shown, sizeof shown, "%s:%u", h->host, h->port);
+		snprintf(lit, sizeof lit, "%s", h->host);
+		if (!strcmp(h->host, "-"))
+			fprintf(stderr, "%s: explain: proxy request (none read): %s, refused by "
+			        "the egress step, %lu time%s; no policy change allows it: the "
+			        "connection named no host the step could read\n", progname, h->why,
+			        h->n, h->n == 1 ? "" : "s");
+		else if (named || (name_check(lit, &literal, &fam, a, &bad) < 0 && literal && fam &&
+		                   !addr_internal(fam, a)))
+			fprintf(stderr, "%s: explain: proxy connect %s: %s, refused by the policy, "
+			        "%lu time%s; allow with \"network\": {\"hosts\": [\"%s\"]}\n",
+			        progname, shown, h->why, h->n, h->n == 1 ? "" : "s", shown);
+		else
+			fprintf(stderr, "%s: explain: proxy connect %s: %s, refused by the egress "
+			        "step, %lu time%s; no change to suggest: %s\n", progname, shown,
+			        h->why, h->n, h->n == 1 ? "" : "s", !strncmp(h->why, "resolves to ", 12) ?
+			        "a name may lead only to a public address; list the address itself "
+			        "only if the run is meant to reach it" : literal ?
+			        "only an address in its plain form can be listed" :
+			        "the policy lists it; the destination or the client's bytes were refused");
+	}
+	if (tally.more_refused)
+		fprintf(stderr, "%s: explain: %lu more refused connections not listed (after %d "
+		        "distinct hosts)\n", progname, tally.more_refused, TALLY_MAX);
 }
 
 /* The step: until the run ends. */
@@ -190,7 +162,7 @@ static NORETURN void step(pid_t child, pid_t server, int lines, const sigset_t *
 
 		if (poll(p, p[1].fd >= 0 ? 2 : 1, -1) < 0)
 			continue;
-		if (p[1].fd >= 0 && p[1].revents && read_lines(lines) < 0)
+		if (p[1].fd >= 0 && p[1].revents && tally_read(&tally, lines) < 0)
 			p[1].fd = -1;
 		if (!p[0].revents || read(sfd, &si, sizeof si) != sizeof si)
 			continue;
@@ -210,17 +182,24 @@ static NORETURN void step(pid_t child, pid_t server, int lines, const sigset_t *
 			}
 			if (pid != child)
 				continue;
+			/* the connections the run left end as their sockets
+			 * close: what they say, within TALLY_DRAIN_MS */
+			if (server && p[1].fd >= 0)
+				tally_drain(&tally, lines, TALLY_DRAIN_MS);
 			if (server)
 				kill(server, SIGKILL);
-			while (p[1].fd >= 0 && read_lines(lines) == 0)
+			while (p[1].fd >= 0 && tally_read(&tally, lines) >= 0)
 				;	/* what the server said before it was killed */
-			say_refused();
+			if (explain)
+				explain_refused();
+			else
+				say_refused();
 			exit_like(st);
 		}
 	}
 }
 
-int egress_chain(char **argv, unsigned port, int *lines)
+int egress_chain(char **argv, unsigned port, int explain_, int *lines, int *report)
 {
 	sigset_t set, old;
 	int sock[2], pipe_[2];
@@ -257,5 +236,8 @@ int egress_chain(char **argv, unsigned port, int *lines)
 	}
 	close(sock[0]);
 	close(pipe_[1]);
+	if (*report >= 0)
+		close(*report);	/* the server's to write */
+	explain = explain_;
 	step(child, server, pipe_[0], &set);
 }

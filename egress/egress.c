@@ -38,11 +38,12 @@
 #include "landlock-abi.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "statuspipe.h"
 
 const char *progname = "sharness-exec-egress";
 
-#define USAGE "sharness-exec-egress [-bt] -a HOST:PORT... (-f FD | -d FD | [-l PORT] [-W FD] " \
-	"[--] PROGRAM [ARG...]) [-o FD] [--max MAX] [-i SECONDS]"
+#define USAGE "sharness-exec-egress [-bt] [-E FD] -a HOST:PORT... (-f FD | -d FD | [-l PORT] [-W FD] " \
+	"[-X] [--to-report FD] [--] PROGRAM [ARG...]) [-o FD] [--max MAX] [-i SECONDS]"
 
 /* -i: for a connection's request, resolution, connect and first flight */
 static unsigned long handshake_s = 10;
@@ -53,6 +54,7 @@ static struct own { int family; unsigned char addr[16]; } *own;
 static size_t nown;
 static int out = -1;		/* -o: a line a connection */
 static int out_step = -1;	/* in the chain: the same line, to the step */
+static int out_report = -1;	/* --to-report: and to the supervisor's report */
 
 /* One line to -o in one write(2) (the file may be shared, O_APPEND). */
 static void say(const char *fmt, ...) PRINTF(1, 2);
@@ -62,7 +64,7 @@ static void say(const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (out < 0 && out_step < 0)
+	if (out < 0 && out_step < 0 && out_report < 0)
 		return;
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof line - 1, fmt, ap);
@@ -76,6 +78,18 @@ static void say(const char *fmt, ...)
 		(void)!write(out, line, (size_t)n);
 	if (out_step >= 0)
 		(void)!write(out_step, line, (size_t)n);
+	if (out_report >= 0)
+		(void)!write(out_report, line, (size_t)n);
+}
+
+/* A mark of the server's (egresstally.h), for the step and the report:
+ * "open\n" or "idle\n", not a connection's line (-o has none). */
+static void mark(const char *m)
+{
+	if (out_step >= 0)
+		(void)!write(out_step, m, 5);
+	if (out_report >= 0)
+		(void)!write(out_report, m, 5);
 }
 
 static void on_alarm(int sig)
@@ -88,6 +102,8 @@ static void on_alarm(int sig)
 		(void)!write(out, line, sizeof line - 1);
 	if (out_step >= 0)
 		(void)!write(out_step, line, sizeof line - 1);
+	if (out_report >= 0)
+		(void)!write(out_report, line, sizeof line - 1);
 	_exit(0);
 }
 
@@ -147,68 +163,6 @@ static void own_addresses(void)
 		       f == AF_INET ? 4 : 16);
 	}
 	freeifaddrs(ifa);
-}
-
-/* --- confinement --- */
-
-static void landlock_self(int best)
-{
-	struct sharness_ruleset_attr attr = { LL_FS_ALL, LL_NET_TCP, LL_SCOPE_ALL, 0, 0, 0 };
-	long abi = landlock_abi();
-	static const char *const files[] = { "/etc/resolv.conf", "/etc/hosts" };
-	__u32 flags = 0;
-	int rs;
-
-	if (abi < 1) {
-		if (!best)
-			die_hint(EXIT_CONFINE, 0, "-b runs it without", "unable to confine the "
-			         "egress step: this kernel has no Landlock");
-		warnx_("best effort: no Landlock: the egress step may open files and connect "
-		       "anywhere its uid may");
-		return;
-	}
-	landlock_mask_abi((int)abi, &attr, &flags);
-	if ((rs = (int)syscall(SYS_landlock_create_ruleset, &attr,
-	                      landlock_attr_size((int)abi), 0)) < 0)
-		die(EXIT_CONFINE, "unable to make the egress step's Landlock ruleset");
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		struct landlock_path_beneath_attr pb = {
-			.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE };
-		if ((pb.parent_fd = open(files[i], O_PATH | O_CLOEXEC)) < 0)
-			continue;	/* the resolver does without it */
-		if (syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
-			die(EXIT_CONFINE, "unable to let the egress step read %s", files[i]);
-		close(pb.parent_fd);
-	}
-	for (size_t i = 0; abi >= 4 && i < nallow; i++) {
-		struct landlock_net_port_attr np = {
-			.allowed_access = LANDLOCK_ACCESS_NET_CONNECT_TCP, .port = allow[i].port };
-		if (syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
-			die(EXIT_CONFINE, "unable to let the egress step connect to port %u",
-			    allow[i].port);
-	}
-	if (syscall(SYS_landlock_restrict_self, rs, 0) < 0)
-		die(EXIT_CONFINE, "unable to confine the egress step with Landlock");
-	close(rs);
-}
-
-static void confine_self(int best)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { { 0, 0, 0 } };
-
-	for (int c = 0; c <= 63; c++)
-		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL && errno != EPERM)
-			die(EXIT_CONFINE, "unable to drop capability %d", c);
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 ||
-	    syscall(SYS_capset, &h, d) < 0)
-		die(EXIT_CONFINE, "unable to drop the egress step's capabilities");
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		die(EXIT_CONFINE, "unable to set no_new_privs");
-	landlock_self(best);
-	if (seccomp_install(SECCOMP_TARGET | SECCOMP_DENY_USERNS | SECCOMP_NET_ALLOWLIST |
-	                    SECCOMP_ALLOW_UDP) < 0)
-		die(EXIT_CONFINE, "unable to install the egress step's seccomp filter");
 }
 
 /* --- one connection --- */
@@ -464,18 +418,74 @@ static NORETURN void serve(int c)
 	_exit(0);
 }
 
+static void on_child(int sig)
+{
+	(void)sig;	/* ppoll returns: a connection's process ended */
+}
+
+/* Accept on L until killed, at most MAX connections at once, each served
+ * by a process of its own. The marks: "open" as one is accepted; "idle"
+ * once every one has ended (and been reaped: its line came before) and
+ * none waits on L. SIGCHLD is taken only inside ppoll, so no end is
+ * missed between the reaping and the wait. */
+static NORETURN void accept_loop(int l, unsigned long max)
+{
+	struct sigaction sa = { .sa_handler = on_child };
+	sigset_t chld, open_mask;
+	unsigned long live = 0;
+	pid_t server = getpid(), pid;
+	int busy = 0, st, c;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &chld, &open_mask) < 0 || sigaction(SIGCHLD, &sa, NULL) < 0 ||
+	    fcntl(l, F_SETFL, fcntl(l, F_GETFL) | O_NONBLOCK) < 0)
+		die(EXIT_CONFINE, "unable to set up the egress server's loop");
+	sigdelset(&open_mask, SIGCHLD);
+	for (;;) {
+		struct pollfd p = { l, POLLIN, 0 };
+
+		while (live && (pid = waitpid(-1, &st, live >= max ? 0 : WNOHANG)) > 0)
+			live--;
+		if (busy && !live && poll(&p, 1, 0) == 0) {
+			mark("idle\n");
+			busy = 0;
+		}
+		if (ppoll(&p, 1, NULL, &open_mask) < 0 || !(p.revents & POLLIN))
+			continue;
+		if ((c = accept4(l, NULL, NULL, SOCK_CLOEXEC)) < 0) {
+			if (errno == EINTR || errno == EAGAIN || errno == ECONNABORTED ||
+			    errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				continue;
+			die(EXIT_CONFINE, "unable to accept on the listener");
+		}
+		mark("open\n");
+		busy = 1;
+		if ((pid = fork()) == 0) {
+			/* A connection ends with the server: in the chain the
+			 * step kills the server when the run ends. */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
+				_exit(0);
+			close(l);
+			serve(c);
+		}
+		if (pid > 0)
+			live++;
+		close(c);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long fd_l = 0, fd_d = 0, fd_o = 0, max = 128, live = 0, port = EGRESS_PORT;
-	int opt, test = 0, best = 0, l;
-	pid_t server;
+	unsigned long fd_l = 0, fd_d = 0, fd_o = 0, fd_r = 0, max = 128, port = EGRESS_PORT;
+	int opt, test = 0, best = 0, l, explain = 0;
 	const char *why;
 	/* -n is the dry run in the launcher (DESIGN.md 1's table of letters) */
 	static const struct option longopts[] = {
 		{ "max", required_argument, NULL, 'n' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 } };
+		{ "to-report", required_argument, NULL, 'R' }, { NULL, 0, NULL, 0 } };
 
-	while ((opt = getopt_long(argc, argv, "+:hbta:f:d:o:i:l:W:", longopts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "+:hbta:f:d:o:i:l:E:W:X", longopts, NULL)) != -1)
 		switch (opt) {
 		case 'h':
 			printf("usage: %s\n", USAGE);
@@ -500,6 +510,16 @@ int main(int argc, char **argv)
 				usage_fail(USAGE, "unable to parse -l %s: not a port 1 to 65535", qn(optarg));
 			break;
 		case 'W': walls_fd(optarg, USAGE); break;
+		case 'E': status_fd(optarg, USAGE); break;
+		case 'X': explain = 1; break;
+		case 'R':
+			/* the server's alone: the run never holds it */
+			if (!parse_ulong(optarg, 3, 1 << 20, &fd_r) ||
+			    fcntl((int)fd_r, F_SETFD, FD_CLOEXEC) < 0)
+				usage_fail(USAGE, "unable to use --to-report %s: not an open "
+				           "descriptor above 2", qn(optarg));
+			out_report = (int)fd_r;
+			break;
 		case 'n':
 			if (!parse_ulong(optarg, 1, 4096, &max))
 				usage_fail(USAGE, "unable to parse --max %s: not 1 to 4096", qn(optarg));
@@ -513,6 +533,9 @@ int main(int argc, char **argv)
 		           "step makes its own", fd_l ? 'f' : 'd');
 	if (optind == argc && !fd_l == !fd_d)
 		usage_fail(USAGE, "one of -f FD, -d FD and a PROGRAM");
+	if (optind == argc && (explain || out_report >= 0))
+		usage_fail(USAGE, "%s is the chain's: it needs a PROGRAM", explain ? "-X" :
+		           "--to-report");
 	out = fd_o ? (int)fd_o : -1;
 	if (optind < argc) {
 		/* In the chain: the run goes on, the server returns here. */
@@ -520,7 +543,8 @@ int main(int argc, char **argv)
 			check_line("would serve %zu allowed host%s on 127.0.0.1:%lu in the "
 			           "run's network namespace, confined", nallow,
 			           nallow == 1 ? "" : "s", port);
-		l = receive_listener(egress_chain(argv + optind, (unsigned)port, &out_step));
+		l = receive_listener(egress_chain(argv + optind, (unsigned)port, explain,
+		                                  &out_step, &out_report));
 	} else {
 		l = fd_l ? (int)fd_l : receive_listener((int)fd_d);
 	}
@@ -532,29 +556,6 @@ int main(int argc, char **argv)
 	}
 	own_addresses();
 	signal(SIGPIPE, SIG_IGN);
-	confine_self(best);
-	server = getpid();
-	for (;;) {
-		int c, st;
-		pid_t pid;
-		while (live && waitpid(-1, &st, live >= max ? 0 : WNOHANG) > 0)
-			live--;
-		if ((c = accept4(l, NULL, NULL, SOCK_CLOEXEC)) < 0) {
-			if (errno == EINTR || errno == ECONNABORTED || errno == EMFILE ||
-			    errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-				continue;
-			die(EXIT_CONFINE, "unable to accept on the listener");
-		}
-		if ((pid = fork()) == 0) {
-			/* A connection ends with the server: in the chain the
-			 * step kills the server when the run ends. */
-			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server)
-				_exit(0);
-			close(l);
-			serve(c);
-		}
-		if (pid > 0)
-			live++;
-		close(c);
-	}
+	confine_self(best, allow, nallow);
+	accept_loop(l, max);
 }

@@ -84,8 +84,15 @@ int socks_request(const unsigned char *buf, size_t len, struct request *r);
  * the run, which makes its network namespace and a listener on
  * 127.0.0.1:PORT there and execs ARGV, and the server; returns only in the
  * server: the UNIX socket the listener comes over, and in *LINES where its
- * lines go to the step, which names the refused hosts at the end. */
-int egress_chain(char **argv, unsigned port, int *lines);
+ * lines go to the step, which names the refused hosts at the end (in one
+ * line; with EXPLAIN, -X, one explain line each). *REPORT (--to-report,
+ * or -1) is the server's alone: the step closes it. */
+int egress_chain(char **argv, unsigned port, int explain, int *lines, int *report);
+
+/* confine.c: the server confines itself, -b (BEST) running without
+ * Landlock where the kernel has none; ALLOW's ports are the ones it may
+ * connect to. */
+void confine_self(int best, const struct allow *allow, size_t nallow);
 
 /* What sni_parse says. */
 enum { SNI_MORE = 0, SNI_NAME = 1, SNI_NONE = 2, SNI_NOT_TLS = 3, SNI_BAD = -1 };

@@ -24,6 +24,7 @@
 #include "common.h"
 #include "exitcodes.h"
 #include "explain.h"
+#include "helper.h"
 #include "text.h"
 
 #ifndef AT_NO_AUTOMOUNT
@@ -37,6 +38,7 @@ struct denials denials;
 static struct { char *path; int rights; } *rules;
 static size_t nrules;
 int host_net;
+unsigned proxy_port;
 /* -s: the host sockets the policy names (files.sockets). */
 static char **sockets;
 static size_t nsockets;
@@ -53,8 +55,15 @@ int explain_option(int c, const char *arg, const char *usage)
 {
 	int r = c == 'r' ? R_READ : c == 'x' ? R_READ | R_EXEC : R_READ | R_EXEC | R_WRITE;
 
+	unsigned long v;
+
 	switch (c) {
 	case 'N': host_net = 1; return 1;
+	case 'P':
+		if (!parse_ulong(arg, 1, 65535, &v))
+			usage_fail(usage, "unable to parse --proxy %s: not a port 1 to 65535", qn(arg));
+		proxy_port = (unsigned)v;
+		return 1;
 	case 'r': case 'x': case 'w': case 's': break;
 	default: return 0;
 	}

@@ -29,8 +29,8 @@
 
 const char *progname = "sharness-exec-explain";
 
-#define USAGE "sharness-exec-explain [-Nt] [-D FD] [-E FD] [-r PATH]... [-x PATH]... " \
-	"[-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-explain [-Nt] [-D FD] [-E FD] [--proxy PORT] [-r PATH]... " \
+	"[-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 static int dfd = -1, test;
 static sigset_t all, caller_mask;
@@ -51,6 +51,8 @@ static void help(void)
 	       "                 to FD, and hand it on to PROGRAM\n"
 	       "  -N             the caller's network (the host's, or a session's):\n"
 	       "                 a refused port is the policy's, not the namespace's\n"
+	       "  --proxy PORT   network.hosts: the run's network has no route but the\n"
+	       "                 egress step's proxy on 127.0.0.1:PORT\n"
 	       "  -r PATH        a read path of the policy\n"
 	       "  -s PATH        a host socket the policy names (files.sockets)\n"
 	       "  -t             check mode: also print one line of what this\n"
@@ -66,7 +68,8 @@ static void help(void)
 static void parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "help", no_argument, NULL, 'h' }, { "proxy", required_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 

@@ -52,7 +52,8 @@ void denials_json(const struct denials *d, int fd);
 const char *errname(int err);
 
 /* denials.c: the observer's options, from explain.c's parse: -N (the
- * caller's network: the host's, the object form, or a session's), -r/-x/-w
+ * caller's network: the host's, the object form, or a session's), --proxy
+ * PORT (network.hosts: no route but the egress step's 127.0.0.1:PORT), -r/-x/-w
  * PATH (the policy's read, exec and write paths, as the landlock step gets
  * them), -s PATH (its files.sockets). Returns 0 for an option that is not
  * one of these. */
@@ -107,6 +108,7 @@ void observe_exited(pid_t pid);
 #define R_EXEC 2
 #define R_WRITE 4
 extern int host_net;   /* -N: the caller's network */
+extern unsigned proxy_port; /* --proxy: network.hosts, the egress step's port */
 void record(const char *kind, const char *what, int err, const char *status,
             const char *allow, const char *why);
 void record_path(const char *kind, const char *path, const char *shown, int err,

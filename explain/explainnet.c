@@ -94,6 +94,22 @@ void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, i
 	} else {
 		return;
 	}
+	udp = (socket_type(pid, (int)c->args[0]) & 0xf) == SOCK_DGRAM;
+	/* network.hosts (--proxy): the run's network holds a loopback and
+	 * the egress step's listener; a tool that ignored the proxy
+	 * variables tried the world, or a DNS server, itself. */
+	if (proxy_port && !bind && (err == ENETUNREACH || err == EHOSTUNREACH ||
+	                            err == EADDRNOTAVAIL)) {
+		char why[320];
+		snprintf(why, sizeof why, "the run has no route but the proxy at 127.0.0.1:%u: "
+		         "this tool %s instead of asking the proxy, which resolves and reaches "
+		         "the names network.hosts lists (it ignored HTTPS_PROXY; Node's fetch "
+		         "does, unless NODE_USE_ENV_PROXY=1)", proxy_port, udp && port == 53 ?
+		         "asked a DNS server itself" : "connected directly");
+		record(udp ? "UDP connect" : "TCP connect", what, err, "hidden by the policy",
+		       NULL, why);
+		return;
+	}
 	/* The object form, or a session's network (-N): Landlock refuses a
 	 * port no list grants (EACCES), and a refused connection means that
 	 * nothing listens. "none": the run's network is its own, and nothing
@@ -102,7 +118,6 @@ void explain_socket(pid_t pid, const struct call *c, int err, const char *cwd, i
 	    bind || (err != ECONNREFUSED && err != ENETUNREACH && err != EHOSTUNREACH &&
 	             err != EADDRNOTAVAIL))
 		return;
-	udp = (socket_type(pid, (int)c->args[0]) & 0xf) == SOCK_DGRAM;
 	kind = udp ? (bind ? "UDP bind" : "UDP connect") : bind ? "TCP bind" : "TCP connect";
 	list = udp ? (bind ? "bind_udp_ports" : "connect_udp_ports") :
 	       bind ? "bind_tcp_ports" : "connect_tcp_ports";

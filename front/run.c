@@ -200,6 +200,8 @@ static void explain_step(struct vec *chain, const struct policy *p)
 	report_push_explain(chain); /* -D: the report's denials */
 	if (!p->net_none || session_in()) /* the caller's network */
 		push(chain, "-N");
+	if (p->hosts.n) /* no route but the egress step's proxy */
+		push_opt(chain, "--proxy", "%d", EGRESS_PORT);
 	push_paths(chain, "-r", &p->read_resolved);
 	push_paths(chain, "-x", &p->exec_resolved);
 	push_paths(chain, "-w", &p->write_resolved);
@@ -249,6 +251,9 @@ static void egress_step(struct vec *chain, const struct policy *p, int best_effo
 	if (best_effort)
 		push(chain, "-b");
 	push_opt(chain, "-l", "%d", EGRESS_PORT);
+	if (run_explain)
+		push(chain, "-X"); /* each refused host, in explain's words */
+	report_push_egress(chain); /* --to-report: the report's hosts */
 	for (size_t i = 0; i < p->hosts.n; i++)
 		push_opt(chain, "-a", "%s", p->hosts.v[i]);
 	push(chain, "--");
@@ -474,7 +479,7 @@ int cmd_run(int argc, char **argv)
 	}
 	report_policy(l.pol.id, l.hash);
 	key = sign_run_check(&l, o.policy, o.signature, o.trust, o.ntrust, o.expect_id);
-	report_chain(key);
+	report_chain(key, l.pol.hosts.n > 0);
 
 	resolve_rules(&l.pol, o.verbose || o.dry_run);
 	build_env(&env, &l, key, o.dry_run);

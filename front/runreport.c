@@ -28,6 +28,7 @@
 static struct {
 	int fd, rfd, wfd;          /* fd:N; the status pipe's ends */
 	int xfd;                   /* --explain's denials, a memfd; -1 none */
+	int erfd, ewfd;            /* network.hosts: the egress server's lines */
 	int dfd;                   /* FILE's directory, -1: fd:N */
 	char dir[PATH_MAX];        /* its name (symlink-free), */
 	char *base;                /* and FILE's in it */
@@ -37,7 +38,7 @@ static struct {
 	int code;                  /* the status it exits with; 0: none yet */
 	char *warnings[16];        /* and its first warnings */
 	size_t nwarnings;
-} rr = { .fd = -1, .rfd = -1, .wfd = -1, .xfd = -1, .dfd = -1 };
+} rr = { .fd = -1, .rfd = -1, .wfd = -1, .xfd = -1, .erfd = -1, .ewfd = -1, .dfd = -1 };
 
 /* FD moved to the lowest number above 2 (the caller may have left 0-2
  * closed: the target would find it there), close-on-exec. */
@@ -159,7 +160,7 @@ static void front_exit(void)
 			fputc(',', f);
 		put_str(f, rr.warnings[i]);
 	}
-	fputs("],\"env_dropped\":null,\"denials\":null}\n", f);
+	fputs("],\"env_dropped\":null,\"egress\":null,\"denials\":null}\n", f);
 	if (fclose(f) != 0 || (rr.dfd >= 0 ? replace_at(rr.dfd, NULL, rr.base, 0, buf, len) :
 	                       write_all(rr.fd, buf, len)) < 0)
 		fprintf(stderr, "%s: warning: unable to write the report: %s\n", progname,
@@ -206,7 +207,7 @@ void report_policy(const char *id, const char *hash)
 	rr.hash = hash;
 }
 
-void report_chain(const char *key)
+void report_chain(const char *key, int hosts)
 {
 	int p[2];
 
@@ -222,6 +223,21 @@ void report_chain(const char *key)
 	if (run_explain && (rr.xfd = above2(memfd_create("sharness-exec-denials", MFD_CLOEXEC),
 	                                    "the denials memfd")) < 0)
 		die(EXIT_REFUSED, "unable to create a memfd for the report's denials");
+	/* network.hosts: the egress server writes its lines here
+	 * (--to-report), and the supervisor reads them as they come
+	 * (--egress-in): blocking, so that none is lost. */
+	if (hosts) {
+		if (pipe2(p, O_CLOEXEC) < 0)
+			die(EXIT_REFUSED, "unable to make the egress step's pipe");
+		rr.erfd = above2(p[0], "the egress step's pipe");
+		rr.ewfd = above2(p[1], "the egress step's pipe");
+	}
+}
+
+void report_push_egress(struct vec *chain)
+{
+	if (rr.ewfd >= 0)
+		push_opt(chain, "--to-report", "%d", rr.ewfd);
 }
 
 void report_env(const struct vec *env)
@@ -260,6 +276,8 @@ void report_push_supervise(struct vec *chain)
 	if (rr.dfd >= 0)
 		push_opt(chain, "--report-path", "%s%s%s", rr.dir, strcmp(rr.dir, "/") ? "/" : "", rr.base);
 	push_opt(chain, "--status-in", "%d", rr.rfd);
+	if (rr.erfd >= 0)
+		push_opt(chain, "--egress-in", "%d", rr.erfd);
 	report_push_explain(chain);
 	push_opt(chain, "--policy-id", "%s", rr.id);
 	push_opt(chain, "--policy-hash", "%s", rr.hash);
@@ -269,9 +287,9 @@ void report_push_supervise(struct vec *chain)
 
 int report_top(void)
 {
-	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd }, top = -1;
+	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd, rr.xfd, rr.erfd, rr.ewfd }, top = -1;
 
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		top = fds[i] > top ? fds[i] : top;
 	return top;
 }
@@ -284,9 +302,9 @@ void report_push_explain(struct vec *chain)
 
 int report_pass(void)
 {
-	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd, rr.xfd };
+	int fds[] = { rr.fd, rr.rfd, rr.wfd, rr.dfd, rr.xfd, rr.erfd, rr.ewfd };
 
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
 		if (fds[i] >= 0 && fcntl(fds[i], F_SETFD, 0) < 0)
 			return -1;
 	return 0;

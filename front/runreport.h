@@ -14,9 +14,10 @@
  * Without ARG (NULL), the closing alone. */
 void report_start(const char *arg, int dry_run);
 /* What the report says of the policy, once it is loaded; its key, once
- * its signature verified, and the status pipe, made then. */
+ * its signature verified, and the status pipe, made then (and where the
+ * policy names HOSTS, the egress step's pipe). */
 void report_policy(const char *id, const char *hash);
-void report_chain(const char *key);
+void report_chain(const char *key, int hosts);
 /* The names (never the values) of the caller's variables that ENV, the
  * target's environment, left out: to the status pipe, "@env NAME" each. */
 void report_env(const struct vec *env);
@@ -26,6 +27,9 @@ void report_env(const struct vec *env);
 void report_push(struct vec *chain);
 void report_push_supervise(struct vec *chain);
 void report_push_explain(struct vec *chain);
+/* The egress step's --to-report, the write end of the pipe whose read end
+ * the supervisor gets as --egress-in. */
+void report_push_egress(struct vec *chain);
 /* The front end exits CODE without a fatal line of its own (a policy's
  * problems, each said on a line): the report says so. */
 void report_refused(int code);

@@ -7,7 +7,12 @@
  * no space and a port of 1 to 65535 within the bytes given; a server name
  * taken is a host name's bytes, lower case; what a whole input makes of
  * itself, none of its prefixes refuses when the whole is taken (a reader
- * that waits for more never refuses early what it would take). */
+ * that waits for more never refuses early what it would take). The name
+ * checker's input is also read as a line of the server's, as the step
+ * and the supervisor tally it (lib/egresstally.h): the server parses what
+ * a target sends, so its lines are untrusted too; each host kept is a
+ * string within its buffer, each port 0 to 65535, the lists within
+ * TALLY_MAX. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +21,7 @@
 #include <sys/socket.h>
 
 #include "egress/egress.h"
+#include "lib/egresstally.h"
 
 const char *progname = "egress-fuzzer";
 
@@ -104,8 +110,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				      "an exact entry that does not let its own name through");
 			} else
 				CHECK(why && *why, "a refusal without a reason");
-		} else if (strlen(s) <= EGRESS_NAME_MAX + 1 &&
-		           name_check(s, &literal, &family, addr, &why) == 0) {
+		} else {
+			static struct tally t;
+			tally_line(&t, s, strlen(s));
+			CHECK(t.nrefused <= TALLY_MAX && t.nallowed <= TALLY_MAX, "a list past its end");
+			for (size_t i = 0; i < t.nrefused; i++)
+				CHECK(strlen(t.refused[i].host) < TALLY_HOST &&
+				      t.refused[i].port <= 65535 && t.refused[i].n, "a refused host");
+			for (size_t i = 0; i < t.nallowed; i++)
+				CHECK(strlen(t.allowed[i].host) < TALLY_HOST && t.allowed[i].port &&
+				      t.allowed[i].port <= 65535, "an allowed host");
+		}
+		if (data[0] % 5 == 4 && strlen(s) <= EGRESS_NAME_MAX + 1 &&
+		    name_check(s, &literal, &family, addr, &why) == 0) {
 			CHECK(!literal, "a literal passed as a name");
 			for (char *p = s; *p; p++)
 				CHECK((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||

@@ -297,6 +297,9 @@ static size_t round_learn(struct learn *l, const char *text, size_t len, char *o
 		diex(EXIT_REFUSED, "refused: the round wrote no report it could read");
 	for (q = p; (q = strstr(q + 1, ",\"denials\":")); p = q)
 		;
+	/* network.hosts: the egress step's hosts come right before */
+	if ((q = strstr(text, ",\"egress\":{")) && q < p)
+		p = q;
 	if (!(tail = malloc(len - (size_t)(p - text) + 2)))
 		diex(EXIT_REFUSED, "out of memory");
 	tail[0] = '{';
@@ -318,6 +321,8 @@ static size_t round_learn(struct learn *l, const char *text, size_t len, char *o
 			free(status);
 		}
 	}
+	if (l->c.allow_network)
+		draft_hosts(&l->d, &doc);
 	json_free(&doc);
 	free(tail);
 	return grants;

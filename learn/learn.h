@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include "policy.h"
+#include "json.h"
 
 /* One refused access, as the run report's "denials" lists it
  * (sharness-exec-report(5)). PATH is absolute, or NULL for a port. */
@@ -46,6 +47,10 @@ struct draft {
  * list it as a suggestion (0). A repeat of a line already listed adds
  * nothing. */
 int draft_consider(struct draft *d, const struct denial *x, const struct learn_ctx *c);
+/* learn --allow-network: each host of the report's "egress" (DOC, the
+ * report's tail) that the egress step refused as not listed, or listed on
+ * another port, as a suggestion for network.hosts; never a grant. */
+void draft_hosts(struct draft *d, const struct json_doc *doc);
 /* Take back the last addition, which check refused for WHY: it becomes a
  * suggestion. */
 void draft_retract(struct draft *d, const char *why);

@@ -161,7 +161,10 @@ static int consider_port(struct draft *d, const struct denial *x, const struct l
 	size_t *n;
 	unsigned **l = (unsigned **)port_list(&d->p, x->kind, &n, &key);
 
-	if (!l || x->port < 0 || x->port > 65535)
+	/* network.hosts: the run reaches the world through the egress
+	 * step's proxy alone; a tool that went around it has no port to
+	 * learn (explain's line says so). */
+	if (!l || x->port < 0 || x->port > 65535 || d->p.hosts.n)
 		return 0;
 	snprintf(value, sizeof value, "%ld", x->port);
 	snprintf(why, sizeof why, "%s %ld", x->kind, x->port);
@@ -178,6 +181,39 @@ static int consider_port(struct draft *d, const struct denial *x, const struct l
 	note(d, key, value, why, 1)->was_none = d->p.net_none;
 	d->p.net_none = 0;
 	return 1;
+}
+
+/* A string member KEY of object O of DOC, or NULL (a heap copy). */
+static char *text_of(const struct json_doc *doc, unsigned o, const char *key)
+{
+	unsigned v = json_get(doc, o, key);
+
+	return v && json_type(doc, v) == JSON_STRING ? json_string(doc, v, &(size_t){ 0 }) :
+	       NULL;
+}
+
+void draft_hosts(struct draft *d, const struct json_doc *doc)
+{
+	unsigned e = json_get(doc, 0, "egress"), r = e ? json_get(doc, e, "refused") : 0;
+
+	if (!r || json_type(doc, r) != JSON_ARRAY)
+		return;
+	JSON_EACH_ELEMENT(doc, r, m, h) {
+		char *host = text_of(doc, h, "host"), *reason = text_of(doc, h, "reason");
+		unsigned port = json_get(doc, h, "port");
+		char what[300], why[400];
+
+		/* a person decides which hosts a run may reach: proposed only */
+		if (host && reason && port && json_type(doc, port) == JSON_NUMBER &&
+		    (!strcmp(reason, "not listed") ||
+		     !strcmp(reason, "the name is listed, not this port"))) {
+			snprintf(what, sizeof what, "%s:%lld", host, json_integer(doc, port));
+			snprintf(why, sizeof why, "proxy connect %s: %s", qn(what), reason);
+			note(d, "network.hosts", what, why, 0);
+		}
+		free(host);
+		free(reason);
+	}
 }
 
 /* The directory a suggestion names: a file's, or a listed directory. */
@@ -382,7 +418,13 @@ void draft_write(FILE *f, const struct policy *p)
 	strs(f, "    ", "protected", &p->protected, &sep);
 	strs(f, "    ", "tmpfs", &p->tmpfs, &sep);
 	fputs("\n  },\n  \"network\": ", f);
-	if (p->net_none) {
+	if (p->hosts.n) {
+		/* a base's hosts: learn never adds one (a suggestion only) */
+		sep = "";
+		fputs("{\n", f);
+		strs(f, "    ", "hosts", &p->hosts, &sep);
+		fputs("\n  }", f);
+	} else if (p->net_none) {
 		fputs("\"none\"", f);
 	} else {
 		sep = "";

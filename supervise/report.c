@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "egresstally.h"
 #include "ending.h"
 #include "helper.h"
 #include "report.h"
@@ -29,11 +30,13 @@ static struct {
 	const char *path;            /* --report-path: fd is its directory */
 	char *dir, *base;            /* its parts */
 	int dfd;                     /* -D: --explain's denials; -1 none */
+	int efd;                     /* --egress-in: the egress server's lines; -1 none */
+	struct tally egress;
 	int inited, written, exec_seen;
 	struct timespec start;
 	void (*next_hook)(int code, const char *line);
 	struct report r;
-} rep = { .fd = -1, .rfd = -1, .dfd = -1 };
+} rep = { .fd = -1, .rfd = -1, .dfd = -1, .efd = -1 };
 
 static int descriptor(const char *arg, const char *usage, int c)
 {
@@ -41,7 +44,8 @@ static int descriptor(const char *arg, const char *usage, int c)
 
 	if (!parse_ulong(arg, 3, 1 << 20, &fd) || fcntl((int)fd, F_GETFD) < 0)
 		usage_fail(usage, "unable to use %s %s: not an open descriptor above 2",
-		           c == 'O' ? "-O" : c == 'D' ? "-D" : "--status-in", qn(arg));
+		           c == 'O' ? "-O" : c == 'D' ? "-D" : c == 'e' ? "--egress-in" :
+		           "--status-in", qn(arg));
 	return (int)fd;
 }
 
@@ -56,6 +60,7 @@ void report_option(int c, const char *arg, const char *usage)
 	case 'O': rep.fd = descriptor(arg, usage, c); break;
 	case 'R': rep.rfd = descriptor(arg, usage, c); break;
 	case 'D': rep.dfd = descriptor(arg, usage, c); break;
+	case 'e': rep.efd = descriptor(arg, usage, c); break;
 	case 'P':
 		rep.path = arg;
 		if (arg[0] != '/' || !(rep.dir = strdup(arg)))
@@ -197,6 +202,14 @@ void report_setup(void)
 {
 	if (!rep.inited)
 		report_init(&rep.r);
+	/* The egress server's lines are read as they come (SIGIO, taken by
+	 * the supervisor's sigwaitinfo: report_signal), so that no number of
+	 * connections fills the pipe; only this process is told, and
+	 * the chain never holds it, with -O or without. */
+	if (rep.efd >= 0 && (fcntl(rep.efd, F_SETFD, FD_CLOEXEC) < 0 ||
+	                     fcntl(rep.efd, F_SETOWN, getpid()) < 0 ||
+	                     fcntl(rep.efd, F_SETFL, O_NONBLOCK | O_ASYNC) < 0))
+		die(EXIT_CONFINE, "unable to set up the egress step's descriptor");
 	if (rep.fd < 0)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &rep.start);
@@ -220,11 +233,21 @@ void report_setup(void)
 	}
 }
 
-void report_keep(int *fd, int *rfd, int *dfd)
+void report_keep(int *fd, int *rfd, int *dfd, int *efd)
 {
 	*fd = rep.fd;
 	*rfd = rep.rfd;
 	*dfd = rep.dfd;
+	*efd = rep.efd;
+}
+
+int report_signal(int sig, const siginfo_t *si)
+{
+	if (sig != SIGIO || rep.efd < 0 || si->si_code == SI_USER || si->si_code == SI_QUEUE)
+		return 0;
+	while (tally_read(&rep.egress, rep.efd) > 0)
+		;
+	return 1;
 }
 
 /* What the explain step wrote into -D's memfd: the "denials" array, or
@@ -311,6 +334,11 @@ int report_end(int status)
 		return 0;
 	read_pipe();
 	read_denials();
+	if (rep.efd >= 0) {
+		/* the connections the run left end as their sockets close */
+		r->egress_complete = tally_drain(&rep.egress, rep.efd, TALLY_DRAIN_MS);
+		r->egress = &rep.egress;
+	}
 	ran = rep.rfd < 0 || (rep.exec_seen && !r->fatal);
 	usage_facts();
 	if (ran && WIFEXITED(raw))

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "egresstally.h"
+
 #define REPORT_VERSION 1
 
 /* A list of lines, each a heap string. */
@@ -42,6 +44,10 @@ struct report {
 	/* run --explain's denials (DESIGN.md 4.7): a JSON array, written as
 	 * it is; NULL (null) until --explain fills it. */
 	const char *denials;
+	/* The egress step's hosts (--egress-in): NULL (null) without it;
+	 * complete: the server said "idle" after the run ended. */
+	const struct tally *egress;
+	int egress_complete;
 };
 
 /* All null, and the version. */

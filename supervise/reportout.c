@@ -127,6 +127,43 @@ static void walls(struct out *o, const char *w)
 	LIT(o, "}");
 }
 
+/* The egress step's hosts: {"complete", "refused": [{host, port, count,
+ * reason}], "allowed": [{host, port, connections, bytes_sent,
+ * bytes_received}], "more_refused", "more_allowed"}, or null. */
+static void egress(struct out *o, const struct tally *t, int complete)
+{
+	if (!t) {
+		LIT(o, "null");
+		return;
+	}
+	outf(o, "{\"complete\":%s,\"refused\":[", complete ? "true" : "false");
+	for (size_t i = 0; i < t->nrefused; i++) {
+		const struct tally_host *h = &t->refused[i];
+		if (i)
+			LIT(o, ",");
+		LIT(o, "{\"host\":");
+		str(o, strcmp(h->host, "-") ? h->host : NULL);
+		if (h->port)
+			outf(o, ",\"port\":%u,\"count\":%lu,\"reason\":", h->port, h->n);
+		else
+			outf(o, ",\"port\":null,\"count\":%lu,\"reason\":", h->n);
+		str(o, h->why);
+		LIT(o, "}");
+	}
+	LIT(o, "],\"allowed\":[");
+	for (size_t i = 0; i < t->nallowed; i++) {
+		const struct tally_host *h = &t->allowed[i];
+		if (i)
+			LIT(o, ",");
+		LIT(o, "{\"host\":");
+		str(o, h->host);
+		outf(o, ",\"port\":%u,\"connections\":%lu,\"bytes_sent\":%llu,"
+		     "\"bytes_received\":%llu}", h->port, h->n, h->up, h->down);
+	}
+	outf(o, "],\"more_refused\":%lu,\"more_allowed\":%lu}", t->more_refused,
+	     t->more_allowed);
+}
+
 void report_init(struct report *r)
 {
 	memset(r, 0, sizeof *r);
@@ -216,6 +253,8 @@ char *report_text(const struct report *r, size_t *len)
 	list(&o, &r->warnings);
 	LIT(&o, ",\"env_dropped\":");
 	list(&o, &r->env_dropped);
+	LIT(&o, ",\"egress\":");
+	egress(&o, r->egress, r->egress_complete);
 	/* run --explain's list goes here, as it is (report.h). */
 	LIT(&o, ",\"denials\":");
 	if (r->denials)

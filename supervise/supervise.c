@@ -38,7 +38,8 @@ const char *progname = "sharness-exec-supervise";
 
 #define USAGE "sharness-exec-supervise [-bt] [-A ABI] [-D FD] [-E FD] [--policy-key KEY] " \
 	"[--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-O FD] " \
-	"[--report-path PATH] [--status-in FD] [--timeout SECONDS] [-W FD] [--] PROGRAM [ARG...]"
+	"[--report-path PATH] [--status-in FD] [--egress-in FD] [--timeout SECONDS] [-W FD] " \
+	"[--] PROGRAM [ARG...]"
 
 /* The pdeath signal init asks for; init tells it from the same signal sent
  * by the supervisor by looking whether the supervisor is still there. */
@@ -238,7 +239,7 @@ static int supervise(void)
 		siginfo_t si;
 		int sig = sigwaitinfo(&run.all, &si), st;
 
-		if (sig < 0)
+		if (sig < 0 || report_signal(sig, &si))
 			continue;
 		if (sig == SIGCHLD) {
 			reap_strays();
@@ -287,7 +288,8 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 		{ "kill-after", required_argument, NULL, 'K' }, { "timeout", required_argument, NULL, 'T' },
 		{ "policy-hash", required_argument, NULL, 'H' }, { "policy-id", required_argument, NULL, 'I' },
 		{ "policy-key", required_argument, NULL, 'F' }, { "status-in", required_argument, NULL, 'R' },
-		{ "report-path", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 }
+		{ "report-path", required_argument, NULL, 'P' },
+		{ "egress-in", required_argument, NULL, 'e' }, { NULL, 0, NULL, 0 }
 	};
 	int c;
 
@@ -307,7 +309,7 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			ending_option(c, optarg, USAGE);
 			break;
 		case 'E': status_fd(optarg, USAGE); break;
-		case 'D': case 'F': case 'H': case 'I': case 'O': case 'P': case 'R':
+		case 'D': case 'F': case 'H': case 'I': case 'O': case 'P': case 'R': case 'e':
 			report_option(c, optarg, USAGE);
 			break;
 		case 'h':
@@ -328,6 +330,8 @@ static void parse(int argc, char **argv, unsigned long *abi_cap)
 			       "                 with -O: FD is PATH's directory; the report goes\n"
 			       "                 there by name, renamed over PATH, once the run ended\n"
 			       "  --status-in FD read the status pipe's lines from FD, for the report\n"
+			       "  --egress-in FD read the egress server's lines from FD as they come,\n"
+			       "                 for the report's hosts (with -O)\n"
 			       "  --timeout SECONDS\n"
 			       "                 after SECONDS, SIGTERM to the whole run; exit 124\n"
 			       "                 (to 3 digits after a point, 1.5, as --kill-after)\n"
@@ -426,10 +430,10 @@ static void start_init(char **argv, char *why)
 	close(run.status[1]);
 	if (run.early)
 		watcher_wait(why);
-	int keep[] = { 2, run.status[0], run.up, run.down, run.children, -1, -1, -1 };
+	int keep[] = { 2, run.status[0], run.up, run.down, run.children, -1, -1, -1, -1 };
 
-	report_keep(&keep[5], &keep[6], &keep[7]);
-	keep_only(keep, 8);
+	report_keep(&keep[5], &keep[6], &keep[7], &keep[8]);
+	keep_only(keep, 9);
 	status_close();
 }
 

@@ -54,14 +54,17 @@ void keep_only(int *keep, int n);
  * timeout's --kill-after, and the end of every run). */
 void init_kill_all(void);
 
-/* report.c (-O, -D, -u, --report-path, --status-in, --policy-id,
- * --policy-hash, --policy-key; report.h): the options, C and its ARG; after
- * them, set up (the report's descriptors close-on-exec, the supervisor's
- * own lines taken); the descriptors the supervisor keeps (-1: none); the
- * report, once the run has ended with STATUS. */
+/* report.c (-O, -D, -u, --report-path, --status-in, --egress-in,
+ * --policy-id, --policy-hash, --policy-key; report.h): the options, C and
+ * its ARG; after them, set up (the report's descriptors close-on-exec, the
+ * supervisor's own lines taken); the descriptors the supervisor keeps (-1:
+ * none); a signal the supervisor waited for: 1 when it was the SIGIO of
+ * --egress-in, whose lines it then read; the report, once the run has
+ * ended with STATUS. */
 void report_option(int c, const char *arg, const char *usage);
 void report_setup(void);
-void report_keep(int *fd, int *rfd, int *dfd);
+void report_keep(int *fd, int *rfd, int *dfd, int *efd);
+int report_signal(int sig, const siginfo_t *si);
 /* 0, or -1 when the report could not be written by name (--report-path). */
 int report_end(int status);
 

@@ -49,7 +49,7 @@ assert text.endswith("}\n") and text.count("\n") == 1, repr(text)
 r = json.loads(text)
 keys = ["report", "policy", "outcome", "wrapper_status", "target", "fatal", "walls",
         "dropped", "memory", "pids", "cpu", "timeout", "wall_s", "warnings", "env_dropped",
-        "denials"]
+        "egress", "denials"]
 assert sorted(r) == sorted(keys), sorted(r)
 assert r["report"] == 1
 assert r["outcome"] in ("exited", "signaled", "timed_out", "refused",
@@ -71,6 +71,7 @@ obj(r["timeout"], ["after_s", "kill_after_s"])
 assert r["wall_s"] is None or r["wall_s"] >= 0
 assert all(isinstance(x, str) for x in r["dropped"] + r["warnings"] + (r["env_dropped"] or []))
 assert r["walls"] is None or all(v is None or isinstance(v, str) for v in r["walls"].values())
+assert r["egress"] is None or sorted(r["egress"]) == ["allowed", "complete", "more_allowed", "more_refused", "refused"]
 assert r["denials"] is None or all(sorted(d) == ["allow", "count", "errno", "kind", "status", "what", "why"] for d in r["denials"])
 print(r["outcome"], status(r["wrapper_status"]), status(r["target"]))
 print(eval(sys.argv[2]))

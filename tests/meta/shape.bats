@@ -38,10 +38,10 @@ ceiling() {
 # reached when its folders became one program each, as a ceiling: a
 # program that must grow raises its own line here, in a commit that says
 # why. A new program gets a line, or the test fails.
-BUDGETS="sharness-exec:5200 sharness-exec-netns:250 sharness-exec-supervise:2350
-	sharness-exec-explain:1300 sharness-exec-limits:1050 sharness-exec-view:2150
+BUDGETS="sharness-exec:5200 sharness-exec-netns:250 sharness-exec-supervise:2410
+	sharness-exec-explain:1310 sharness-exec-limits:1050 sharness-exec-view:2150
 	sharness-exec-listen:400 sharness-exec-landlock:700 sharness-exec-egress:1250
-	sharness-exec-probe:1550 sharness-exec-sign:3700 sharness-exec-learn:3500
+	sharness-exec-probe:1550 sharness-exec-sign:3700 sharness-exec-learn:3530
 	sharness-exec-launch:6350"
 # What `run` executes: the front end and every step of its chain, each
 # file once (lib/ and the policy library are shared). The default run
@@ -50,12 +50,13 @@ BUDGETS="sharness-exec:5200 sharness-exec-netns:250 sharness-exec-supervise:2350
 # besides; the object form's listen step is smaller than egress). The
 # front end is most of it: it verifies (hash, signatures, the trust of
 # files), compiles and reports; each step does one job. Ceilings: the
-# figures reached, 12,519 and 15,320, rounded up to the hundred.
+# figures reached, 12,767 and 15,626 (issue 40: the egress step's lines read
+# into the report, lib/egresstally.c), rounded up to the hundred.
 RUN_DEFAULT="sharness-exec sharness-exec-netns sharness-exec-supervise sharness-exec-view
 	sharness-exec-landlock"
 RUN_LARGEST="$RUN_DEFAULT sharness-exec-egress sharness-exec-explain sharness-exec-limits"
-RUN_DEFAULT_MAX=12600
-RUN_LARGEST_MAX=15400
+RUN_DEFAULT_MAX=12800
+RUN_LARGEST_MAX=15700
 
 @test "each installed program's own code stays within its budget (issue 39)" {
 	local p n max over=0 seen=0

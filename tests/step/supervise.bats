@@ -23,7 +23,7 @@ load ../helpers/load
 
 TRY_SUPER="$TRYDIR/try-super"
 DENY="$TRYDIR/deny-unshare"
-USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-D FD] [-E FD] [--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-O FD] [--report-path PATH] [--status-in FD] [--timeout SECONDS] [-W FD] [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-supervise [-bt] [-A ABI] [-D FD] [-E FD] [--policy-key KEY] [--policy-hash HASH] [--policy-id ID] [--kill-after SECONDS] [-O FD] [--report-path PATH] [--status-in FD] [--egress-in FD] [--timeout SECONDS] [-W FD] [--] PROGRAM [ARG...]"
 
 setup() {
 	setup_tmp
