@@ -182,10 +182,12 @@ static void manifest_describe(const struct manifest *m, FILE *f)
 }
 
 /* Component P's chain, from `run --dry-run` of the front end (-F), its
- * inline policy on a pipe, pinned by its hash. */
+ * inline policy on a pipe, pinned by its hash, its state directory
+ * given as the launch gives it. */
 static int show_chain(const struct launch *s, const struct component *p, char **cmd)
 {
 	const jsmntok_t *t = &s->l.doc.tok[p->policy_tok];
+	char state[sizeof SESSION_DIR + MANIFEST_ROLE_MAX + 1];
 	const char **v;
 	size_t n = 0, argc = 0;
 	int fd[2], status;
@@ -193,11 +195,14 @@ static int show_chain(const struct launch *s, const struct component *p, char **
 
 	while (cmd[argc])
 		argc++;
-	if (!(v = calloc(argc + 9, sizeof *v)))
+	if (!(v = calloc(argc + 11, sizeof *v)))
 		diex(EXIT_REFUSED, "out of memory");
 	v[n++] = "sharness-exec";
 	v[n++] = "run";
 	v[n++] = "--dry-run";
+	snprintf(state, sizeof state, "%s/%s", SESSION_DIR, p->role);
+	v[n++] = "--state-dir";
+	v[n++] = state;
 	v[n++] = "--policy=-";
 	v[n++] = "--expect-hash";
 	v[n++] = p->hash;

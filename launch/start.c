@@ -3,12 +3,13 @@
  * started the launch (the descriptor -F) as
  *
  *   sharness-exec run --user UID:GID --launch-env --in-session \
- *       --passwd-fd P --group-fd G --hosts-fd H \
+ *       --state-dir SESSION_DIR/ROLE --passwd-fd P --group-fd G --hosts-fd H \
  *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
  *
  * N being the sealed memfd of the role's inline policy (run closes every
  * inherited descriptor first, so it opens the launcher's), HASH the
- * policy's own, pinned. --launch-env lets through the variables that
+ * policy's own, pinned. --state-dir gives the role its state directory,
+ * read-write, whether its policy lists it or not. --launch-env lets through the variables that
  * launch sets, and only those (manifest_launch_sets); --in-session keeps
  * the session's network namespace, for "none" too; P and G are sealed
  * memfds of root's passwd and group lines and the role's own (its name
@@ -146,7 +147,7 @@ static const char **run_argv(const struct launch *s, const struct role *r)
 
 	for (; cmd[words]; words++)
 		;
-	if (!(v = calloc(words + 18, sizeof *v)))
+	if (!(v = calloc(words + 20, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
 	v[k++] = "sharness-exec";
 	v[k++] = "run";
@@ -157,6 +158,8 @@ static const char **run_argv(const struct launch *s, const struct role *r)
 	k = push_hosts(s, v, k, fds[2]);
 	v[k++] = "--launch-env";
 	v[k++] = "--in-session";
+	v[k++] = "--state-dir";
+	v[k++] = r->state;
 	v[k++] = "--expect-hash";
 	v[k++] = r->c->hash;
 	snprintf(policy, sizeof policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy);
