@@ -160,6 +160,7 @@ static void manifest_describe(const struct manifest *m, FILE *f)
 	manifest_warn(m, warn_line, NULL);
 	for (size_t i = 0; i <= m->ncomp; i++) {
 		const struct component *p = &m->comp[i];
+		char port[16];
 
 		if (i < m->ncomp)
 			fprintf(f, "components[%zu] \"%s\": ", i, p->role);
@@ -176,6 +177,13 @@ static void manifest_describe(const struct manifest *m, FILE *f)
 			fprintf(f, " within %lu s", p->ready_timeout);
 		for (size_t d = 0; d < p->nafter; d++)
 			fprintf(f, "%s%s", d ? ", " : "; starts once ready: ", m->comp[p->after[d]].role);
+		if (p->health)
+			fprintf(f, "; health: %s%s%s every %lu ms, each within %lu ms, %lu failed in a row "
+			        "end the session", p->health_port ? "TCP port " : "", p->health_port ?
+			        (snprintf(port, sizeof port, "%u", p->health_port), port) : "",
+			        p->health_port && p->health_command.n ? " and its command" :
+			        p->health_command.n ? "its command" : "", p->health_interval_ms,
+			        p->health_timeout_ms, p->health_fails);
 		fprintf(f, "%s%s%s\n", p->freeze_when_ready ? "; frozen when ready" : "",
 		        p->identity ? "; identity spiffe://SESSION/" : "", p->identity ? p->role : "");
 	}

@@ -68,6 +68,12 @@ struct role {
 	struct timespec deadline;   /* of its readiness */
 	int cg;                     /* its cgroup2 cgroup (freeze_when_ready), or -1 */
 	int frozen;                 /* it was frozen, and is not thawed yet */
+	pid_t check;                /* its health check's process, or -1 (health.c) */
+	int checkfd;                /* ... its pidfd */
+	int phase;                  /* ... HEALTH_TCP or HEALTH_COMMAND */
+	struct timespec due;        /* its next check, or the running one's limit */
+	unsigned long fails;        /* its checks failed in a row */
+	char unwell[96];            /* why the last one failed */
 };
 
 struct launch {
@@ -142,6 +148,9 @@ void identity_issue(struct launch *s);
 
 /* start.c: fork and exec `sharness-exec run` for role R (S). */
 void start_role(struct launch *s, struct role *r);
+/* In a child of the init: exec `sharness-exec run` of CMD as R, under R's
+ * policy, with what launch gives R. */
+NORETURN void exec_run(const struct launch *s, const struct role *r, char **cmd);
 /* ready.c: start each component once every one it names in "after" is
  * ready (and frozen, for freeze_when_ready), the others together, and
  * wait until each is ready, draining them all; 126 naming one that ends
@@ -169,6 +178,19 @@ void log_flush(struct role *r, int err);
  * its last lines (at most LOG_TAIL) on stderr, after the fatal line. */
 void log_ended(const struct role *r, char *why, size_t n);
 void log_tail(const struct role *r);
+/* ready.c: of the sockets listening on PORT in FILE (/proc/net/tcp's
+ * format), *MINE UID's and *OTHER another uid's; in a probe's child. */
+void tcp_listeners(const char *file, unsigned port, uid_t uid, int *mine, int *other);
+/* health.c: each component's health check (the manifest's health) while
+ * main runs, every interval_ms after the last one ended: a TCP connect to
+ * its port as its uid, then its command run under its policy (exit 0);
+ * fails checks in a row, each a refusal, another uid's listener, a status
+ * or no answer within timeout_ms, end the session (126, naming it). The
+ * loop polls each role's checkfd until health_ms, then health_events. */
+enum { HEALTH_TCP = 1, HEALTH_COMMAND };
+void health_start(struct launch *s);
+long health_ms(const struct launch *s);
+void health_events(struct launch *s);
 /* loop.c: S's life after the fork: start, ready, main, end. GO is the
  * launcher's pipe: a byte to start, then on each SIGCONT the launcher
  * gets, "f" if the shell gave the launch the terminal, else "b". */

@@ -137,11 +137,10 @@ static size_t push_hosts(const struct launch *s, const char **v, size_t k, char 
 	return k;
 }
 
-/* In the child: the words of R's run. */
-static const char **run_argv(const struct launch *s, const struct role *r)
+/* In the child: the words of R's run of CMD. */
+static const char **run_argv(const struct launch *s, const struct role *r, char **cmd)
 {
 	static char policy[64], fds[3][16];
-	char **cmd = r->main ? s->cmd : r->c->command.v;
 	size_t words = 0, k = 0;
 	const char **v;
 
@@ -200,6 +199,13 @@ static int read_end(const struct role *r, const int p[2])
 	return p[0];
 }
 
+void exec_run(const struct launch *s, const struct role *r, char **cmd)
+{
+	set_env(s, r);
+	syscall(SYS_execveat, s->frontend, "", run_argv(s, r, cmd), environ, AT_EMPTY_PATH);
+	die(EXIT_CONFINE, "unable to execute the front end for %s", q(r->c->role));
+}
+
 void start_role(struct launch *s, struct role *r)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
@@ -213,9 +219,7 @@ void start_role(struct launch *s, struct role *r)
 	if (!pid) {
 		child_io(r, out, err);
 		freeze_join(r);
-		set_env(s, r);
-		syscall(SYS_execveat, s->frontend, "", run_argv(s, r), environ, AT_EMPTY_PATH);
-		die(EXIT_CONFINE, "unable to execute the front end for %s", q(r->c->role));
+		exec_run(s, r, r->main ? s->cmd : r->c->command.v);
 	}
 	setpgid(pid, pid);
 	/* The init cannot tell: in its pid namespace neither its own process

@@ -30,13 +30,13 @@ script() {
 	chmod 755 "$TMP/$name.sh"
 }
 
-# role ROLE FILES [REST]: a component that runs $TMP/ROLE.sh, its
-# policy's files FILES (JSON members after exec and read), REST more
-# members of the component (JSON).
+# role ROLE READ [FILES [REST]]: a component that runs $TMP/ROLE.sh, its
+# policy's files.read that and READ (JSON strings), FILES more members of
+# its files, REST more members of the component (JSON).
 role() {
 	printf '%s' '{"role":"'"$1"'","command":["/bin/sh","'"$TMP/$1"'.sh"],
-	  "policy":{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh"]'"${2:+,$2}"'},
-	            "network":{"bind_tcp_ports":[7000,7001],"connect_tcp_ports":[7000,7001]},"process":{"no_new_privs":true}}'"${3:+,$3}"'}'
+	  "policy":{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh"'"${2:+,$2}"']'"${3:+,$3}"'},
+	            "network":{"bind_tcp_ports":[7000,7001],"connect_tcp_ports":[7000,7001]},"process":{"no_new_privs":true}}'"${4:+,$4}"'}'
 }
 
 # manifest COMPONENTS: $TMP/m.json, COMPONENTS and main, which runs
@@ -59,8 +59,8 @@ manifest() {
 	script main 'echo m >/run/sharness-exec/session/main/mine && echo main-wrote' \
 		"echo x >/run/sharness-exec/session/a/theirs || echo main-refused" \
 		"echo go >$TMP/to-test; read x <$TMP/to-main"
-	manifest "$(role a '' '"ready":{"stdout_line":true}'),
-		$(role b '' '"ready":{"stdout_line":true}' | sed 's|"read":\[|&"'"$STATE"'",|')"
+	manifest "$(role a '' '' '"ready":{"stdout_line":true}'),
+		$(role b '' '' '"ready":{"stdout_line":true}' | sed 's|"read":\[|&"'"$STATE"'",|')"
 	grep -q '"read":\["'"$STATE"'",' "$TMP/m.json"
 	exec 7<>"$TMP/to-test"
 	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
@@ -83,4 +83,108 @@ manifest() {
 	grep -Fxq 'b| b-refused' "$TMP/err"
 	[ -z "$(grep -F 'b-sees-a' "$TMP/err")" ]
 	nothing_left
+}
+
+# $TMP/srv.py PORT FIFO: listens on PORT, accepting and closing each
+# connection, until a line comes on FIFO (opened read-write, so that the
+# open waits for no writer): then it stops listening, and waits for ever.
+serve_until() {
+	printf '%s\n' 'import os, select, signal, socket, sys' 's = socket.socket()' \
+		's.bind(("127.0.0.1", int(sys.argv[1])))' 's.listen()' 'f = os.open(sys.argv[2], os.O_RDWR)' \
+		'print("listening", flush=True)' \
+		'while True:' '    r, _, _ = select.select([s, f], [], [])' \
+		'    if f in r:' '        s.close()' '        break' '    c, _ = s.accept()' '    c.close()' \
+		'while True:' '    signal.pause()' >"$TMP/srv.py"
+}
+
+@test "a component that stops listening while main runs ends the session with 126 naming it; so does a failing health command" {
+	require_feature tool:python3
+	require_feature file:/usr/bin/python3
+	serve_until
+	mkfifo -m 666 "$TMP/stop"
+	manifest "$(role srv '"'"$TMP"'/srv.py"' '"write":["'"$TMP"'/stop"]' \
+		'"ready":{"stdout_line":true},"health":{"tcp":7000,"interval_ms":20,"fails":2}' |
+		sed 's|"/bin/sh","'"$TMP"'/srv.sh"|"/usr/bin/python3","'"$TMP"'/srv.py","7000","'"$TMP"'/stop"|')"
+	script main "echo go >$TMP/to-test" 'exec sleep infinity'
+	exec 7<>"$TMP/to-test"
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	LAUNCHED=$!
+	read -r -t 60 -u 7 word
+	[ "$word" = go ]
+	echo stop >"$TMP/stop"
+	rc=0
+	wait "$LAUNCHED" || rc=$?
+	LAUNCHED=
+	[ "$rc" = 126 ]
+	[ ! -s "$TMP/out" ]
+	[ "$(tail -n 1 "$TMP/err")" = 'sharness-exec-launch: fatal: component "srv" is unhealthy: TCP port 7000 accepts no connection, 2 checks in a row' ]
+	# a health command, under the component's policy, that fails once
+	# $TMP/sick is there
+	mkdir -m 755 "$TMP/flags"
+	script cmd 'echo up' 'exec sleep infinity'
+	manifest "$(role cmd '"'"$TMP"'/flags"' '' \
+		'"ready":{"stdout_line":true},"health":{"command":["/bin/sh","-c","test ! -e '"$TMP"'/flags/sick"],"interval_ms":20,"fails":1}')"
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	LAUNCHED=$!
+	read -r -t 60 -u 7 word
+	[ "$word" = go ]
+	touch "$TMP/flags/sick"
+	rc=0
+	wait "$LAUNCHED" || rc=$?
+	LAUNCHED=
+	[ "$rc" = 126 ]
+	[ "$(tail -n 1 "$TMP/err")" = 'sharness-exec-launch: fatal: component "cmd" is unhealthy: its health command exited 1, 1 check in a row' ]
+	nothing_left
+}
+
+@test "a healthy component does not disturb main: its checks run as its uid, under its policy, while main runs" {
+	require_feature tool:python3
+	require_feature file:/usr/bin/python3
+	serve_until
+	mkfifo -m 666 "$TMP/stop" "$TMP/ticks"
+	# each check connects to 7000, then its command writes a tick (and its
+	# uid) on $TMP/ticks, which main reads three times
+	manifest "$(role srv '"'"$TMP"'/srv.py"' '"write":["'"$TMP"'/stop","'"$TMP"'/ticks"]' \
+		'"ready":{"stdout_line":true},"health":{"tcp":7000,"command":["/bin/sh","-c","echo tick $(id -u) >'"$TMP"'/ticks"],"interval_ms":20,"fails":1}' |
+		sed 's|"/bin/sh","'"$TMP"'/srv.sh"|"/usr/bin/python3","'"$TMP"'/srv.py","7000","'"$TMP"'/stop"|')"
+	sed -i 's|"read":\["'"$TMP"'/main.sh"|&,"'"$TMP"'/ticks"|' "$TMP/m.json"
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh -c \
+		"for i in 1 2 3; do read x <$TMP/ticks; echo \"\$x\"; done; echo main \$(id -u)"
+	[ "${#lines[@]}" = 4 ]
+	[[ ${lines[3]} =~ ^main\ ([0-9]+)$ ]]
+	local main_uid=${BASH_REMATCH[1]} uid
+	for i in 0 1 2; do
+		[[ ${lines[i]} =~ ^tick\ ([0-9]+)$ ]]
+		uid=${BASH_REMATCH[1]}
+		[ "$uid" -ge "$FIRST" ] && [ "$uid" -le "$LAST" ] && [ "$uid" != "$main_uid" ]
+	done
+	[ -z "$(grep unhealthy <<<"$stderr")" ]
+	nothing_left
+}
+
+@test "check validates health, names the key a typo is near, and says what it does" {
+	write_policy "$TMP/h.json" '{"launch":1,"id":"h","components":[
+	 {"role":"db","command":["/bin/true"],"helth":{},
+	  "policy":{"pbp":1,"id":"db","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[5432]},"process":{"no_new_privs":true}}},
+	 {"role":"kv","command":["/bin/true"],"health":{"tcp":6379,"intervall_ms":5,"fails":0,"command":[]},
+	  "policy":{"pbp":1,"id":"kv","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[5432]},"process":{"no_new_privs":true}}},
+	 {"role":"fz","command":["/bin/true"],"health":{},"freeze_when_ready":true,"ready":{"stdout_line":true},
+	  "policy":{"pbp":1,"id":"fz","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}],
+	 "main":{"role":"main","health":{"tcp":1},"policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/h.json"
+	[ "$stderr" = "sharness-exec: $TMP/h.json: components[0] \"db\": helth: unknown key; did you mean health?
+sharness-exec: $TMP/h.json: components[1] \"kv\": health.intervall_ms: unknown key; did you mean health.interval_ms?
+sharness-exec: $TMP/h.json: components[1] \"kv\": health.fails: must be 1-100, not 0
+sharness-exec: $TMP/h.json: components[1] \"kv\": health.command: must be an array of at least one string
+sharness-exec: $TMP/h.json: components[1] \"kv\": health.tcp: port 6379 is not in policy.network.bind_tcp_ports
+sharness-exec: $TMP/h.json: components[2] \"fz\": health: needs tcp, command or both
+sharness-exec: $TMP/h.json: components[2] \"fz\": health: a component frozen when ready answers no health check
+sharness-exec: $TMP/h.json: main \"main\": health: unknown key" ]
+	write_policy "$TMP/h.json" '{"launch":1,"id":"h","components":[
+	 {"role":"kv","command":["/bin/true"],"health":{"tcp":6379,"command":["/bin/true"],"interval_ms":500},
+	  "policy":{"pbp":1,"id":"kv","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[6379]},"process":{"no_new_privs":true}}}],
+	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
+	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/h.json"
+	[[ ${lines[1]} == 'components[0] "kv": '*'; health: TCP port 6379 and its command every 500 ms, each within 10000 ms, 3 failed in a row end the session' ]]
 }
