@@ -39,6 +39,7 @@
 	"    --uid-range FIRST-LAST\tthe session's uids (" MANIFEST_UID_RANGE ")\n" \
 	"    --user USER\tmain runs as USER, not a uid of the session's\n" \
 	"    --logs DIR\tkeep each component's output in DIR/ROLE.log\n" \
+	"    --keep\tafter a failure, keep the state directories in " KEPT_DIR "/ID\n" \
 	"COMMAND\tmain's command\n" \
 	"-h, --help\tprint this help and exit\n"
 
@@ -97,6 +98,7 @@ static void parse_launch(struct launch *s, int argc, char **argv, struct launch_
 		{ "uid-range", required_argument, NULL, 'R' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "logs", required_argument, NULL, 'L' },
+		{ "keep", no_argument, NULL, 0x100 },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Options that take a value, by letter; -n, -h, -F and --trust-key
@@ -117,6 +119,8 @@ static void parse_launch(struct launch *s, int argc, char **argv, struct launch_
 			*value[c] = optarg;
 		} else if (c == 'n') {
 			s->dry = 1;
+		} else if (c == 0x100) {
+			s->keep = 1;
 		} else if (c == 'h') {
 			exit(front ? launch_help() : usage_help());
 		} else if (c == 'F') {

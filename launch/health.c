@@ -111,7 +111,11 @@ static void check_over(struct launch *s, struct role *r, int status)
 	}
 	at_ms(&r->due, c->health_interval_ms);
 	if (status == 0) {
-		r->fails = 0;
+		if (r->fails || !r->checked) {
+			r->fails = 0;
+			r->checked = 1;
+			status_write(s);
+		}
 		return;
 	}
 	if (status < 0)
@@ -132,7 +136,9 @@ static void check_over(struct launch *s, struct role *r, int status)
 	else
 		snprintf(r->unwell, sizeof r->unwell, "its health command exited %d",
 		         WEXITSTATUS(status));
-	if (++r->fails < c->health_fails)
+	r->unhealthy = ++r->fails >= c->health_fails;
+	status_write(s);
+	if (!r->unhealthy)
 		return;
 	drain_all(s);
 	fatal_say(EXIT_CONFINE, 0, "component %s is unhealthy: %s, %lu check%s in a row",

@@ -34,6 +34,8 @@
 #define RUN_DIR      "/run/sharness-exec"
 #define SESSION_DIR  RUN_DIR "/session"
 #define UIDS_DIR     RUN_DIR "/uids"
+#define KEPT_DIR     RUN_DIR "/kept"     /* --keep's, root's alone (0700) */
+#define STATUS_FILE  MANIFEST_STATUS_FILE  /* in SESSION_DIR */
 #define READY_LINE_MAX 4096
 #define STOP_GRACE_MS  5000     /* SIGTERM, then SIGKILL this long after */
 #define LOG_LINE_MAX   4096     /* bytes of a component's line; longer ones are cut */
@@ -74,6 +76,7 @@ struct role {
 	struct timespec due;        /* its next check, or the running one's limit */
 	unsigned long fails;        /* its checks failed in a row */
 	char unwell[96];            /* why the last one failed */
+	int checked, unhealthy;     /* a check of it passed; it failed its last */
 };
 
 struct launch {
@@ -98,13 +101,18 @@ struct launch {
 	int tty;                    /* on a terminal: job control (loop.c) */
 	int jobs;                   /* the launcher's word on it, "f" or "b" */
 	int main_stopped;           /* main stopped, so the launch too */
+	int keep;                   /* --keep */
+	int hostmnt;                /* --keep: the host's mount namespace, or -1 */
+	int keep_r;                 /* --keep: the watcher's end of how main ended, or -1 */
+	char kept[sizeof KEPT_DIR + 66];  /* KEPT_DIR/NAME of the manifest's id */
 };
 
 #define USAGE "sharness-exec-launch -F FD [launch] [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
-	"-- COMMAND [ARG...]\n" \
-	"       sharness-exec-launch [--manifest-fd FD] check FILE"
+	"[--keep] -- COMMAND [ARG...]\n" \
+	"       sharness-exec-launch [--manifest-fd FD] check FILE\n" \
+	"       sharness-exec-launch [-F FD launch] status"
 
 /* command.c: launch's words ARGV (ARGV[0] the word before its first
  * option); FRONT: given after the word launch, so it speaks as the front
@@ -191,6 +199,10 @@ enum { HEALTH_TCP = 1, HEALTH_COMMAND };
 void health_start(struct launch *s);
 long health_ms(const struct launch *s);
 void health_events(struct launch *s);
+/* status.c: SESSION_DIR/STATUS_FILE written anew: each role's state. */
+void status_write(const struct launch *s);
+/* `launch status`: the status of each session running and each kept. */
+int launch_status(void);
 /* loop.c: S's life after the fork: start, ready, main, end. GO is the
  * launcher's pipe: a byte to start, then on each SIGCONT the launcher
  * gets, "f" if the shell gave the launch the terminal, else "b". */
@@ -216,9 +228,16 @@ void freeze_thaw(struct launch *s);
  * caller ends it (end.c calls freeze_thaw, so nothing here ends it). */
 int freeze_prepare(struct launch *s);
 int freeze_role(struct launch *s, struct role *r);
+/* keep.c: --keep. The launcher, before the session's namespaces: S->kept
+ * set, what an earlier launch of the same id kept removed, and with
+ * --keep the host's mount namespace opened. The watcher, once the session
+ * is gone: its tmpfs mounted at S->kept in the host's mount namespace,
+ * which it joins, and where said; 0, or -1 said. */
+void keep_clear(struct launch *s);
+int keep_move(const struct launch *s);
 /* teardown.c: the watcher, forked by L: it waits on INIT (a pidfd) and
  * then removes what the session left, and releases the uids last. */
-pid_t watcher_start(struct launch *s, int init);
+pid_t watcher_start(struct launch *s, int init, int keep_w);
 
 int pidfd_open_(pid_t pid);
 int pidfd_signal(int pidfd, int sig);

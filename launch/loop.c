@@ -39,6 +39,7 @@ static NORETURN void component_ended(struct launch *s, struct role *r)
 
 	waitpid(r->pid, &r->status, 0);
 	r->ended = 1;
+	status_write(s);
 	drain_all(s);
 	log_flush(r, 0);
 	log_flush(r, 1);
@@ -205,8 +206,10 @@ void session_init(struct launch *s, int go)
 		s->r[i].pidfd = s->r[i].out = s->r[i].err = -1;
 	if ((end = freeze_prepare(s)))
 		session_end(s, end);
+	status_write(s);
 	components_start(s);
 	start_role(s, &s->r[s->n - 1]);
+	status_write(s);
 	health_start(s);
 	main_wait(s);
 }

@@ -24,6 +24,8 @@
 #define MANIFEST_UID_RANGE      "1879048192-1879113727"
 /* The session's tmpfs, a state directory for each role beneath it. */
 #define MANIFEST_STATE_DIR      "/run/sharness-exec/session"
+/* The session's status, beside them (no role's name has a dot). */
+#define MANIFEST_STATUS_FILE    "session.status"
 
 enum ready { READY_NONE, READY_TCP, READY_UNIX, READY_STDOUT_LINE };
 

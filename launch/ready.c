@@ -172,6 +172,7 @@ static void up(struct launch *s, struct role *r)
 	r->up = 1;
 	if ((end = freeze_role(s, r)))
 		session_end(s, end);
+	status_write(s);
 }
 
 /* R's probe has ended: ready, or the session's end. */
@@ -271,6 +272,7 @@ void components_start(struct launch *s)
 					continue;
 				start_role(s, r);
 				r->started = again = 1;
+				status_write(s);
 				r->probe = probe_start(r, &r->probefd);
 				clock_gettime(CLOCK_MONOTONIC, &r->deadline);
 				r->deadline.tv_sec += (time_t)r->c->ready_timeout;

@@ -123,6 +123,7 @@ complete -c sharness-exec -n $in_launch -l expect-id -x -d 'Refuse unless the ma
 complete -c sharness-exec -n $in_launch -s m -l manifest -r -k -a '(__fish_complete_suffix .json)' -d 'The launch manifest'
 complete -c sharness-exec -n $in_launch -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_launch -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a manifest signed by this key'
+complete -c sharness-exec -n $in_launch -l keep -d 'After a failure, keep the state directories'
 complete -c sharness-exec -n $in_launch -l logs -r -a '(__fish_complete_directories)' -d 'Keep each component\'s output in DIR/ROLE.log'
 complete -c sharness-exec -n $in_launch -l uid-range -x -d 'The session\'s uids, FIRST-LAST'
 complete -c sharness-exec -n $in_launch -l user -x -a '(__fish_complete_users)' -d 'Main runs as this user'

@@ -1,9 +1,16 @@
 #!/usr/bin/env bats
 # launch for daily use, continued (issue 41, DESIGN.md 4.8), as root:
 # every role writes its own state directory without its policy listing it
-# (run --state-dir), and no other role's.
-# The roles' scripts wait on FIFOs, never on time; the test looks at the
-# session's tmpfs from outside, in the launcher's mount namespace.
+# (run --state-dir), and no other role's; a component's health check (a
+# TCP connect as its uid, a command under its policy) that fails ends the
+# session with 126 naming it, and a healthy one leaves main alone; check
+# validates health; --keep leaves the state directories and the status
+# after a failure, until the next launch of the id; launch status shows
+# each role's state.
+# The roles' scripts wait on FIFOs, never on time: the test makes a
+# component fail (it stops listening when told on a FIFO, a file appears)
+# and waits on the launch's end; it looks at the session's tmpfs from
+# outside, in the launcher's mount namespace, or where --keep mounted it.
 load ../helpers/load
 load ../helpers/launch
 
@@ -17,7 +24,8 @@ setup() {
 }
 
 teardown() {
-	[ -z "${LAUNCHED:-}" ] || { exec 8<>"$TMP/to-main"; echo done >&8; wait "$LAUNCHED"; } || true
+	# a launch a failed test left: SIGTERM, which reaches main, ends it
+	[ -z "${LAUNCHED:-}" ] || { kill -TERM "$LAUNCHED"; wait "$LAUNCHED"; } || true
 	launch_unlock
 	teardown_tmp
 }
@@ -70,7 +78,7 @@ manifest() {
 	# from outside: the launcher's mount namespace, the session's tmpfs
 	run -0 nsenter -t "$LAUNCHED" -m find "$STATE" -mindepth 1 -printf '%P %u %m\n'
 	[ "$(printf '%s\n' "$output" | sort | awk '{ print $1, $3 }')" = "$(printf '%s\n' 'a 700' 'a/mine 644' \
-		'b 700' 'b/mine 644' 'main 700' 'main/mine 644')" ]
+		'b 700' 'b/mine 644' 'main 700' 'main/mine 644' 'session.status 644')" ]
 	# each file its role's uid's, and the roles' uids all different
 	[ "$(printf '%s\n' "$output" | awk '{ split($1, p, "/"); if (o[p[1]] == "") o[p[1]] = $2; else if (o[p[1]] != $2) print "bad", $1 }
 		END { print o["a"] != o["b"] && o["b"] != o["main"] && o["a"] != o["main"] }')" = 1 ]
@@ -187,4 +195,72 @@ sharness-exec: $TMP/h.json: main \"main\": health: unknown key" ]
 	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/h.json"
 	[[ ${lines[1]} == 'components[0] "kv": '*'; health: TCP port 6379 and its command every 500 ms, each within 10000 ms, 3 failed in a row end the session' ]]
+}
+
+# kept_gone: no state kept for the manifest "health", no mount of it left.
+kept_gone() {
+	while umount "$KEPT/health" 2>/dev/null; do :; done
+	rmdir "$KEPT/health" 2>/dev/null || true
+}
+KEPT=/run/sharness-exec/kept
+
+@test "--keep leaves the state directories and the status after a failure, says where in one line; the next launch of the id removes them" {
+	kept_gone
+	script a 'echo a-note >note' 'echo up' 'exec sleep infinity'
+	manifest "$(role a '' '' '"ready":{"stdout_line":true}')"
+	# main writes its state directory, then fails
+	run -3 --separate-stderr "$SHARNESS_EXEC" launch --keep -m "$TMP/m.json" -H "$H" -- \
+		/bin/sh -c 'echo m-note >/run/sharness-exec/session/main/note; exit 3'
+	[ "${stderr_lines[-1]}" = "sharness-exec-launch: the session's state directories and status are kept in $KEPT/health until the next launch of this manifest's id, or umount $KEPT/health" ]
+	[ "$(stat -c '%a %u' "$KEPT")" = "700 0" ]
+	[ "$(cat "$KEPT/health/a/note" "$KEPT/health/main/note")" = "$(printf '%s\n' a-note m-note)" ]
+	[ "$(stat -c %u "$KEPT/health/a/note")" = "$(stat -c %u "$KEPT/health/a")" ]
+	[ "$(tail -n 2 "$KEPT/health/session.status")" = 'component a ended: killed by signal 15
+main main ended: exit status 3' ]
+	# launch status shows it, kept
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch status
+	grep -Fxq "kept in $KEPT/health" <<<"$output"
+	grep -Fxq 'main main ended: exit status 3' <<<"$output"
+	# the next launch of the id removes it; one that ends with 0 keeps nothing
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch --keep -m "$TMP/m.json" -H "$H" -- /bin/true
+	[ ! -e "$KEPT/health" ]
+	[ -z "$(grep " $KEPT/health " /proc/self/mountinfo)" ]
+	[ -z "$(grep kept <<<"$stderr")" ]
+	nothing_left
+}
+
+@test "launch status shows each role's state while main runs: ready, healthy, running; the kept status says which turned unhealthy" {
+	require_feature tool:python3
+	require_feature file:/usr/bin/python3
+	kept_gone
+	serve_until
+	mkfifo -m 666 "$TMP/stop" "$TMP/ticks"
+	script idle 'echo up' 'exec sleep infinity'
+	manifest "$(role srv '"'"$TMP"'/srv.py"' '"write":["'"$TMP"'/stop","'"$TMP"'/ticks"]' \
+		'"ready":{"stdout_line":true},"health":{"tcp":7000,"command":["/bin/sh","-c","echo tick >'"$TMP"'/ticks"],"interval_ms":20,"fails":1}' |
+		sed 's|"/bin/sh","'"$TMP"'/srv.sh"|"/usr/bin/python3","'"$TMP"'/srv.py","7000","'"$TMP"'/stop"|'),
+		$(role idle '' '' '"ready":{"stdout_line":true}')"
+	script main "echo go >$TMP/to-test" "read x <$TMP/to-main"
+	exec 7<>"$TMP/to-test" 6<>"$TMP/ticks"
+	"$SHARNESS_EXEC" launch --keep -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	LAUNCHED=$!
+	read -r -t 60 -u 7 word
+	[ "$word" = go ]
+	# two ticks: the first check has ended, and its end is written
+	read -r -t 60 -u 6 word
+	read -r -t 60 -u 6 word
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch status
+	grep -q '^session [0-9a-f]\{32\} manifest "health"$' <<<"$output"
+	grep -Fxq 'component srv healthy' <<<"$output"
+	grep -Fxq 'component idle ready' <<<"$output"
+	grep -Fxq 'main main running' <<<"$output"
+	echo stop >"$TMP/stop"
+	rc=0
+	wait "$LAUNCHED" || rc=$?
+	LAUNCHED=
+	[ "$rc" = 126 ]
+	grep -Fxq 'component srv unhealthy: TCP port 7000 accepts no connection, 1 check in a row; then ended: killed by signal 15' "$KEPT/health/session.status"
+	grep -Fxq 'main main ended: killed by signal 15' "$KEPT/health/session.status"
+	kept_gone
+	nothing_left
 }
