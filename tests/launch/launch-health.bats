@@ -254,6 +254,9 @@ main main ended: exit status 3' ]
 	grep -Fxq 'component srv healthy' <<<"$output"
 	grep -Fxq 'component idle ready' <<<"$output"
 	grep -Fxq 'main main running' <<<"$output"
+	# another uid sees no session: neither the launcher's root nor the kept
+	run -0 --separate-stderr as_nobody "$SHARNESS_EXEC" launch status
+	[ "$output" = "no session running or kept" ]
 	echo stop >"$TMP/stop"
 	rc=0
 	wait "$LAUNCHED" || rc=$?
