@@ -11,6 +11,9 @@
 # component fail (it stops listening when told on a FIFO, a file appears)
 # and waits on the launch's end; it looks at the session's tmpfs from
 # outside, in the launcher's mount namespace, or where --keep mounted it.
+# not tested: health checks of real services (postgres, redis: the
+# issue's own tests); roles under --user as uid 1000 (launch runs as root,
+# its roles under the session's uids, main's --user aside).
 load ../helpers/load
 load ../helpers/launch
 
@@ -226,6 +229,33 @@ main main ended: exit status 3' ]
 	[ ! -e "$KEPT/health" ]
 	[ -z "$(grep " $KEPT/health " /proc/self/mountinfo)" ]
 	[ -z "$(grep kept <<<"$stderr")" ]
+	nothing_left
+}
+
+@test "--keep keeps the state too when the launcher is killed: the watcher, last, mounts it" {
+	require_feature tool:tail
+	kept_gone
+	manifest "$(role a '' '' '"ready":{"stdout_line":true}')"
+	script a 'echo up' 'exec sleep infinity'
+	script main 'echo m-note >/run/sharness-exec/session/main/note' "echo go >$TMP/to-test" 'exec sleep infinity'
+	exec 7<>"$TMP/to-test"
+	"$SHARNESS_EXEC" launch --keep -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	LAUNCHED=$!
+	read -r -t 60 -u 7 word
+	[ "$word" = go ]
+	# the watcher: the launcher's child outside the session's pid namespace
+	local p watcher=
+	for p in $(cat /proc/"$LAUNCHED"/task/*/children); do
+		[ "$(grep -c '^NSpid:.*[[:space:]][0-9]*[[:space:]][0-9]' "/proc/$p/status")" = 0 ] && watcher=$p
+	done
+	[ -n "$watcher" ]
+	kill -KILL "$LAUNCHED"
+	wait "$LAUNCHED" || true
+	LAUNCHED=
+	tail --pid="$watcher" -f /dev/null
+	[ "$(cat "$KEPT/health/main/note")" = m-note ]
+	grep -Fq "kept in $KEPT/health until" "$TMP/err"
+	kept_gone
 	nothing_left
 }
 
