@@ -90,6 +90,7 @@ static const struct {
 	  "    --passwd-fd FD\ta sealed memfd of passwd lines, the view's /etc/passwd (launch)\n"
 	  "    --group-fd FD\ta sealed memfd of group lines, the view's /etc/group (launch)\n"
 	  "    --hosts-fd FD\ta sealed memfd of hosts lines, the view's /etc/hosts (launch)\n"
+	  "    --state-dir DIR\tthe role's state directory, writable unlisted (launch)\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n"
 	  "    --launch-env\tpass on the variables launch sets (SHARNESS_AI_CERT...)\n" },
 	{ "launch", LAUNCH_USAGE, LAUNCH_WHAT, NULL },	/* its --help: the launcher's */

@@ -429,7 +429,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'X': run_explain = 1; break;
 		case 'r': o->report = optarg; break;
 		case SESSION_OPT_IN: case SESSION_OPT_PASSWD: case SESSION_OPT_GROUP:
-		case SESSION_OPT_HOSTS:
+		case SESSION_OPT_HOSTS: case SESSION_OPT_STATE:
 			session_option(c, optarg, RUN_USAGE);
 			break;
 		case 'L': run_launch_env = 1; break;
@@ -481,6 +481,7 @@ int cmd_run(int argc, char **argv)
 	key = sign_run_check(&l, o.policy, o.signature, o.trust, o.ntrust, o.expect_id);
 	report_chain(key, l.pol.hosts.n > 0);
 
+	session_state(&l.pol);	/* --state-dir: after the hash, a rule of the run's */
 	resolve_rules(&l.pol, o.verbose || o.dry_run);
 	build_env(&env, &l, key, o.dry_run);
 	report_env(&env);

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #define FD_MAX (1 << 20)
 
 static int in_session;
+static const char *state_dir;
 
 static struct db {
 	const char *opt, *path;
@@ -43,12 +45,38 @@ void session_option(int c, const char *arg, const char *usage)
 		in_session = 1;
 		return;
 	}
+	if (c == SESSION_OPT_STATE) {
+		if (arg[0] != '/' || strlen(arg) >= PATH_MAX || strstr(arg, "//") ||
+		    strstr(arg, "/./") || strstr(arg, "/../") || !strcmp(arg, "/"))
+			usage_fail(usage, "--state-dir needs an absolute path without . or .., not %s",
+			           q(arg));
+		state_dir = arg;
+		return;
+	}
 	errno = 0;
 	if (arg[0] >= '1' && arg[0] <= '9')
 		n = strtoul(arg, &end, 10);
 	if (!end || *end || errno || n < 3 || n > FD_MAX)
 		usage_fail(usage, "%s needs a descriptor above 2, not %s", d->opt, q(arg));
 	d->fd = (int)n;
+}
+
+void session_state(struct policy *p)
+{
+	const struct strlist *l[] = { &p->write, &p->tmpfs };
+	char **v;
+
+	if (!state_dir)
+		return;
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < l[k]->n; i++)
+			if (path_beneath(state_dir, l[k]->v[i]))
+				return;
+	if (!(v = reallocarray(p->write.v, p->write.n + 2, sizeof *v)) ||
+	    !(v[p->write.n] = strdup(state_dir)))
+		diex(EXIT_REFUSED, "out of memory");
+	v[++p->write.n] = NULL;
+	p->write.v = v;
 }
 
 int session_in(void)

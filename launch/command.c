@@ -39,6 +39,7 @@
 	"    --uid-range FIRST-LAST\tthe session's uids (" MANIFEST_UID_RANGE ")\n" \
 	"    --user USER\tmain runs as USER, not a uid of the session's\n" \
 	"    --logs DIR\tkeep each component's output in DIR/ROLE.log\n" \
+	"    --keep\tafter a failure, keep the state directories in " KEPT_DIR "/ID\n" \
 	"COMMAND\tmain's command\n" \
 	"-h, --help\tprint this help and exit\n"
 
@@ -97,6 +98,7 @@ static void parse_launch(struct launch *s, int argc, char **argv, struct launch_
 		{ "uid-range", required_argument, NULL, 'R' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "logs", required_argument, NULL, 'L' },
+		{ "keep", no_argument, NULL, 0x100 },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Options that take a value, by letter; -n, -h, -F and --trust-key
@@ -117,6 +119,8 @@ static void parse_launch(struct launch *s, int argc, char **argv, struct launch_
 			*value[c] = optarg;
 		} else if (c == 'n') {
 			s->dry = 1;
+		} else if (c == 0x100) {
+			s->keep = 1;
 		} else if (c == 'h') {
 			exit(front ? launch_help() : usage_help());
 		} else if (c == 'F') {
@@ -160,6 +164,7 @@ static void manifest_describe(const struct manifest *m, FILE *f)
 	manifest_warn(m, warn_line, NULL);
 	for (size_t i = 0; i <= m->ncomp; i++) {
 		const struct component *p = &m->comp[i];
+		char port[16];
 
 		if (i < m->ncomp)
 			fprintf(f, "components[%zu] \"%s\": ", i, p->role);
@@ -176,16 +181,25 @@ static void manifest_describe(const struct manifest *m, FILE *f)
 			fprintf(f, " within %lu s", p->ready_timeout);
 		for (size_t d = 0; d < p->nafter; d++)
 			fprintf(f, "%s%s", d ? ", " : "; starts once ready: ", m->comp[p->after[d]].role);
+		if (p->health)
+			fprintf(f, "; health: %s%s%s every %lu ms, each within %lu ms, %lu failed in a row "
+			        "end the session", p->health_port ? "TCP port " : "", p->health_port ?
+			        (snprintf(port, sizeof port, "%u", p->health_port), port) : "",
+			        p->health_port && p->health_command.n ? " and its command" :
+			        p->health_command.n ? "its command" : "", p->health_interval_ms,
+			        p->health_timeout_ms, p->health_fails);
 		fprintf(f, "%s%s%s\n", p->freeze_when_ready ? "; frozen when ready" : "",
 		        p->identity ? "; identity spiffe://SESSION/" : "", p->identity ? p->role : "");
 	}
 }
 
 /* Component P's chain, from `run --dry-run` of the front end (-F), its
- * inline policy on a pipe, pinned by its hash. */
+ * inline policy on a pipe, pinned by its hash, its state directory
+ * given as the launch gives it. */
 static int show_chain(const struct launch *s, const struct component *p, char **cmd)
 {
 	const jsmntok_t *t = &s->l.doc.tok[p->policy_tok];
+	char state[sizeof SESSION_DIR + MANIFEST_ROLE_MAX + 1];
 	const char **v;
 	size_t n = 0, argc = 0;
 	int fd[2], status;
@@ -193,11 +207,14 @@ static int show_chain(const struct launch *s, const struct component *p, char **
 
 	while (cmd[argc])
 		argc++;
-	if (!(v = calloc(argc + 9, sizeof *v)))
+	if (!(v = calloc(argc + 11, sizeof *v)))
 		diex(EXIT_REFUSED, "out of memory");
 	v[n++] = "sharness-exec";
 	v[n++] = "run";
 	v[n++] = "--dry-run";
+	snprintf(state, sizeof state, "%s/%s", SESSION_DIR, p->role);
+	v[n++] = "--state-dir";
+	v[n++] = state;
 	v[n++] = "--policy=-";
 	v[n++] = "--expect-hash";
 	v[n++] = p->hash;

@@ -66,6 +66,7 @@ void session_end(struct launch *s, int end)
 		log_flush(&s->r[i], 0);
 		log_flush(&s->r[i], 1);
 	}
+	status_write(s);
 	write_all(s->status_w, &end, sizeof end);
 	_exit(0);
 }

@@ -34,6 +34,8 @@
 #define RUN_DIR      "/run/sharness-exec"
 #define SESSION_DIR  RUN_DIR "/session"
 #define UIDS_DIR     RUN_DIR "/uids"
+#define KEPT_DIR     RUN_DIR "/kept"     /* --keep's, root's alone (0700) */
+#define STATUS_FILE  MANIFEST_STATUS_FILE  /* in SESSION_DIR */
 #define READY_LINE_MAX 4096
 #define STOP_GRACE_MS  5000     /* SIGTERM, then SIGKILL this long after */
 #define LOG_LINE_MAX   4096     /* bytes of a component's line; longer ones are cut */
@@ -68,6 +70,13 @@ struct role {
 	struct timespec deadline;   /* of its readiness */
 	int cg;                     /* its cgroup2 cgroup (freeze_when_ready), or -1 */
 	int frozen;                 /* it was frozen, and is not thawed yet */
+	pid_t check;                /* its health check's process, or -1 (health.c) */
+	int checkfd;                /* ... its pidfd */
+	int phase;                  /* ... HEALTH_TCP or HEALTH_COMMAND */
+	struct timespec due;        /* its next check, or the running one's limit */
+	unsigned long fails;        /* its checks failed in a row */
+	char unwell[96];            /* why the last one failed */
+	int checked, unhealthy;     /* a check of it passed; it failed its last */
 };
 
 struct launch {
@@ -92,13 +101,18 @@ struct launch {
 	int tty;                    /* on a terminal: job control (loop.c) */
 	int jobs;                   /* the launcher's word on it, "f" or "b" */
 	int main_stopped;           /* main stopped, so the launch too */
+	int keep;                   /* --keep */
+	int hostmnt;                /* --keep: the host's mount namespace, or -1 */
+	int keep_r;                 /* --keep: the watcher's end of how main ended, or -1 */
+	char kept[sizeof KEPT_DIR + 66];  /* KEPT_DIR/NAME of the manifest's id */
 };
 
 #define USAGE "sharness-exec-launch -F FD [launch] [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
-	"-- COMMAND [ARG...]\n" \
-	"       sharness-exec-launch [--manifest-fd FD] check FILE"
+	"[--keep] -- COMMAND [ARG...]\n" \
+	"       sharness-exec-launch [--manifest-fd FD] check FILE\n" \
+	"       sharness-exec-launch [-F FD launch] status"
 
 /* command.c: launch's words ARGV (ARGV[0] the word before its first
  * option); FRONT: given after the word launch, so it speaks as the front
@@ -142,6 +156,9 @@ void identity_issue(struct launch *s);
 
 /* start.c: fork and exec `sharness-exec run` for role R (S). */
 void start_role(struct launch *s, struct role *r);
+/* In a child of the init: exec `sharness-exec run` of CMD as R, under R's
+ * policy, with what launch gives R. */
+NORETURN void exec_run(const struct launch *s, const struct role *r, char **cmd);
 /* ready.c: start each component once every one it names in "after" is
  * ready (and frozen, for freeze_when_ready), the others together, and
  * wait until each is ready, draining them all; 126 naming one that ends
@@ -169,6 +186,23 @@ void log_flush(struct role *r, int err);
  * its last lines (at most LOG_TAIL) on stderr, after the fatal line. */
 void log_ended(const struct role *r, char *why, size_t n);
 void log_tail(const struct role *r);
+/* ready.c: of the sockets listening on PORT in FILE (/proc/net/tcp's
+ * format), *MINE UID's and *OTHER another uid's; in a probe's child. */
+void tcp_listeners(const char *file, unsigned port, uid_t uid, int *mine, int *other);
+/* health.c: each component's health check (the manifest's health) while
+ * main runs, every interval_ms after the last one ended: a TCP connect to
+ * its port as its uid, then its command run under its policy (exit 0);
+ * fails checks in a row, each a refusal, another uid's listener, a status
+ * or no answer within timeout_ms, end the session (126, naming it). The
+ * loop polls each role's checkfd until health_ms, then health_events. */
+enum { HEALTH_TCP = 1, HEALTH_COMMAND };
+void health_start(struct launch *s);
+long health_ms(const struct launch *s);
+void health_events(struct launch *s);
+/* status.c: SESSION_DIR/STATUS_FILE written anew: each role's state. */
+void status_write(const struct launch *s);
+/* `launch status`: the status of each session running and each kept. */
+int launch_status(void);
 /* loop.c: S's life after the fork: start, ready, main, end. GO is the
  * launcher's pipe: a byte to start, then on each SIGCONT the launcher
  * gets, "f" if the shell gave the launch the terminal, else "b". */
@@ -194,9 +228,16 @@ void freeze_thaw(struct launch *s);
  * caller ends it (end.c calls freeze_thaw, so nothing here ends it). */
 int freeze_prepare(struct launch *s);
 int freeze_role(struct launch *s, struct role *r);
+/* keep.c: --keep. The launcher, before the session's namespaces: S->kept
+ * set, what an earlier launch of the same id kept removed, and with
+ * --keep the host's mount namespace opened. The watcher, once the session
+ * is gone: its tmpfs mounted at S->kept in the host's mount namespace,
+ * which it joins, and where said; 0, or -1 said. */
+void keep_clear(struct launch *s);
+int keep_move(const struct launch *s);
 /* teardown.c: the watcher, forked by L: it waits on INIT (a pidfd) and
  * then removes what the session left, and releases the uids last. */
-pid_t watcher_start(struct launch *s, int init);
+pid_t watcher_start(struct launch *s, int init, int keep_w);
 
 int pidfd_open_(pid_t pid);
 int pidfd_signal(int pidfd, int sig);

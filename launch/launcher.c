@@ -191,10 +191,14 @@ static NORETURN void finish(int end)
  * hand launch's words with -F among them. */
 int main(int argc, char **argv)
 {
-	struct launch s = { .frontend = -1, .logdir = -1 };
-	int go[2], st[2], sigfd, initfd, hostpid, end;
+	struct launch s = { .frontend = -1, .logdir = -1, .hostmnt = -1, .keep_r = -1 };
+	int go[2], st[2], kp[2] = { -1, -1 }, sigfd, initfd, hostpid, end;
 	pid_t init, watcher;
 
+	if ((argc == 2 && !strcmp(argv[1], "status")) ||
+	    (argc == 5 && !strcmp(argv[1], "-F") && !strcmp(argv[3], "launch") &&
+	     !strcmp(argv[4], "status")))
+		return launch_status();
 	if (argc > 1 && !strcmp(argv[1], "check"))
 		return launch_check(-1, argc - 1, argv + 1);
 	if (argc > 3 && !strcmp(argv[1], "--manifest-fd") && !strcmp(argv[3], "check"))
@@ -221,6 +225,7 @@ int main(int argc, char **argv)
 	if (random_fill(s.id, sizeof s.id) < 0)
 		die(EXIT_CONFINE, "unable to read random bytes for the session's id");
 	hex_encode(s.session, s.id, sizeof s.id);
+	keep_clear(&s);
 	session_make(&s);
 	identity_issue(&s);
 	s.self = getpid();
@@ -249,11 +254,18 @@ int main(int argc, char **argv)
 	close(hostpid);
 	if ((initfd = pidfd_open_(init)) < 0)
 		die(EXIT_CONFINE, "unable to open a pidfd of the session's init");
-	watcher = watcher_start(&s, initfd);
+	if (s.keep && pipe2(kp, O_CLOEXEC) < 0)
+		die(EXIT_CONFINE, "unable to make the pipe of --keep");
+	s.keep_r = kp[0];
+	watcher = watcher_start(&s, initfd, kp[1]);
+	if (kp[0] >= 0)
+		close(kp[0]);
 	cgroups_make(s.session, init);
 	if (write_all(go[1], "g", 1) < 0)
 		die(EXIT_CONFINE, "unable to start the session");
 	end = wait_init(init, sigfd, st[0], go[1]);
+	if (kp[1] >= 0)
+		write_all(kp[1], &end, sizeof end);
 	while (waitpid(init, NULL, 0) < 0 && errno == EINTR)
 		;
 	while (waitpid(watcher, NULL, 0) < 0 && errno == EINTR)

@@ -5,8 +5,8 @@
  * and waits until each is ready (ready.c), then starts main;
  * passes on to main the signals the launcher passes on to it; and ends
  * the session when main ends (its status is the launch's), when a
- * component ends while main runs (main gets SIGTERM; 126, naming it), or
- * on a signal before main runs. Its end is the session's: the kernel
+ * component ends or turns unhealthy while main runs (main gets SIGTERM;
+ * 126, naming it: health.c), or on a signal before main runs. Its end is the session's: the kernel
  * kills whatever is left in its pid namespace. */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +39,7 @@ static NORETURN void component_ended(struct launch *s, struct role *r)
 
 	waitpid(r->pid, &r->status, 0);
 	r->ended = 1;
+	status_write(s);
 	drain_all(s);
 	log_flush(r, 0);
 	log_flush(r, 1);
@@ -119,8 +120,9 @@ static void launch_continued(struct launch *s, const struct role *m)
 
 static NORETURN void main_wait(struct launch *s)
 {
-	/* the signals, each role's end, stdout and stderr, job control */
-	struct pollfd p[3 * (MANIFEST_MAX_COMPONENTS + 1) + 3];
+	/* the signals, each role's end, stdout and stderr, health checks,
+	 * job control */
+	struct pollfd p[4 * (MANIFEST_MAX_COMPONENTS + 1) + 3];
 	struct role *m = &s->r[s->n - 1];
 	struct signalfd_siginfo si;
 	int jobfd = job_fd(s);
@@ -140,9 +142,11 @@ static NORETURN void main_wait(struct launch *s)
 			p[n++] = (struct pollfd){ .fd = s->r[i].out, .events = POLLIN };
 			p[n++] = (struct pollfd){ .fd = s->r[i].err, .events = POLLIN };
 		}
+		for (size_t i = 0; i + 1 < s->n; i++)
+			p[n++] = (struct pollfd){ .fd = s->r[i].checkfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = jobfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = s->jobs, .events = POLLIN };
-		if (poll(p, n, -1) < 0 && errno != EINTR)
+		if (poll(p, n, (int)health_ms(s)) < 0 && errno != EINTR)
 			die(EXIT_CONFINE, "unable to wait for main");
 		if (p[0].revents && read(s->sigfd, &si, sizeof si) == sizeof si)
 			pidfd_signal(m->pidfd, (int)si.ssi_signo);
@@ -161,6 +165,7 @@ static NORETURN void main_wait(struct launch *s)
 			if (p[1 + 3 * i].revents)
 				component_ended(s, &s->r[i]);
 		}
+		health_events(s);
 	}
 }
 
@@ -201,7 +206,10 @@ void session_init(struct launch *s, int go)
 		s->r[i].pidfd = s->r[i].out = s->r[i].err = -1;
 	if ((end = freeze_prepare(s)))
 		session_end(s, end);
+	status_write(s);
 	components_start(s);
 	start_role(s, &s->r[s->n - 1]);
+	status_write(s);
+	health_start(s);
 	main_wait(s);
 }

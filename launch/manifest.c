@@ -136,27 +136,28 @@ static void check_role(struct mck *c, struct component *p, unsigned v)
 	p->role = s;
 }
 
-static void check_command(struct mck *c, struct component *p, unsigned a)
+/* KEY's array A into L: a command. */
+static void check_command(struct mck *c, const char *key, struct strlist *l, unsigned a)
 {
-	char at[32];
+	char at[48];
 	size_t len;
 	char *s;
 
 	if (TYPE(c, a) != JSON_ARRAY || !SIZE(c, a)) {
-		mck_problem(c, "command", "must be an array of at least one string");
+		mck_problem(c, key, "must be an array of at least one string");
 		return;
 	}
-	if (!(p->command.v = calloc(SIZE(c, a) + 1, sizeof *p->command.v)))
+	if (!(l->v = calloc(SIZE(c, a) + 1, sizeof *l->v)))
 		die(EXIT_REFUSED, "unable to allocate memory");
 	JSON_EACH_ELEMENT(c->d, a, i, e) {
-		snprintf(at, sizeof at, "command[%u]", i);
+		snprintf(at, sizeof at, "%s[%u]", key, i);
 		if (!(s = mck_string(c, at, e, &len)))
 			continue;
 		if (memchr(s, '\0', len))
 			mck_problem(c, at, "contains a NUL byte");
 		else if (!i && !len)
 			mck_problem(c, at, "must not be empty");
-		p->command.v[p->command.n++] = s;
+		l->v[l->n++] = s;
 	}
 }
 
@@ -236,6 +237,42 @@ static void check_ready(struct mck *c, struct component *p, unsigned o)
 		mck_problem(c, "ready", "needs exactly one of tcp, unix and stdout_line, not %d", kinds);
 }
 
+/* health: tcp, command or both, and optionally interval_ms, timeout_ms
+ * and fails. */
+static void check_health(struct mck *c, struct component *p, unsigned o)
+{
+	char key[QUOTED_MAX + 8], name[QUOTED_MAX];
+	unsigned long port;
+
+	p->health_interval_ms = MANIFEST_HEALTH_INTERVAL_MS;
+	p->health_fails = MANIFEST_HEALTH_FAILS;
+	p->health_timeout_ms = MANIFEST_HEALTH_TIMEOUT_MS;
+	if (!mck_is(c, "health", o, JSON_OBJECT))
+		return;
+	p->health = 1;
+	JSON_EACH_MEMBER(c->d, o, m, k) {
+		(void)m;
+		snprintf(key, sizeof key, "health.%s", key_name(c, k, name));
+		if (json_streq(c->d, k, "tcp")) {
+			if (integer(c, key, k + 1, 1, POLICY_MAX_PORT, &port))
+				p->health_port = (unsigned)port;
+		} else if (json_streq(c->d, k, "command")) {
+			check_command(c, "health.command", &p->health_command, k + 1);
+		} else if (json_streq(c->d, k, "interval_ms")) {
+			integer(c, key, k + 1, 10, 3600000, &p->health_interval_ms);
+		} else if (json_streq(c->d, k, "timeout_ms")) {
+			integer(c, key, k + 1, 10, 3600000, &p->health_timeout_ms);
+		} else if (json_streq(c->d, k, "fails")) {
+			integer(c, key, k + 1, 1, 100, &p->health_fails);
+		} else {
+			unknown(c, key, k, (const char *const[]){ "tcp", "command", "interval_ms",
+			        "timeout_ms", "fails", NULL }, "health.");
+		}
+	}
+	if (!json_get(c->d, o, "tcp") && !json_get(c->d, o, "command"))
+		mck_problem(c, "health", "needs tcp, command or both");
+}
+
 /* What ready waits for must be what the component's own (valid) policy
  * lets it make: a TCP port it may bind, a socket where it may write. */
 static void check_ready_policy(struct mck *c, const struct component *p)
@@ -249,6 +286,12 @@ static void check_ready_policy(struct mck *c, const struct component *p)
 	if (p->ready == READY_TCP && !pol->net_none && i == pol->nbind)
 		mck_problem(c, "ready.tcp", "port %u is not in policy.network.bind_tcp_ports",
 		        p->ready_port);
+	for (i = 0; p->health_port && !pol->net_none && i < pol->nbind; i++)
+		if (pol->bind_ports[i] == p->health_port)
+			break;
+	if (p->health_port && !pol->net_none && i == pol->nbind)
+		mck_problem(c, "health.tcp", "port %u is not in policy.network.bind_tcp_ports",
+		        p->health_port);
 	for (i = 0; p->ready_path && i < pol->write.n + pol->tmpfs.n; i++)
 		if (path_beneath(p->ready_path, i < pol->write.n ? pol->write.v[i] :
 		                 pol->tmpfs.v[i - pol->write.n]))
@@ -282,7 +325,7 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 {
 	static const char *const required[] = { "role", "command", "policy" };
 	static const char *const keys[] = { "command", "ready", "freeze_when_ready", "after",
-	                                     "role", "policy", "identity", NULL };
+	                                     "health", "role", "policy", "identity", NULL };
 	char key[QUOTED_MAX];
 
 	if (TYPE(c, o) != JSON_OBJECT) {
@@ -299,23 +342,27 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 		else if (json_streq(c->d, k, "identity"))
 			boolean(c, "identity", k + 1, &p->identity);
 		else if (!main && json_streq(c->d, k, "command"))
-			check_command(c, p, k + 1);
+			check_command(c, "command", &p->command, k + 1);
 		else if (!main && json_streq(c->d, k, "ready"))
 			check_ready(c, p, k + 1);
 		else if (!main && json_streq(c->d, k, "freeze_when_ready"))
 			boolean(c, "freeze_when_ready", k + 1, &p->freeze_when_ready);
+		else if (!main && json_streq(c->d, k, "health"))
+			check_health(c, p, k + 1);
 		else if (!main && json_streq(c->d, k, "after"))
 			p->after_tok = k + 1;   /* roles: once all are known (check_after) */
 		else if (main && json_streq(c->d, k, "command"))
 			mck_problem(c, "command", "unknown key: main's command is launch's COMMAND");
 		else
-			unknown(c, key_name(c, k, key), k, main ? keys + 4 : keys, "");
+			unknown(c, key_name(c, k, key), k, main ? keys + 5 : keys, "");
 	}
 	for (size_t i = 0; i < 3; i++)
 		if ((!main || i != 1) && !json_get(c->d, o, required[i]))
 			mck_problem(c, required[i], "missing required key");
 	if (p->freeze_when_ready && !json_get(c->d, o, "ready"))
 		mck_problem(c, "freeze_when_ready", "needs ready: it freezes the component once ready");
+	if (p->freeze_when_ready && p->health)
+		mck_problem(c, "health", "a component frozen when ready answers no health check");
 	if (p->pol.id) {
 		check_ready_policy(c, p);
 		check_launch_env(c, &p->pol);
@@ -391,6 +438,9 @@ void manifest_free(struct manifest *m)
 		for (size_t k = 0; k < p->command.n; k++)
 			free(p->command.v[k]);
 		free(p->command.v);
+		for (size_t k = 0; k < p->health_command.n; k++)
+			free(p->health_command.v[k]);
+		free(p->health_command.v);
 		free(p->role);
 		free(p->ready_path);
 		free(p->after);

@@ -16,11 +16,16 @@
 #define MANIFEST_ROLE_MAX       63          /* a DNS label: [A-Za-z0-9-] */
 #define MANIFEST_READY_TIMEOUT  60          /* seconds, when not set */
 #define MANIFEST_READY_TIMEOUT_MAX 3600
+#define MANIFEST_HEALTH_INTERVAL_MS 5000    /* health.interval_ms, when not set */
+#define MANIFEST_HEALTH_FAILS   3           /* health.fails, when not set */
+#define MANIFEST_HEALTH_TIMEOUT_MS 10000    /* health.timeout_ms, when not set */
 /* launch's uids when --uid-range is not given: above systemd's container
  * range (524288-1879048191), below its foreign range (2147352576 on). */
 #define MANIFEST_UID_RANGE      "1879048192-1879113727"
 /* The session's tmpfs, a state directory for each role beneath it. */
 #define MANIFEST_STATE_DIR      "/run/sharness-exec/session"
+/* The session's status, beside them (no role's name has a dot). */
+#define MANIFEST_STATUS_FILE    "session.status"
 
 enum ready { READY_NONE, READY_TCP, READY_UNIX, READY_STDOUT_LINE };
 
@@ -38,6 +43,10 @@ struct component {
 	unsigned long ready_timeout; /* seconds */
 	int identity, freeze_when_ready;
 	size_t *after, nafter;       /* the components it starts after, by index */
+	int health;                  /* it has a health check: ... */
+	unsigned health_port;        /* health.tcp, or 0 */
+	struct strlist health_command;  /* health.command, or none */
+	unsigned long health_interval_ms, health_timeout_ms, health_fails;
 	unsigned after_tok;          /* its "after" in the manifest's document, or 0 */
 };
 

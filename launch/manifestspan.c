@@ -212,7 +212,8 @@ static void state_path(struct mck *c, const struct manifest *m, const char *key,
 	const char *name;
 	size_t len;
 
-	if (!path_beneath(path, MANIFEST_STATE_DIR) || !strcmp(path, MANIFEST_STATE_DIR))
+	if (!path_beneath(path, MANIFEST_STATE_DIR) || !strcmp(path, MANIFEST_STATE_DIR) ||
+	    !strcmp(path, MANIFEST_STATE_DIR "/" MANIFEST_STATUS_FILE))
 		return;
 	/* only now: PATH is longer than the state directory and its '/' */
 	name = path + strlen(MANIFEST_STATE_DIR) + 1;

@@ -38,8 +38,8 @@
 #define PROBE_SQUAT 3	/* the probe's exit: another uid listens on the port */
 
 /* Of the sockets listening on PORT in FILE (/proc/net/tcp's format):
- * *MINE of them UID's, *OTHER of another uid. */
-static void listeners(const char *file, unsigned port, uid_t uid, int *mine, int *other)
+ * *MINE of them UID's, *OTHER of another uid (launch.h). */
+void tcp_listeners(const char *file, unsigned port, uid_t uid, int *mine, int *other)
 {
 	FILE *f = fopen(file, "re");
 	char line[512];
@@ -74,8 +74,8 @@ static NORETURN void tcp_probe(const struct role *r)
 			_exit(EXIT_CONFINE);
 		if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
 			int mine = 0, other = 0;
-			listeners("/proc/self/net/tcp", r->c->ready_port, r->uid, &mine, &other);
-			listeners("/proc/self/net/tcp6", r->c->ready_port, r->uid, &mine, &other);
+			tcp_listeners("/proc/self/net/tcp", r->c->ready_port, r->uid, &mine, &other);
+			tcp_listeners("/proc/self/net/tcp6", r->c->ready_port, r->uid, &mine, &other);
 			if (other)
 				_exit(PROBE_SQUAT);
 			if (mine)
@@ -172,6 +172,7 @@ static void up(struct launch *s, struct role *r)
 	r->up = 1;
 	if ((end = freeze_role(s, r)))
 		session_end(s, end);
+	status_write(s);
 }
 
 /* R's probe has ended: ready, or the session's end. */
@@ -271,6 +272,7 @@ void components_start(struct launch *s)
 					continue;
 				start_role(s, r);
 				r->started = again = 1;
+				status_write(s);
 				r->probe = probe_start(r, &r->probefd);
 				clock_gettime(CLOCK_MONOTONIC, &r->deadline);
 				r->deadline.tv_sec += (time_t)r->c->ready_timeout;

@@ -3,12 +3,13 @@
  * started the launch (the descriptor -F) as
  *
  *   sharness-exec run --user UID:GID --launch-env --in-session \
- *       --passwd-fd P --group-fd G --hosts-fd H \
+ *       --state-dir SESSION_DIR/ROLE --passwd-fd P --group-fd G --hosts-fd H \
  *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
  *
  * N being the sealed memfd of the role's inline policy (run closes every
  * inherited descriptor first, so it opens the launcher's), HASH the
- * policy's own, pinned. --launch-env lets through the variables that
+ * policy's own, pinned. --state-dir gives the role its state directory,
+ * read-write, whether its policy lists it or not. --launch-env lets through the variables that
  * launch sets, and only those (manifest_launch_sets); --in-session keeps
  * the session's network namespace, for "none" too; P and G are sealed
  * memfds of root's passwd and group lines and the role's own (its name
@@ -136,17 +137,16 @@ static size_t push_hosts(const struct launch *s, const char **v, size_t k, char 
 	return k;
 }
 
-/* In the child: the words of R's run. */
-static const char **run_argv(const struct launch *s, const struct role *r)
+/* In the child: the words of R's run of CMD. */
+static const char **run_argv(const struct launch *s, const struct role *r, char **cmd)
 {
 	static char policy[64], fds[3][16];
-	char **cmd = r->main ? s->cmd : r->c->command.v;
 	size_t words = 0, k = 0;
 	const char **v;
 
 	for (; cmd[words]; words++)
 		;
-	if (!(v = calloc(words + 18, sizeof *v)))
+	if (!(v = calloc(words + 20, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
 	v[k++] = "sharness-exec";
 	v[k++] = "run";
@@ -157,6 +157,8 @@ static const char **run_argv(const struct launch *s, const struct role *r)
 	k = push_hosts(s, v, k, fds[2]);
 	v[k++] = "--launch-env";
 	v[k++] = "--in-session";
+	v[k++] = "--state-dir";
+	v[k++] = r->state;
 	v[k++] = "--expect-hash";
 	v[k++] = r->c->hash;
 	snprintf(policy, sizeof policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy);
@@ -197,6 +199,13 @@ static int read_end(const struct role *r, const int p[2])
 	return p[0];
 }
 
+void exec_run(const struct launch *s, const struct role *r, char **cmd)
+{
+	set_env(s, r);
+	syscall(SYS_execveat, s->frontend, "", run_argv(s, r, cmd), environ, AT_EMPTY_PATH);
+	die(EXIT_CONFINE, "unable to execute the front end for %s", q(r->c->role));
+}
+
 void start_role(struct launch *s, struct role *r)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
@@ -210,9 +219,7 @@ void start_role(struct launch *s, struct role *r)
 	if (!pid) {
 		child_io(r, out, err);
 		freeze_join(r);
-		set_env(s, r);
-		syscall(SYS_execveat, s->frontend, "", run_argv(s, r), environ, AT_EMPTY_PATH);
-		die(EXIT_CONFINE, "unable to execute the front end for %s", q(r->c->role));
+		exec_run(s, r, r->main ? s->cmd : r->c->command.v);
 	}
 	setpgid(pid, pid);
 	/* The init cannot tell: in its pid namespace neither its own process

@@ -35,7 +35,12 @@ static NORETURN void watch(struct launch *s, int init)
 		if (errno != EINTR)
 			die(EXIT_CONFINE, "unable to wait for the session's init");
 	cgroups_remove(s->session);
-	if (umount2(SESSION_DIR, MNT_DETACH) < 0)
+	if (s->keep_r >= 0) {	/* --keep: unless main's status was 0 */
+		int end = -1;
+
+		if (read(s->keep_r, &end, sizeof end) != sizeof end || end != 0)
+			keep_move(s);
+	} else if (umount2(SESSION_DIR, MNT_DETACH) < 0)
 		warnx_("unable to unmount the session's tmpfs %s: %s", SESSION_DIR,
 		       strerror(errno));
 	for (size_t i = 0; i < s->n; i++)
@@ -44,14 +49,17 @@ static NORETURN void watch(struct launch *s, int init)
 	_exit(0);
 }
 
-pid_t watcher_start(struct launch *s, int init)
+pid_t watcher_start(struct launch *s, int init, int keep_w)
 {
 	pid_t pid;
 
 	fflush(NULL);
 	if ((pid = fork()) < 0)
 		die(EXIT_CONFINE, "unable to fork the session's watcher");
-	if (!pid)
+	if (!pid) {
+		if (keep_w >= 0)
+			close(keep_w);
 		watch(s, init);
+	}
 	return pid;
 }

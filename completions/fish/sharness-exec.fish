@@ -14,7 +14,7 @@ function __sharness_exec_command
         if test "$t" = --
             set i (math $i + 1)
             break
-        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report|--passwd-fd|--group-fd|--hosts-fd)$' $t
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report|--passwd-fd|--group-fd|--hosts-fd|--state-dir)$' $t
             # The option's argument is the word being completed.
             test $i -lt $n; or return 1
             string match -qr -- 'p$|policy$' $t; and set policy 1
@@ -99,6 +99,7 @@ complete -c sharness-exec -n $in_run -l passwd-fd -x -d 'A sealed memfd of passw
 complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
 complete -c sharness-exec -n $in_run -l report -r -k -a '(__fish_complete_suffix .json)' -d 'Write how the run ended, as JSON, to a file (replaced) or fd:N'
 complete -c sharness-exec -n $in_run -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
+complete -c sharness-exec -n $in_run -l state-dir -r -a '(__fish_complete_directories)' -d 'The role\'s state directory, writable unlisted'
 complete -c sharness-exec -n $in_run -l timeout -x -d 'End the run after this long, exit 124'
 complete -c sharness-exec -n $in_run -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a policy signed by this key'
 complete -c sharness-exec -n $in_run -l user -x -a '(__fish_complete_users)' -d 'Root only: run the command as this user'
@@ -122,6 +123,7 @@ complete -c sharness-exec -n $in_launch -l expect-id -x -d 'Refuse unless the ma
 complete -c sharness-exec -n $in_launch -s m -l manifest -r -k -a '(__fish_complete_suffix .json)' -d 'The launch manifest'
 complete -c sharness-exec -n $in_launch -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_launch -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a manifest signed by this key'
+complete -c sharness-exec -n $in_launch -l keep -d 'After a failure, keep the state directories'
 complete -c sharness-exec -n $in_launch -l logs -r -a '(__fish_complete_directories)' -d 'Keep each component\'s output in DIR/ROLE.log'
 complete -c sharness-exec -n $in_launch -l uid-range -x -d 'The session\'s uids, FIRST-LAST'
 complete -c sharness-exec -n $in_launch -l user -x -a '(__fish_complete_users)' -d 'Main runs as this user'

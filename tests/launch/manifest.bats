@@ -149,13 +149,15 @@ hint: run it as root (sudo); --dry-run needs no root" ]
 		--uid-range 2000000000-2000000100 --user nobody -- make check
 	[ "${lines[2]}" = "uids: allocated at run time by $HELPERDIR/sharness-exec-launch from 2000000000-2000000100, one for each component; main runs as nobody" ]
 	grep -qx 'component "db": chain as run --dry-run shows it (launch adds the session.s namespace and the uid):' <<<"$output"
-	# db's chain is run's own for db's policy, taken from the manifest
+	# db's chain is run's own for db's policy, taken from the manifest,
+	# with db's state directory, which it writes unlisted; and it has it
 	python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["components"][0]["policy"]))' \
 		"$DESIGN" >"$TMP/db.json"
 	chmod 644 "$TMP/db.json"
 	local db
-	db=$("$SHARNESS_EXEC" run --dry-run --policy "$TMP/db.json" -- /usr/bin/redis-server --port 6380 --save '' 2>/dev/null)
+	db=$("$SHARNESS_EXEC" run --dry-run --state-dir /run/sharness-exec/session/db --policy "$TMP/db.json" -- /usr/bin/redis-server --port 6380 --save '' 2>/dev/null)
 	[[ $output == *"$db"* ]]
+	grep -q -- ' -w /run/sharness-exec/session/db ' <<<"$(tr '\n' ' ' <<<"$db")"
 	# main's chain ends in launch's COMMAND
 	[ "${lines[-1]}" = "make check" ]
 }
