@@ -154,7 +154,10 @@ serve_until() {
 	serve_until
 	mkfifo -m 666 "$TMP/stop" "$TMP/ticks"
 	# each check connects to 7000, then its command writes a tick (and its
-	# uid) on $TMP/ticks, which main reads three times
+	# uid) on $TMP/ticks, which main reads three times. The test holds the
+	# FIFO open both ways all along: a check whose open found main's read
+	# end about to close would otherwise write to no reader, and fail.
+	exec 8<>"$TMP/ticks"
 	manifest "$(role srv '"'"$TMP"'/srv.py"' '"write":["'"$TMP"'/stop","'"$TMP"'/ticks"]' \
 		'"ready":{"stdout_line":true},"health":{"tcp":7000,"command":["/bin/sh","-c","echo tick $(id -u) >'"$TMP"'/ticks"],"interval_ms":20,"fails":1}' |
 		sed 's|"/bin/sh","'"$TMP"'/srv.sh"|"/usr/bin/python3","'"$TMP"'/srv.py","7000","'"$TMP"'/stop"|')"
@@ -162,6 +165,7 @@ serve_until() {
 	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh -c \
 		"for i in 1 2 3; do read x <$TMP/ticks; echo \"\$x\"; done; echo main \$(id -u)"
+	exec 8>&-
 	[ "${#lines[@]}" = 4 ]
 	[[ ${lines[3]} =~ ^main\ ([0-9]+)$ ]]
 	local main_uid=${BASH_REMATCH[1]} uid
