@@ -5,6 +5,7 @@
  * filter with the object form's socket allowlist. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -55,6 +56,28 @@ static void landlock_self(int best, const struct allow *allow, size_t nallow)
 	if (syscall(SYS_landlock_restrict_self, rs, 0) < 0)
 		die(EXIT_CONFINE, "unable to confine the egress step with Landlock");
 	close(rs);
+}
+
+static int by_number(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+void keep_only(int *keep, size_t n)
+{
+	int from = 3;
+
+	qsort(keep, n, sizeof *keep, by_number);
+	for (size_t i = 0; i <= n; i++) {
+		int to = i < n ? keep[i] : -1;	/* -1: up to the last */
+		if (i < n && to < from)
+			continue;	/* -1, a standard one, or twice */
+		if (to != from && syscall(SYS_close_range, (unsigned)from,
+		                          to < 0 ? ~0u : (unsigned)to - 1, 0) < 0)
+			for (int fd = from; fd < (to < 0 ? 1024 : to); fd++)
+				close(fd);
+		from = to + 1;
+	}
 }
 
 void confine_self(int best, const struct allow *allow, size_t nallow)

@@ -554,6 +554,11 @@ int main(int argc, char **argv)
 		           nallow, nallow == 1 ? "" : "s", l);
 		return 0;
 	}
+	if (optind < argc) {
+		int keep[] = { l, out, out_step, out_report };
+		status_close();
+		keep_only(keep, sizeof keep / sizeof *keep);
+	}
 	own_addresses();
 	signal(SIGPIPE, SIG_IGN);
 	confine_self(best, allow, nallow);

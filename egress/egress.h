@@ -93,6 +93,10 @@ int egress_chain(char **argv, unsigned port, int explain, int *lines, int *repor
  * Landlock where the kernel has none; ALLOW's ports are the ones it may
  * connect to. */
 void confine_self(int best, const struct allow *allow, size_t nallow);
+/* Close every descriptor above 2 but the N of KEEP (sorted here; -1s and
+ * repeats are fine): what the server inherited of the chain (the walls
+ * record, the environment's memfd, the status pipe) is not its. */
+void keep_only(int *keep, size_t n);
 
 /* What sni_parse says. */
 enum { SNI_MORE = 0, SNI_NAME = 1, SNI_NONE = 2, SNI_NOT_TLS = 3, SNI_BAD = -1 };

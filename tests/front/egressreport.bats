@@ -163,6 +163,51 @@ print([fd for fd in range(1024) if open_(fd)])' bare
 	[ "$output" = None ]
 }
 
+# The server parses what the target sends; it holds the listener, its
+# lines to the step and, under --report, the report's pipe, and nothing
+# else of the chain: not the environment's or the walls' memfd, not the
+# report's directory, not the status pipe. (Before, it held them all.)
+t_server_fds() {
+	local m=$1 pid server= links
+	chain_policy egressreport '{"hosts":["good.test:443"]}' '"/etc","'"$TMP"'"' \
+		'"'"$TMP/r"'"' '' '' ',"tmpfs":["/tmp"]'
+	# both FIFOs held open both ways here: no open blocks if the run fails
+	mkfifo -m 666 "$TMP/r/up" "$TMP/r/go"
+	exec 8<>"$TMP/r/up" 9<>"$TMP/r/go"
+	confined "$m" --report "$TMP/r/fd.json" -- \
+		/bin/sh -c "echo up >$TMP/r/up; read x <$TMP/r/go" 2>"$TMP/err" 8>&- 9>&- &
+	read -r -t 60 x <&8 || { cat "$TMP/err"; false; }
+	[ "$x" = up ]
+	# the server: of the job's descendants, the egress process whose
+	# parent is one too (the step)
+	local todo=$! parent
+	while [ -n "$todo" ]; do
+		set -- $todo
+		parent=$1 todo=${todo#"$1"}
+		for pid in $(cat /proc/"$parent"/task/*/children 2>/dev/null); do
+			todo="$todo $pid"
+			[ "$(cat "/proc/$pid/comm")" = sharness-exec-e ] &&
+				[ "$(cat "/proc/$parent/comm")" = sharness-exec-e ] && server=$pid
+		done
+		todo=${todo# }
+	done
+	# what it holds above the standard three
+	links=$(for f in /proc/"$server"/fd/*; do
+		[ "${f##*/}" -gt 2 ] && readlink "$f"
+	done | sed 's/:\[[0-9]*\]//' | sort)
+	echo go >&9
+	wait $!
+	exec 8>&- 9>&-
+	[ -n "$server" ]
+	# the listener, and two pipes: its lines to the step, and the report's
+	[ "$links" = "pipe
+pipe
+socket" ] || { echo "$links"; false; }
+}
+
+@test "the egress server holds the listener and its lines, nothing else of the chain (root)" { t_server_fds root; }
+@test "the egress server holds the listener and its lines, nothing else of the chain (nobody)" { t_server_fds nobody; }
+
 @test "--report lists each refused host with its port, count and reason, and the allowed one with its bytes each way (root)" { t_report root; }
 @test "--report lists each refused host with its port, count and reason, and the allowed one with its bytes each way (nobody)" { t_report nobody; }
 

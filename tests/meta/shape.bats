@@ -40,7 +40,7 @@ ceiling() {
 # why. A new program gets a line, or the test fails.
 BUDGETS="sharness-exec:5220 sharness-exec-netns:250 sharness-exec-supervise:2410
 	sharness-exec-explain:1310 sharness-exec-limits:1050 sharness-exec-view:2150
-	sharness-exec-listen:400 sharness-exec-landlock:700 sharness-exec-egress:1250
+	sharness-exec-listen:400 sharness-exec-landlock:700 sharness-exec-egress:1280
 	sharness-exec-probe:1550 sharness-exec-sign:3750 sharness-exec-learn:3530
 	sharness-exec-launch:6800"
 # What `run` executes: the front end and every step of its chain, each
