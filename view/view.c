@@ -449,6 +449,7 @@ int main(int argc, char **argv)
 	guard_writes(ents, nents);
 	files_mount();
 	note_ours();
+	proc_for_landlock();
 	finish(cwd, argv + next);
 	if (!granted(cwd))
 		warn_cwd(cwd);

@@ -1,0 +1,24 @@
+/* The setgid server of sharness-exec-landlock (issue 42): the filter
+ * (SECCOMP_NOTIFY_SETGID) hands it each chmod, fchmod, fchmodat and
+ * fchmodat2 with S_ISGID and without S_ISUID; it sets the mode itself on
+ * a directory the caller owns, and refuses (EPERM) anything else, as the
+ * filter did before. setgid.c says why that holds. */
+#ifndef SHARNESS_SETGID_H
+#define SHARNESS_SETGID_H
+
+/* Fork the server (twice: nobody's child but the reaper's), with this
+ * process's credentials as they are now, which must be the target's: call
+ * it after the capabilities are dropped and before the filter is
+ * installed and landlock_restrict_self. PROCFD: a procfs of the run's pid
+ * namespace, which the server takes (it is closed here). 0, or -1 where
+ * the server cannot be had (no user notification or pidfd in this
+ * kernel, no procfs): WHY then says why. */
+int setgid_start(int procfd, const char **why);
+/* Hand the server the filter's listener NFD (closed here) and wait until
+ * it holds it; 126 if it does not answer. */
+void setgid_hand(int nfd);
+/* No listener after all (EBUSY: a filter above holds the chain's one):
+ * the server exits. */
+void setgid_cancel(void);
+
+#endif
