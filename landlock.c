@@ -67,6 +67,10 @@ static int query_abi(const char **why)
  * Under run --user (--user) the ids change between the locked securebits
  * (NO_SETUID_FIXUP: the change itself clears nothing) and the cleared
  * sets, and then there is no way back to root. */
+static unsigned setgid_server(int procfd);
+static int server_procfd = -1;
+static unsigned server_flag;
+
 static void drop_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -96,6 +100,9 @@ static void drop_caps(void)
 	}
 	if (user_wanted())
 		user_switch();
+	/* The target's ids and groups, the capabilities still held: the
+	 * setgid server keeps CAP_SYS_PTRACE where Yama asks for it. */
+	server_flag = setgid_server(server_procfd);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
 	    errno != EINVAL)
 		die(EXIT_CONFINE, "unable to clear the ambient capabilities");
@@ -476,7 +483,7 @@ int main(int argc, char **argv)
 	__u32 flags = LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF;
 	struct run_walls w;
 	char held[1024];
-	int abi, fd, procfd;
+	int abi, fd;
 
 	parse(argc, argv);
 	/* The target's environment, which this step never ran with. */
@@ -501,7 +508,7 @@ int main(int argc, char **argv)
 	landlock_mask_abi(abi, &attr, &flags);
 	walls_wait();	/* --scan: the front end's socket scan */
 	find_walls(abi, &w);
-	procfd = take_procfd();
+	server_procfd = take_procfd();
 	guard = guard_word();
 	weigh(&w, why_none, held, sizeof held);
 	if (!abi)
@@ -532,8 +539,7 @@ int main(int argc, char **argv)
 	/* -X: traps (seccomp.h), the netns step's socket fallback too */
 	if (o.explain)
 		filter |= SECCOMP_EXPLAIN | (w.stand & WALL_SOCKETS ? SECCOMP_DENY_SOCKETS : 0);
-	filter |= setgid_server(procfd);
-	install_filter(filter);
+	install_filter(filter | server_flag);
 	if (fd >= 0 && syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
 	if (fd >= 0)

@@ -14,8 +14,10 @@
  *   gets the bit, wherever it now is). It never answers CONTINUE, which
  *   would let the kernel look the name up again.
  * - It can do nothing the caller could not: it is forked by the landlock
- *   step after the capabilities are dropped and the user switched, so it
- *   has the target's uid, gids and groups and no capability; it lives in
+ *   step after the user switch, so it has the target's uid, gids and
+ *   groups, and keeps no capability but CAP_SYS_PTRACE where Yama asks for
+ *   it (to read the memory and /proc entries of processes that are not its
+ *   descendants), which no chmod check reads; it lives in
  *   the same mount namespace (the view), whose read-only binds fail its
  *   chmod with EROFS as they fail the target's; and Landlock governs no
  *   chmod, so the target's domain takes nothing away from it there. It
@@ -28,8 +30,8 @@
  *   along, so its tid named it, not a process that reused the number.
  * - The target cannot reach it: it lies outside the Landlock domain
  *   (forked before restrict_self), is not dumpable (no ptrace, no
- *   process_vm_writev, no pidfd_getfd of its descriptors without
- *   CAP_SYS_PTRACE), in a session of its own, nobody's child but the
+ *   process_vm_writev, no pidfd_getfd of its descriptors: the target holds
+ *   no capability), in a session of its own, nobody's child but the
  *   reaper's. Killed (below Landlock ABI 6, which scopes signals), it
  *   takes the listener with it and the kernel fails the calls with ENOSYS:
  *   closed, never open.
@@ -50,6 +52,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 
 #include "common.h"
@@ -62,7 +65,7 @@
 # define AT_EMPTY_PATH 0x1000
 #endif
 
-static int sock = -1;
+static int sock = -1, keep_ptrace;
 
 /* One notified call, as the caller made it. */
 struct chmodcall {
@@ -192,7 +195,9 @@ static int handle(int nfd, int procfd, struct seccomp_notif *req)
 	path[0] = '\0';
 	if (c.dirfd != -1 && (err = read_path(tid, c.path, path, sizeof path)))
 		return err;
-	if (path[0] == '/' && !same_root(procfd, tid))
+	/* A target in a user namespace of its own may have chrooted: its
+	 * names would mean other files here. */
+	if (!same_root(procfd, tid))
 		return EPERM;
 	if ((err = open_target(procfd, tid, &c, path, &fd)))
 		return err;
@@ -209,6 +214,41 @@ static int handle(int nfd, int procfd, struct seccomp_notif *req)
 	return err;
 }
 
+/* No capability but CAP_SYS_PTRACE where Yama needs it (process_vm_readv
+ * and /proc/TID/cwd of a process that is not this one's descendant), which
+ * no chmod check reads (those are CAP_FOWNER and CAP_FSETID); never gain
+ * anything back; not dumpable. */
+static void narrow(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	__u32 keep = 0;
+
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (syscall(SYS_capget, &h, d) == 0 && keep_ptrace)
+		keep = d[0].effective & (1U << CAP_SYS_PTRACE);
+	memset(d, 0, sizeof d);
+	d[0].effective = d[0].permitted = keep;
+	if (syscall(SYS_capset, &h, d) < 0)
+		_exit(EXIT_CONFINE);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		_exit(EXIT_CONFINE);
+}
+
+/* Yama's ptrace_scope from the run's procfs: 0 where Yama is not there. */
+static int yama_scope(int procfd)
+{
+	char c = '0';
+	int fd = openat(procfd, "sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = '1';
+		close(fd);
+	}
+	return c - '0';
+}
+
 static void serve(int procfd) NORETURN;
 static void serve(int procfd)
 {
@@ -218,7 +258,7 @@ static void serve(int procfd)
 	int nfd;
 
 	setsid();
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	narrow();
 	prctl(PR_SET_NAME, "setgid-server", 0, 0, 0);
 	/* Hold nothing of the chain: not its terminal or pipes. */
 	for (int fd = 0; fd < 1024; fd++)
@@ -275,6 +315,7 @@ int setgid_start(int procfd, const char **why)
 			close(procfd);
 		return -1;
 	}
+	keep_ptrace = yama_scope(procfd) > 0;
 	c = fork();
 	if (c == 0) {
 		close(sv[0]);

@@ -7,9 +7,10 @@
 #define SHARNESS_SETGID_H
 
 /* Fork the server (twice: nobody's child but the reaper's), with this
- * process's credentials as they are now, which must be the target's: call
- * it after the capabilities are dropped and before the filter is
- * installed and landlock_restrict_self. PROCFD: a procfs of the run's pid
+ * process's ids and groups as they are now, which must be the target's,
+ * and no capability but CAP_SYS_PTRACE where Yama's ptrace_scope is 1 or
+ * more: call it after the user switch and before the filter is installed
+ * and landlock_restrict_self. PROCFD: a procfs of the run's pid
  * namespace, which the server takes (it is closed here). 0, or -1 where
  * the server cannot be had (no user notification or pidfd in this
  * kernel, no procfs): WHY then says why. */
