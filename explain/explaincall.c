@@ -142,20 +142,18 @@ int setid_refused(const struct call *c)
 	return setid_call(c) != NULL;
 }
 
-/* Is the file C's set-id bit was for a directory? Looked at from here,
- * outside the view, where a write path has the same name. */
+/* Is the file of a set-id bit a directory? Looked at from here, outside
+ * the view, where a write path has the same name. */
 static int setid_on_dir(pid_t pid, const struct setidcall *s, int dirfd, const char *path)
 {
 	struct stat st;
-	int fd, r;
+	int fd = s->path >= 0 ? -1 : fd_copy(pid, dirfd);
+	int r = s->path >= 0 ? path && *path == '/' && stat(path, &st) == 0 :
+	        fd >= 0 && fstat(fd, &st) == 0;
 
-	if (s->path >= 0)
-		return path && path[0] == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-	if ((fd = fd_copy(pid, dirfd)) < 0)
-		return 0;
-	r = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-	close(fd);
-	return r;
+	if (fd >= 0)
+		close(fd);
+	return r && S_ISDIR(st.st_mode);
 }
 
 void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd)
@@ -175,23 +173,16 @@ void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd)
 		path = absolute(pid, dirfd, name, cwd, abs) ? abs : name;
 	mode = (unsigned)c->args[(int)s->mode] & 07777;
 	snprintf(what, sizeof what, "%s, mode %04o", path ? path : "?", mode);
-	/* A directory's setgid bit alone: the landlock step's setgid server
-	 * sets it without --explain (landlock/setgid.c), but its answers
-	 * would not reach this observer, so under --explain the filter
-	 * refuses it (a trap) as on a file. */
-	if (!(mode & S_ISUID) && s->flags < 0 && c->nr != SYS_mknodat &&
-#ifdef SYS_mknod
-	    c->nr != SYS_mknod && c->nr != SYS_creat &&
-#endif
-	    setid_on_dir(pid, s, dirfd, path))
-		record("set-id bit", what, err, "refused by the seccomp filter", NULL,
-		       "under --explain only: without it the landlock step's setgid server "
-		       "sets a directory's setgid bit where the target owns the directory "
-		       "(not in the object form, whose listen step holds the filters' one "
-		       "listener)");
-	else
-		record("set-id bit", what, err, "refused by the seccomp filter", NULL,
-		       "no target makes a set-id file: a file's set-id bit hands its owner "
-		       "or group to whoever runs it, and the filter refuses S_ISUID in every "
-		       "mode, and S_ISGID on everything but a directory the target owns");
+	/* A directory's setgid bit: the landlock step's setgid server sets
+	 * it without --explain (landlock/setgid.c); its answers would not
+	 * reach this observer, so under --explain the filter refuses it. */
+	record("set-id bit", what, err, "refused by the seccomp filter", NULL,
+	       !(mode & S_ISUID) && s->flags < 0 && setid_on_dir(pid, s, dirfd, path) ?
+	       "under --explain only: without it the landlock step's setgid server "
+	       "sets a directory's setgid bit where the target owns the directory "
+	       "(not in the object form, whose listen step holds the filters' one "
+	       "listener)" :
+	       "no target makes a set-id file: a file's set-id bit hands its owner "
+	       "or group to whoever runs it, and the filter refuses S_ISUID in every "
+	       "mode, and S_ISGID on everything but a directory the target owns");
 }

@@ -40,32 +40,27 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#include <linux/capability.h>
 #include <linux/seccomp.h>
 
 #include "common.h"
 #include "helper.h"
 #include "seccomp.h"
-#include "statuspipe.h"
+#include "notify.h"
 #include "setgid.h"
 
 #ifndef AT_EMPTY_PATH
 # define AT_EMPTY_PATH 0x1000
 #endif
 
-static int sock = -1, keep_ptrace;
+static int to_server = -1, proc_fd = -1, keep_ptrace;
 
 /* One notified call, as the caller made it. */
 struct chmodcall {
@@ -181,7 +176,7 @@ static int open_target(int procfd, pid_t tid, const struct chmodcall *c,
 
 /* The call the notification REQ stands for, made here on the inode: 0 or
  * the errno to answer. */
-static int handle(int nfd, int procfd, struct seccomp_notif *req)
+static int handle(int nfd, struct seccomp_notif *req)
 {
 	static char path[PATH_MAX];
 	struct chmodcall c;
@@ -197,9 +192,9 @@ static int handle(int nfd, int procfd, struct seccomp_notif *req)
 		return err;
 	/* A target in a user namespace of its own may have chrooted: its
 	 * names would mean other files here. */
-	if (!same_root(procfd, tid))
+	if (!same_root(proc_fd, tid))
 		return EPERM;
-	if ((err = open_target(procfd, tid, &c, path, &fd)))
+	if ((err = open_target(proc_fd, tid, &c, path, &fd)))
 		return err;
 	/* Everything of the caller's is read: it was the caller all along. */
 	if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
@@ -208,31 +203,10 @@ static int handle(int nfd, int procfd, struct seccomp_notif *req)
 		err = EPERM;
 	else {
 		snprintf(self, sizeof self, "self/fd/%d", fd);
-		err = fchmodat(procfd, self, c.mode & 07777, 0) < 0 ? errno : 0;
+		err = fchmodat(proc_fd, self, c.mode & 07777, 0) < 0 ? errno : 0;
 	}
 	close(fd);
 	return err;
-}
-
-/* No capability but CAP_SYS_PTRACE where Yama needs it (process_vm_readv
- * and /proc/TID/cwd of a process that is not this one's descendant), which
- * no chmod check reads (those are CAP_FOWNER and CAP_FSETID); never gain
- * anything back; not dumpable. */
-static void narrow(void)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	__u32 keep = 0;
-
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	if (syscall(SYS_capget, &h, d) == 0 && keep_ptrace)
-		keep = d[0].effective & (1U << CAP_SYS_PTRACE);
-	memset(d, 0, sizeof d);
-	d[0].effective = d[0].permitted = keep;
-	if (syscall(SYS_capset, &h, d) < 0)
-		_exit(EXIT_CONFINE);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		_exit(EXIT_CONFINE);
 }
 
 /* Yama's ptrace_scope from the run's procfs: 0 where Yama is not there. */
@@ -249,107 +223,45 @@ static int yama_scope(int procfd)
 	return c - '0';
 }
 
-static void serve(int procfd) NORETURN;
-static void serve(int procfd)
+/* No capability but CAP_SYS_PTRACE where Yama needs it (process_vm_readv
+ * and /proc/TID/cwd of a process that is not this one's descendant),
+ * which no chmod check reads (those are CAP_FOWNER and CAP_FSETID). */
+static void serve(int sock) NORETURN;
+static void serve(int sock)
 {
-	struct seccomp_notif_sizes sz;
-	struct seccomp_notif *req;
-	struct seccomp_notif_resp *resp;
-	int nfd;
-
-	setsid();
-	narrow();
-	prctl(PR_SET_NAME, "setgid-server", 0, 0, 0);
-	/* Hold nothing of the chain: not its terminal or pipes. */
-	for (int fd = 0; fd < 1024; fd++)
-		if (fd != sock && fd != procfd)
-			close(fd);
-	for (int null = open("/dev/null", O_RDWR); null >= 0 && null < 2; )
-		null = dup(null);
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0 ||
-	    !(req = calloc(1, sz.seccomp_notif)) || !(resp = calloc(1, sz.seccomp_notif_resp)))
-		_exit(EXIT_CONFINE);
-	nfd = recv_fd(sock);
-	if (nfd < 0 || write(sock, "k", 1) != 1)
-		_exit(0);	/* cancelled: no listener */
-	close(sock);
-	for (;;) {
-		struct pollfd p = { nfd, POLLIN, 0 };
-
-		if (poll(&p, 1, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(EXIT_CONFINE);
-		}
-		if (!(p.revents & POLLIN))
-			_exit(0);	/* POLLHUP: nothing uses the filter any more */
-		memset(req, 0, sz.seccomp_notif);
-		if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-			if (errno == EINTR || errno == ENOENT)
-				continue;
-			_exit(EXIT_CONFINE);
-		}
-		memset(resp, 0, sz.seccomp_notif_resp);
-		resp->id = req->id;
-		resp->error = -handle(nfd, procfd, req);
-		ioctl(nfd, SECCOMP_IOCTL_NOTIF_SEND, resp);
-	}
+	notify_detach(keep_ptrace, "setgid-server", sock, proc_fd);
+	notify_serve(sock, handle);
 }
 
-int setgid_start(int procfd, const char **why)
+int setgid_start(int fd, const char **why)
 {
 	struct seccomp_notif_sizes sz;
-	int sv[2], status;
-	pid_t c;
 
 	*why = NULL;
+	proc_fd = fd;
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0)
 		*why = "the kernel lacks seccomp user notification (Linux 5.0)";
-	else if (procfd < 0)
+	else if (proc_fd < 0)
 		*why = "no procfs of the run's pid namespace reached this step "
 		       "(no view, or the step run by hand)";
-	else if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		*why = "no socket pair";
-	if (*why) {
-		if (procfd >= 0)
-			close(procfd);
-		return -1;
-	}
-	keep_ptrace = yama_scope(procfd) > 0;
-	c = fork();
-	if (c == 0) {
-		close(sv[0]);
-		sock = sv[1];
-		status_close();
-		c = fork();
-		if (c == 0)
-			serve(procfd);
-		_exit(c < 0);
-	}
-	close(sv[1]);
-	close(procfd);
-	if (c < 0 || waitpid(c, &status, 0) < 0 || status != 0)
-		diex(EXIT_CONFINE, "unable to start the setgid server: fork failed");
-	sock = sv[0];
-	return 0;
+	else if (keep_ptrace = yama_scope(proc_fd) > 0, (to_server = notify_fork(serve)) < 0)
+		die(EXIT_CONFINE, "unable to start the setgid server");
+	if (proc_fd >= 0)
+		close(proc_fd);
+	return *why ? -1 : 0;
 }
 
 void setgid_hand(int nfd)
 {
-	char ack;
-
-	if (send_fd(sock, nfd) < 0)
-		die(EXIT_CONFINE, "unable to hand the setgid server its descriptor");
-	close(nfd);
-	if (read(sock, &ack, 1) != 1)
-		diex(EXIT_CONFINE, "unable to start the setgid server: it did not answer");
-	close(sock);
-	sock = -1;
+	if (notify_hand(to_server, nfd) < 0)
+		diex(EXIT_CONFINE, "unable to start the setgid server: it did not take "
+		     "its descriptor");
+	to_server = -1;
 }
 
 void setgid_cancel(void)
 {
-	if (sock >= 0)
-		close(sock);
-	sock = -1;
+	if (to_server >= 0)
+		close(to_server);
+	to_server = -1;
 }
