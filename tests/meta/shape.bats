@@ -40,7 +40,7 @@ ceiling() {
 # why. A new program gets a line, or the test fails.
 BUDGETS="sharness-exec:5200 sharness-exec-netns:250 sharness-exec-supervise:2350
 	sharness-exec-explain:1300 sharness-exec-limits:1050 sharness-exec-view:2150
-	sharness-exec-listen:400 sharness-exec-landlock:700 sharness-exec-egress:1250
+	sharness-exec-listen:400 sharness-exec-landlock:900 sharness-exec-egress:1250
 	sharness-exec-probe:1550 sharness-exec-sign:3700 sharness-exec-learn:3500
 	sharness-exec-launch:6350"
 # What `run` executes: the front end and every step of its chain, each
@@ -50,12 +50,14 @@ BUDGETS="sharness-exec:5200 sharness-exec-netns:250 sharness-exec-supervise:2350
 # besides; the object form's listen step is smaller than egress). The
 # front end is most of it: it verifies (hash, signatures, the trust of
 # files), compiles and reports; each step does one job. Ceilings: the
-# figures reached, 12,519 and 15,320, rounded up to the hundred.
+# figures reached, 12,519 and 15,320, rounded up to the hundred; then the
+# setgid server of issue 42 (landlock/setgid.c, lib/notify.c, the view's
+# procfs for it), 12,922 and 15,742, rounded up again.
 RUN_DEFAULT="sharness-exec sharness-exec-netns sharness-exec-supervise sharness-exec-view
 	sharness-exec-landlock"
 RUN_LARGEST="$RUN_DEFAULT sharness-exec-egress sharness-exec-explain sharness-exec-limits"
-RUN_DEFAULT_MAX=12600
-RUN_LARGEST_MAX=15400
+RUN_DEFAULT_MAX=13000
+RUN_LARGEST_MAX=15800
 
 @test "each installed program's own code stays within its budget (issue 39)" {
 	local p n max over=0 seen=0
