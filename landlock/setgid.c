@@ -187,6 +187,8 @@ static int handle(int nfd, struct seccomp_notif *req)
 
 	if (decode(&req->data, &c) < 0 || c.mode & S_ISUID || !(c.mode & S_ISGID))
 		return EPERM;
+	if (c.flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return EINVAL;
 	path[0] = '\0';
 	if (c.dirfd != -1 && (err = read_path(tid, c.path, path, sizeof path)))
 		return err;

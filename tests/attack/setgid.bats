@@ -41,9 +41,10 @@ own() {
 	chown "$u:$u" "$@"
 }
 
-# policy: write $TMP/w (and /dev/null, which git opens), read $TMP/ro.
+# policy [READ-EXTRA]: write $TMP/w (and /dev/null, which git opens),
+# read $TMP/ro.
 policy() {
-	chain_policy setgid '"none"' '"/etc","'"$TMP"'/ro"' '"'"$TMP"'/w","/dev/null"'
+	chain_policy setgid '"none"' '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/w","/dev/null"'
 }
 
 # confined MODE CMD...: CMD in the run, from $TMP/w.
@@ -197,3 +198,24 @@ t_explain() {
 
 @test "--explain lists a file's refused setgid bit: root" { t_explain root; }
 @test "--explain lists a file's refused setgid bit: nobody" { t_explain nobody; }
+
+# The server holds the view's procfs and the filter's listener; the target
+# holds neither (only 0-2 and ls's own), and does not see the server in
+# its /proc (not dumpable: hidepid=invisible hides it), while the bit is
+# set all the same.
+t_nothing_held() {
+	local m=$1
+	sneed "$m"
+	policy ',"/proc"'
+	own "$m" "$TMP/w"
+	run confined "$m" sh -c 'mkdir d && chmod g+s d && ls -l /proc/self/fd/ && cat /proc/[0-9]*/comm'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -g "$TMP/w/d" ]
+	[ "$(grep -c ' -> ' <<<"$output")" = 4 ]
+	grep -q ' 3 -> /proc/[0-9]*/fd$' <<<"$output"
+	! grep -q 'seccomp\|setgid-server\| -> /$' <<<"$output"
+}
+
+@test "the target holds neither the server's procfs nor its listener, and does not see it: root" { t_nothing_held root; }
+@test "the target holds neither the server's procfs nor its listener, and does not see it: nobody" { t_nothing_held nobody; }
