@@ -9,8 +9,9 @@
 # refusal. Each of these failed on main for the directory (the filter
 # refused the bit everywhere), and must keep failing for the rest.
 # not tested: the object form and a kernel without user notification
-# (the bit refused everywhere, as before: tests/step/seccomp.bats holds the
-# filter's refusals), Yama's ptrace_scope 1 (not on this machine).
+# (the bit refused everywhere, as without namespaces below:
+# tests/step/seccomp.bats holds the filter's refusals), Yama's
+# ptrace_scope 1 (not on this machine).
 load ../helpers/load
 
 PY=/usr/bin/python3
@@ -219,3 +220,17 @@ t_nothing_held() {
 
 @test "the target holds neither the server's procfs nor its listener, and does not see it: root" { t_nothing_held root; }
 @test "the target holds neither the server's procfs nor its listener, and does not see it: nobody" { t_nothing_held nobody; }
+
+# Where no namespace can be made there is no view, so no procfs for the
+# server, and no server: the bit is refused on a directory too, as before
+# (the run is --best-effort, as without a view it must be).
+@test "without namespaces (unshare refused) the bit is refused on a directory too: nobody" {
+	sneed nobody
+	policy
+	own nobody "$TMP/w"
+	run --separate-stderr as_m nobody sh -c 'cd "$1/w" && "$2" "$3" run -b -p "$1/p.json" -- sh -c "mkdir d; chmod g+s d; echo \$?"' \
+		sh "$TMP" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC"
+	echo "$output"
+	[ "$output" = 1 ]
+	[ -d "$TMP/w/d" ] && [ ! -g "$TMP/w/d" ]
+}
