@@ -255,9 +255,10 @@ int setgid_start(int fd, const char **why)
 
 void setgid_hand(int nfd)
 {
-	if (notify_hand(to_server, nfd) < 0)
-		diex(EXIT_CONFINE, "unable to start the setgid server: it did not take "
-		     "its descriptor");
+	/* Not waiting for it: a chmod with S_ISGID waits for it, or fails
+	 * with ENOSYS if it is gone. */
+	if (notify_hand(to_server, nfd, 0) < 0)
+		die(EXIT_CONFINE, "unable to hand the setgid server its descriptor");
 	to_server = -1;
 }
 

@@ -16,6 +16,32 @@
 #include "notify.h"
 #include "statuspipe.h"
 
+#ifndef SYS_close_range
+# define SYS_close_range 436
+#endif
+
+/* Close every descriptor but A and B (-1: none): close_range(2) (Linux
+ * 5.9) on the gaps, else one by one up to 1024. */
+static void close_but(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a, keep[2] = { lo < 0 ? hi : lo, hi }, from = 0;
+
+	for (int i = 0; i < 2; i++) {
+		if (keep[i] < from)
+			continue;
+		if (keep[i] > from && syscall(SYS_close_range, (unsigned)from,
+		                              (unsigned)keep[i] - 1, 0U) < 0 && errno == ENOSYS)
+			goto slow;
+		from = keep[i] + 1;
+	}
+	if (syscall(SYS_close_range, (unsigned)from, ~0U, 0U) == 0 || errno != ENOSYS)
+		return;
+slow:
+	for (int fd = 0; fd < 1024; fd++)
+		if (fd != a && fd != b)
+			close(fd);
+}
+
 void notify_detach(int keep_ptrace, const char *name, int sock, int keep)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -35,9 +61,7 @@ void notify_detach(int keep_ptrace, const char *name, int sock, int keep)
 	/* Hold nothing of the chain: not its terminal or pipes (a caller
 	 * reading the target's output to EOF must not wait for us), not its
 	 * descriptors. */
-	for (int fd = 0; fd < 1024; fd++)
-		if (fd != sock && fd != keep)
-			close(fd);
+	close_but(sock, keep);
 	for (int null = open("/dev/null", O_RDWR); null >= 0 && null < 2; )
 		null = dup(null);
 }
@@ -53,8 +77,10 @@ void notify_serve(int sock, int (*handle)(int nfd, struct seccomp_notif *req))
 	    !(req = calloc(1, sz.seccomp_notif)) || !(resp = calloc(1, sz.seccomp_notif_resp)))
 		_exit(EXIT_CONFINE);
 	nfd = recv_fd(sock);
-	if (nfd < 0 || write(sock, "k", 1) != 1)
+	if (nfd < 0)
 		_exit(0);
+	/* The step may not wait for this (notify_hand): no SIGPIPE. */
+	send(sock, "k", 1, MSG_NOSIGNAL);
 	close(sock);
 	for (;;) {
 		struct pollfd p = { nfd, POLLIN, 0 };
@@ -109,10 +135,10 @@ int notify_fork(void (*serve)(int sock))
 	return sv[0];
 }
 
-int notify_hand(int sock, int nfd)
+int notify_hand(int sock, int nfd, int wait)
 {
 	char ack;
-	int r = send_fd(sock, nfd) == 0 && read(sock, &ack, 1) == 1 ? 0 : -1;
+	int r = send_fd(sock, nfd) == 0 && (!wait || read(sock, &ack, 1) == 1) ? 0 : -1;
 
 	close(nfd);
 	close(sock);

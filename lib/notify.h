@@ -25,7 +25,11 @@ void notify_serve(int sock, int (*handle)(int nfd, struct seccomp_notif *req)) N
  * errno. */
 int notify_fork(void (*serve)(int sock));
 /* In the step: hand the listener NFD over SOCK (NFD and SOCK closed
- * here); 0, or -1 when the server did not take it. */
-int notify_hand(int sock, int nfd);
+ * here); with WAIT, until the server holds it. 0, or -1 when it was not
+ * sent, or with WAIT not taken. Without WAIT the listener may still be in
+ * the socket as the step goes on: a server that dies before it takes it
+ * closes it, and the kernel fails the filter's notified calls (ENOSYS),
+ * so nothing waits for a server that is not needed before the first. */
+int notify_hand(int sock, int nfd, int wait);
 
 #endif

@@ -300,7 +300,7 @@ int listenguard_start(int best)
 		         "has a seccomp listener (a run inside another run's object form?); "
 		         "-b (--best-effort) refuses listen(2) on every socket instead" : NULL,
 		         "unable to install the listen guard's seccomp filter");
-	if (notify_hand(sock, nfd) < 0)
+	if (notify_hand(sock, nfd, 1) < 0)
 		diex(EXIT_CONFINE, "unable to start the listen guard: its server did not take "
 		     "its descriptor");
 	return 1;
