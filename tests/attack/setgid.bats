@@ -203,7 +203,7 @@ t_explain() {
 # The server holds the view's procfs and the filter's listener; the target
 # holds neither (only 0-2 and ls's own), and does not see the server in
 # its /proc (not dumpable: hidepid=invisible hides it), while the bit is
-# set all the same.
+# set all the same; and the server follows no magic link of /proc.
 t_nothing_held() {
 	local m=$1
 	sneed "$m"
@@ -216,6 +216,11 @@ t_nothing_held() {
 	[ "$(grep -c ' -> ' <<<"$output")" = 4 ]
 	grep -q ' 3 -> /proc/[0-9]*/fd$' <<<"$output"
 	! grep -q 'seccomp\|setgid-server\| -> /$' <<<"$output"
+	# /proc's magic links would be the server's own there ("self", its
+	# working directory, $TMP/w): refused (ELOOP), $TMP/w unchanged.
+	run confined "$m" sh -c 'mkdir x && cd x && chmod g+s /proc/self/cwd'
+	[[ "$output" == *"Too many levels of symbolic links"* ]]
+	[ ! -g "$TMP/w" ] && [ ! -g "$TMP/w/x" ]
 }
 
 @test "the target holds neither the server's procfs nor its listener, and does not see it: root" { t_nothing_held root; }
