@@ -263,7 +263,7 @@ int setgid_start(int fd, const char **why)
 		*why = "no procfs of the run's pid namespace reached this step "
 		       "(no view, or the step run by hand)";
 	else if (keep_ptrace = yama_scope(proc_fd) > 0, (to_server = notify_fork(serve)) < 0)
-		die(EXIT_CONFINE, "unable to start the setgid server");
+		*why = "unable to fork the setgid server (a process cap of 1?)";
 	if (proc_fd >= 0)
 		close(proc_fd);
 	return *why ? -1 : 0;

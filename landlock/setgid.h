@@ -12,8 +12,8 @@
  * more: call it after the user switch and before the filter is installed
  * and landlock_restrict_self. PROCFD: a procfs of the run's pid
  * namespace, which the server takes (it is closed here). 0, or -1 where
- * the server cannot be had (no user notification or pidfd in this
- * kernel, no procfs): WHY then says why. */
+ * the server cannot be had (no user notification in this kernel, no
+ * procfs, no fork under the process cap): WHY then says why. */
 int setgid_start(int procfd, const char **why);
 /* Hand the server the filter's listener NFD (closed here) and wait until
  * it holds it; 126 if it does not answer. */
