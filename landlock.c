@@ -428,12 +428,14 @@ static unsigned setgid_server(int procfd)
 }
 
 /* Install the filter; with the setgid server, hand it the listener, or
- * where a filter above holds one (EBUSY), refuse the bit instead. */
+ * where none can be had, refuse the bit instead. */
 static void install_filter(unsigned filter)
 {
 	int r = seccomp_install(filter);
 
-	if (r < 0 && errno == EBUSY && filter & SECCOMP_NOTIFY_SETGID) {
+	/* EBUSY: a filter above holds a listener; EMFILE: no descriptor
+	 * left for ours (a low RLIMIT_NOFILE). */
+	if (r < 0 && filter & SECCOMP_NOTIFY_SETGID) {
 		setgid_cancel();
 		filter &= ~(unsigned)SECCOMP_NOTIFY_SETGID;
 		r = seccomp_install(filter);

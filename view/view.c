@@ -409,6 +409,8 @@ static void finish(const char *cwd, char *const *next)
 		close(cfd);
 	}
 	at_root_forget();
+	/* The last descriptor this step opens, the old root still here. */
+	proc_for_landlock();
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		die(EXIT_CONFINE, "unable to change to the new root");
 	if (syscall(SYS_umount2, ".", MNT_DETACH) < 0)
@@ -449,7 +451,6 @@ int main(int argc, char **argv)
 	guard_writes(ents, nents);
 	files_mount();
 	note_ours();
-	proc_for_landlock();
 	finish(cwd, argv + next);
 	if (!granted(cwd))
 		warn_cwd(cwd);

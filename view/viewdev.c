@@ -79,15 +79,18 @@ void proc_for_landlock(void)
 {
 	static const char *const opts[] = { "hidepid", "invisible", "gid", "4294967295", NULL };
 	char num[16];
-	int m;
+	int m, fd;
 
 	if (!walls_given() || (m = new_fs("proc", opts, ATTR_RO)) < 0)
 		return;
-	if (fcntl(m, F_SETFD, 0) < 0) {
-		close(m);
+	/* Above 0-2, which a caller may have left closed: the landlock step
+	 * takes no lower one, and the target would hold it there. F_DUPFD
+	 * leaves close-on-exec clear. Short of descriptors, no server. */
+	fd = fcntl(m, F_DUPFD, 3);
+	close(m);
+	if (fd < 0)
 		return;
-	}
-	snprintf(num, sizeof num, "%d", m);
+	snprintf(num, sizeof num, "%d", fd);
 	walls_note("procfd", num);
 }
 
