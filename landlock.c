@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -29,6 +30,7 @@
 #include "seccomp.h"
 #include "statuspipe.h"
 #include "landlock/switchuser.h"
+#include "landlock/setgid.h"
 
 const char *progname = "sharness-exec-landlock";
 
@@ -65,6 +67,10 @@ static int query_abi(const char **why)
  * Under run --user (--user) the ids change between the locked securebits
  * (NO_SETUID_FIXUP: the change itself clears nothing) and the cleared
  * sets, and then there is no way back to root. */
+static unsigned setgid_server(int procfd);
+static int server_procfd = -1;
+static unsigned server_flag;
+
 static void drop_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -94,6 +100,9 @@ static void drop_caps(void)
 	}
 	if (user_wanted())
 		user_switch();
+	/* The target's ids and groups, the capabilities still held: the
+	 * setgid server keeps CAP_SYS_PTRACE where Yama asks for it. */
+	server_flag = setgid_server(server_procfd);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
 	    errno != EINVAL)
 		die(EXIT_CONFINE, "unable to clear the ambient capabilities");
@@ -381,6 +390,62 @@ static void refuse_reopenable_fds(void)
 	}
 }
 
+/* The view's procfs for the setgid server (view/viewdev.c: procfd=FD in
+ * the walls record), close-on-exec at once: the target never holds it.
+ * -1 where there is none. */
+static int take_procfd(void)
+{
+	const char *v = walls_value("procfd");
+	unsigned long fd;
+	struct statfs sf;
+
+	if (!v || !parse_ulong(v, 3, INT_MAX, &fd))
+		return -1;
+	if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+		return -1;
+	if (fstatfs((int)fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */) {
+		close((int)fd);
+		return -1;
+	}
+	return (int)fd;
+}
+
+/* The setgid bit on directories (issue 42): a server outside the domain
+ * sets it, where one can be had; else the filter refuses it everywhere,
+ * as on files. Not in the object form (the listen step holds the chain's
+ * one listener) nor under -X (the observer lists the refusal instead,
+ * which a server's answer would hide from it). */
+static unsigned setgid_server(int procfd)
+{
+	const char *why;
+
+	if (o.net || o.explain) {
+		if (procfd >= 0)
+			close(procfd);
+		return 0;
+	}
+	return setgid_start(procfd, &why) == 0 ? SECCOMP_NOTIFY_SETGID : 0;
+}
+
+/* Install the filter; with the setgid server, hand it the listener, or
+ * where none can be had, refuse the bit instead. */
+static void install_filter(unsigned filter)
+{
+	int r = seccomp_install(filter);
+
+	/* EBUSY: a filter above holds a listener; EMFILE: no descriptor
+	 * left for ours (a low RLIMIT_NOFILE). */
+	if (r < 0 && filter & SECCOMP_NOTIFY_SETGID) {
+		setgid_cancel();
+		filter &= ~(unsigned)SECCOMP_NOTIFY_SETGID;
+		r = seccomp_install(filter);
+	}
+	if (r < 0 || (o.explain && seccomp_trace_install() < 0))
+		die(EXIT_CONFINE, "unable to install the seccomp filter");
+	if (filter & SECCOMP_NOTIFY_SETGID)
+		setgid_hand(r);
+}
+
 /* The ruleset of ATTR with every rule of argv, or -1 without Landlock. */
 static int ruleset(int abi, const struct sharness_ruleset_attr *attr)
 {
@@ -445,6 +510,7 @@ int main(int argc, char **argv)
 	landlock_mask_abi(abi, &attr, &flags);
 	walls_wait();	/* --scan: the front end's socket scan */
 	find_walls(abi, &w);
+	server_procfd = take_procfd();
 	guard = guard_word();
 	weigh(&w, why_none, held, sizeof held);
 	if (!abi)
@@ -475,9 +541,7 @@ int main(int argc, char **argv)
 	/* -X: traps (seccomp.h), the netns step's socket fallback too */
 	if (o.explain)
 		filter |= SECCOMP_EXPLAIN | (w.stand & WALL_SOCKETS ? SECCOMP_DENY_SOCKETS : 0);
-	if (seccomp_install(filter) < 0 ||
-	    (o.explain && seccomp_trace_install() < 0))
-		die(EXIT_CONFINE, "unable to install the seccomp filter");
+	install_filter(filter | server_flag);
 	if (fd >= 0 && syscall(SYS_landlock_restrict_self, fd, flags) < 0)
 		die(EXIT_CONFINE, "unable to enforce the Landlock ruleset");
 	if (fd >= 0)

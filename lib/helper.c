@@ -501,3 +501,20 @@ int send_fd(int sock, int fd)
 	memcpy(CMSG_DATA(c), &fd, sizeof fd);
 	return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
+
+int recv_fd(int sock)
+{
+	char byte, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+	                     .msg_control = ctl, .msg_controllen = sizeof ctl };
+	struct cmsghdr *c;
+	int fd = -1;
+
+	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) <= 0)
+		return -1;
+	c = CMSG_FIRSTHDR(&mh);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	return fd;
+}

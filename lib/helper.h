@@ -66,5 +66,7 @@ void lo_up(void);
 /* FD sent over the UNIX socket SOCK, with one byte (SCM_RIGHTS): 0, or
  * -1 with errno. */
 int send_fd(int sock, int fd);
+/* The descriptor send_fd sent over SOCK (close-on-exec), or -1. */
+int recv_fd(int sock);
 
 #endif

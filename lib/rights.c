@@ -244,6 +244,11 @@ void walls_note(const char *key, const char *value)
 		die(EXIT_CONFINE, "unable to write the walls record (fd %d)", record);
 }
 
+int walls_given(void)
+{
+	return record >= 0;
+}
+
 /* The record's text, read once, with a newline in front. */
 static const char *walls_text(void)
 {

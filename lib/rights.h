@@ -87,6 +87,8 @@ int socket_dir_beneath(const char *path);
  * noted that line. */
 void walls_fd(const char *arg, const char *usage);
 void walls_note(const char *key, const char *value);
+/* 1 when this step was given a walls record (-W). */
+int walls_given(void);
 int walls_noted(const char *key, const char *value);
 /* The value of the first KEY note (a static copy), or NULL: the front
  * end's "listener" (sockscan.h). */

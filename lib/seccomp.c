@@ -211,12 +211,27 @@ static const struct sysarg fastopen_sends[] = {
 };
 
 /* Every call that takes a mode, but open and openat (setid_open: their
- * mode counts only when they create): the mode argument. */
+ * mode counts only when they create): the mode argument. The chmod
+ * family (the first four) changes a file that exists, and may be handed
+ * to the setgid server (SECCOMP_NOTIFY_SETGID); the others create one. */
+#define CHMODS 4
 static const struct sysarg mode_setters[] = {
-	{ SYS_creat, 1 }, { SYS_chmod, 1 }, { SYS_fchmod, 1 },
-	{ SYS_fchmodat, 2 }, { SYS_fchmodat2, 2 },
-	{ SYS_mknod, 1 }, { SYS_mknodat, 2 },
+	{ SYS_chmod, 1 }, { SYS_fchmod, 1 }, { SYS_fchmodat, 2 }, { SYS_fchmodat2, 2 },
+	{ SYS_creat, 1 }, { SYS_mknod, 1 }, { SYS_mknodat, 2 },
 };
+
+/* A chmod: S_ISUID refused, S_ISGID alone to the setgid server, which
+ * alone can tell a directory (SECCOMP_NOTIFY_SETGID). */
+static void setgid_notify(struct prog *p, const struct sysarg *c, unsigned what)
+{
+	unsigned s = begin(p, c->nr);
+
+	load(p, ARG_LO(c->arg));
+	if_any(p, S_ISUID, REFUSE(what, EPERM));
+	if_any(p, S_ISGID, SECCOMP_RET_USER_NOTIF);
+	ret(p, ALLOW);
+	end(p, s);
+}
 
 /* Calls that fail whatever their arguments (seccomp.h says why). An
  * inherited io_uring could be driven with enter/register alone. */
@@ -512,7 +527,13 @@ static int build(struct prog *p, unsigned what)
 		/* The other ways to put S_ISUID or S_ISGID into a mode: a
 		 * target owning a file (root: every file it creates) could
 		 * otherwise leave a set-id program for others to run. */
-		deny_bits_each(p, mode_setters, NELEM(mode_setters),
+		size_t from = 0;
+
+		if (what & SECCOMP_NOTIFY_SETGID)
+			for (; from < CHMODS; from++)
+				if (mode_setters[from].nr >= 0)
+					setgid_notify(p, &mode_setters[from], what);
+		deny_bits_each(p, mode_setters + from, NELEM(mode_setters) - from,
 			       SETID, REFUSE(what, EPERM));
 	}
 	if (what & (SECCOMP_DENY_SOCKETS | SECCOMP_DENY_BYPASS | SECCOMP_NET_ALLOWLIST))
@@ -543,7 +564,8 @@ int seccomp_install(unsigned what)
 
 	if (build(&p, what) < 0)
 		return -1;
-	return seccomp_filter(&p, 0);
+	return seccomp_filter(&p, what & SECCOMP_NOTIFY_SETGID ?
+	                      SECCOMP_FILTER_FLAG_NEW_LISTENER : 0);
 #endif
 }
 

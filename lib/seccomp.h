@@ -108,6 +108,15 @@
 #endif
 #define SECCOMP_TRAP_REFUSED   0x8000
 
+/* With SECCOMP_DENY_SETID: chmod, fchmod, fchmodat and fchmodat2 with
+ * S_ISGID and without S_ISUID go to a user notification instead (the
+ * landlock step's setgid server, landlock/setgid.c, which sets the bit on
+ * a directory the caller owns and refuses it on anything else), and
+ * seccomp_install returns the filter's listener. Everything else of
+ * SECCOMP_DENY_SETID is unchanged: S_ISUID anywhere, and either bit
+ * through creat, mknod and open with O_CREAT, fail as before. */
+#define SECCOMP_NOTIFY_SETGID  0x2000
+
 /* Everything the landlock step always refuses; it adds SECCOMP_DENY_USERNS
  * unless -U, and SECCOMP_NET_ALLOWLIST in the object form. */
 #define SECCOMP_TARGET (SECCOMP_DENY_TIOCSTI | SECCOMP_DENY_SETID | \
@@ -181,7 +190,9 @@ int seccomp_filter(const struct seccomp_prog *p, unsigned long flags);
 
 /* Install one filter for WHAT (a mask of the above). Syscalls of a foreign
  * ABI (i386 or x32 on x86_64) fail with ENOSYS so the filter cannot be
- * bypassed through them. Returns 0, or -1 with errno set (ENOSYS on an
+ * bypassed through them. Returns 0 (with SECCOMP_NOTIFY_SETGID the
+ * filter's listener, a descriptor), or -1 with errno set (EBUSY: a filter
+ * above already has the chain's one listener) (ENOSYS on an
  * architecture this file does not know, E2BIG if the program would not
  * fit, which is a bug). */
 int seccomp_install(unsigned what);

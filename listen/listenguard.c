@@ -51,6 +51,7 @@
 #include "common.h"
 #include "helper.h"
 #include "listenguard.h"
+#include "notify.h"
 #include "seccomp.h"
 #include "statuspipe.h"
 
@@ -252,101 +253,20 @@ static int handle(int nfd, struct seccomp_notif *req)
 	return err;
 }
 
-/* Keep CAP_SYS_PTRACE if held, nothing else; never gain anything back. */
-static void narrow(void)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	__u32 keep;
-
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	if (syscall(SYS_capget, &h, d) == 0) {
-		keep = d[0].effective & (1U << CAP_SYS_PTRACE);
-		memset(d, 0, sizeof d);
-		d[0].effective = d[0].permitted = keep;
-		syscall(SYS_capset, &h, d);
-	}
-	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	prctl(PR_SET_NAME, "listen-guard", 0, 0, 0);
-}
-
-static int recv_fd(int sock)
-{
-	char byte, ctl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-	                     .msg_control = ctl, .msg_controllen = sizeof ctl };
-	struct cmsghdr *c;
-	int fd = -1;
-
-	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) <= 0)
-		return -1;
-	c = CMSG_FIRSTHDR(&mh);
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-		memcpy(&fd, CMSG_DATA(c), sizeof fd);
-	return fd;
-}
-
 static void serve(int sock) NORETURN;
 static void serve(int sock)
 {
-	struct seccomp_notif_sizes sz;
-	struct seccomp_notif *req;
-	struct seccomp_notif_resp *resp;
-	int nfd, fd, null;
-
-	setsid();
-	narrow();
-	/* Hold nothing of the chain: not its terminal or pipes (a caller
-	 * reading the target's output to EOF must not wait for us), not its
-	 * descriptors. */
-	for (fd = 0; fd < 1024; fd++)
-		if (fd != sock)
-			close(fd);
-	null = open("/dev/null", O_RDWR);
-	while (null >= 0 && null < 2)
-		null = dup(null);
+	/* CAP_SYS_PTRACE, if held, for pidfd_getfd. */
+	notify_detach(1, "listen-guard", sock, -1);
 	block4 = blocker(AF_INET);
 	block6 = blocker(AF_INET6);
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0 ||
-	    !(req = calloc(1, sz.seccomp_notif)) || !(resp = calloc(1, sz.seccomp_notif_resp)))
-		_exit(EXIT_CONFINE);
-	nfd = recv_fd(sock);
-	if (nfd < 0 || write(sock, "k", 1) != 1)
-		_exit(EXIT_CONFINE);
-	close(sock);
-	for (;;) {
-		struct pollfd p = { nfd, POLLIN, 0 };
-
-		if (poll(&p, 1, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			_exit(EXIT_CONFINE);
-		}
-		/* POLLHUP alone: no process uses the filter any more. */
-		if (!(p.revents & POLLIN))
-			_exit(0);
-		memset(req, 0, sz.seccomp_notif);
-		if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-			if (errno == EINTR || errno == ENOENT)
-				continue;
-			_exit(EXIT_CONFINE);
-		}
-		memset(resp, 0, sz.seccomp_notif_resp);
-		resp->id = req->id;
-		resp->error = -handle(nfd, req);
-		/* ENOENT: the caller was interrupted or is gone. */
-		ioctl(nfd, SECCOMP_IOCTL_NOTIF_SEND, resp);
-	}
+	notify_serve(sock, handle);
 }
 
 int listenguard_start(int best)
 {
 	const char *why;
-	int sv[2], status, nfd;
-	char ack;
-	pid_t c;
+	int sock, nfd;
 
 	if (!listenguard_possible(&why)) {
 		if (!best)
@@ -359,24 +279,8 @@ int listenguard_start(int best)
 			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
 		return 0;
 	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+	if ((sock = notify_fork(serve)) < 0)
 		die(EXIT_CONFINE, "unable to start the listen guard");
-	c = fork();
-	if (c < 0)
-		die(EXIT_CONFINE, "unable to start the listen guard");
-	if (c == 0) {
-		/* The middle child exits at once: the server is nobody's
-		 * child but the reaper's (pid 1 of the run, or a subreaper). */
-		close(sv[0]);
-		status_close();
-		c = fork();
-		if (c == 0)
-			serve(sv[1]);
-		_exit(c < 0);
-	}
-	close(sv[1]);
-	if (waitpid(c, &status, 0) < 0 || status != 0)
-		diex(EXIT_CONFINE, "unable to start the listen guard: fork failed");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
 	nfd = install(1);
@@ -388,7 +292,7 @@ int listenguard_start(int best)
 		       "best effort: listen() is refused on every socket");
 		if (install(0) < 0)
 			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
-		close(sv[0]);
+		close(sock);
 		return 0;
 	}
 	if (nfd < 0)
@@ -396,11 +300,8 @@ int listenguard_start(int best)
 		         "has a seccomp listener (a run inside another run's object form?); "
 		         "-b (--best-effort) refuses listen(2) on every socket instead" : NULL,
 		         "unable to install the listen guard's seccomp filter");
-	if (send_fd(sv[0], nfd) < 0)
-		die(EXIT_CONFINE, "unable to hand the listen guard its descriptor");
-	close(nfd);
-	if (read(sv[0], &ack, 1) != 1)
-		diex(EXIT_CONFINE, "unable to start the listen guard: its server did not answer");
-	close(sv[0]);
+	if (notify_hand(sock, nfd, 1) < 0)
+		diex(EXIT_CONFINE, "unable to start the listen guard: its server did not take "
+		     "its descriptor");
 	return 1;
 }

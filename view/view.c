@@ -409,6 +409,8 @@ static void finish(const char *cwd, char *const *next)
 		close(cfd);
 	}
 	at_root_forget();
+	/* The last descriptor this step opens, the old root still here. */
+	proc_for_landlock();
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		die(EXIT_CONFINE, "unable to change to the new root");
 	if (syscall(SYS_umount2, ".", MNT_DETACH) < 0)

@@ -91,6 +91,7 @@ void mount_tmpfs(const char *path, const char *cwd);
 
 /* viewdev.c */
 int mount_proc(struct ent *e);
+void proc_for_landlock(void);
 /* /dev built: named whole (WHOLE 1, dev_whole then 1), or granted by
  * no path (0). */
 void mount_dev(struct ent *e, int whole);

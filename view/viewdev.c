@@ -12,6 +12,7 @@
 #include <linux/mount.h>
 
 #include "common.h"
+#include "rights.h"
 #include "view.h"
 
 int dev_whole, dev_shm_bound;
@@ -64,6 +65,33 @@ int mount_proc(struct ent *e)
 	close(m);
 	mask_proc();
 	return 1;
+}
+
+/* For the landlock step's setgid server (landlock/setgid.c), which finds
+ * a caller's working directory in /proc/TID/cwd: a procfs of the run's
+ * pid namespace, detached (no path leads to it), read-only, made while the
+ * old root is still here as the kernel asks of a user namespace. It stays
+ * open across exec at the descriptor the walls record notes (procfd=FD);
+ * the landlock step takes it and closes it, so the target never holds it.
+ * Only in a chain (-W); where it cannot be made, nothing is noted and
+ * the landlock step refuses the setgid bit everywhere, as before. */
+void proc_for_landlock(void)
+{
+	static const char *const opts[] = { "hidepid", "invisible", "gid", "4294967295", NULL };
+	char num[16];
+	int m, fd;
+
+	if (!walls_given() || (m = new_fs("proc", opts, ATTR_RO)) < 0)
+		return;
+	/* Above 0-2, which a caller may have left closed: the landlock step
+	 * takes no lower one, and the target would hold it there. F_DUPFD
+	 * leaves close-on-exec clear. Short of descriptors, no server. */
+	fd = fcntl(m, F_DUPFD, 3);
+	close(m);
+	if (fd < 0)
+		return;
+	snprintf(num, sizeof num, "%d", fd);
+	walls_note("procfd", num);
 }
 
 /* A fresh FS at PATH in the new root. */

@@ -121,8 +121,10 @@ PY
 # last program it executed, or, before it executes one, by what it is to
 # its parent: supervise's child that forks is init, the other the watcher;
 # init's child is init's child; the listen step's the listen guard, whose
-# child is the listen guard's child; the front end's the socket scan. And init's
-# child executes the step its line names.
+# child is the listen guard's child; the landlock step's the setgid server,
+# whose child is the setgid server's child, expected "only with a mount
+# namespace", so not where NOPIDNS is 1 (unshare(2) refused); the front
+# end's the socket scan. And init's child executes the step its line names.
 forks_match() {
 	python3 - "$@" <<'PY'
 import os, re, sys
@@ -133,8 +135,8 @@ for l in open(sys.argv[1]).read().splitlines():
     if not m:
         continue
     cond, child, parent, what = m.groups()
-    assert cond in (None, 'only without a pid namespace'), cond
-    if cond and sys.argv[2] != '1':
+    assert cond in (None, 'only without a pid namespace', 'only with a mount namespace'), cond
+    if cond and (sys.argv[2] == '1') != (cond == 'only without a pid namespace'):
         continue
     want.append(child + ', by ' + parent)
     if child == "init's child":
@@ -162,6 +164,8 @@ def walk(pid, name):
         role = {'sharness-exec-supervise': 'init' if forks else 'the watcher',
                 'init': "init's child", 'sharness-exec-listen': 'the listen guard',
                 'the listen guard': "the listen guard's child",
+                'sharness-exec-landlock': 'the setgid server',
+                'the setgid server': "the setgid server's child",
                 'test-sharness-exec': 'the socket scan'}.get(name, 'a child of ' + name)
         got.append(role + ', by ' + name.replace('test-sharness-exec', 'sharness-exec'))
         first_exec[role] = next((y for k, y in events[x] if k == 'exec'), None)
@@ -216,7 +220,7 @@ PY
 		-e trace=execve,fork,vfork,clone,clone3 -o "$TMP/st" \
 		"$SHARNESS_EXEC" run -b -p "$TMP/p.json" -- /bin/true
 	run -0 forks_match "$TMP/verbose" 0 "$TMP"/st.*
-	[ "${#lines[@]}" = 3 ]
+	[ "${#lines[@]}" = 5 ]
 	# Where unshare(2) is refused: the watcher too.
 	rm "$TMP"/st.*
 	run -0 --separate-stderr "$TRYDIR/deny-unshare" strace -f -ff --decode-pids=pidns \
@@ -251,7 +255,7 @@ PY
 		"$SHARNESS_EXEC" run -p "$TMP/p.json" -- /bin/true
 	run -0 forks_match "$TMP/verbose" 0 "$TMP"/st.*
 	echo "$output"
-	[ "${#lines[@]}" = 4 ]
+	[ "${#lines[@]}" = 6 ]
 	# Not named, it is a fork too many.
 	sed -i '/the socket scan/d' "$TMP/verbose"
 	run -1 forks_match "$TMP/verbose" 0 "$TMP"/st.*

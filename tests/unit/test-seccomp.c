@@ -88,6 +88,30 @@ static void target(void)
 #ifdef SYS_creat
 	IS(w, ERRNO(EPERM), N(SYS_creat), 0, 02755, 0, 0);
 #endif
+	/* SECCOMP_NOTIFY_SETGID: the chmod family with S_ISGID alone goes
+	 * to the setgid server; S_ISUID, and either bit where a call makes
+	 * a file, are refused as before; no set-id bit, allowed. */
+	{
+		unsigned g = w | SECCOMP_NOTIFY_SETGID;
+
+#ifdef SYS_chmod
+		IS(g, SECCOMP_RET_USER_NOTIF, N(SYS_chmod), 0, 02775, 0, 0);
+		IS(g, SECCOMP_RET_USER_NOTIF, N(SYS_chmod), 0, 0xffffffff00000400ULL, 0, 0);
+		IS(g, ERRNO(EPERM), N(SYS_chmod), 0, 04755, 0, 0);
+		IS(g, ALLOWED, N(SYS_chmod), 0, 01777, 0, 0);
+#endif
+		IS(g, SECCOMP_RET_USER_NOTIF, N(SYS_fchmod), 3, 02700, 0, 0);
+		IS(g, SECCOMP_RET_USER_NOTIF, N(SYS_fchmodat), 0, 0, 02775, 0);
+		IS(g, SECCOMP_RET_USER_NOTIF, N(SYS_fchmodat2), 0, 0, 02000, 0);
+		IS(g, ERRNO(EPERM), N(SYS_fchmodat), 0, 0, 06755, 0);
+		IS(g, ERRNO(EPERM), N(SYS_fchmodat2), 0, 0, 04000, 0);
+		IS(g, ALLOWED, N(SYS_fchmodat), 0, 0, 0775, 0);
+		IS(g, ERRNO(EPERM), N(SYS_mknodat), 0, 0, S_IFREG | 02755, 0);
+		IS(g, ERRNO(EPERM), N(SYS_openat), 0, 0, O_CREAT | O_WRONLY, 02755);
+#ifdef SYS_creat
+		IS(g, ERRNO(EPERM), N(SYS_creat), 0, 02755, 0, 0);
+#endif
+	}
 	/* ENOSYS, as on an older kernel. */
 	IS(w, ERRNO(ENOSYS), N(SYS_openat2), 0, 0, 0, 0);
 	IS(w, ERRNO(ENOSYS), N(SYS_clone3), 0, 0, 0, 0);

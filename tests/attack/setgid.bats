@@ -1,0 +1,241 @@
+#!/usr/bin/env bats
+# The setgid bit (issue 42), through `sharness-exec run` as root, as nobody
+# and as uid 1000, with a policy writing $TMP/w: a directory the target owns
+# gets it (install -d -m 2775, git init --shared=group; landlock/setgid.c's
+# server sets it), checked from outside; a file gets neither S_ISGID nor
+# S_ISUID, by chmod, fchmod or a racing swap of a directory and a file at
+# one name (many rounds, no sleeps); a directory the target does not own,
+# or one beneath a read path, keeps its mode; and --explain lists a file's
+# refusal. Each of these failed on main for the directory (the filter
+# refused the bit everywhere), and must keep failing for the rest.
+# not tested: the object form and a kernel without user notification
+# (the bit refused everywhere, as without namespaces below:
+# tests/step/seccomp.bats holds the filter's refusals), Yama's
+# ptrace_scope 1 (not on this machine).
+load ../helpers/load
+
+PY=/usr/bin/python3
+
+setup() {
+	setup_tmp
+	mkdir -p "$TMP/w" "$TMP/ro"
+}
+
+teardown() { teardown_tmp; }
+
+# sneed MODE: what running as MODE needs.
+sneed() {
+	require_feature landlock
+	case $1 in
+	root) require_feature root ;;
+	*) require_feature nobody; require_feature userns ;;
+	esac
+	require_feature tool:python3
+	return 0
+}
+
+# own MODE PATH...: PATH owned by MODE's user.
+own() {
+	local u
+	u=$(uid_of "$1")
+	shift
+	chown "$u:$u" "$@"
+}
+
+# policy [READ-EXTRA]: write $TMP/w (and /dev/null, which git opens),
+# read $TMP/ro.
+policy() {
+	chain_policy setgid '"none"' '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/w","/dev/null"'
+}
+
+# confined MODE CMD...: CMD in the run, from $TMP/w.
+confined() {
+	local m=$1
+	shift
+	(cd "$TMP/w" && as_m "$m" "$SHARNESS_EXEC" run -p "$TMP/p.json" -- "$@")
+}
+
+# mode PATH: the octal mode of PATH, from outside.
+mode() { stat -c %a "$1"; }
+
+t_dir() {
+	local m=$1
+	sneed "$m"
+	policy
+	own "$m" "$TMP/w"
+	run confined "$m" sh -c 'install -d -m 2775 inst && git init -q --shared=group repo'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(mode "$TMP/w/inst")" = 2775 ]
+	[ -g "$TMP/w/repo/.git" ] && [ -g "$TMP/w/repo/.git/objects" ]
+	[ "$(stat -c %u "$TMP/w/inst")" = "$(uid_of "$m")" ]
+}
+
+@test "install -d -m 2775 and git init --shared=group set the bit on their directories: root" { t_dir root; }
+@test "install -d -m 2775 and git init --shared=group set the bit on their directories: nobody" { t_dir nobody; }
+@test "install -d -m 2775 and git init --shared=group set the bit on their directories: uid 1000" { t_dir 1000; }
+
+# A file gets neither bit, by chmod by name or fchmod on a descriptor;
+# a directory never gets S_ISUID; the directory itself, by fchmod, does
+# get S_ISGID (the positive control of the same calls).
+FILES='import os, sys
+def tryit(what, f):
+    try:
+        f(); print(what, "ok")
+    except OSError as e:
+        print(what, e.strerror)
+open("f", "w").close(); os.chmod("f", 0o755); os.mkdir("d")
+tryit("chmod g+s file", lambda: os.chmod("f", 0o2755))
+tryit("chmod u+s file", lambda: os.chmod("f", 0o4755))
+fd = os.open("f", os.O_RDONLY)
+tryit("fchmod g+s file", lambda: os.fchmod(fd, 0o2755))
+tryit("chmod u+s dir", lambda: os.chmod("d", 0o4755))
+tryit("chmod ug+s dir", lambda: os.chmod("d", 0o6755))
+dfd = os.open("d", os.O_RDONLY | os.O_DIRECTORY)
+tryit("fchmod g+s dir", lambda: os.fchmod(dfd, 0o2750))'
+
+t_file() {
+	local m=$1
+	sneed "$m"
+	policy
+	own "$m" "$TMP/w"
+	run confined "$m" "$PY" -c "$FILES"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"chmod g+s file Operation not permitted"* ]]
+	[[ "$output" == *"chmod u+s file Operation not permitted"* ]]
+	[[ "$output" == *"fchmod g+s file Operation not permitted"* ]]
+	[[ "$output" == *"chmod u+s dir Operation not permitted"* ]]
+	[[ "$output" == *"chmod ug+s dir Operation not permitted"* ]]
+	[[ "$output" == *"fchmod g+s dir ok"* ]]
+	[ "$(mode "$TMP/w/f")" = 755 ]
+	[ "$(mode "$TMP/w/d")" = 2750 ]
+}
+
+@test "a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: root" { t_file root; }
+@test "a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: nobody" { t_file nobody; }
+@test "a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: uid 1000" { t_file 1000; }
+
+# A directory of another user's (writable by all), and one the target owns
+# beneath a read path: refused, unchanged.
+t_other() {
+	local m=$1 other=65534
+	sneed "$m"
+	[ "$m" = nobody ] && other=0
+	policy
+	own "$m" "$TMP/w"
+	mkdir "$TMP/w/theirs" "$TMP/ro/mine"
+	chown "$other:$other" "$TMP/w/theirs"
+	chmod 777 "$TMP/w/theirs"
+	own "$m" "$TMP/ro/mine"
+	run confined "$m" sh -c 'chmod g+s theirs; echo "theirs $?"; chmod g+s "$0/ro/mine"; echo "mine $?"' "$TMP"
+	echo "$output"
+	[[ "$output" == *"theirs 1"* ]] && [[ "$output" == *"mine 1"* ]]
+	[[ "$output" == *"Read-only file system"* ]]
+	[ "$(mode "$TMP/w/theirs")" = 777 ]
+	[ "$(mode "$TMP/ro/mine")" = 755 ]
+}
+
+@test "a directory the target does not own, or beneath a read path, keeps its mode: root" { t_other root; }
+@test "a directory the target does not own, or beneath a read path, keeps its mode: nobody" { t_other nobody; }
+@test "a directory the target does not own, or beneath a read path, keeps its mode: uid 1000" { t_other 1000; }
+
+# A child swaps a directory and a file at two names (renameat2
+# RENAME_EXCHANGE, atomic: each name is always one of them) without end,
+# while the parent sets 2775 on both names, round after round: the server
+# acts on the inode it opened as a directory, so the file never gets the
+# bit. The directory gets it some of the time, and the file is refused
+# some of the time (printed: how many of each): the swaps ran all along.
+RACE='import ctypes, os, signal, sys
+libc = ctypes.CDLL(None, use_errno=True)
+n = int(sys.argv[1])
+os.mkdir("x"); open("y", "w").close(); os.chmod("y", 0o664)
+pid = os.fork()
+if pid == 0:
+    while True:
+        libc.renameat2(-100, b"x", -100, b"y", 2)
+ok = refused = 0
+for i in range(n):
+    for name in ("x", "y"):
+        try:
+            os.chmod(name, 0o2775); ok += 1
+        except OSError:
+            refused += 1
+os.kill(pid, signal.SIGKILL)
+os.waitpid(pid, 0)
+print("set", ok, "refused", refused)'
+
+t_race() {
+	local m=$1
+	sneed "$m"
+	policy
+	own "$m" "$TMP/w"
+	run confined "$m" "$PY" -c "$RACE" 3000
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ set\ ([0-9]+)\ refused\ ([0-9]+) ]]
+	[ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" -gt 0 ]
+	[ -z "$(find "$TMP/w" -type f -perm /6000)" ]
+	[ "$(find "$TMP/w" -type f | wc -l)" -eq 1 ]
+	[ "$(mode "$(find "$TMP/w" -type f)")" = 664 ]
+}
+
+@test "a directory swapped for a file at its name while chmod g+s runs never makes a setgid file: root" { t_race root; }
+@test "a directory swapped for a file at its name while chmod g+s runs never makes a setgid file: nobody" { t_race nobody; }
+@test "a directory swapped for a file at its name while chmod g+s runs never makes a setgid file: uid 1000" { t_race 1000; }
+
+t_explain() {
+	local m=$1
+	sneed "$m"
+	policy
+	own "$m" "$TMP/w"
+	run confined "$m" sh -c 'touch f && chmod 2644 f'
+	[ "$status" -ne 0 ]
+	run --separate-stderr as_m "$m" sh -c 'cd "$0/w" && "$1" run --explain -p "$0/p.json" -- sh -c "touch f && chmod 2644 f"' "$TMP" "$SHARNESS_EXEC"
+	echo "$stderr"
+	[[ "$stderr" == *"set-id bit $TMP/w/f, mode 2644: EPERM"*"refused by the seccomp filter"*"a file's set-id bit hands its owner or group to whoever runs it"* ]]
+	[ "$(mode "$TMP/w/f")" = 644 ]
+}
+
+@test "--explain lists a file's refused setgid bit: root" { t_explain root; }
+@test "--explain lists a file's refused setgid bit: nobody" { t_explain nobody; }
+
+# The server holds the view's procfs and the filter's listener; the target
+# holds neither (only 0-2 and ls's own), and does not see the server in
+# its /proc (not dumpable: hidepid=invisible hides it), while the bit is
+# set all the same; and the server follows no magic link of /proc.
+t_nothing_held() {
+	local m=$1
+	sneed "$m"
+	policy ',"/proc"'
+	own "$m" "$TMP/w"
+	run confined "$m" sh -c 'mkdir d && chmod g+s d && ls -l /proc/self/fd/ && cat /proc/[0-9]*/comm'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -g "$TMP/w/d" ]
+	[ "$(grep -c ' -> ' <<<"$output")" = 4 ]
+	grep -q ' 3 -> /proc/[0-9]*/fd$' <<<"$output"
+	! grep -q 'seccomp\|setgid-server\| -> /$' <<<"$output"
+	# /proc's magic links would be the server's own there ("self", its
+	# working directory, $TMP/w): refused (ELOOP), $TMP/w unchanged.
+	run confined "$m" sh -c 'mkdir x && cd x && chmod g+s /proc/self/cwd'
+	[[ "$output" == *"Too many levels of symbolic links"* ]]
+	[ ! -g "$TMP/w" ] && [ ! -g "$TMP/w/x" ]
+}
+
+@test "the target holds neither the server's procfs nor its listener, and does not see it: root" { t_nothing_held root; }
+@test "the target holds neither the server's procfs nor its listener, and does not see it: nobody" { t_nothing_held nobody; }
+
+# Where no namespace can be made there is no view, so no procfs for the
+# server, and no server: the bit is refused on a directory too, as before
+# (the run is --best-effort, as without a view it must be).
+@test "without namespaces (unshare refused) the bit is refused on a directory too: nobody" {
+	sneed nobody
+	policy
+	own nobody "$TMP/w"
+	run --separate-stderr as_m nobody sh -c 'cd "$1/w" && "$2" "$3" run -b -p "$1/p.json" -- sh -c "mkdir d; chmod g+s d; echo \$?"' \
+		sh "$TMP" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC"
+	echo "$output"
+	[ "$output" = 1 ]
+	[ -d "$TMP/w/d" ] && [ ! -g "$TMP/w/d" ]
+}
