@@ -390,3 +390,67 @@ all 128 cut off" ]
 
 @test "network.hosts: slow clients hold at most 128 connections, each cut off within its time; a request after them goes through (root)" { t_slow root; }
 @test "network.hosts: slow clients hold at most 128 connections, each cut off within its time; a request after them goes through (nobody)" { t_slow nobody; }
+
+# The step's confinement tried from its own side: tests/helpers/inject.py
+# makes the egress server, idle in accept(2) while a run waits, call what a
+# flaw in its parsers could: open files, create one, exec, connect to a
+# port not listed. Bare, a process of the caller's may do each.
+
+# in_syscall PID NR: waits until PID is blocked in system call NR (polls
+# /proc/PID/syscall: the outcome, not a time).
+in_syscall() {
+	local nr=
+	until [ "$nr" = "$2" ]; do
+		read -r nr _ <"/proc/$1/syscall" || return 1
+	done
+}
+
+t_own_side() {
+	local m=$1 pid server
+	require_feature arch:x86_64
+	require_feature tool:pgrep
+	require_feature landlock-abi:4
+	mkdir -m 777 "$TMP/w"
+	chain_policy egresschain '{"hosts":["good.test:443"]}' '"/etc","'"$TMP"'"' '"'"$TMP/w"'"' '' '' ',"tmpfs":["/tmp"]'
+	mkfifo -m 666 "$TMP/w/up" "$TMP/w/go"
+	local calls=(open:/etc/resolv.conf open:/etc/passwd open:/proc/self/environ
+		create:"$TMP/own-side" exec:/bin/true connect:203.0.113.10:443 connect:203.0.113.10:80)
+	# Bare: a process of the caller's, blocked opening a FIFO, does them.
+	sh -c 'read x <"$0"' "$TMP/w/go" &
+	pid=$!
+	in_syscall "$pid" 257
+	run -0 python3 "$top_srcdir/tests/helpers/inject.py" "$pid" open:/etc/passwd create:"$TMP/own-side"
+	[ "$output" = "open:/etc/passwd ok
+create:$TMP/own-side ok" ]
+	rm "$TMP/own-side"
+	echo >"$TMP/w/go"
+	wait "$pid"
+	# The run waits for the word, then fetches through the step.
+	confined "$m" sh -c 'echo up >"$1/w/up"; read x <"$1/w/go"
+		curl -sS --max-time 30 --cacert "$1/ca.pem" https://good.test/after' sh "$TMP" \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	read -r -t 60 _ <"$TMP/w/up"
+	# $! is the shell of confined, the step its child (each program execs
+	# the next), and the server the step's child of the same name.
+	server=$(pgrep -P "$(pgrep -P "$pid" -x sharness-exec-e)" -x sharness-exec-e)
+	[ -n "$server" ]
+	in_syscall "$server" 288
+	run python3 "$top_srcdir/tests/helpers/inject.py" "$server" "${calls[@]}"
+	echo >"$TMP/w/go"
+	wait "$pid"
+	[ "$output" = "open:/etc/resolv.conf ok
+open:/etc/passwd EACCES
+open:/proc/self/environ EACCES
+create:$TMP/own-side EACCES
+exec:/bin/true EACCES
+connect:203.0.113.10:443 ok
+connect:203.0.113.10:80 EACCES" ] || { echo "$output"; false; }
+	[ ! -e "$TMP/own-side" ]
+	# The server went on serving: the run's fetch after it went through.
+	[ "$(cat "$TMP/out")" = "hello from good.test" ]
+	[ "$(cat "$EG/web.log")" = "good.test /after" ]
+}
+
+@test "network.hosts: the egress server, made to call them from its own side, opens no file but its resolver's, creates none, execs nothing and connects to no port not listed (root)" { t_own_side root; }
+@test "network.hosts: the egress server, made to call them from its own side, opens no file but its resolver's, creates none, execs nothing and connects to no port not listed (nobody)" { t_own_side nobody; }

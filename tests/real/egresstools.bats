@@ -279,7 +279,9 @@ NPM='mkdir -p "$1" && cd "$1" && echo "{}" >package.json &&
 
 t_npm() {
 	[ "$1" = root ] || require_feature nobody
-	require_feature tool:npm
+	# Not a failure under SHARNESS_EXEC_MUST_WORK: CI installs Debian's
+	# nodejs, which has no npm, and not Debian's npm (350 packages more).
+	command -v npm >/dev/null || not_here tool:npm "npm is not installed (Debian's nodejs has none)"
 	run --separate-stderr confined "$1" env CA="$TMP/ca.pem" sh -c "$NPM" sh "$TMP/w/p" "$FILES/npm/"
 	[ "$status" = 0 ] || { echo "$status: $output / $stderr"; false; }
 	[ -z "$stderr" ]
