@@ -13,7 +13,8 @@
 # target (CLIENT): SOCKS4a, SOCKS5 BIND, UDP ASSOCIATE and address types,
 # oversized heads, TLS hellos naming another server or no host name, a
 # name that resolves inside the second time, and slow clients against the
-# step's time and connection bounds. As root, as nobody and as uid 1000.
+# step's time and connection bounds; and the step's confinement tried from
+# its own side (helpers/inject.py). As root, as nobody and as uid 1000.
 # not tested here: each parser's cases one by one (egress.bats runs the
 # step by hand for those, fuzz/ its readers); Node, Go, pip, npm and git
 # through it (real/egresstools.bats).
