@@ -366,6 +366,11 @@ t_rebind() {
 	[ "$(grep -c "^A $n\$" "$EG/dns.log")" -ge 2 ]
 	[ "${stderr_lines[1]}" = "sharness-exec-egress: warning: refused: $n:443 (resolves to 127.0.0.1, a loopback address (127.0.0.0/8)); network.hosts lists the hosts a run may reach" ] ||
 		{ echo "$stderr"; false; }
+	# Bare, from the step's side, the name now leads to that listener.
+	run ip netns exec "$NS-h" unshare -m sh -c \
+		'mount --bind "$0/resolv.conf" /etc/resolv.conf && exec "$@"' "$EG" \
+		curl -sS --max-time 30 -k "https://$n/bare"
+	[ "$(cut -d' ' -f1 "$EG/trap.log")" = 127.0.0.1 ]
 }
 
 @test "network.hosts: a name that resolves inside the second time: the first connection goes where the check said, the second is refused (root)" { t_rebind root; }
