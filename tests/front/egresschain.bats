@@ -402,12 +402,15 @@ all 128 cut off" ]
 # flaw in its parsers could: open files, create one, exec, connect to a
 # port not listed. Bare, a process of the caller's may do each.
 
-# in_syscall PID NR: waits until PID is blocked in system call NR (polls
-# /proc/PID/syscall: the outcome, not a time).
-in_syscall() {
-	local nr=
-	until [ "$nr" = "$2" ]; do
+# blocked PID [confined]: waits until PID sleeps in a system call (and,
+# with "confined", has its seccomp filter, the last of its confinement):
+# polls /proc/PID, for the outcome, not a time.
+blocked() {
+	local nr= st=
+	until [[ "$nr" =~ ^[0-9]+$ && "$st" == *"State:	S "* &&
+		( -z "${2:-}" || "$st" == *"Seccomp:	2"* ) ]]; do
 		read -r nr _ <"/proc/$1/syscall" || return 1
+		st=$(<"/proc/$1/status") || return 1
 	done
 }
 
@@ -424,7 +427,7 @@ t_own_side() {
 	# Bare: a process of the caller's, blocked opening a FIFO, does them.
 	sh -c 'read x <"$0"' "$TMP/w/go" &
 	pid=$!
-	in_syscall "$pid" 257
+	blocked "$pid"
 	run -0 python3 "$top_srcdir/tests/helpers/inject.py" "$pid" open:/etc/passwd create:"$TMP/own-side"
 	[ "$output" = "open:/etc/passwd ok
 create:$TMP/own-side ok" ]
@@ -441,7 +444,7 @@ create:$TMP/own-side ok" ]
 	# the next), and the server the step's child of the same name.
 	server=$(pgrep -P "$(pgrep -P "$pid" -x sharness-exec-e)" -x sharness-exec-e)
 	[ -n "$server" ]
-	in_syscall "$server" 288
+	blocked "$server" confined
 	run python3 "$top_srcdir/tests/helpers/inject.py" "$server" "${calls[@]}"
 	echo >"$TMP/w/go"
 	wait "$pid"
