@@ -187,3 +187,32 @@ egress_start() {
 in_run() {
 	ip netns exec "$NS-r" "$@"
 }
+
+# fakenet_trap ADDR PORT: a TCP listener on ADDR:PORT in H, the side the
+# step runs in, that writes a line to $EG/trap.log for each connection it
+# accepts: where a step that connected to anything but the address it
+# checked would land. fakenet_untrap ends them (each test's teardown).
+fakenet_trap() {
+	: >"$EG/trap.log"
+	setsid ip netns exec "$NS-h" python3 -c '
+import socket, sys
+l = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET)
+l.bind((sys.argv[1], int(sys.argv[2])))
+l.listen(16)
+open(sys.argv[4], "w").write("up\n")
+while True:
+    c, a = l.accept()
+    with open(sys.argv[3], "a") as log:
+        log.write("%s %s\n" % a[:2])
+    c.close()' "$1" "$2" "$EG/trap.log" "$EG/ready" &
+	echo $! >>"$EG/trap.pids"
+	read -r -t 60 _ <"$EG/ready"
+}
+
+fakenet_untrap() {
+	local p
+	[ -n "${EG:-}" ] || return 0
+	for p in $(cat "$EG/trap.pids" 2>/dev/null); do kill -- -"$p" 2>/dev/null; done
+	rm -f "$EG/trap.pids"
+	return 0
+}

@@ -6,7 +6,8 @@ a network namespace of its own; it never answers anything outside it.
 
 ZONEFILE has one line a name: NAME ADDR[,ADDR...] (A or AAAA by the form);
 NAME ADDR1|ADDR2 answers ADDR1 the first time and ADDR2 after (a name that
-resolves differently the second time). Every query is logged to LOGFILE,
+resolves differently the second time). The zone is read again at each
+query, so that a test may add a name of its own. Every query is logged to LOGFILE,
 one line "QTYPE NAME". Unknown names get NXDOMAIN. It writes "up" to
 READYFILE (a FIFO) once it listens, and stops after 600 s at the latest."""
 import ipaddress
@@ -16,11 +17,17 @@ import sys
 import time
 
 addr, zonefile, logfile, ready = sys.argv[1:5]
-zone, asked = {}, {}
-for line in open(zonefile):
-    if line.strip():
-        name, addrs = line.split()
-        zone[name.lower().rstrip(".")] = addrs
+asked = {}
+
+
+def read_zone():
+    zone = {}
+    for line in open(zonefile):
+        if line.strip():
+            name, addrs = line.split()
+            zone[name.lower().rstrip(".")] = addrs
+    return zone
+
 
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind((addr, 53))
@@ -43,6 +50,7 @@ while time.monotonic() < end:
     qtype = struct.unpack("!H", q[at + 1:at + 3])[0] if at + 3 <= len(q) else 0
     question = q[12:at + 5]
     name = ".".join(labels).lower()
+    zone = read_zone()
     with open(logfile, "a") as log:
         log.write("%s %s\n" % ({1: "A", 28: "AAAA"}.get(qtype, str(qtype)), name))
     answers, rcode = [], 3

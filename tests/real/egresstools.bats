@@ -3,16 +3,19 @@
 # go mod download through a GOPROXY, pip download from a simple index, all
 # through `sharness-exec run` and its egress step, in the fake internet of
 # helpers/egress.bash. files.pkgs.test serves static files laid out here:
-# a bare git repository for the dumb HTTP protocol, a Go module proxy and a
-# PyPI simple index with one wheel built here. Each tool succeeds through
+# a bare git repository for the dumb HTTP protocol, a Go module proxy, a
+# PyPI simple index with one wheel built here and an npm registry with one
+# package. Each tool succeeds through
 # the listed name and fails closed through one not listed, checked from the
 # outside: the web log (no request), the DNS log (no query) and the step's
 # one line at the end. Node's built-in fetch, which ignores the proxy
 # variables, has no route. Nothing is asked of the real internet: each tool
 # is told where its files are (GOPROXY, GOSUMDB, --index-url, the URL) and
 # the world's namespaces have no other route. As root and as nobody.
-# not tested here: npm (no registry laid out yet), --explain and --report
-# of these tools' refusals.
+# npm installs from a registry laid out as static files too, where npm is
+# installed (CI's Debian nodejs has none; Debian's npm package is 350
+# packages more).
+# not tested here: --explain and --report of these tools' refusals.
 load ../helpers/load
 load ../helpers/egress
 
@@ -70,6 +73,26 @@ setup_file() {
 	open(www + "/pypi/simple/tinypkg/index.html", "w").write(
 	    '<!DOCTYPE html><html><body><a href="../../packages/%s#sha256=%s">%s</a></body></html>\n'
 	    % (whl, sha, whl))
+	# An npm registry for tinynpm 1.0.0: its package document at
+	# /tinynpm (a directory's index.html here, since the tarball sits
+	# beneath it), with the tarball's URL and its sha512 integrity.
+	import io, json, tarfile
+	os.makedirs(www + "/npm/tinynpm/-")
+	tgz = io.BytesIO()
+	with tarfile.open(fileobj=tgz, mode="w:gz") as t:
+	    for name, text in {"package/package.json": '{"name":"tinynpm","version":"1.0.0","main":"index.js"}\n',
+	                       "package/index.js": "module.exports = 'hello from npm';\n"}.items():
+	        info = tarfile.TarInfo(name)
+	        info.size, info.mode, info.mtime = len(text), 0o644, 1700000000
+	        t.addfile(info, io.BytesIO(text.encode()))
+	data = tgz.getvalue()
+	open(www + "/npm/tinynpm/-/tinynpm-1.0.0.tgz", "wb").write(data)
+	meta = {"name": "tinynpm", "version": "1.0.0", "main": "index.js", "dist": {
+	    "tarball": "https://files.pkgs.test/files/npm/tinynpm/-/tinynpm-1.0.0.tgz",
+	    "shasum": hashlib.sha1(data).hexdigest(),
+	    "integrity": "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()}}
+	json.dump({"name": "tinynpm", "dist-tags": {"latest": "1.0.0"}, "versions": {"1.0.0": meta}},
+	          open(www + "/npm/tinynpm/index.html", "w"))
 	PY
 	chmod -R go+rX "$www"
 }
@@ -245,3 +268,38 @@ t_node() {
 
 @test "network.hosts: Node's built-in fetch, which ignores the proxy variables, fails closed; nothing is sent (root)" { t_node root; }
 @test "network.hosts: Node's built-in fetch, which ignores the proxy variables, fails closed; nothing is sent (nobody)" { t_node nobody; }
+
+# NPM: npm install of tinynpm from the registry at $2, in the project $1
+# (its cache and HOME there), no configuration of the caller's, no retries,
+# audit, fund or update check; the proxy from the run's variables.
+NPM='mkdir -p "$1" && cd "$1" && echo "{}" >package.json &&
+	NPM_CONFIG_USERCONFIG="$1/none" NPM_CONFIG_GLOBALCONFIG="$1/none-global" HOME="$1" npm install \
+	--registry "$2" --cafile "$CA" --cache "$1/.npm" --fetch-retries 0 --no-audit --no-fund \
+	--no-update-notifier --loglevel error tinynpm@1.0.0'
+
+t_npm() {
+	[ "$1" = root ] || require_feature nobody
+	# Not a failure under SHARNESS_EXEC_MUST_WORK: CI installs Debian's
+	# nodejs, which has no npm, and not Debian's npm (350 packages more).
+	command -v npm >/dev/null || not_here tool:npm "npm is not installed (Debian's nodejs has none)"
+	run --separate-stderr confined "$1" env CA="$TMP/ca.pem" sh -c "$NPM" sh "$TMP/w/p" "$FILES/npm/"
+	[ "$status" = 0 ] || { echo "$status: $output / $stderr"; false; }
+	[ -z "$stderr" ]
+	[ "$(cat "$TMP/w/p/node_modules/tinynpm/index.js")" = "module.exports = 'hello from npm';" ]
+	grep -q '"tinynpm": "1.0.0"\|"tinynpm": "^1.0.0"' "$TMP/w/p/package.json"
+	grep -qx 'files.pkgs.test /files/npm/tinynpm' "$EG/web.log"
+	grep -qx 'files.pkgs.test /files/npm/tinynpm/-/tinynpm-1.0.0.tgz' "$EG/web.log"
+	# The same registry through a name not listed.
+	: >"$EG/web.log"
+	: >"$EG/dns.log"
+	run --separate-stderr confined "$1" env CA="$TMP/ca.pem" sh -c "$NPM" sh "$TMP/w/2" \
+		"https://other.test/files/npm/"
+	[ "$status" != 0 ]
+	[ ! -e "$TMP/w/2/node_modules/tinynpm" ]
+	[ ! -s "$EG/web.log" ] || { cat "$EG/web.log"; false; }
+	! grep -q other.test "$EG/dns.log"
+	refused_line other.test:443
+}
+
+@test "network.hosts: npm install from a registry on a listed name; from a name not listed it fails and nothing is sent (root)" { t_npm root; }
+@test "network.hosts: npm install from a registry on a listed name; from a name not listed it fails and nothing is sent (nobody)" { t_npm nobody; }
