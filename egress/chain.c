@@ -96,11 +96,15 @@ static void say_refused(void)
 
 	for (i = 0; i < tally.nrefused && len < sizeof line - 300; i++) {
 		const struct tally_host *h = &tally.refused[i];
-		if (!strcmp(h->host, "-"))
-			continue;	/* no host: a request it could not read */
+		char shown[TALLY_HOST + 8];
+
+		if (strcmp(h->host, "-"))
+			snprintf(shown, sizeof shown, "%s:%u", h->host, h->port);
+		else	/* SOCKS4a, BIND, a head too long: no host read */
+			snprintf(shown, sizeof shown, "a request naming no host");
 		len += (size_t)snprintf(line + len, sizeof line - len, h->n > 1 ?
-		                        "%s%s:%u (%s; %lu times)" : "%s%s:%u (%s)", n++ ? ", " : "",
-		                        h->host, h->port, h->why, h->n);
+		                        "%s%s (%s; %lu times)" : "%s%s (%s)", n++ ? ", " : "",
+		                        shown, h->why, h->n);
 	}
 	if (n)
 		warnx_("refused: %s%s; network.hosts lists the hosts a run may reach", line,

@@ -229,7 +229,8 @@ static NORETURN void refuse(int c, const struct request *r, int http, int socks,
 		socks_reply(c, socks);
 	else
 		http_reply(c, http, http == 403 ? "Forbidden" : http == 502 ? "Bad Gateway" :
-		           http == 405 ? "Method Not Allowed" : "Bad Request");
+		           http == 405 ? "Method Not Allowed" :
+		           http == 431 ? "Request Header Fields Too Large" : "Bad Request");
 	say("refused %s:%u: %s", *r->host ? q(r->host) : "-", r->port, why);
 	linger_close(c);
 }

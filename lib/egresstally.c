@@ -45,14 +45,21 @@ static size_t host_port(const char *s, size_t len, char host[TALLY_HOST], unsign
 }
 
 /* The entry of LIST (*N of them) for HOST:PORT, added if new; NULL when
- * the list is full. */
+ * the list is full. A request that named no host ("-") has an entry for
+ * each reason WHY (WHY_LEN bytes), and none merges with another's. */
 static struct tally_host *entry(struct tally_host *list, size_t *n, const char *host,
-                                unsigned port)
+                                unsigned port, const char *why, size_t why_len)
 {
 	size_t i;
+	int hostless = !strcmp(host, "-");
+
+	if (why_len > TALLY_WHY - 1)
+		why_len = TALLY_WHY - 1;	/* as kept: cut */
 
 	for (i = 0; i < *n; i++)
-		if (list[i].port == port && !strcmp(list[i].host, host))
+		if (list[i].port == port && !strcmp(list[i].host, host) &&
+		    (!hostless || (strlen(list[i].why) == why_len &&
+		                   !memcmp(list[i].why, why, why_len))))
 			return &list[i];
 	if (*n == TALLY_MAX)
 		return NULL;
@@ -80,7 +87,8 @@ int tally_line(struct tally *t, const char *line, size_t len)
 		if (!(used = host_port(line + 8, len - 8, host, &port)) || len - 8 - used < 3 ||
 		    memcmp(line + 8 + used, ": ", 2))
 			return -1;
-		if (!(h = entry(t->refused, &t->nrefused, host, port))) {
+		if (!(h = entry(t->refused, &t->nrefused, host, port, line + 10 + used,
+		                len - 10 - used))) {
 			t->more_refused++;
 			return 0;
 		}
@@ -97,7 +105,7 @@ int tally_line(struct tally *t, const char *line, size_t len)
 		rest[len - 8 - used] = '\0';
 		if (sscanf(rest, " up=%llu down=%llu", &up, &down) != 2)
 			return -1;
-		if (!(h = entry(t->allowed, &t->nallowed, host, port))) {
+		if (!(h = entry(t->allowed, &t->nallowed, host, port, NULL, 0))) {
 			t->more_allowed++;
 			return 0;
 		}
