@@ -49,7 +49,8 @@ assert text.endswith("}\n") and text.count("\n") == 1, repr(text)
 r = json.loads(text)
 keys = ["report", "policy", "outcome", "wrapper_status", "target", "fatal", "walls",
         "dropped", "memory", "pids", "cpu", "timeout", "wall_s", "warnings", "env_dropped",
-        "egress", "denials"]
+        "egress", "denials", "write_paths"]
+assert list(r) == keys, list(r)
 assert sorted(r) == sorted(keys), sorted(r)
 assert r["report"] == 1
 assert r["outcome"] in ("exited", "signaled", "timed_out", "refused",
