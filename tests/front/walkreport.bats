@@ -127,10 +127,13 @@ $W True 300 True 0/0/0 0 ms None" ]
 	require_feature tool:unshare
 	mkdir "$TMP/n"
 	policy '"'"$TMP/n"'","'"$W"'"' ',"write_vcs":true'
-	run -0 unshare -m sh -c '
+	run -0 --separate-stderr unshare -m sh -c '
 		mount --make-rprivate / && mount -t tmpfs -o nosuid tmpfs "$1" && : >"$1/f" &&
-		exec "$2" "$3" run --best-effort --report "$4" -p "$5" -- true
+		exec "$2" "$3" run --verbose --best-effort --report "$4" -p "$5" -- true
 	' sh "$TMP/n" "$DENY" "$SHARNESS_EXEC" "$R/r.json" "$TMP/p.json"
+	# --verbose's line says the same, from the same figures
+	[[ "$stderr" == *"sharness-exec-view: write path $TMP/n: not walked: nosuid wherever its file system is mounted, no mount namespace, VCS metadata writable (-V)"* ]]
+	[[ "$stderr" == *"sharness-exec-view: write path $W: 300 entries walked in "* ]]
 	run -0 paths "$R/r.json"
 	[ "$output" = "$TMP/n False None False None None None nosuid wherever its file system is mounted, no mount namespace, VCS metadata writable (-V)
 $W True 300 True None None ms None" ]
