@@ -160,7 +160,8 @@ static void front_exit(void)
 			fputc(',', f);
 		put_str(f, rr.warnings[i]);
 	}
-	fputs("],\"env_dropped\":null,\"egress\":null,\"denials\":null}\n", f);
+	fputs("],\"env_dropped\":null,\"egress\":null,\"denials\":null,"
+	      "\"write_paths\":null}\n", f);
 	if (fclose(f) != 0 || (rr.dfd >= 0 ? replace_at(rr.dfd, NULL, rr.base, 0, buf, len) :
 	                       write_all(rr.fd, buf, len)) < 0)
 		fprintf(stderr, "%s: warning: unable to write the report: %s\n", progname,

@@ -4,7 +4,8 @@
  * rusage, the cgroup's counters that the watcher read, caphits.c), from
  * argv (the policy's id, hash and key, the CPU cap) and from the status
  * pipe (--status-in FD, statuspipe.h), where the later steps wrote their
- * warning and fatal lines, the landlock step its walls and "@exec", and from the
+ * warning and fatal lines, the landlock step its walls and "@exec", the view
+ * step its walk of each write path ("@write"), and from the
  * explain step's memfd (-D FD), its denials under run --explain. Never from
  * stderr, which the target can forge. A fatal line of the supervisor's
  * own (no pid namespace and no signal scoping, the watcher gone) writes
@@ -104,6 +105,10 @@ static void take_line(const char *line, size_t len)
 
 	if (len == 5 && !memcmp(line, "@exec", 5)) {
 		rep.exec_seen = 1;
+	} else if (len == 7 && !memcmp(line, "@writes", 7)) {
+		rep.r.writes_seen = 1;
+	} else if (len > 7 && !memcmp(line, "@write ", 7)) {
+		report_add(&rep.r.write_paths, line + 7, len - 7);
 	} else if (len > 5 && !memcmp(line, "@env ", 5)) {
 		report_add(&rep.r.env_dropped, line + 5, len - 5);
 	} else if (len > 7 && !memcmp(line, "@walls ", 7) && !rep.r.walls) {

@@ -48,6 +48,11 @@ struct report {
 	 * complete: the server said "idle" after the run ended. */
 	const struct tally *egress;
 	int egress_complete;
+	/* The view step's walk of each write path: its "@write" notes
+	 * (viewwalk.c), as they came; writes_seen: it walked ("@writes"),
+	 * else write_paths is null. */
+	struct report_list write_paths;
+	int writes_seen;
 };
 
 /* All null, and the version. */

@@ -164,6 +164,50 @@ static void egress(struct out *o, const struct tally *t, int complete)
 	     t->more_allowed);
 }
 
+/* The view step's notes "WALKED SUID VIEW ENTRIES MS SETID VCS UNLISTED
+ * SOCKETS PATH" (viewwalk.c) as [{path, walked, entries, ms,
+ * setid_looked_for, held: {setid, vcs, unlisted} or null without a view,
+ * sockets_covered, why_not}], or null when the view step never walked. */
+static void write_paths(struct out *o, const struct report *r)
+{
+	if (!r->writes_seen) {
+		LIT(o, "null");
+		return;
+	}
+	LIT(o, "[");
+	for (size_t i = 0, k = 0; i < r->write_paths.n; i++) {
+		int walked, suid, view, at = -1;
+		size_t entries, setid, vcs, unlisted, sockets;
+		long ms;
+
+		if (sscanf(r->write_paths.v[i], "%d %d %d %zu %ld %zu %zu %zu %zu %n", &walked,
+		           &suid, &view, &entries, &ms, &setid, &vcs, &unlisted, &sockets,
+		           &at) < 9 || at < 0)
+			continue;	/* not the view's: never on the pipe */
+		if (k++)
+			LIT(o, ",");
+		LIT(o, "{\"path\":");
+		str(o, r->write_paths.v[i] + at);
+		if (walked)
+			outf(o, ",\"walked\":true,\"entries\":%zu,\"ms\":%ld", entries, ms);
+		else
+			LIT(o, ",\"walked\":false,\"entries\":null,\"ms\":null");
+		outf(o, ",\"setid_looked_for\":%s,\"held\":", walked && suid ? "true" : "false");
+		if (view)
+			outf(o, "{\"setid\":%zu,\"vcs\":%zu,\"unlisted\":%zu},"
+			     "\"sockets_covered\":%zu", setid, vcs, unlisted, sockets);
+		else
+			LIT(o, "null,\"sockets_covered\":null");
+		LIT(o, ",\"why_not\":");
+		str(o, walked ? NULL : view ? "nosuid wherever its file system is mounted, "
+		    "sockets held by Landlock (ABI 9), VCS metadata writable (-V)" :
+		    "nosuid wherever its file system is mounted, no mount namespace, "
+		    "VCS metadata writable (-V)");
+		LIT(o, "}");
+	}
+	LIT(o, "]");
+}
+
 void report_init(struct report *r)
 {
 	memset(r, 0, sizeof *r);
@@ -261,6 +305,8 @@ char *report_text(const struct report *r, size_t *len)
 		out_bytes(&o, r->denials, strlen(r->denials));
 	else
 		LIT(&o, "null");
+	LIT(&o, ",\"write_paths\":");
+	write_paths(&o, r);
 	LIT(&o, "}\n");
 	if (o.failed) {
 		free(o.buf);

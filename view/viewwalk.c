@@ -31,6 +31,7 @@
 
 #include "common.h"
 #include "helper.h"
+#include "statuspipe.h"
 #include "text.h"
 #include "view.h"
 
@@ -283,23 +284,33 @@ static int needs_walk(const struct walk *w, const struct ent *e, dev_t dev)
 		!view_vcs || (w->view && !view_sockets_held);
 }
 
-/* -v: what the walk of PATH did, or why there was none. */
+/* What the walk of PATH did, or why there was none: the one source of
+ * -v's line and of the status pipe's "@write" note, which supervise puts
+ * in the report's write_paths (sharness-exec-report(5)): "@write WALKED
+ * SUID VIEW ENTRIES MS SETID VCS UNLISTED SOCKETS PATH", PATH last and as
+ * qn() shows it where it holds a control character (one line a note). */
 static void say(const struct walk *w, const char *path, int walked, int suid,
                 const struct timespec *t0)
 {
 	struct timespec t1;
 	long ms;
 
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = !walked ? 0 : (t1.tv_sec - t0->tv_sec) * 1000 +
+	     (t1.tv_nsec - t0->tv_nsec) / 1000000;
+	status_note("write %d %d %d %zu %ld %zu %zu %zu %zu %s", walked, suid, w->view,
+	            w->entries, ms, w->held[WALK_SETID], w->held[WALK_VCS],
+	            w->held[WALK_UNLISTED], w->sockets,
+	            strpbrk(path, "\n\r") ? qn(path) : path);
 	if (!view_verbose)
 		return;
 	if (!walked) {
 		fprintf(stderr, "%s: write path %s: not walked: nosuid wherever its "
-		        "file system is mounted, no socket to cover, VCS metadata "
-		        "writable (-V)\n", progname, qn(path));
+		        "file system is mounted, %s, VCS metadata writable (-V)\n",
+		        progname, qn(path), w->view ? "sockets held by Landlock (ABI 9)" :
+		        "no mount namespace");
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ms = (t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
 	fprintf(stderr, "%s: write path %s: %zu entries walked in %ld ms, set-id %s; "
 	        "held read-only: %zu set-id, %zu VCS, %zu unlisted; %zu sockets "
 	        "covered\n", progname, qn(path), w->entries, ms,
@@ -357,6 +368,7 @@ void walk_writes(const struct ent *ents, size_t nents, int view,
 	w.view = view;
 	w.found = found;
 	w.prot = 0;
+	status_note("writes"); /* the report's write_paths: [] until a "@write" */
 	for (size_t i = 0; i < nents; i++)
 		w.prot |= (ents[i].rights & PROT) != 0;
 	for (size_t i = 0; i < nents; i++) {

@@ -49,7 +49,8 @@ assert text.endswith("}\n") and text.count("\n") == 1, repr(text)
 r = json.loads(text)
 keys = ["report", "policy", "outcome", "wrapper_status", "target", "fatal", "walls",
         "dropped", "memory", "pids", "cpu", "timeout", "wall_s", "warnings", "env_dropped",
-        "egress", "denials"]
+        "egress", "denials", "write_paths"]
+assert list(r) == keys, list(r)
 assert sorted(r) == sorted(keys), sorted(r)
 assert r["report"] == 1
 assert r["outcome"] in ("exited", "signaled", "timed_out", "refused",
@@ -270,7 +271,7 @@ t_fd() {
 	local out
 	out=$(as "$mode" "$SHARNESS_EXEC" run --report fd:3 -p "$TMP/p.json" -- \
 		sh -c 'echo not the report' 3>&1 >/dev/null 2>/dev/null)
-	[[ $out == '{"report":1,'*'"denials":null}' ]]
+	[[ $out == '{"report":1,'*'"denials":null,"write_paths":['*']}' ]]
 	# not open, not writable, or 0-2: a usage error
 	run -125 sx "$mode" --report fd:9 -p "$TMP/p.json" -- true
 	run -125 sx "$mode" --report fd:3 -p "$TMP/p.json" -- true 3</dev/null
