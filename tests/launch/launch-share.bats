@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# launch's shared directories (issue 41, DESIGN.md 4.8,
+# sharness-exec-manifest(5) "share"), as root: the manifest's
+# "share": {NAME: {"write": [ROLE], "read": [ROLE...]}} makes
+# /run/sharness-exec/session/share/NAME, the writer's, of the session group
+# share.NAME that every role it names has as a supplementary group, 2750
+# (2770 with writers alone); each role it names has it in its policy at
+# run time (files.write, files.read; its sockets files.sockets), its
+# policy's hash unchanged. A reader reads what the writer made there and
+# connects to the writer's socket (the socket's mode gives the group
+# write); it makes nothing there. A role the share does not name neither
+# sees it nor, with it in its own policy, reads or writes it.
+# not tested: Landlock ABI 9's socket rule (files.sockets of the sockets
+# in a share as the role starts): this machine's kernel has ABI 7.
+load ../helpers/load
+load ../helpers/launch
+
+SHARE=$STATE/share/sock
+
+setup() {
+	require_feature root
+	require_feature landlock
+	require_feature tool:python3
+	require_feature file:/usr/bin/python3
+	launch_lock
+	setup_tmp
+	reach_programs
+}
+
+teardown() {
+	launch_unlock
+	teardown_tmp
+}
+
+# script NAME LINE...: $TMP/NAME.sh, a /bin/sh script of LINEs.
+script() {
+	local name=$1
+	shift
+	printf '%s\n' '#!/bin/sh' "$@" >"$TMP/$name.sh"
+	chmod 755 "$TMP/$name.sh"
+}
+
+# policy ID WRITE READ: an inline policy that may run the system's
+# programs and read $TMP/ID.sh, and READ (JSON strings), write WRITE.
+policy() {
+	printf '%s' '{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh"'"${3:+,$3}"']'"${2:+,\"write\":[$2]}"'},"network":"none","process":{"no_new_privs":true}}'
+}
+
+# share_manifest SHARE: $TMP/m.json, a writer db (ready on its socket in
+# the share), a role "other" that the share does not name and whose policy
+# lists the share (after db, ready with the line of what it could do), and
+# main; SHARE the manifest's "share". Its hash in $H.
+share_manifest() {
+	write_policy "$TMP/m.json" '{"launch":1,"id":"share","share":'"$1"',"components":[
+	 {"role":"db","command":["/bin/sh","'"$TMP"'/db.sh"],"policy":'"$(policy db)"',
+	  "ready":{"unix":"'"$SHARE"'/db.sock"}},
+	 {"role":"other","command":["/bin/sh","'"$TMP"'/other.sh"],"after":["db"],
+	  "policy":'"$(policy other "\"$SHARE\"" "\"$STATE\"")"',"ready":{"stdout_line":true}}],
+	 "main":{"role":"main","policy":'"$(policy main)"'}}'
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+}
+
+# The writer: a file, then a listener that says hello to each connection
+# (the readiness probe's among them, gone at once),
+# its socket's mode 0770 (umask 007).
+db_script() {
+	script db "umask 007" "echo fixture >$SHARE/data" "id -u >$SHARE/uid" \
+		"exec /usr/bin/python3 -c 'import socket
+s = socket.socket(socket.AF_UNIX)
+s.bind(\"$SHARE/db.sock\")
+s.listen(8)
+while True:
+    c = s.accept()[0]
+    try:
+        c.sendall(b\"hello from db\\n\")
+    except OSError:
+        pass
+    c.close()'"
+}
+
+# try WHO: $TMP/WHO's lines, what WHO could do in the share: read its file,
+# connect to its socket, make a file, remove the writer's file.
+CONNECT='import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+print(s.recv(64).decode().strip())'
+try_lines() {
+	printf '%s\n' "r=\$(cat $SHARE/data 2>/dev/null || echo no)" \
+		"c=\$(/usr/bin/python3 -c '$CONNECT' $SHARE/db.sock 2>/dev/null || echo no)" \
+		"w=\$( (echo x >$SHARE/$1) 2>/dev/null && echo yes || echo no)" \
+		"d=\$(rm -f $SHARE/data 2>/dev/null && echo yes || echo no)" \
+		'echo "read=$r connect=$c make=$w remove=$d groups=$(id -G | wc -w)"'
+}
+
+@test "a reader reads the writer's file and connects to its socket, and makes nothing there; a role the share does not name cannot reach it, its own policy listing it" {
+	db_script
+	script other "$(try_lines other)" "exec sleep infinity"
+	script main "$(try_lines main)" 'echo "other: $SHARNESS_AI_READY_OTHER"' \
+		"stat -c '%a %G' $SHARE" "[ \$(stat -c %u $SHARE) = \$(cat $SHARE/uid) ] && echo owner db" "ls $SHARE"
+	share_manifest '{"sock":{"write":["db"],"read":["main"]}}'
+	run --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	echo "$stderr"; echo "$output"; [ "$status" = 0 ]
+	[ "${lines[0]}" = "read=fixture connect=hello from db make=no remove=no groups=2" ]
+	[ "${lines[1]}" = "other: read=no connect=no make=no remove=no groups=1" ]
+	# the writer's, the session group's, set-group-ID; nothing but the writer's
+	[ "${lines[2]}" = "2750 share.sock" ]
+	[ "${lines[3]}" = "owner db" ]
+	[ "${lines[*]:4}" = "data db.sock uid" ]
+	nothing_left
+}
+
+@test "check refuses a share naming no role, a role both writing and reading, a key that is none, readers of more than one writer, a bad name, a role named share; and a ready.unix in a share the component does not write" {
+	db_script
+	script other 'echo other' 'exec sleep infinity'
+	script main 'true'
+	share_manifest '{"sock":{"write":["db","dbb"],"read":["main","db","mian"],"reed":[]}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/m.json"
+	echo "$stderr"
+	[ "$stderr" = "sharness-exec: $TMP/m.json: share.sock.write[1]: no role is \"dbb\"; did you mean \"db\"?
+sharness-exec: $TMP/m.json: share.sock.read[1]: \"db\" is named already: a role either writes or reads a share
+sharness-exec: $TMP/m.json: share.sock.read[2]: no role is \"mian\"; did you mean \"main\"?
+sharness-exec: $TMP/m.json: share.sock.reed: unknown key; did you mean share.sock.read?" ]
+	share_manifest '{"sock":{"write":["db","other"],"read":["main"]},"Bad_":{"write":["db"]},"x":{"read":["main"]}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/m.json"
+	echo "$stderr"
+	[ "$stderr" = "sharness-exec: $TMP/m.json: share.sock: one role writes a directory that others read (it owns it, mode 2750), not 2
+sharness-exec: $TMP/m.json: share: a directory's name must be 1-26 of a-z 0-9 -, not beginning or ending with -: \"Bad_\"
+sharness-exec: $TMP/m.json: share.x: needs write, the roles that write it" ]
+	# db's ready.unix is in the share: it must write it
+	share_manifest '{"sock":{"write":["other"],"read":["db","main"]}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/m.json"
+	[ "$stderr" = "sharness-exec: $TMP/m.json: components[0] \"db\": ready.unix: beneath no files.write or files.tmpfs path of policy, nor a share it writes: \"$SHARE/db.sock\"" ]
+	share_manifest '{"sock":{"write":["db"],"read":["main"]}}'
+	run -0 "$SHARNESS_EXEC" check "$TMP/m.json"
+	sed 's/"role":"other"/"role":"share"/; s/"after":\["db"\],//' "$TMP/m.json" >"$TMP/s.json"
+	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/s.json"
+	[ "$stderr" = "sharness-exec: $TMP/s.json: share: no role may be named \"share\" with it: $STATE/share is the shared directories' place" ]
+}
