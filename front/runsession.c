@@ -74,8 +74,7 @@ void session_option(int c, const char *arg, const char *usage)
 		struct strlist *l = &shares[c == SESSION_OPT_SHARE_READ];
 
 		if (arg[0] != '/' || strlen(arg) >= PATH_MAX || strstr(arg, "//") ||
-		    strstr(arg, "/./") || strstr(arg, "/../") || !strcmp(arg, "/") ||
-		    (strlen(arg) > 1 && arg[strlen(arg) - 1] == '/'))
+		    strstr(arg, "/./") || strstr(arg, "/../") || !strcmp(arg, "/"))
 			usage_fail(usage, "%s needs an absolute path without . or .., not %s", opt,
 			           q(arg));
 		if (c == SESSION_OPT_STATE)

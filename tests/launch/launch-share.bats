@@ -1,17 +1,21 @@
 #!/usr/bin/env bats
 # launch's shared directories (issue 41, DESIGN.md 4.8,
-# sharness-exec-manifest(5) "share"), as root: the manifest's
-# "share": {NAME: {"write": [ROLE], "read": [ROLE...]}} makes
-# /run/sharness-exec/session/share/NAME, the writer's, of the session group
-# share.NAME that every role it names has as a supplementary group, 2750
-# (2770 with writers alone); each role it names has it in its policy at
-# run time (files.write, files.read; its sockets files.sockets), its
-# policy's hash unchanged. A reader reads what the writer made there and
-# connects to the writer's socket (the socket's mode gives the group
-# write); it makes nothing there. A role the share does not name neither
-# sees it nor, with it in its own policy, reads or writes it.
-# not tested: Landlock ABI 9's socket rule (files.sockets of the sockets
-# in a share as the role starts): this machine's kernel has ABI 7.
+# sharness-exec-manifest(5) "share"), as root (launch is root's): the
+# manifest's "share": {NAME: {"write": [ROLE...], "read": [ROLE...]}} makes
+# /run/sharness-exec/session/share/NAME, its first writer's, of the session
+# group share.NAME that every role it names has as a supplementary group,
+# 2750 with readers, 2770 with writers alone; each role it names has it in
+# its policy at run time (run --share, --share-read: files.write,
+# files.read, and its sockets files.sockets, without which this machine's
+# Landlock ABI 7 run of a reader is refused: a listener beneath a read
+# path), its policy's hash unchanged. A reader reads what the writer made
+# and connects to its socket (the socket's mode gives the group write),
+# and makes and removes nothing; writers alone all write and connect. A
+# role the share does not name reaches nothing in it, its own policy
+# listing it; what main lists there is the writer's alone. check refuses
+# bad forms; run --share and --share-read work alone, as root and nobody.
+# not tested: Landlock ABI 9's RESOLVE_UNIX rule on the share's sockets
+# (this machine's kernel has ABI 7); PostgreSQL itself.
 load ../helpers/load
 load ../helpers/launch
 
@@ -46,17 +50,18 @@ policy() {
 	printf '%s' '{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh"'"${3:+,$3}"']'"${2:+,\"write\":[$2]}"'},"network":"none","process":{"no_new_privs":true}}'
 }
 
-# share_manifest SHARE: $TMP/m.json, a writer db (ready on its socket in
-# the share), a role "other" that the share does not name and whose policy
-# lists the share (after db, ready with the line of what it could do), and
-# main; SHARE the manifest's "share". Its hash in $H.
+# share_manifest SHARE [MAIN_READ]: $TMP/m.json, a writer db (ready on
+# its socket in the share), a role "other" whose policy lists the share
+# (after db, ready with the line of what it could do), and main, which may
+# read MAIN_READ (JSON strings); SHARE the manifest's "share". Its hash in
+# $H.
 share_manifest() {
 	write_policy "$TMP/m.json" '{"launch":1,"id":"share","share":'"$1"',"components":[
 	 {"role":"db","command":["/bin/sh","'"$TMP"'/db.sh"],"policy":'"$(policy db)"',
 	  "ready":{"unix":"'"$SHARE"'/db.sock"}},
 	 {"role":"other","command":["/bin/sh","'"$TMP"'/other.sh"],"after":["db"],
 	  "policy":'"$(policy other "\"$SHARE\"" "\"$STATE\"")"',"ready":{"stdout_line":true}}],
-	 "main":{"role":"main","policy":'"$(policy main)"'}}'
+	 "main":{"role":"main","policy":'"$(policy main "" "${2:-}")"'}}'
 	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
 }
 
@@ -88,8 +93,9 @@ try_lines() {
 	printf '%s\n' "r=\$(cat $SHARE/data 2>/dev/null || echo no)" \
 		"c=\$(/usr/bin/python3 -c '$CONNECT' $SHARE/db.sock 2>/dev/null || echo no)" \
 		"w=\$( (echo x >$SHARE/$1) 2>/dev/null && echo yes || echo no)" \
-		"d=\$(rm -f $SHARE/data 2>/dev/null && echo yes || echo no)" \
-		'echo "read=$r connect=$c make=$w remove=$d groups=$(id -G | wc -w)"'
+		"d=\$(unlink $SHARE/data 2>/dev/null && echo yes || echo no)" \
+		"m=\$(stat -c %a $SHARE 2>/dev/null || echo no)" \
+		'echo "read=$r connect=$c make=$w remove=$d groups=$(id -G | wc -w) mode=$m"'
 }
 
 @test "a reader reads the writer's file and connects to its socket, and makes nothing there; a role the share does not name cannot reach it, its own policy listing it" {
@@ -100,8 +106,8 @@ try_lines() {
 	share_manifest '{"sock":{"write":["db"],"read":["main"]}}'
 	run --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
 	echo "$stderr"; echo "$output"; [ "$status" = 0 ]
-	[ "${lines[0]}" = "read=fixture connect=hello from db make=no remove=no groups=2" ]
-	[ "${lines[1]}" = "other: read=no connect=no make=no remove=no groups=1" ]
+	[ "${lines[0]}" = "read=fixture connect=hello from db make=no remove=no groups=2 mode=2750" ]
+	[ "${lines[1]}" = "other: read=no connect=no make=no remove=no groups=1 mode=2750" ]
 	# the writer's, the session group's, set-group-ID; nothing but the writer's
 	[ "${lines[2]}" = "2750 share.sock" ]
 	[ "${lines[3]}" = "owner db" ]
@@ -135,4 +141,49 @@ sharness-exec: $TMP/m.json: share.x: needs write, the roles that write it" ]
 	sed 's/"role":"other"/"role":"share"/; s/"after":\["db"\],//' "$TMP/m.json" >"$TMP/s.json"
 	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/s.json"
 	[ "$stderr" = "sharness-exec: $TMP/s.json: share: no role may be named \"share\" with it: $STATE/share is the shared directories' place" ]
+}
+
+@test "writers alone: the directory is 2770, each writer reads, writes and connects in it; main, which it does not name, gets nothing" {
+	db_script
+	script other "$(try_lines other)" "exec sleep infinity"
+	script main "$(try_lines main)" 'echo "other: $SHARNESS_AI_READY_OTHER"'
+	share_manifest '{"sock":{"write":["db","other"]}}'
+	run --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	echo "$stderr"; echo "$output"; [ "$status" = 0 ]
+	[ "${lines[0]}" = "read=no connect=no make=no remove=no groups=1 mode=no" ]
+	[ "${lines[1]}" = "other: read=fixture connect=hello from db make=yes remove=yes groups=2 mode=2770" ]
+	[ "${#lines[@]}" = 2 ]
+	nothing_left
+}
+
+@test "launch --user refuses a share that names main, before anything runs" {
+	db_script
+	script other 'echo other' 'exec sleep infinity'
+	share_manifest '{"sock":{"write":["db"],"read":["main"]}}'
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch --user 65534 -m "$TMP/m.json" -H "$H" -- /bin/true
+	[ -z "$output" ]
+	echo "$stderr"
+	[ "$stderr" = "sharness-exec-launch: fatal: refused: main under --user 65534 cannot share $SHARE: the session's groups are its own uids'. Nothing ran." ]
+	nothing_left
+}
+
+@test "run --share-read DIR reads and --share DIR writes a directory its policy does not list, as root and as nobody; a relative DIR is refused with one line" {
+	mkdir -m 777 "$TMP/d"
+	echo fixture >"$TMP/d/f"
+	chmod 666 "$TMP/d/f"
+	write_policy "$TMP/p.json" "$(policy p)"
+	for who in root nobody; do
+		run -0 --separate-stderr as "$who" "$SHARNESS_EXEC" run --share-read "$TMP/d" --policy "$TMP/p.json" -- \
+			/bin/sh -c "cat $TMP/d/f; echo $who >$TMP/d/f || echo refused"
+		[ "$output" = $'fixture\nrefused' ]
+		[ "$(cat "$TMP/d/f")" = fixture ]
+		# unshared, the policy's view has no such directory
+		run -1 --separate-stderr as "$who" "$SHARNESS_EXEC" run --policy "$TMP/p.json" -- /bin/cat "$TMP/d/f"
+		run -0 --separate-stderr as "$who" "$SHARNESS_EXEC" run --share "$TMP/d" --policy "$TMP/p.json" -- \
+			/bin/sh -c "echo $who >$TMP/d/f"
+		[ "$(cat "$TMP/d/f")" = "$who" ]
+		echo fixture >"$TMP/d/f"
+		run -125 --separate-stderr as "$who" "$SHARNESS_EXEC" run --share d --policy "$TMP/p.json" -- /bin/true
+		[ "${stderr_lines[0]}" = 'sharness-exec: fatal: --share needs an absolute path without . or .., not "d"' ]
+	done
 }
