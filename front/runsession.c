@@ -100,6 +100,8 @@ static void share_sockets(struct policy *p, const char *dir)
 	struct stat st;
 	DIR *d = opendir(dir);
 
+	if (!d && errno == ENOENT)	/* not made yet: launch --dry-run's plan */
+		return;
 	if (!d)
 		die(EXIT_REFUSED, "unable to read the shared directory %s", q(dir));
 	while ((e = readdir(d)))

@@ -388,6 +388,17 @@ static void state_path(struct mck *c, const struct manifest *m, const char *key,
 	if (!path_beneath(path, MANIFEST_STATE_DIR) || !strcmp(path, MANIFEST_STATE_DIR) ||
 	    !strcmp(path, MANIFEST_STATE_DIR "/" MANIFEST_STATUS_FILE))
 		return;
+	if (path_beneath(path, MANIFEST_SHARE_DIR) && m->nshare) {
+		name = path + strlen(MANIFEST_SHARE_DIR);
+		name += *name == '/';
+		len = strcspn(name, "/");
+		for (size_t i = 0; i < m->nshare; i++)
+			if (!len || (strlen(m->share[i].name) == len && !strncmp(m->share[i].name, name, len)))
+				return;
+		mck_problem(c, key, "%s is beneath %s/%.*s, the directory of no share", q(path),
+		            MANIFEST_SHARE_DIR, (int)len, name);
+		return;
+	}
 	/* only now: PATH is longer than the state directory and its '/' */
 	name = path + strlen(MANIFEST_STATE_DIR) + 1;
 	len = strcspn(name, "/");

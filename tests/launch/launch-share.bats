@@ -115,7 +115,7 @@ try_lines() {
 	nothing_left
 }
 
-@test "check refuses a share naming no role, a role both writing and reading, a key that is none, readers of more than one writer, a bad name, a role named share; and a ready.unix in a share the component does not write" {
+@test "check refuses a share naming no role, a role both writing and reading, a key that is none, readers of more than one writer, a bad name, a role named share; and a ready.unix in a share the component does not write; it warns of a path beneath no share; --dry-run shows the shares" {
 	db_script
 	script other 'echo other' 'exec sleep infinity'
 	script main 'true'
@@ -138,6 +138,15 @@ sharness-exec: $TMP/m.json: share.x: needs write, the roles that write it" ]
 	[ "$stderr" = "sharness-exec: $TMP/m.json: components[0] \"db\": ready.unix: beneath no files.write or files.tmpfs path of policy, nor a share it writes: \"$SHARE/db.sock\"" ]
 	share_manifest '{"sock":{"write":["db"],"read":["main"]}}'
 	run -0 "$SHARNESS_EXEC" check "$TMP/m.json"
+	[[ "$output" != *warning* ]]
+	# a path beneath share/ that is no share's is warned of, as a state directory's
+	sed "s|\"$SHARE\"|\"$STATE/share/sick\"|" "$TMP/m.json" >"$TMP/w.json"
+	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/w.json"
+	[ "$stderr" = "sharness-exec: warning: components[1] \"other\": policy.files.write[0]: \"$STATE/share/sick\" is beneath $STATE/share/sick, the directory of no share" ]
+	# launch --dry-run's chains show the share as the launch gives it
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch --dry-run -m "$TMP/m.json" -- /bin/true
+	[[ "$output" == *"-view "*" -w $SHARE "*"/bin/sh $TMP/db.sh"* ]]
+	[[ "$output" == *"-view "*" -r $SHARE "*"/bin/true" ]]
 	sed 's/"role":"other"/"role":"share"/; s/"after":\["db"\],//' "$TMP/m.json" >"$TMP/s.json"
 	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/s.json"
 	[ "$stderr" = "sharness-exec: $TMP/s.json: share: no role may be named \"share\" with it: $STATE/share is the shared directories' place" ]
