@@ -41,8 +41,8 @@ ceiling() {
 BUDGETS="sharness-exec:5270 sharness-exec-netns:250 sharness-exec-supervise:2410
 	sharness-exec-explain:1330 sharness-exec-limits:1050 sharness-exec-view:2150
 	sharness-exec-listen:400 sharness-exec-landlock:900 sharness-exec-egress:1280
-	sharness-exec-probe:1550 sharness-exec-sign:3890 sharness-exec-learn:3530
-	sharness-exec-launch:7020"
+	sharness-exec-probe:1550 sharness-exec-sign:3900 sharness-exec-learn:3530
+	sharness-exec-launch:7040"
 # What `run` executes: the front end and every step of its chain, each
 # file once (lib/ and the policy library are shared). The default run
 # (netns, supervise, view, landlock: "none", no caps) and the largest
