@@ -13,7 +13,8 @@
 # and makes and removes nothing; writers alone all write and connect. A
 # role the share does not name reaches nothing in it, its own policy
 # listing it; what main lists there is the writer's alone. check refuses
-# bad forms; run --share and --share-read work alone, as root and nobody.
+# bad forms; run --share and --share-read work alone, as root, nobody and
+# uid 1000.
 # not tested: Landlock ABI 9's RESOLVE_UNIX rule on the share's sockets
 # (this machine's kernel has ABI 7); PostgreSQL itself.
 load ../helpers/load
@@ -176,23 +177,23 @@ sharness-exec: $TMP/m.json: share.x: needs write, the roles that write it" ]
 	nothing_left
 }
 
-@test "run --share-read DIR reads and --share DIR writes a directory its policy does not list, as root and as nobody; a relative DIR is refused with one line" {
+@test "run --share-read DIR reads and --share DIR writes a directory its policy does not list, as root, nobody and uid 1000; a relative DIR is refused with one line" {
 	mkdir -m 777 "$TMP/d"
 	echo fixture >"$TMP/d/f"
 	chmod 666 "$TMP/d/f"
 	write_policy "$TMP/p.json" "$(policy p)"
-	for who in root nobody; do
-		run -0 --separate-stderr as "$who" "$SHARNESS_EXEC" run --share-read "$TMP/d" --policy "$TMP/p.json" -- \
+	for who in root nobody 1000; do
+		run -0 --separate-stderr as_m "$who" "$SHARNESS_EXEC" run --share-read "$TMP/d" --policy "$TMP/p.json" -- \
 			/bin/sh -c "cat $TMP/d/f; echo $who >$TMP/d/f || echo refused"
 		[ "$output" = $'fixture\nrefused' ]
 		[ "$(cat "$TMP/d/f")" = fixture ]
 		# unshared, the policy's view has no such directory
-		run -1 --separate-stderr as "$who" "$SHARNESS_EXEC" run --policy "$TMP/p.json" -- /bin/cat "$TMP/d/f"
-		run -0 --separate-stderr as "$who" "$SHARNESS_EXEC" run --share "$TMP/d" --policy "$TMP/p.json" -- \
+		run -1 --separate-stderr as_m "$who" "$SHARNESS_EXEC" run --policy "$TMP/p.json" -- /bin/cat "$TMP/d/f"
+		run -0 --separate-stderr as_m "$who" "$SHARNESS_EXEC" run --share "$TMP/d" --policy "$TMP/p.json" -- \
 			/bin/sh -c "echo $who >$TMP/d/f"
 		[ "$(cat "$TMP/d/f")" = "$who" ]
 		echo fixture >"$TMP/d/f"
-		run -125 --separate-stderr as "$who" "$SHARNESS_EXEC" run --share d --policy "$TMP/p.json" -- /bin/true
+		run -125 --separate-stderr as_m "$who" "$SHARNESS_EXEC" run --share d --policy "$TMP/p.json" -- /bin/true
 		[ "${stderr_lines[0]}" = 'sharness-exec: fatal: --share needs an absolute path without . or .., not "d"' ]
 	done
 }
