@@ -14,9 +14,10 @@
 # role the share does not name reaches nothing in it, its own policy
 # listing it; what main lists there is the writer's alone. check refuses
 # bad forms; run --share and --share-read work alone, as root, nobody and
-# uid 1000.
+# uid 1000. PostgreSQL (where installed): main's psql over the socket in a
+# share; and, issue 41's friction, not over one in db's state directory.
 # not tested: Landlock ABI 9's RESOLVE_UNIX rule on the share's sockets
-# (this machine's kernel has ABI 7); PostgreSQL itself.
+# (this machine's kernel has ABI 7).
 load ../helpers/load
 load ../helpers/launch
 
@@ -45,10 +46,11 @@ script() {
 	chmod 755 "$TMP/$name.sh"
 }
 
-# policy ID WRITE READ: an inline policy that may run the system's
-# programs and read $TMP/ID.sh, and READ (JSON strings), write WRITE.
+# policy ID WRITE READ [FILES]: an inline policy that may run the system's
+# programs and read $TMP/ID.sh, and READ (JSON strings), write WRITE;
+# FILES more of "files" (starting with a comma).
 policy() {
-	printf '%s' '{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh"'"${3:+,$3}"']'"${2:+,\"write\":[$2]}"'},"network":"none","process":{"no_new_privs":true}}'
+	printf '%s' '{"pbp":1,"id":"'"$1"'","files":{"exec":['"$SYS"'],"read":["'"$TMP/$1"'.sh"'"${3:+,$3}"']'"${2:+,\"write\":[$2]}"''"${4:-}"'},"network":"none","process":{"no_new_privs":true}}'
 }
 
 # share_manifest SHARE [MAIN_READ]: $TMP/m.json, a writer db (ready on
@@ -196,4 +198,37 @@ sharness-exec: $TMP/m.json: share.x: needs write, the roles that write it" ]
 		run -125 --separate-stderr as_m "$who" "$SHARNESS_EXEC" run --share d --policy "$TMP/p.json" -- /bin/true
 		[ "${stderr_lines[0]}" = 'sharness-exec: fatal: --share needs an absolute path without . or .., not "d"' ]
 	done
+}
+
+# pg_manifest SOCKDIR MAIN_FILES [SHARE]: $TMP/m.json, PostgreSQL as db
+# (initdb in its state directory, then postgres with its socket in
+# SOCKDIR, unix_socket_permissions 0770) and main, which runs psql, with
+# MAIN_FILES more of its "files"; SHARE the manifest's "share", if any.
+pg_manifest() {
+	script db "$PGBIN/initdb -D $STATE/db/data -U postgres --auth=trust >/dev/null || exit 1" \
+		"exec $PGBIN/postgres -D $STATE/db/data -k $1 -c listen_addresses= -c unix_socket_permissions=0770"
+	script main "psql -h $1 -U postgres -Atc 'select 40 + 2'"
+	write_policy "$TMP/m.json" '{"launch":1,"id":"pg",'"${3:+\"share\":$3,}"'"components":[
+	 {"role":"db","command":["/bin/sh","'"$TMP"'/db.sh"],"policy":'"$(policy db "\"$STATE/db\"")"',
+	  "ready":{"unix":"'"$1"'/.s.PGSQL.5432"}}],
+	 "main":{"role":"main","policy":'"$(policy main "" "" "$2")"'}}'
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+}
+
+@test "PostgreSQL: main's psql reaches db over a socket in a share it reads; over one in db's state directory, which its policy names, it does not" {
+	PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -n 1)
+	require_feature "file:$PGBIN/postgres"
+	require_feature tool:psql
+	# issue 41's friction: main's policy lists db's socket, whose
+	# directory is db's alone
+	pg_manifest "$STATE/db" ',"sockets":["'"$STATE"'/db/.s.PGSQL.5432"]'
+	run --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	[ "$status" = 2 ]
+	[ -z "$output" ]
+	[[ "$(grep -v '^db|' <<<"$stderr")" == *'.s.PGSQL.5432" failed: Permission denied'* ]]
+	pg_manifest "$STATE/share/pg" "" '{"pg":{"write":["db"],"read":["main"]}}'
+	run --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+	echo "$stderr" | tail -n 5; echo "$output"; [ "$status" = 0 ]
+	[ "$output" = 42 ]
+	nothing_left
 }
