@@ -91,6 +91,8 @@ static const struct {
 	  "    --group-fd FD\ta sealed memfd of group lines, the view's /etc/group (launch)\n"
 	  "    --hosts-fd FD\ta sealed memfd of hosts lines, the view's /etc/hosts (launch)\n"
 	  "    --state-dir DIR\tthe role's state directory, writable unlisted (launch)\n"
+	  "    --share DIR\ta shared directory, writable unlisted, its sockets reachable (launch)\n"
+	  "    --share-read DIR\ta shared directory, readable unlisted, its sockets reachable (launch)\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n"
 	  "    --launch-env\tpass on the variables launch sets (SHARNESS_AI_CERT...)\n" },
 	{ "launch", LAUNCH_USAGE, LAUNCH_WHAT, NULL },	/* its --help: the launcher's */

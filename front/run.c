@@ -429,7 +429,8 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'X': run_explain = 1; break;
 		case 'r': o->report = optarg; break;
 		case SESSION_OPT_IN: case SESSION_OPT_PASSWD: case SESSION_OPT_GROUP:
-		case SESSION_OPT_HOSTS: case SESSION_OPT_STATE:
+		case SESSION_OPT_HOSTS: case SESSION_OPT_STATE: case SESSION_OPT_SHARE:
+		case SESSION_OPT_SHARE_READ:
 			session_option(c, optarg, RUN_USAGE);
 			break;
 		case 'L': run_launch_env = 1; break;

@@ -4,12 +4,14 @@
  * the view is told that another name is root; to hosts(5) as an address
  * and host names, no comment. */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -22,6 +24,7 @@
 
 static int in_session;
 static const char *state_dir;
+static struct strlist shares[2];	/* --share's, --share-read's */
 
 static struct db {
 	const char *opt, *path;
@@ -35,6 +38,26 @@ static struct db {
 };
 #define NDBS (sizeof dbs / sizeof *dbs)
 
+/* L, or NULL, holds PATH already? */
+static int holds(const struct strlist *l, const char *path)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (path_beneath(path, l->v[i]))
+			return 1;
+	return 0;
+}
+
+/* PATH into L, a policy's list (NULL-ended) or shares'. */
+static void list_add(struct strlist *l, const char *path)
+{
+	char **v;
+
+	if (!(v = reallocarray(l->v, l->n + 2, sizeof *v)) || !(v[l->n] = strdup(path)))
+		diex(EXIT_REFUSED, "out of memory");
+	v[++l->n] = NULL;
+	l->v = v;
+}
+
 void session_option(int c, const char *arg, const char *usage)
 {
 	struct db *d = &dbs[c == SESSION_OPT_GROUP ? 1 : c == SESSION_OPT_HOSTS ? 2 : 0];
@@ -45,12 +68,19 @@ void session_option(int c, const char *arg, const char *usage)
 		in_session = 1;
 		return;
 	}
-	if (c == SESSION_OPT_STATE) {
+	if (c == SESSION_OPT_STATE || c == SESSION_OPT_SHARE || c == SESSION_OPT_SHARE_READ) {
+		const char *opt = c == SESSION_OPT_STATE ? "--state-dir" :
+		                  c == SESSION_OPT_SHARE ? "--share" : "--share-read";
+		struct strlist *l = &shares[c == SESSION_OPT_SHARE_READ];
+
 		if (arg[0] != '/' || strlen(arg) >= PATH_MAX || strstr(arg, "//") ||
 		    strstr(arg, "/./") || strstr(arg, "/../") || !strcmp(arg, "/"))
-			usage_fail(usage, "--state-dir needs an absolute path without . or .., not %s",
+			usage_fail(usage, "%s needs an absolute path without . or .., not %s", opt,
 			           q(arg));
-		state_dir = arg;
+		if (c == SESSION_OPT_STATE)
+			state_dir = arg;
+		else
+			list_add(l, arg);
 		return;
 	}
 	errno = 0;
@@ -61,22 +91,41 @@ void session_option(int c, const char *arg, const char *usage)
 	d->fd = (int)n;
 }
 
+/* Each socket in DIR, as the run starts, into P's files.sockets: another
+ * role's (ABI 9 lets none through but those named). */
+static void share_sockets(struct policy *p, const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d && errno == ENOENT)	/* not made yet: launch --dry-run's plan */
+		return;
+	if (!d)
+		die(EXIT_REFUSED, "unable to read the shared directory %s", q(dir));
+	while ((e = readdir(d)))
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISSOCK(st.st_mode) &&
+		    (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path &&
+		    !holds(&p->sockets, path))
+			list_add(&p->sockets, path);
+	closedir(d);
+}
+
 void session_state(struct policy *p)
 {
-	const struct strlist *l[] = { &p->write, &p->tmpfs };
-	char **v;
-
-	if (!state_dir)
-		return;
+	if (state_dir && !holds(&p->write, state_dir) && !holds(&p->tmpfs, state_dir))
+		list_add(&p->write, state_dir);
 	for (size_t k = 0; k < 2; k++)
-		for (size_t i = 0; i < l[k]->n; i++)
-			if (path_beneath(state_dir, l[k]->v[i]))
-				return;
-	if (!(v = reallocarray(p->write.v, p->write.n + 2, sizeof *v)) ||
-	    !(v[p->write.n] = strdup(state_dir)))
-		diex(EXIT_REFUSED, "out of memory");
-	v[++p->write.n] = NULL;
-	p->write.v = v;
+		for (size_t i = 0; i < shares[k].n; i++) {
+			const char *dir = shares[k].v[i];
+
+			if (!holds(&p->write, dir) && !holds(&p->tmpfs, dir) &&
+			    !(k && holds(&p->read, dir)))
+				list_add(k ? &p->read : &p->write, dir);
+			share_sockets(p, dir);
+		}
 }
 
 int session_in(void)

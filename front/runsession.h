@@ -7,7 +7,11 @@
  * checked here, that the view step shows read-only at /etc/passwd,
  * /etc/group and /etc/hosts (-F); --user is resolved against the first
  * two. --state-dir: the role's state directory, which its policy need not
- * list, read-write (a files.write path of the run's own). */
+ * list, read-write (a files.write path of the run's own). --share DIR,
+ * --share-read DIR: a directory the manifest's share gives the role, a
+ * files.write or files.read path of the run's own; and each socket in it
+ * when the run starts a files.sockets path (Landlock ABI 9 lets a domain
+ * connect to another's socket only so). */
 #ifndef SHARNESS_RUNSESSION_H
 #define SHARNESS_RUNSESSION_H
 
@@ -16,13 +20,15 @@
 
 /* The long options (run's getopt_long values), for RUN's table. */
 enum { SESSION_OPT_IN = 0x200, SESSION_OPT_PASSWD, SESSION_OPT_GROUP, SESSION_OPT_HOSTS,
-       SESSION_OPT_STATE };
+       SESSION_OPT_STATE, SESSION_OPT_SHARE, SESSION_OPT_SHARE_READ };
 #define SESSION_LONGOPTS \
 	{ "in-session", no_argument, NULL, SESSION_OPT_IN }, \
 	{ "passwd-fd", required_argument, NULL, SESSION_OPT_PASSWD }, \
 	{ "group-fd", required_argument, NULL, SESSION_OPT_GROUP }, \
 	{ "hosts-fd", required_argument, NULL, SESSION_OPT_HOSTS }, \
-	{ "state-dir", required_argument, NULL, SESSION_OPT_STATE }
+	{ "state-dir", required_argument, NULL, SESSION_OPT_STATE }, \
+	{ "share", required_argument, NULL, SESSION_OPT_SHARE }, \
+	{ "share-read", required_argument, NULL, SESSION_OPT_SHARE_READ }
 
 /* One of them, from run's option loop (USAGE for a bad FD). */
 void session_option(int c, const char *arg, const char *usage);
@@ -34,7 +40,9 @@ void close_inherited(int keep);
  * resolved against the first two; before run_user_resolve. */
 void session_check(void);
 /* --state-dir's directory into P's files.write, once its hash is checked,
- * unless a files.write or files.tmpfs path holds it already. */
+ * unless a files.write or files.tmpfs path holds it already; --share's
+ * and --share-read's into files.write and files.read, the sockets in them
+ * into files.sockets. */
 void session_state(struct policy *p);
 /* --in-session given? */
 int session_in(void);

@@ -200,14 +200,15 @@ static int show_chain(const struct launch *s, const struct component *p, char **
 {
 	const jsmntok_t *t = &s->l.doc.tok[p->policy_tok];
 	char state[sizeof SESSION_DIR + MANIFEST_ROLE_MAX + 1];
+	char dirs[MANIFEST_SHARE_MAX][sizeof SHARE_DIR + MANIFEST_SHARE_NAME_MAX + 2];
 	const char **v;
 	size_t n = 0, argc = 0;
-	int fd[2], status;
+	int fd[2], status, how;
 	pid_t pid;
 
 	while (cmd[argc])
 		argc++;
-	if (!(v = calloc(argc + 11, sizeof *v)))
+	if (!(v = calloc(argc + 11 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
 		diex(EXIT_REFUSED, "out of memory");
 	v[n++] = "sharness-exec";
 	v[n++] = "run";
@@ -215,6 +216,12 @@ static int show_chain(const struct launch *s, const struct component *p, char **
 	snprintf(state, sizeof state, "%s/%s", SESSION_DIR, p->role);
 	v[n++] = "--state-dir";
 	v[n++] = state;
+	for (size_t j = 0; j < s->man.nshare; j++)	/* its shares, as start.c gives them */
+		if ((how = manifest_shares(&s->man.share[j], (size_t)(p - s->man.comp)))) {
+			snprintf(dirs[j], sizeof dirs[j], "%s/%s", SHARE_DIR, s->man.share[j].name);
+			v[n++] = how == 'w' ? "--share" : "--share-read";
+			v[n++] = dirs[j];
+		}
 	v[n++] = "--policy=-";
 	v[n++] = "--expect-hash";
 	v[n++] = p->hash;

@@ -34,6 +34,7 @@
 #define RUN_DIR      "/run/sharness-exec"
 #define SESSION_DIR  RUN_DIR "/session"
 #define UIDS_DIR     RUN_DIR "/uids"
+#define SHARE_DIR    MANIFEST_SHARE_DIR   /* SHARE_DIR/NAME, each share's */
 #define KEPT_DIR     RUN_DIR "/kept"     /* --keep's, root's alone (0700) */
 #define STATUS_FILE  MANIFEST_STATUS_FILE  /* in SESSION_DIR */
 #define READY_LINE_MAX 4096
@@ -105,6 +106,8 @@ struct launch {
 	int hostmnt;                /* --keep: the host's mount namespace, or -1 */
 	int keep_r;                 /* --keep: the watcher's end of how main ended, or -1 */
 	char kept[sizeof KEPT_DIR + 66];  /* KEPT_DIR/NAME of the manifest's id */
+	gid_t share_gid[MANIFEST_SHARE_MAX];  /* each share's group (uids.c) */
+	int share_lock[MANIFEST_SHARE_MAX];   /* ... its id's lock */
 };
 
 #define USAGE "sharness-exec-launch -F FD [launch] [--dry-run] --manifest FILE " \
@@ -147,8 +150,9 @@ int run_dir(void);
 int own_dir(int at, const char *name, mode_t mode);
 
 /* session.c: the session's network namespace (lo up) and mount namespace
- * with its tmpfs at SESSION_DIR, a state directory per role; the
- * policies' memfds. */
+ * with its tmpfs at SESSION_DIR, a state directory per role, and each
+ * share's directory in SHARE_DIR (its first writer's, its group's, 2770 or
+ * 2750 with readers); the policies' memfds. */
 void session_make(struct launch *s);
 /* identity.c: the CA and a certificate for each role with identity, in
  * its state directory; the CA's key wiped before this returns. */

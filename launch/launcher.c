@@ -98,6 +98,12 @@ static void roles(struct launch *s)
 			write_paths(&s->r[i]);
 	if (s->user)
 		main_user(s, &s->r[s->n - 1]);
+	/* a host user's groups are the host's: no session group to add */
+	for (size_t i = 0; s->user && i < m->nshare; i++)
+		if (manifest_shares(&m->share[i], m->ncomp))
+			diex(EXIT_REFUSED, "refused: main under --user %s cannot share %s/%s: the "
+			     "session's groups are its own uids'. Nothing ran.", qn(s->user),
+			     SHARE_DIR, m->share[i].name);
 }
 
 /* The signals passed on, in SET. */

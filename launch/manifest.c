@@ -296,7 +296,8 @@ static void check_ready_policy(struct mck *c, const struct component *p)
 		if (path_beneath(p->ready_path, i < pol->write.n ? pol->write.v[i] :
 		                 pol->tmpfs.v[i - pol->write.n]))
 			return;
-	if (p->ready_path)
+	/* beneath a share it writes: manifest_spans, once shares are known */
+	if (p->ready_path && !path_beneath(p->ready_path, MANIFEST_SHARE_DIR))
 		mck_problem(c, "ready.unix", "beneath no files.write or files.tmpfs path of policy: %s",
 		        q(p->ready_path));
 }
@@ -388,7 +389,8 @@ static void check_components(struct mck *c, struct manifest *m, unsigned a)
 size_t manifest_check(struct manifest *m, const struct json_doc *doc,
                       void (*report)(void *ctx, const char *line), void *ctx)
 {
-	static const char *const required[] = { "launch", "id", "components", "main", NULL };
+	static const char *const required[] = { "launch", "id", "components", "main", "share",
+	                                         NULL };
 	struct mck c = { doc, report, ctx, 0, "" };
 	char key[QUOTED_MAX], why[QUOTED_MAX + 64];
 	unsigned a = json_get(doc, 0, "components");
@@ -417,6 +419,8 @@ size_t manifest_check(struct manifest *m, const struct json_doc *doc,
 			set_label(&c, 0, 1, k + 1);
 			check_component(&c, &m->comp[m->ncomp], k + 1, 1);
 			*c.label = '\0';
+		} else if (json_streq(doc, k, "share")) {
+			m->share_tok = k + 1;   /* once every role is known (manifest_spans) */
 		} else {
 			unknown(&c, key_name(&c, k, key), k, required, "");
 		}
@@ -446,6 +450,9 @@ void manifest_free(struct manifest *m)
 		free(p->after);
 		policy_free(&p->pol);
 	}
+	for (size_t i = 0; i < m->nshare; i++)
+		free(m->share[i].name);
+	free(m->share);
 	free(m->comp);
 	free(m->id);
 	memset(m, 0, sizeof *m);

@@ -24,6 +24,11 @@
 #define MANIFEST_UID_RANGE      "1879048192-1879113727"
 /* The session's tmpfs, a state directory for each role beneath it. */
 #define MANIFEST_STATE_DIR      "/run/sharness-exec/session"
+/* The shared directories, beside them: SHARE_DIR/NAME (no role is
+ * named "share" where the manifest has one). */
+#define MANIFEST_SHARE_DIR      MANIFEST_STATE_DIR "/share"
+#define MANIFEST_SHARE_MAX      16
+#define MANIFEST_SHARE_NAME_MAX 26          /* its group, "share.NAME", a user name */
 /* The session's status, beside them (no role's name has a dot). */
 #define MANIFEST_STATUS_FILE    "session.status"
 
@@ -50,11 +55,27 @@ struct component {
 	unsigned after_tok;          /* its "after" in the manifest's document, or 0 */
 };
 
+/* A shared directory, MANIFEST_SHARE_DIR/NAME: its roles, as indices of
+ * comp (ncomp for main). The first writer owns it; the others are in its
+ * group, the session's "share.NAME"; 2770, or 2750 when it has readers
+ * (then it has one writer). */
+struct share {
+	char *name;                  /* a DNS label of at most MANIFEST_SHARE_NAME_MAX */
+	size_t write[MANIFEST_MAX_COMPONENTS + 1], nwrite;
+	size_t read[MANIFEST_MAX_COMPONENTS + 1], nread;
+};
+
 struct manifest {
 	char *id;                    /* as a policy's id */
 	struct component *comp;      /* the components in file order, then main */
 	size_t ncomp;                /* comp[ncomp] is main */
+	struct share *share;         /* the manifest's "share", in file order */
+	size_t nshare;
+	unsigned share_tok;          /* "share" in the manifest's document, or 0 */
 };
+
+/* Role I (an index of M's comp) shares S: 0, 'w' or 'r'. */
+int manifest_shares(const struct share *s, size_t i);
 
 /* Check DOC as a launch 1 manifest, as policy_check checks a policy: each
  * problem to REPORT(CTX, line), in file order, then missing keys, then

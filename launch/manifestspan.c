@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "manifestck.h"
+#include "near.h"
 
 /* --- the checker's ways of saying (manifestck.h) --- */
 
@@ -182,11 +183,183 @@ static void check_after(struct mck *c, struct manifest *m)
 	}
 }
 
+/* --- share: directories the roles it names share --- */
+
+int manifest_shares(const struct share *s, size_t i)
+{
+	for (size_t k = 0; k < s->nwrite; k++)
+		if (s->write[k] == i)
+			return 'w';
+	for (size_t k = 0; k < s->nread; k++)
+		if (s->read[k] == i)
+			return 'r';
+	return 0;
+}
+
+static const char *role_at(size_t i, const void *ctx)
+{
+	const struct manifest *m = ctx;
+
+	return m->comp[i].role;
+}
+
+/* share.NAME.KEY's array A: roles, each once in the share, into L. */
+static void share_roles(struct mck *c, const struct manifest *m, struct share *sh,
+                        const char *key, unsigned a, size_t *l, size_t *n)
+{
+	char at[QUOTED_MAX + 48], qs[QUOTED_MAX];
+	const char *near;
+	size_t len, j;
+	char *s;
+
+	snprintf(at, sizeof at, "share.%s.%s", sh->name, key);
+	if (TYPE(c, a) != JSON_ARRAY || (!strcmp(key, "write") && !SIZE(c, a))) {
+		mck_problem(c, at, "must be an array of %sroles", *key == 'w' ? "at least one of the " : "");
+		return;
+	}
+	JSON_EACH_ELEMENT(c->d, a, k, e) {
+		snprintf(at, sizeof at, "share.%s.%s[%u]", sh->name, key, k);
+		if (!(s = mck_string(c, at, e, &len)))
+			continue;
+		for (j = 0; j <= m->ncomp && (!m->comp[j].role || strcmp(m->comp[j].role, s)); j++)
+			;
+		near = j > m->ncomp ? near_word(s, len, role_at, m, m->ncomp + 1) : NULL;
+		if (j > m->ncomp && near)
+			mck_problem(c, at, "no role is %s; did you mean \"%s\"?",
+			            quote(qs, s, len, QUOTE_ALWAYS), near);
+		else if (j > m->ncomp)
+			mck_problem(c, at, "no role is %s", quote(qs, s, len, QUOTE_ALWAYS));
+		else if (manifest_shares(sh, j))
+			mck_problem(c, at, "%s is named already: a role either writes or reads a share", q(s));
+		else if (*n < MANIFEST_MAX_COMPONENTS + 1)
+			l[(*n)++] = j;
+		free(s);
+	}
+}
+
+/* A share's name: a DNS label, short enough for its group's name. */
+static int share_name_ok(const char *s, size_t len)
+{
+	return len && len <= MANIFEST_SHARE_NAME_MAX && s[0] != '-' && s[len - 1] != '-' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == len;
+}
+
+static void check_share(struct mck *c, const struct manifest *m, struct share *sh, unsigned o)
+{
+	static const char *const keys[] = { "write", "read", NULL };
+	char at[QUOTED_MAX + 48], qs[QUOTED_MAX];
+	const char *near;
+	size_t len;
+	const char *k_;
+
+	snprintf(at, sizeof at, "share.%s", sh->name);
+	if (!mck_is(c, at, o, JSON_OBJECT))
+		return;
+	JSON_EACH_MEMBER(c->d, o, i, k) {
+		(void)i;
+		if (json_streq(c->d, k, "write"))
+			share_roles(c, m, sh, "write", k + 1, sh->write, &sh->nwrite);
+		else if (json_streq(c->d, k, "read"))
+			share_roles(c, m, sh, "read", k + 1, sh->read, &sh->nread);
+		else {
+			k_ = json_str(c->d, k, &len);
+			near = near_name(k_, len, keys);
+			snprintf(at, sizeof at, "share.%s.%s", sh->name, quote(qs, k_, len, QUOTE_IF_NEEDED));
+			if (near)
+				mck_problem(c, at, "unknown key; did you mean share.%s.%s?", sh->name, near);
+			else
+				mck_problem(c, at, "unknown key");
+		}
+	}
+	snprintf(at, sizeof at, "share.%s", sh->name);
+	if (!json_get(c->d, o, "write"))
+		mck_problem(c, at, "needs write, the roles that write it");
+	else if (sh->nread && sh->nwrite > 1)
+		mck_problem(c, at, "one role writes a directory that others read (it owns it, "
+		            "mode 2750), not %zu", sh->nwrite);
+}
+
+/* "share": { NAME: { "write": [ROLE...], "read": [ROLE...] } ... }. */
+static void check_shares(struct mck *c, struct manifest *m)
+{
+	char qs[QUOTED_MAX];
+	unsigned o = m->share_tok;
+	size_t len;
+
+	if (!mck_is(c, "share", o, JSON_OBJECT))
+		return;
+	if (!SIZE(c, o) || SIZE(c, o) > MANIFEST_SHARE_MAX) {
+		mck_problem(c, "share", "must name 1-%d directories, not %zu", MANIFEST_SHARE_MAX,
+		            SIZE(c, o));
+		return;
+	}
+	if (!(m->share = calloc(SIZE(c, o), sizeof *m->share)))
+		die(EXIT_REFUSED, "unable to allocate memory");
+	JSON_EACH_MEMBER(c->d, o, i, k) {
+		struct share *sh = &m->share[m->nshare];
+		const char *name = json_str(c->d, k, &len);
+
+		(void)i;
+		if (!share_name_ok(name, len)) {
+			mck_problem(c, "share", "a directory's name must be 1-%d of a-z 0-9 -, not "
+			            "beginning or ending with -: %s", MANIFEST_SHARE_NAME_MAX,
+			            quote(qs, name, len, QUOTE_ALWAYS));
+			continue;
+		}
+		if (!(sh->name = strndup(name, len)))
+			die(EXIT_REFUSED, "unable to allocate memory");
+		m->nshare++;
+		check_share(c, m, sh, k + 1);
+	}
+	for (size_t i = 0; i <= m->ncomp; i++)
+		if (m->comp[i].role && !strcmp(m->comp[i].role, "share"))
+			mck_problem(c, "share", "no role may be named \"share\" with it: %s is the "
+			            "shared directories' place", MANIFEST_SHARE_DIR);
+}
+
+/* A ready.unix beneath MANIFEST_SHARE_DIR and no write path of its own:
+ * beneath a share the component writes. */
+static void check_share_ready(struct mck *c, const struct manifest *m)
+{
+	const char *name;
+	size_t len, j;
+
+	for (size_t i = 0; i < m->ncomp; i++) {
+		const struct component *p = &m->comp[i];
+
+		if (!p->ready_path || !path_beneath(p->ready_path, MANIFEST_SHARE_DIR))
+			continue;
+		for (j = 0; j < p->pol.write.n + p->pol.tmpfs.n; j++)
+			if (path_beneath(p->ready_path, j < p->pol.write.n ? p->pol.write.v[j] :
+			                 p->pol.tmpfs.v[j - p->pol.write.n]))
+				break;
+		if (j < p->pol.write.n + p->pol.tmpfs.n)
+			continue;
+		name = p->ready_path + strlen(MANIFEST_SHARE_DIR);
+		name += *name == '/';
+		len = strcspn(name, "/");
+		for (j = 0; j < m->nshare; j++)
+			if (strlen(m->share[j].name) == len && !strncmp(m->share[j].name, name, len) &&
+			    name[len] == '/' && manifest_shares(&m->share[j], i) == 'w')
+				break;
+		if (j == m->nshare) {
+			snprintf(c->label, sizeof c->label, "components[%zu] \"%s\": ", i, p->role);
+			mck_problem(c, "ready.unix", "beneath no files.write or files.tmpfs path of "
+			            "policy, nor a share it writes: %s", q(p->ready_path));
+			*c->label = '\0';
+		}
+	}
+}
+
 void manifest_spans(struct mck *c, struct manifest *m)
 {
 	check_roles(c, m);
 	if (!c->n)
 		check_after(c, m);
+	if (!c->n && m->share_tok)
+		check_shares(c, m);
+	if (!c->n)
+		check_share_ready(c, m);
 }
 
 /* --- what check warns of: a valid manifest that would not work --- */
@@ -215,6 +388,17 @@ static void state_path(struct mck *c, const struct manifest *m, const char *key,
 	if (!path_beneath(path, MANIFEST_STATE_DIR) || !strcmp(path, MANIFEST_STATE_DIR) ||
 	    !strcmp(path, MANIFEST_STATE_DIR "/" MANIFEST_STATUS_FILE))
 		return;
+	if (path_beneath(path, MANIFEST_SHARE_DIR) && m->nshare) {
+		name = path + strlen(MANIFEST_SHARE_DIR);
+		name += *name == '/';
+		len = strcspn(name, "/");
+		for (size_t i = 0; i < m->nshare; i++)
+			if (!len || (strlen(m->share[i].name) == len && !strncmp(m->share[i].name, name, len)))
+				return;
+		mck_problem(c, key, "%s is beneath %s/%.*s, the directory of no share", q(path),
+		            MANIFEST_SHARE_DIR, (int)len, name);
+		return;
+	}
 	/* only now: PATH is longer than the state directory and its '/' */
 	name = path + strlen(MANIFEST_STATE_DIR) + 1;
 	len = strcspn(name, "/");

@@ -4,7 +4,8 @@
  * a port is the session's, whoever else on the machine has it. It leaves
  * the host's mounts for a namespace of its own (slave to the host's, so
  * nothing mounted here goes back), with a tmpfs at SESSION_DIR: mounted
- * only there, it goes when the last process of the session does. */
+ * only there, it goes when the last process of the session does; the
+ * manifest's shared directories beneath it, in SHARE_DIR. */
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -47,6 +48,32 @@ static int policy_memfd(const struct launch *s, const struct component *c)
 	return fd;
 }
 
+/* SHARE_DIR/NAME for each share, in the session's tmpfs DIR: its first
+ * writer's, its group's, set-group-ID so that what is made in it is the
+ * group's too; 2770, or 2750 when roles read it. */
+static void shares_make(const struct launch *s, int dir)
+{
+	int share;
+
+	if (!s->man.nshare)
+		return;
+	if (mkdirat(dir, "share", 0755) < 0 ||
+	    (share = openat(dir, "share", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		die(EXIT_CONFINE, "unable to make %s", SHARE_DIR);
+	for (size_t i = 0; i < s->man.nshare; i++) {
+		const struct share *sh = &s->man.share[i];
+		mode_t mode = sh->nread ? 02750 : 02770;
+
+		if (mkdirat(share, sh->name, 0700) < 0 ||
+		    fchownat(share, sh->name, s->r[sh->write[0]].uid, s->share_gid[i],
+		             AT_SYMLINK_NOFOLLOW) < 0 ||
+		    fchmodat(share, sh->name, mode, 0) < 0)
+			die(EXIT_CONFINE, "unable to make the shared directory %s/%s", SHARE_DIR,
+			    sh->name);
+	}
+	close(share);
+}
+
 void session_make(struct launch *s)
 {
 	int run = run_dir(), dir = own_dir(run, "session", 0755);
@@ -72,5 +99,6 @@ void session_make(struct launch *s)
 			die(EXIT_CONFINE, "unable to make the state directory %s", r->state);
 		r->policy = policy_memfd(s, r->c);
 	}
+	shares_make(s, dir);
 	close(dir);
 }

@@ -4,12 +4,15 @@
  *
  *   sharness-exec run --user UID:GID --launch-env --in-session \
  *       --state-dir SESSION_DIR/ROLE --passwd-fd P --group-fd G --hosts-fd H \
+ *       [--user-groups --share DIR | --share-read DIR ...] \
  *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
  *
  * N being the sealed memfd of the role's inline policy (run closes every
  * inherited descriptor first, so it opens the launcher's), HASH the
  * policy's own, pinned. --state-dir gives the role its state directory,
- * read-write, whether its policy lists it or not. --launch-env lets through the variables that
+ * read-write, whether its policy lists it or not; --share and --share-read
+ * each share that names it (SHARE_DIR/NAME), with --user-groups and G's
+ * line of the share's group naming it. --launch-env lets through the variables that
  * launch sets, and only those (manifest_launch_sets); --in-session keeps
  * the session's network namespace, for "none" too; P and G are sealed
  * memfds of root's passwd and group lines and the role's own (its name
@@ -99,22 +102,53 @@ static void user_name(const struct role *r, char *out, size_t n)
 		snprintf(out, n, "session-%lu", (unsigned long)r->uid);
 }
 
-/* In the child: --passwd-fd P --group-fd G into V at K, for R. */
-static size_t push_ids(const struct role *r, const char **v, size_t k, char fds[2][16])
+/* In the child: --passwd-fd P --group-fd G into V at K, for R; with
+ * --user-groups when R shares a directory, its group's line naming R. */
+static size_t push_ids(const struct launch *s, const struct role *r, const char **v, size_t k,
+                       char fds[2][16])
 {
 	char name[40], line[sizeof name * 2 + sizeof r->state + 96];
+	char group[sizeof name + 16 + MANIFEST_SHARE_MAX * (MANIFEST_SHARE_NAME_MAX + 64)];
+	size_t n, i = (size_t)(r - s->r), shared = 0;
 
 	user_name(r, name, sizeof name);
 	snprintf(line, sizeof line, "root:x:0:0:root:/root:/bin/sh\n"
 	         "%s:x:%lu:%lu:sharness-exec launch %s:%s:/bin/sh\n", name,
 	         (unsigned long)r->uid, (unsigned long)r->gid, name, r->state);
 	snprintf(fds[0], 16, "%d", sealed("sharness-exec-passwd", line));
-	snprintf(line, sizeof line, "root:x:0:\n%s:x:%lu:\n", name, (unsigned long)r->gid);
-	snprintf(fds[1], 16, "%d", sealed("sharness-exec-group", line));
+	n = (size_t)snprintf(group, sizeof group, "root:x:0:\n%s:x:%lu:\n", name,
+	                     (unsigned long)r->gid);
+	for (size_t j = 0; j < s->man.nshare && n < sizeof group; j++)
+		if (manifest_shares(&s->man.share[j], i) && ++shared)
+			n += (size_t)snprintf(group + n, sizeof group - n, "share.%s:x:%lu:%s\n",
+			                      s->man.share[j].name, (unsigned long)s->share_gid[j],
+			                      name);
+	snprintf(fds[1], 16, "%d", sealed("sharness-exec-group", group));
 	v[k++] = "--passwd-fd";
 	v[k++] = fds[0];
 	v[k++] = "--group-fd";
 	v[k++] = fds[1];
+	if (shared)
+		v[k++] = "--user-groups";
+	return k;
+}
+
+/* In the child: --share DIR or --share-read DIR into V at K for each
+ * share of R's. */
+static size_t push_shares(const struct launch *s, const struct role *r, const char **v,
+                          size_t k)
+{
+	static char dirs[MANIFEST_SHARE_MAX][sizeof SHARE_DIR + MANIFEST_SHARE_NAME_MAX + 2];
+	size_t i = (size_t)(r - s->r);
+	int how;
+
+	for (size_t j = 0; j < s->man.nshare; j++) {
+		if (!(how = manifest_shares(&s->man.share[j], i)))
+			continue;
+		snprintf(dirs[j], sizeof dirs[j], "%s/%s", SHARE_DIR, s->man.share[j].name);
+		v[k++] = how == 'w' ? "--share" : "--share-read";
+		v[k++] = dirs[j];
+	}
 	return k;
 }
 
@@ -146,19 +180,20 @@ static const char **run_argv(const struct launch *s, const struct role *r, char 
 
 	for (; cmd[words]; words++)
 		;
-	if (!(v = calloc(words + 20, sizeof *v)))
+	if (!(v = calloc(words + 21 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
 	v[k++] = "sharness-exec";
 	v[k++] = "run";
 	v[k++] = "--user";
 	v[k++] = r->main && s->user ? s->user : r->ids;
 	if (!r->main || !s->user)
-		k = push_ids(r, v, k, fds);
+		k = push_ids(s, r, v, k, fds);
 	k = push_hosts(s, v, k, fds[2]);
 	v[k++] = "--launch-env";
 	v[k++] = "--in-session";
 	v[k++] = "--state-dir";
 	v[k++] = r->state;
+	k = push_shares(s, r, v, k);
 	v[k++] = "--expect-hash";
 	v[k++] = r->c->hash;
 	snprintf(policy, sizeof policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy);

@@ -46,6 +46,8 @@ static NORETURN void watch(struct launch *s, int init)
 	for (size_t i = 0; i < s->n; i++)
 		if (s->r[i].lock >= 0)
 			close(s->r[i].lock);
+	for (size_t i = 0; i < s->man.nshare; i++)
+		close(s->share_lock[i]);
 	_exit(0);
 }
 

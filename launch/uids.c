@@ -5,7 +5,8 @@
  * watcher share, so two launches never hold one uid; a uid that a process
  * runs as (found in /proc) is passed over. The lock files stay:
  * removing one would let two launches lock two files of one name. Each
- * uid's gid is the same number. */
+ * uid's gid is the same number; each shared directory's group (the
+ * manifest's share) is an id of the range taken the same way. */
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -179,11 +180,36 @@ static int has_process(unsigned long uid)
 	return 0;
 }
 
+/* The next free id of S's range from *ID on for WHAT, locked: its lock's
+ * descriptor; *ID is the id taken. */
+static int take_id(const struct launch *s, int dir, unsigned long *id, const char *what)
+{
+	char name[16];
+	int fd;
+
+	for (;; ++*id) {
+		if (*id > s->last)
+			die_hint(EXIT_CONFINE, 0, "wait for a launch to end, or widen --uid-range",
+			         "no free uid left in %lu-%lu for %s", s->first, s->last, what);
+		snprintf(name, sizeof name, "%lu", *id);
+		fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			die(EXIT_CONFINE, "unable to open %s/%s", UIDS_DIR, name);
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			if (!has_process(*id))
+				return fd;
+		} else if (errno != EWOULDBLOCK) {
+			die(EXIT_CONFINE, "unable to lock %s/%s", UIDS_DIR, name);
+		}
+		close(fd);
+	}
+}
+
 void uids_take(struct launch *s)
 {
-	int run = run_dir(), dir = own_dir(run, "uids", 0700), fd;
+	int run = run_dir(), dir = own_dir(run, "uids", 0700);
 	unsigned long uid = s->first;
-	char name[16];
+	char what[MANIFEST_SHARE_NAME_MAX + 32];
 
 	scan_busy(s);
 	for (size_t i = 0; i < s->n; i++) {
@@ -192,28 +218,17 @@ void uids_take(struct launch *s)
 		r->lock = -1;
 		if (r->main && s->user)
 			continue;
-		for (;; uid++) {
-			if (uid > s->last)
-				die_hint(EXIT_CONFINE, 0, "wait for a launch to end, or widen "
-				         "--uid-range", "no free uid left in %lu-%lu for %s",
-				         s->first, s->last, q(r->c->role));
-			snprintf(name, sizeof name, "%lu", uid);
-			fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-			if (fd < 0)
-				die(EXIT_CONFINE, "unable to open %s/%s", UIDS_DIR, name);
-			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-				if (!has_process(uid))
-					break;
-			} else if (errno != EWOULDBLOCK) {
-				die(EXIT_CONFINE, "unable to lock %s/%s", UIDS_DIR, name);
-			}
-			close(fd);
-		}
-		r->lock = fd;
+		r->lock = take_id(s, dir, &uid, q(r->c->role));
 		r->uid = (uid_t)uid;
 		r->gid = (gid_t)uid;
 		snprintf(r->ids, sizeof r->ids, "%lu:%lu", uid, uid);
 		uid++;
+	}
+	/* each share's group: an id of the range, as a role's */
+	for (size_t i = 0; i < s->man.nshare; i++) {
+		snprintf(what, sizeof what, "the share %s", s->man.share[i].name);
+		s->share_lock[i] = take_id(s, dir, &uid, what);
+		s->share_gid[i] = (gid_t)uid++;
 	}
 	close(dir);
 	close(run);

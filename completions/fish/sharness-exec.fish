@@ -14,7 +14,7 @@ function __sharness_exec_command
         if test "$t" = --
             set i (math $i + 1)
             break
-        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report|--passwd-fd|--group-fd|--hosts-fd|--state-dir)$' $t
+        else if string match -qr -- '^(-p|--policy|-[nvh]*p|-H|--expect-hash|-[nvh]*H|--trust-key|--signature|--expect-id|--timeout|--kill-after|--user|--report|--passwd-fd|--group-fd|--hosts-fd|--state-dir|--share|--share-read)$' $t
             # The option's argument is the word being completed.
             test $i -lt $n; or return 1
             string match -qr -- 'p$|policy$' $t; and set policy 1
@@ -98,6 +98,8 @@ complete -c sharness-exec -n $in_run -l launch-env -d 'Pass on the variables lau
 complete -c sharness-exec -n $in_run -l passwd-fd -x -d 'A sealed memfd of passwd lines, the view\'s /etc/passwd'
 complete -c sharness-exec -n $in_run -s p -l policy -r -k -a '(__fish_complete_suffix .json)' -d 'The policy to enforce'
 complete -c sharness-exec -n $in_run -l report -r -k -a '(__fish_complete_suffix .json)' -d 'Write how the run ended, as JSON, to a file (replaced) or fd:N'
+complete -c sharness-exec -n $in_run -l share -r -a '(__fish_complete_directories)' -d 'A shared directory, writable unlisted'
+complete -c sharness-exec -n $in_run -l share-read -r -a '(__fish_complete_directories)' -d 'A shared directory, readable unlisted'
 complete -c sharness-exec -n $in_run -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_run -l state-dir -r -a '(__fish_complete_directories)' -d 'The role\'s state directory, writable unlisted'
 complete -c sharness-exec -n $in_run -l timeout -x -d 'End the run after this long, exit 124'
