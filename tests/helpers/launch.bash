@@ -93,3 +93,11 @@ fifos() {
 hear() {
 	read -r -t 60 -u 7 "$@"
 }
+
+# script NAME LINE...: $TMP/NAME.sh, a /bin/sh script of LINEs.
+script() {
+	local name=$1
+	shift
+	printf '%s\n' '#!/bin/sh' "$@" >"$TMP/$name.sh"
+	chmod 755 "$TMP/$name.sh"
+}

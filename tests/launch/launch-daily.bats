@@ -27,14 +27,6 @@ teardown() {
 	teardown_tmp
 }
 
-# script NAME LINE...: $TMP/NAME.sh, a /bin/sh script of LINEs.
-script() {
-	local name=$1
-	shift
-	printf '%s\n' '#!/bin/sh' "$@" >"$TMP/$name.sh"
-	chmod 755 "$TMP/$name.sh"
-}
-
 # component ROLE READY [WRITE]: a component that runs $TMP/ROLE.sh, ready
 # as READY says (a JSON object), WRITE (a JSON string) its files.write.
 component() {

@@ -33,14 +33,6 @@ teardown() {
 	teardown_tmp
 }
 
-# script NAME LINE...: $TMP/NAME.sh, a /bin/sh script of LINEs.
-script() {
-	local name=$1
-	shift
-	printf '%s\n' '#!/bin/sh' "$@" >"$TMP/$name.sh"
-	chmod 755 "$TMP/$name.sh"
-}
-
 # role ROLE READ [FILES [REST]]: a component that runs $TMP/ROLE.sh, its
 # policy's files.read that and READ (JSON strings), FILES more members of
 # its files, REST more members of the component (JSON).

@@ -38,14 +38,6 @@ teardown() {
 	teardown_tmp
 }
 
-# script NAME LINE...: $TMP/NAME.sh, a /bin/sh script of LINEs.
-script() {
-	local name=$1
-	shift
-	printf '%s\n' '#!/bin/sh' "$@" >"$TMP/$name.sh"
-	chmod 755 "$TMP/$name.sh"
-}
-
 # policy ID WRITE READ [FILES]: an inline policy that may run the system's
 # programs and read $TMP/ID.sh, and READ (JSON strings), write WRITE;
 # FILES more of "files" (starting with a comma).
