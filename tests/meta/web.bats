@@ -35,7 +35,7 @@ web_test() {
 	web_test vectors
 }
 
-@test "web: the page's pbp 1 verdict and messages are those of sharness-exec check" {
+@test "web: the page's pbp 1 verdict, messages and warnings are those of sharness-exec check" {
 	web_test check
 }
 

@@ -6,7 +6,7 @@
 // shared       every line of tests/conformance/policy-hash/expected.tsv
 // suite        every line of tests/conformance/json-test-suite/expected.tsv (raw, wrapped)
 // vectors      tests/vectors/*.json, tests/web/vectors/*.json, and inputs made here
-// check        pbp 1 verdicts and messages against `sharness-exec check`
+// check        pbp 1 verdicts, messages and warnings against `sharness-exec check`
 // ui           what a person sees: typing, a file, a drop, copy; the screenshot
 // hello        the hello policy and its hash shown in the page
 // page         self-contained (no request but the page), secure context,
@@ -57,19 +57,26 @@ function binaryHash(file) {
   return { error: `status ${r.status === null ? r.signal : r.status}, stdout ${JSON.stringify(r.stdout)}, stderr ${JSON.stringify(r.stderr)}` };
 }
 
-// `sharness-exec check FILE`: {valid, id} | {problems: [line...]} | {refused} | {error}.
+// The home directories check sees (policy/warn.c): $HOME, and each of
+// /etc/passwd's but "/". The page is given them to warn as check does.
+const HOMES = [process.env.HOME || "", ...fs.readFileSync("/etc/passwd", "utf8").split("\n")
+  .map((l) => l.split(":")[5]).filter((d) => d !== undefined && d !== "/")].filter((d) => d !== "");
+
+// `sharness-exec check FILE`: {valid, id, warnings: [line...]} | {problems: [line...]}
+// | {refused} | {error}. warnings: each line after "sharness-exec: FILE: warning: ".
 function binaryCheck(file) {
   const r = spawnSync(SHARNESS_EXEC, ["check", file], { encoding: "utf8" });
   if (r.error) return { error: `cannot run ${SHARNESS_EXEC}: ${r.error.message}` };
   const prefix = `sharness-exec: ${file}: `;
-  // check's warnings (a write path of /, /tmp, a home; a port no role
-  // offers) advise and do not refuse; the page shows none of them, so a
-  // valid file's verdict is compared without them.
+  // check's warnings (a broad write path, a home, a loader variable; a
+  // port no role offers) advise and do not refuse.
   const advisory = (l) => l.startsWith(`${prefix}warning: `) || l.startsWith("sharness-exec: warning: ");
-  if (r.status === 0 && (r.stderr === "" ||
-      (r.stderr.endsWith("\n") && r.stderr.slice(0, -1).split("\n").every(advisory)))) {
+  const stderr = r.stderr === "" ? [] : r.stderr.slice(0, -1).split("\n");
+  if (r.status === 0 && (r.stderr === "" || (r.stderr.endsWith("\n") && stderr.every(advisory)))) {
     const m = r.stdout.match(/^(.*): valid pbp 1 policy "(.*)"\n$/s);
-    if (m && m[1] === file) return { valid: true, id: m[2] };
+    const warn = `${prefix}warning: `;
+    if (m && m[1] === file)
+      return { valid: true, id: m[2], warnings: stderr.map((l) => l.startsWith(warn) ? l.slice(warn.length) : l) };
     const l = r.stdout.match(/^(.*): valid launch 1 manifest "(.*?)"\n/);
     if (l && l[1] === file) return { manifest: true, id: l[2] };
   }
@@ -271,7 +278,7 @@ async function sectionVectors(browser) {
 async function sectionCheck(browser) {
   const page = await openPage(browser);
   const files = [];
-  for (const d of ["tests/fixtures/policy/good", "tests/fixtures/policy/bad", "tests/web/vectors", "tests/vectors"]) {
+  for (const d of ["tests/fixtures/policy/good", "tests/fixtures/policy/warn", "tests/fixtures/policy/bad", "tests/web/vectors", "tests/vectors"]) {
     const dir = path.join(top_srcdir, d);
     if (fs.existsSync(dir))
       for (const f of fs.readdirSync(dir).sort()) if (f.endsWith(".json")) files.push(path.join(d, f));
@@ -281,12 +288,12 @@ async function sectionCheck(browser) {
   cases.push({ name: "a policy with a float", bytes: Buffer.from('{"pbp":1.0,"id":"f","network":"none","process":{"no_new_privs":true}}') });
   cases.push({ name: "a policy with a BOM", bytes: Buffer.from("\ufeff" + HELLO) });
   cases.push({ name: "a policy with a duplicate key", bytes: Buffer.from(HELLO.replace('"pbp":1', '"pbp":1,"pbp":1')) });
-  const results = await page.call(async (b64s) => {
+  const results = await page.call(async (b64s, homes) => {
     const out = [];
-    for (const s of b64s) out.push(await window.policyCheck(Uint8Array.from(atob(s), (c) => c.charCodeAt(0))));
+    for (const s of b64s) out.push(await window.policyCheck(Uint8Array.from(atob(s), (c) => c.charCodeAt(0)), { homes }));
     return out;
-  }, cases.map((c) => Buffer.from(c.bytes).toString("base64")));
-  let valid = 0, invalid = 0, refused = 0, lines = 0, manifests = 0;
+  }, cases.map((c) => Buffer.from(c.bytes).toString("base64")), HOMES);
+  let valid = 0, invalid = 0, refused = 0, lines = 0, manifests = 0, warned = 0, warnings = 0;
   cases.forEach((c, k) => {
     const p = results[k];
     const b = binaryCheck(tmpFile(c.bytes, c.name));
@@ -308,7 +315,15 @@ async function sectionCheck(browser) {
     if (p.valid) {
       valid++;
       if (!b.valid || b.id !== p.id)
-        fail(`check ${c.name}: page: valid pbp 1 policy ${JSON.stringify(p.id)}; sharness-exec check: ${JSON.stringify(b)}`);
+        return fail(`check ${c.name}: page: valid pbp 1 policy ${JSON.stringify(p.id)}; sharness-exec check: ${JSON.stringify(b)}`);
+      warned += p.warnings.length ? 1 : 0;
+      warnings += p.warnings.length;
+      if (b.warnings.join("\n") !== p.warnings.join("\n")) {
+        const diff = [];
+        for (let j = 0; j < Math.max(b.warnings.length, p.warnings.length); j++)
+          if (b.warnings[j] !== p.warnings[j]) diff.push(`  warning ${j + 1}: page ${JSON.stringify(p.warnings[j])}\n          sharness-exec ${JSON.stringify(b.warnings[j])}`);
+        fail(`check ${c.name}: the warnings differ:\n${diff.join("\n")}`);
+      }
       return;
     }
     invalid++;
@@ -324,6 +339,16 @@ async function sectionCheck(browser) {
   note(`check: ${cases.length} files compared with sharness-exec check: ${valid} valid, ${invalid} invalid (${lines} problem lines), ${refused} refused as JSON, ${manifests} launch manifests`);
   const fixtures = files.filter((f) => f.startsWith("tests/fixtures/")).length;
   note(`check: ${fixtures} of them from tests/fixtures/policy`);
+  note(`check: ${warnings} warnings on ${warned} valid files, as sharness-exec check's (homes: ${HOMES.length} from $HOME and /etc/passwd)`);
+  // Not told the homes, the page takes /root and each /home/NAME for one.
+  const homeOf = (w) => `{"pbp":1,"id":"h","files":{"write":${JSON.stringify(w)}},"network":"none","process":{"no_new_privs":true}}`;
+  const guessed = await page.call(async (texts) => {
+    const out = [];
+    for (const t of texts) out.push((await window.policyCheck(new TextEncoder().encode(t))).warnings.map((l) => l.replace(/ is a home directory.*/, "")));
+    return out;
+  }, [homeOf(["/root", "/home/alice/", "/home/alice/src", "/srv/home/bob", "/roots"])]);
+  if (JSON.stringify(guessed) !== JSON.stringify([['files.write[0]: "/root"', 'files.write[1]: "/home/alice"']]))
+    fail(`check: with no list of homes the page warns of ${JSON.stringify(guessed)}, not of /root and /home/alice alone`);
 }
 
 // What a person sees, driven through the real controls.
@@ -334,6 +359,8 @@ async function sectionUI(browser) {
     const t = (id) => { const e = document.getElementById(id); return e ? e.textContent : null; };
     return { hash: t("hash"), verdict: t("verdict"), reason: t("reason"), result: document.getElementById("result").textContent,
       problems: [...document.querySelectorAll("#problems li")].map((li) => li.textContent),
+      warnings: [...document.querySelectorAll("#warnings li")].map((li) => li.textContent),
+      warningsAfterVerdict: !!document.querySelector("#verdict ~ #warnings"),
       copyDisabled: document.getElementById("copy").disabled };
   });
   const settle = async (what) => {
@@ -360,6 +387,13 @@ async function sectionUI(browser) {
   expectBinary("typed policy", Buffer.from(typed), s);
   if (s.verdict !== 'Valid pbp 1 policy "typed in"') fail(`ui typed policy: verdict ${JSON.stringify(s.verdict)}`);
   if (s.copyDisabled) fail("ui typed policy: the copy button is disabled");
+  // Its write path /tmp: check's warning, shown under the verdict in a list with an accessible name.
+  const tc = binaryCheck(tmpFile(Buffer.from(typed), "typed.json"));
+  if (!tc.valid || tc.warnings.length !== 1 || JSON.stringify(tc.warnings) !== JSON.stringify(s.warnings) || !s.warningsAfterVerdict)
+    fail(`ui typed policy: the page shows the warnings ${JSON.stringify(s.warnings)} (under the verdict: ${s.warningsAfterVerdict}), sharness-exec check ${JSON.stringify(tc)}`);
+  const wax = (await page.send("Accessibility.getPartialAXTree", { nodeId: await page.nodeId("#warnings"), fetchRelatives: false })).nodes[0];
+  if (wax.role?.value !== "list" || wax.name?.value !== "Warnings of sharness-exec check")
+    fail(`ui typed policy: the warnings are a ${JSON.stringify(wax.role)} named ${JSON.stringify(wax.name)}, not a list named "Warnings of sharness-exec check"`);
 
   // 2. The copy button puts the shown hash on the clipboard (or selects it).
   await page.send("Browser.grantPermissions", { permissions: ["clipboardReadWrite", "clipboardSanitizedWrite"] }).catch(() => {});
