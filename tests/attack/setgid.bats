@@ -8,7 +8,10 @@
 # or one beneath a read path, keeps its mode; and --explain lists a file's
 # refusal. Each of these failed on main for the directory (the filter
 # refused the bit everywhere), and must keep failing for the rest.
-# not tested: the object form and a kernel without user notification
+# In the object form of "network" (the ports) the listen guard's server
+# sets it (listen/setgidguard.c), with the caller's ids and groups: the
+# same directory, file and race cases below, as root, nobody and uid 1000.
+# not tested: a kernel without user notification
 # (the bit refused everywhere, as without namespaces below:
 # tests/step/seccomp.bats holds the filter's refusals), Yama's
 # ptrace_scope 1 (not on this machine).
@@ -44,8 +47,9 @@ own() {
 
 # policy [READ-EXTRA]: write $TMP/w (and /dev/null, which git opens),
 # read $TMP/ro.
+NET='"none"'
 policy() {
-	chain_policy setgid '"none"' '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/w","/dev/null"'
+	chain_policy setgid "$NET" '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/w","/dev/null"'
 }
 
 # confined MODE CMD...: CMD in the run, from $TMP/w.
@@ -172,6 +176,7 @@ t_race() {
 	own "$m" "$TMP/w"
 	run confined "$m" "$PY" -c "$RACE" 3000
 	echo "$output"
+	cat "$TMP/p.json"
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ set\ ([0-9]+)\ refused\ ([0-9]+) ]]
 	[ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" -gt 0 ]
@@ -239,3 +244,48 @@ t_nothing_held() {
 	[ "$output" = 1 ]
 	[ -d "$TMP/w/d" ] && [ ! -g "$TMP/w/d" ]
 }
+
+# The object form: the listen guard holds the chain's one listener, and its
+# server takes the setgid calls too (on main the bit was refused there).
+OBJECT='{"connect_tcp_ports":[],"bind_tcp_ports":[]}'
+
+t_object_dir() {
+	local m=$1
+	sneed "$m"
+	NET=$OBJECT policy
+	own "$m" "$TMP/w"
+	run confined "$m" sh -c 'install -d -m 2775 inst && touch f && chmod 755 f && { chmod g+s f; echo "file $?"; chmod u+s inst; echo "suid $?"; }'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"file 1"* ]] && [[ "$output" == *"suid 1"* ]]
+	[ "$(mode "$TMP/w/inst")" = 2775 ]
+	[ "$(stat -c %u "$TMP/w/inst")" = "$(uid_of "$m")" ]
+	[ "$(mode "$TMP/w/f")" = 755 ]
+}
+
+@test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: root" { t_object_dir root; }
+@test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: nobody" { t_object_dir nobody; }
+@test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: uid 1000" { t_object_dir 1000; }
+
+# The guard's server runs with the listen step's ids (root's here): a
+# directory the target does not own keeps its mode all the same.
+@test "object form: a directory of root's, writable by all, keeps its mode: uid 1000" {
+	sneed 1000
+	NET=$OBJECT policy
+	own 1000 "$TMP/w"
+	mkdir "$TMP/w/theirs"
+	chmod 777 "$TMP/w/theirs"
+	run confined 1000 sh -c 'chmod g+s theirs; echo "theirs $?"'
+	echo "$output"
+	[[ "$output" == *"theirs 1"* ]]
+	[ "$(mode "$TMP/w/theirs")" = 777 ]
+}
+
+t_object_race() {
+	NET=$OBJECT t_race "$1"
+	grep -q connect_tcp_ports "$TMP/p.json"
+}
+
+@test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: root" { t_object_race root; }
+@test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: nobody" { t_object_race nobody; }
+@test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: uid 1000" { t_object_race 1000; }
