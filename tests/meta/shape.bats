@@ -40,7 +40,7 @@ ceiling() {
 # why. A new program gets a line, or the test fails.
 BUDGETS="sharness-exec:5270 sharness-exec-netns:250 sharness-exec-supervise:2460
 	sharness-exec-explain:1330 sharness-exec-limits:1050 sharness-exec-view:2150
-	sharness-exec-listen:480 sharness-exec-landlock:900 sharness-exec-egress:1280
+	sharness-exec-listen:495 sharness-exec-landlock:900 sharness-exec-egress:1280
 	sharness-exec-probe:1550 sharness-exec-sign:3900 sharness-exec-learn:3530
 	sharness-exec-launch:7040"
 # What `run` executes: the front end and every step of its chain, each
