@@ -67,7 +67,7 @@ static int to_server = -1, proc_fd = -1, keep_ptrace;
 static int handle(int nfd, struct seccomp_notif *req)
 {
 	static struct setgidcall c;
-	int err = setgid_begin(proc_fd, req, &c);
+	int err = setgid_begin(proc_fd, req, &c, NULL);
 
 	if (err)
 		return err;

@@ -99,7 +99,8 @@ static int lookup(int base, const char *path, int flags)
 	return (int)syscall(SYS_openat2, base, path, &how, sizeof how);
 }
 
-int setgid_begin(int procfd, const struct seccomp_notif *req, struct setgidcall *c)
+int setgid_begin(int procfd, const struct seccomp_notif *req, struct setgidcall *c,
+                 int (*getfd)(pid_t tid, int fd))
 {
 	pid_t tid = (pid_t)req->pid;
 	char name[64];
@@ -121,7 +122,10 @@ int setgid_begin(int procfd, const struct seccomp_notif *req, struct setgidcall 
 		return ENOENT;
 	if (c->dirfd == AT_FDCWD)
 		snprintf(name, sizeof name, "%d/cwd", (int)tid);
-	else
+	else if (getfd) {
+		c->base = getfd(tid, c->dirfd == -1 ? c->fd : c->dirfd);
+		return c->base < 0 ? (errno == EBADF ? EBADF : EPERM) : 0;
+	} else
 		snprintf(name, sizeof name, "%d/fd/%d", (int)tid, c->dirfd == -1 ? c->fd : c->dirfd);
 	c->base = openat(procfd, name, O_PATH | O_CLOEXEC);
 	if (c->base < 0)

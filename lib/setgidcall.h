@@ -9,6 +9,7 @@
 #define SHARNESS_SETGIDCALL_H
 
 #include <limits.h>
+#include <sys/types.h>
 #include <linux/seccomp.h>
 
 /* One notified call, as the caller made it. */
@@ -24,9 +25,12 @@ struct setgidcall {
 /* Decode REQ into C and read of the caller, through PROCFD (a procfs of
  * the run's pid namespace), all that the call needs: its path, and its
  * root, which must be this process's. 0 (C->base open) or the errno to
- * answer; EPERM for S_ISUID or a mode without S_ISGID. The caller then
+ * answer; EPERM for S_ISUID or a mode without S_ISGID. GETFD, where not
+ * NULL, takes the caller's descriptor itself (pidfd_getfd) instead of
+ * opening /proc/TID/fd/N, which only the caller's uid may search. The caller then
  * checks the notification is still pending (SECCOMP_IOCTL_NOTIF_ID_VALID). */
-int setgid_begin(int procfd, const struct seccomp_notif *req, struct setgidcall *c);
+int setgid_begin(int procfd, const struct seccomp_notif *req, struct setgidcall *c,
+                 int (*getfd)(pid_t tid, int fd));
 /* Resolve C's file from C->base (closed here) as this process may, open
  * it O_PATH, and set C's mode on it where it is a directory whose owner is
  * this process's effective uid (EPERM otherwise). 0 or the errno. */

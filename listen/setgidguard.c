@@ -18,6 +18,11 @@
  *   lookup's permissions, the owner check (CAP_FOWNER: not held), and the
  *   kernel's own clearing of S_ISGID for a group the caller is not in
  *   (CAP_FSETID: not held) are the caller's.
+ * - A call on a descriptor (fchmod, fchmodat's dirfd): the server takes
+ *   the caller's descriptor with pidfd_getfd (CAP_SYS_PTRACE), as
+ *   /proc/TID/fd is for the caller's uid alone to search; it is the same
+ *   open file /proc/TID/fd/N would give. The pidfd is opened before the
+ *   ID_VALID check, so the tid was the caller's.
  * - A user namespace that denies setgroups, or a server without
  *   CAP_SETUID and CAP_SETGID (a run without root's ids): the child keeps
  *   the ids and groups it has only where they are the caller's; else the
@@ -186,6 +191,28 @@ static int become(const struct ids *w)
 	return capset_eff(0);
 }
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* The caller's descriptor FD itself: its /proc/TID/fd is the caller's
+ * uid's to search, and this server's may be another (CAP_SYS_PTRACE lets
+ * it take the descriptor, not search the directory). -1 with errno. */
+static int caller_fd(pid_t tid, int fd)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD), got, e;
+
+	if (pidfd < 0 && errno == EINVAL)
+		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
+	if (pidfd < 0)
+		return -1;
+	got = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	e = errno;
+	close(pidfd);
+	errno = e;
+	return got;
+}
+
 int setgid_call(int procfd, int nfd, struct seccomp_notif *req)
 {
 	static struct setgidcall c;
@@ -195,7 +222,7 @@ int setgid_call(int procfd, int nfd, struct seccomp_notif *req)
 
 	if (procfd < 0)
 		return EPERM;
-	if ((err = setgid_begin(procfd, req, &c)))
+	if ((err = setgid_begin(procfd, req, &c, caller_fd)))
 		return err;
 	err = caller_ids(procfd, (pid_t)req->pid, &w);
 	/* Everything of the caller's is read: it was the caller all along. */

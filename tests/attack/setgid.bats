@@ -272,18 +272,28 @@ t_object_dir() {
 @test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: nobody" { t_object_dir nobody; }
 @test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: uid 1000" { t_object_dir 1000; }
 
-# The guard's server runs with the listen step's ids (root's here): a
-# directory the target does not own keeps its mode all the same.
-@test "object form: a directory of root's, writable by all, keeps its mode: uid 1000" {
-	sneed 1000
+# Root's chain with --user 1000: the guard's server has root's ids (it is
+# forked before the user switch), the target 1000's. The bit is set on the
+# target's directory (install's fchmod: the server takes the descriptor,
+# as /proc/TID/fd is not root's to search) and refused on one of root's,
+# writable by all, which a chmod with root's ids (even without CAP_FOWNER)
+# would change, and on a file.
+@test "object form, root's chain under --user 1000: the bit with the target's ids, not the server's" {
+	sneed root
 	NET=$OBJECT policy
 	own 1000 "$TMP/w"
 	mkdir "$TMP/w/theirs"
 	chmod 777 "$TMP/w/theirs"
-	run confined 1000 sh -c 'chmod g+s theirs; echo "theirs $?"'
+	run sh -c 'cd "$1/w" && "$2" run --user 1000:1000 -p "$1/p.json" -- sh -c "install -d -m 2775 inst; echo inst \$?; chmod g+s theirs; echo theirs \$?; touch f; chmod g+s f; echo file \$?"' \
+		sh "$TMP" "$SHARNESS_EXEC"
 	echo "$output"
+	[[ "$output" == *"inst 0"* ]]
 	[[ "$output" == *"theirs 1"* ]]
+	[ "$(mode "$TMP/w/inst")" = 2775 ]
+	[ "$(stat -c %u "$TMP/w/inst")" = 1000 ]
 	[ "$(mode "$TMP/w/theirs")" = 777 ]
+	[[ "$output" == *"file 1"* ]]
+	[ ! -g "$TMP/w/f" ]
 }
 
 t_object_race() {
