@@ -304,3 +304,29 @@ t_object_race() {
 @test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: root" { t_object_race root; }
 @test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: nobody" { t_object_race nobody; }
 @test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: uid 1000" { t_object_race 1000; }
+
+t_object_file() {
+	NET=$OBJECT t_file "$1"
+	grep -q connect_tcp_ports "$TMP/p.json"
+}
+
+@test "object form: a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: root" { t_object_file root; }
+@test "object form: a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: nobody" { t_object_file nobody; }
+@test "object form: a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: uid 1000" { t_object_file 1000; }
+
+# The race with the server's ids root's and the target's 1000's.
+@test "object form, root's chain under --user 1000: the swap never makes a setgid file" {
+	sneed root
+	NET=$OBJECT policy
+	own 1000 "$TMP/w"
+	run sh -c 'cd "$1/w" && "$2" run --user 1000:1000 -p "$1/p.json" -- "$3" -c "$4" 3000' \
+		sh "$TMP" "$SHARNESS_EXEC" "$PY" "$RACE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ set\ ([0-9]+)\ refused\ ([0-9]+) ]]
+	[ "${BASH_REMATCH[1]}" -gt 0 ]
+	[ "${BASH_REMATCH[2]}" -gt 0 ]
+	[ -z "$(find "$TMP/w" -type f -perm /6000)" ]
+	[ "$(find "$TMP/w" -type f | wc -l)" -eq 1 ]
+	[ "$(mode "$(find "$TMP/w" -type f)")" = 664 ]
+}
