@@ -10,7 +10,8 @@
 # refused the bit everywhere), and must keep failing for the rest.
 # In the object form of "network" (the ports) the listen guard's server
 # sets it (listen/setgidguard.c), with the caller's ids and groups: the
-# same directory, file and race cases below, as root, nobody and uid 1000.
+# same directory, file and race cases below, as root, nobody and uid 1000,
+# and under root's --user 1000, where the server's ids are root's.
 # not tested: a kernel without user notification
 # (the bit refused everywhere, as without namespaces below:
 # tests/step/seccomp.bats holds the filter's refusals), Yama's
