@@ -412,9 +412,10 @@ static int take_procfd(void)
 
 /* The setgid bit on directories (issue 42): a server outside the domain
  * sets it, where one can be had; else the filter refuses it everywhere,
- * as on files. Not in the object form (the listen step holds the chain's
- * one listener) nor under -X (the observer lists the refusal instead,
- * which a server's answer would hide from it). */
+ * as on files. Not in the object form, where the listen step holds the
+ * chain's one listener and its server sets the bit instead, nor under -X
+ * (the observer lists the refusal instead, which a server's answer would
+ * hide from it). */
 static unsigned setgid_server(int procfd)
 {
 	const char *why;
@@ -422,7 +423,9 @@ static unsigned setgid_server(int procfd)
 	if (o.net || o.explain) {
 		if (procfd >= 0)
 			close(procfd);
-		return 0;
+		/* The listen guard's server takes the calls (listen/setgidguard.c). */
+		return o.net && !o.explain && walls_noted("setgid", "listen") ?
+		       SECCOMP_SETGID_ABOVE : 0;
 	}
 	return setgid_start(procfd, &why) == 0 ? SECCOMP_NOTIFY_SETGID : 0;
 }

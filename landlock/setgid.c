@@ -50,6 +50,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 
 #include "common.h"
@@ -57,175 +58,25 @@
 #include "seccomp.h"
 #include "notify.h"
 #include "setgid.h"
-
-#ifndef AT_EMPTY_PATH
-# define AT_EMPTY_PATH 0x1000
-#endif
+#include "setgidcall.h"
 
 static int to_server = -1, proc_fd = -1, keep_ptrace;
 
-/* One notified call, as the caller made it. */
-struct chmodcall {
-	int dirfd, flags;	/* dirfd: -1 for fchmod, whose fd is FD */
-	int fd;
-	unsigned long long path;
-	unsigned mode;
-};
-
-static int decode(const struct seccomp_data *d, struct chmodcall *c)
-{
-	memset(c, 0, sizeof *c);
-	c->dirfd = AT_FDCWD;
-#ifdef SECCOMP_ARCH
-	if (d->arch != SECCOMP_ARCH)
-		return -1;
-#endif
-#ifdef SYS_chmod
-	if (d->nr == SYS_chmod) {
-		c->path = d->args[0];
-		c->mode = (unsigned)d->args[1];
-		return 0;
-	}
-#endif
-	if (d->nr == SYS_fchmod) {
-		c->dirfd = -1;
-		c->fd = (int)d->args[0];
-		c->mode = (unsigned)d->args[1];
-		return 0;
-	}
-	if (d->nr != SYS_fchmodat && d->nr != SYS_fchmodat2)
-		return -1;
-	c->dirfd = (int)d->args[0];
-	c->path = d->args[1];
-	c->mode = (unsigned)d->args[2];
-	c->flags = d->nr == SYS_fchmodat2 ? (int)d->args[3] : 0;
-	return 0;
-}
-
-/* The NUL-terminated string at ADDR in TID's memory, a page at a time. */
-static int read_path(pid_t tid, unsigned long long addr, char *buf, size_t size)
-{
-	size_t got = 0;
-
-	while (got + 1 < size) {
-		size_t chunk = 4096 - (size_t)((addr + got) & 4095);
-		struct iovec l, r;
-		ssize_t n;
-
-		if (chunk > size - 1 - got)
-			chunk = size - 1 - got;
-		l = (struct iovec){ buf + got, chunk };
-		r = (struct iovec){ (void *)(uintptr_t)(addr + got), chunk };
-		if ((n = process_vm_readv(tid, &l, 1, &r, 1, 0)) <= 0)
-			return errno == EFAULT ? EFAULT : EPERM;
-		if (memchr(buf + got, '\0', (size_t)n))
-			return 0;
-		got += (size_t)n;
-	}
-	return ENAMETOOLONG;
-}
-
-/* The caller's root is this process's own (the same inode). */
-static int same_root(int procfd, pid_t tid)
-{
-	struct stat a, b;
-	char name[32];
-
-	snprintf(name, sizeof name, "%d/root", (int)tid);
-	if (fstatat(procfd, name, &a, 0) < 0 || stat("/", &b) < 0)
-		return 0;
-	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
-#ifndef RESOLVE_NO_MAGICLINKS
-# define RESOLVE_NO_MAGICLINKS 0x02
-#endif
-
-/* PATH beneath BASE, as the caller's lookup would go, but for the
- * magic links of /proc (ELOOP): there "self" would be this process, and
- * /proc/self/cwd this one's working directory. openat2 (Linux 5.6; the
- * filter refuses it to the target, never to this process). */
-static int lookup(int base, const char *path, int flags)
-{
-	struct { __u64 flags, mode, resolve; } how = { (__u64)flags, 0, RESOLVE_NO_MAGICLINKS };
-
-	return (int)syscall(SYS_openat2, base, path, &how, sizeof how);
-}
-
-/* C's file, opened O_PATH where it is a directory, into *OUT; 0 or the
- * errno to answer (EPERM for anything but a directory). */
-static int open_target(int procfd, pid_t tid, const struct chmodcall *c,
-                       const char *path, int *out)
-{
-	char name[64];
-	int base, fd, nofollow = c->flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0, e;
-
-	if (c->dirfd == AT_FDCWD)
-		snprintf(name, sizeof name, "%d/cwd", (int)tid);
-	else
-		snprintf(name, sizeof name, "%d/fd/%d", (int)tid, c->dirfd == -1 ? c->fd : c->dirfd);
-	/* An empty path names the directory descriptor itself only with
-	 * AT_EMPTY_PATH (fchmodat2). */
-	if (c->dirfd != -1 && !(c->flags & AT_EMPTY_PATH) && !*path)
-		return ENOENT;
-	base = openat(procfd, name, O_PATH | O_CLOEXEC);
-	if (base < 0)
-		return errno == ENOENT ? EBADF : EPERM;
-	if (c->dirfd == -1 || !*path) {
-		*out = base;
-		return 0;
-	}
-	fd = lookup(base, path, O_PATH | O_DIRECTORY | O_CLOEXEC | nofollow);
-	e = errno;
-	if (fd < 0 && e == ENOTDIR) {
-		/* The file itself is no directory (refused), or a
-		 * component on the way is not (the call's own error). */
-		fd = lookup(base, path, O_PATH | O_CLOEXEC | nofollow);
-		e = fd < 0 ? errno : EPERM;
-		if (fd >= 0)
-			close(fd);
-		fd = -1;
-	}
-	close(base);
-	*out = fd;
-	return fd < 0 ? e : 0;
-}
-
-/* The call the notification REQ stands for, made here on the inode: 0 or
- * the errno to answer. */
+/* The call the notification REQ stands for, made here on the inode
+ * (lib/setgidcall.c): 0 or the errno to answer. */
 static int handle(int nfd, struct seccomp_notif *req)
 {
-	static char path[PATH_MAX];
-	struct chmodcall c;
-	struct stat st;
-	pid_t tid = (pid_t)req->pid;
-	char self[64];
-	int fd = -1, err;
+	static struct setgidcall c;
+	int err = setgid_begin(proc_fd, req, &c, NULL);
 
-	if (decode(&req->data, &c) < 0 || c.mode & S_ISUID || !(c.mode & S_ISGID))
-		return EPERM;
-	if (c.flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return EINVAL;
-	path[0] = '\0';
-	if (c.dirfd != -1 && (err = read_path(tid, c.path, path, sizeof path)))
-		return err;
-	/* A target in a user namespace of its own may have chrooted: its
-	 * names would mean other files here. */
-	if (!same_root(proc_fd, tid))
-		return EPERM;
-	if ((err = open_target(proc_fd, tid, &c, path, &fd)))
+	if (err)
 		return err;
 	/* Everything of the caller's is read: it was the caller all along. */
-	if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
-		err = ENOENT;
-	else if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-		err = EPERM;
-	else {
-		snprintf(self, sizeof self, "self/fd/%d", fd);
-		err = fchmodat(proc_fd, self, c.mode & 07777, 0) < 0 ? errno : 0;
+	if (ioctl(nfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0) {
+		close(c.base);
+		return ENOENT;
 	}
-	close(fd);
-	return err;
+	return setgid_finish(proc_fd, &c);
 }
 
 /* Yama's ptrace_scope from the run's procfs: 0 where Yama is not there. */
@@ -248,7 +99,7 @@ static int yama_scope(int procfd)
 static void serve(int sock) NORETURN;
 static void serve(int sock)
 {
-	notify_detach(keep_ptrace, "setgid-server", sock, proc_fd);
+	notify_detach(keep_ptrace ? 1U << CAP_SYS_PTRACE : 0, 0, "setgid-server", sock, proc_fd);
 	notify_serve(sock, handle);
 }
 

@@ -42,18 +42,21 @@ slow:
 			close(fd);
 }
 
-void notify_detach(int keep_ptrace, const char *name, int sock, int keep)
+void notify_detach(__u32 keep_caps, __u32 permit_caps, const char *name, int sock, int keep)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	__u32 caps = 0;
+	__u32 caps = 0, permitted = 0;
 
 	setsid();
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	if (syscall(SYS_capget, &h, d) == 0 && keep_ptrace)
-		caps = d[0].effective & (1U << CAP_SYS_PTRACE);
+	if (syscall(SYS_capget, &h, d) == 0) {
+		caps = d[0].effective & keep_caps;
+		permitted = d[0].effective & (keep_caps | permit_caps);
+	}
 	memset(d, 0, sizeof d);
-	d[0].effective = d[0].permitted = caps;
+	d[0].effective = caps;
+	d[0].permitted = permitted;
 	if (syscall(SYS_capset, &h, d) < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		_exit(EXIT_CONFINE);

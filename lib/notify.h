@@ -10,11 +10,13 @@
 
 #include "common.h"
 
-/* In the server, first: a session of its own; no capability but
- * CAP_SYS_PTRACE when KEEP_PTRACE and held; no_new_privs; not dumpable;
+/* In the server, first: a session of its own; no capability but those
+ * of KEEP_CAPS (a mask of the first 32) that it holds, and besides, only
+ * permitted (not effective: no check reads them), those of PERMIT_CAPS;
+ * no_new_privs; not dumpable;
  * named NAME; no descriptor of the chain but SOCK and KEEP (-1: none),
  * /dev/null on 0-2 where the view has it. */
-void notify_detach(int keep_ptrace, const char *name, int sock, int keep);
+void notify_detach(__u32 keep_caps, __u32 permit_caps, const char *name, int sock, int keep);
 /* In the server, then: receive the listener over SOCK (nothing there: the
  * step gave up, exit 0), acknowledge it, and answer each notification
  * with HANDLE's errno (0: success) until no process uses the filter any

@@ -221,14 +221,15 @@ static const struct sysarg mode_setters[] = {
 };
 
 /* A chmod: S_ISUID refused, S_ISGID alone to the setgid server, which
- * alone can tell a directory (SECCOMP_NOTIFY_SETGID). */
+ * alone can tell a directory (SECCOMP_NOTIFY_SETGID), or through to the
+ * listen guard's filter, which hands it to its (SECCOMP_SETGID_ABOVE). */
 static void setgid_notify(struct prog *p, const struct sysarg *c, unsigned what)
 {
 	unsigned s = begin(p, c->nr);
 
 	load(p, ARG_LO(c->arg));
 	if_any(p, S_ISUID, REFUSE(what, EPERM));
-	if_any(p, S_ISGID, SECCOMP_RET_USER_NOTIF);
+	if_any(p, S_ISGID, what & SECCOMP_NOTIFY_SETGID ? SECCOMP_RET_USER_NOTIF : ALLOW);
 	ret(p, ALLOW);
 	end(p, s);
 }
@@ -529,7 +530,7 @@ static int build(struct prog *p, unsigned what)
 		 * otherwise leave a set-id program for others to run. */
 		size_t from = 0;
 
-		if (what & SECCOMP_NOTIFY_SETGID)
+		if (what & (SECCOMP_NOTIFY_SETGID | SECCOMP_SETGID_ABOVE))
 			for (; from < CHMODS; from++)
 				if (mode_setters[from].nr >= 0)
 					setgid_notify(p, &mode_setters[from], what);

@@ -116,6 +116,10 @@
  * SECCOMP_DENY_SETID is unchanged: S_ISUID anywhere, and either bit
  * through creat, mknod and open with O_CREAT, fail as before. */
 #define SECCOMP_NOTIFY_SETGID  0x2000
+/* With SECCOMP_DENY_SETID: the same calls are let through this filter, as
+ * the listen guard's filter, installed before it, hands them to its
+ * server (the object form: listen/setgidguard.c). */
+#define SECCOMP_SETGID_ABOVE   0x4000
 
 /* Everything the landlock step always refuses; it adds SECCOMP_DENY_USERNS
  * unless -U, and SECCOMP_NET_ALLOWLIST in the object form. */

@@ -49,7 +49,8 @@ static NORETURN void help(void)
 	       "  -E FD      also write warning and fatal lines to FD\n"
 	       "  -t         check mode: also print one line of what stands;\n"
 	       "             without PROGRAM, exit 0 after it\n"
-	       "  -W FD      the walls record: note listen=guard or listen=refused\n",
+	       "  -W FD      the walls record: note listen=guard or listen=refused,\n"
+	       "             and setgid=listen where the server takes the setgid calls\n",
 	       USAGE);
 	exit(0);
 }

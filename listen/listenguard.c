@@ -39,8 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -52,7 +54,9 @@
 #include "helper.h"
 #include "listenguard.h"
 #include "notify.h"
+#include "rights.h"
 #include "seccomp.h"
+#include "setgidguard.h"
 #include "statuspipe.h"
 
 #ifndef IP_LOCAL_PORT_RANGE
@@ -73,6 +77,9 @@
 
 /* The ports the server's blocking sockets hold, per family; 0: none. */
 static unsigned short block4, block6;
+/* The view's procfs, for the setgid calls (setgidguard.c); -1: none,
+ * and the filter hands them no server. */
+static int proc_fd = -1, setgid_served;
 
 /* The guard's own filter, below the landlock step's (the most
  * restrictive answer of all filters wins, whatever their order: listen.c).
@@ -91,6 +98,8 @@ static int install(int notify)
 	seccomp_arch_check(&p);	/* x32: no way around */
 	seccomp_if_eq(&p, SYS_listen, notify ? SECCOMP_RET_USER_NOTIF : SECCOMP_ERRNO(EACCES));
 	seccomp_if_eq(&p, SYS_io_uring_setup, SECCOMP_ERRNO(ENOSYS));
+	if (notify && setgid_served)
+		setgid_rules(&p);
 	/* setsockopt(fd, SOL_IP, IP_LOCAL_PORT_RANGE, ...): the kernel reads
 	 * level and optname as ints, so the low words decide. */
 	call = seccomp_emit(&p, BPF_JMP | BPF_JEQ | BPF_K, SYS_setsockopt);
@@ -222,7 +231,7 @@ static int guarded_listen(int s, int backlog)
 	return errno == EADDRINUSE ? EACCES : errno;
 }
 
-static int handle(int nfd, struct seccomp_notif *req)
+static int listen_call(int nfd, struct seccomp_notif *req)
 {
 	int fd = (int)req->data.args[0], backlog = (int)req->data.args[1];
 	int pidfd, s, err;
@@ -253,11 +262,20 @@ static int handle(int nfd, struct seccomp_notif *req)
 	return err;
 }
 
+static int handle(int nfd, struct seccomp_notif *req)
+{
+	if (req->data.nr == SYS_listen)
+		return listen_call(nfd, req);
+	return setgid_call(proc_fd, nfd, req);
+}
+
 static void serve(int sock) NORETURN;
 static void serve(int sock)
 {
-	/* CAP_SYS_PTRACE, if held, for pidfd_getfd. */
-	notify_detach(1, "listen-guard", sock, -1);
+	/* CAP_SYS_PTRACE, if held, for pidfd_getfd; CAP_SETUID and
+	 * CAP_SETGID only permitted, for the setgid calls' children. */
+	notify_detach(1U << CAP_SYS_PTRACE, !setgid_served ? 0 :
+	              1U << CAP_SETUID | 1U << CAP_SETGID, "listen-guard", sock, proc_fd);
 	block4 = blocker(AF_INET);
 	block6 = blocker(AF_INET6);
 	notify_serve(sock, handle);
@@ -279,7 +297,12 @@ int listenguard_start(int best)
 			die(EXIT_CONFINE, "unable to install the listen seccomp filter");
 		return 0;
 	}
-	if ((sock = notify_fork(serve)) < 0)
+	proc_fd = view_procfd();
+	setgid_served = proc_fd >= 0;
+	sock = notify_fork(serve);
+	if (proc_fd >= 0)
+		close(proc_fd);
+	if (sock < 0)
 		die(EXIT_CONFINE, "unable to start the listen guard");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die(EXIT_CONFINE, "unable to set no_new_privs");
@@ -303,5 +326,8 @@ int listenguard_start(int best)
 	if (notify_hand(sock, nfd, 1) < 0)
 		diex(EXIT_CONFINE, "unable to start the listen guard: its server did not take "
 		     "its descriptor");
+	/* The landlock step lets such calls through its own filter then. */
+	if (setgid_served)
+		walls_note("setgid", "listen");
 	return 1;
 }

@@ -11,6 +11,8 @@
  * at most CAP_SYS_PTRACE), then set no_new_privs and install in the caller
  * a seccomp filter that hands every listen(2) to that server, refuses
  * setsockopt(2) IP_LOCAL_PORT_RANGE (EPERM) and io_uring_setup(2) (ENOSYS),
+ * hands the chmod family with S_ISGID alone to the server too where the
+ * view left a procfs (setgidguard.h; noted setgid=listen),
  * and every foreign-ABI syscall (ENOSYS); the filter's listener goes to
  * the server and is closed here. Call it while the capabilities are held
  * and before landlock_restrict_self: the listen step, before it execs the

@@ -8,7 +8,11 @@
 # or one beneath a read path, keeps its mode; and --explain lists a file's
 # refusal. Each of these failed on main for the directory (the filter
 # refused the bit everywhere), and must keep failing for the rest.
-# not tested: the object form and a kernel without user notification
+# In the object form of "network" (the ports) the listen guard's server
+# sets it (listen/setgidguard.c), with the caller's ids and groups: the
+# same directory, file and race cases below, as root, nobody and uid 1000,
+# and under root's --user 1000, where the server's ids are root's.
+# not tested: a kernel without user notification
 # (the bit refused everywhere, as without namespaces below:
 # tests/step/seccomp.bats holds the filter's refusals), Yama's
 # ptrace_scope 1 (not on this machine).
@@ -44,8 +48,9 @@ own() {
 
 # policy [READ-EXTRA]: write $TMP/w (and /dev/null, which git opens),
 # read $TMP/ro.
+NET='"none"'
 policy() {
-	chain_policy setgid '"none"' '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/w","/dev/null"'
+	chain_policy setgid "$NET" '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/w","/dev/null"'
 }
 
 # confined MODE CMD...: CMD in the run, from $TMP/w.
@@ -67,7 +72,8 @@ t_dir() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(mode "$TMP/w/inst")" = 2775 ]
-	[ -g "$TMP/w/repo/.git" ] && [ -g "$TMP/w/repo/.git/objects" ]
+	[ -g "$TMP/w/repo/.git" ]
+	[ -g "$TMP/w/repo/.git/objects" ]
 	[ "$(stat -c %u "$TMP/w/inst")" = "$(uid_of "$m")" ]
 }
 
@@ -130,7 +136,8 @@ t_other() {
 	own "$m" "$TMP/ro/mine"
 	run confined "$m" sh -c 'chmod g+s theirs; echo "theirs $?"; chmod g+s "$0/ro/mine"; echo "mine $?"' "$TMP"
 	echo "$output"
-	[[ "$output" == *"theirs 1"* ]] && [[ "$output" == *"mine 1"* ]]
+	[[ "$output" == *"theirs 1"* ]]
+	[[ "$output" == *"mine 1"* ]]
 	[[ "$output" == *"Read-only file system"* ]]
 	[ "$(mode "$TMP/w/theirs")" = 777 ]
 	[ "$(mode "$TMP/ro/mine")" = 755 ]
@@ -174,7 +181,8 @@ t_race() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ set\ ([0-9]+)\ refused\ ([0-9]+) ]]
-	[ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" -gt 0 ]
+	[ "${BASH_REMATCH[1]}" -gt 0 ]
+	[ "${BASH_REMATCH[2]}" -gt 0 ]
 	[ -z "$(find "$TMP/w" -type f -perm /6000)" ]
 	[ "$(find "$TMP/w" -type f | wc -l)" -eq 1 ]
 	[ "$(mode "$(find "$TMP/w" -type f)")" = 664 ]
@@ -220,7 +228,8 @@ t_nothing_held() {
 	# working directory, $TMP/w): refused (ELOOP), $TMP/w unchanged.
 	run confined "$m" sh -c 'mkdir x && cd x && chmod g+s /proc/self/cwd'
 	[[ "$output" == *"Too many levels of symbolic links"* ]]
-	[ ! -g "$TMP/w" ] && [ ! -g "$TMP/w/x" ]
+	[ ! -g "$TMP/w" ]
+	[ ! -g "$TMP/w/x" ]
 }
 
 @test "the target holds neither the server's procfs nor its listener, and does not see it: root" { t_nothing_held root; }
@@ -237,5 +246,88 @@ t_nothing_held() {
 		sh "$TMP" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC"
 	echo "$output"
 	[ "$output" = 1 ]
-	[ -d "$TMP/w/d" ] && [ ! -g "$TMP/w/d" ]
+	[ -d "$TMP/w/d" ]
+	[ ! -g "$TMP/w/d" ]
+}
+
+# The object form: the listen guard holds the chain's one listener, and its
+# server takes the setgid calls too (on main the bit was refused there).
+OBJECT='{"connect_tcp_ports":[],"bind_tcp_ports":[]}'
+
+t_object_dir() {
+	local m=$1
+	sneed "$m"
+	NET=$OBJECT policy
+	own "$m" "$TMP/w"
+	run confined "$m" sh -c 'install -d -m 2775 inst && touch f && chmod 755 f && { chmod g+s f; echo "file $?"; chmod u+s inst; echo "suid $?"; }'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"file 1"* ]]
+	[[ "$output" == *"suid 1"* ]]
+	[ "$(mode "$TMP/w/inst")" = 2775 ]
+	[ "$(stat -c %u "$TMP/w/inst")" = "$(uid_of "$m")" ]
+	[ "$(mode "$TMP/w/f")" = 755 ]
+}
+
+@test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: root" { t_object_dir root; }
+@test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: nobody" { t_object_dir nobody; }
+@test "object form: install -d -m 2775 sets the bit, a file's g+s and a directory's u+s are refused: uid 1000" { t_object_dir 1000; }
+
+# Root's chain with --user 1000: the guard's server has root's ids (it is
+# forked before the user switch), the target 1000's. The bit is set on the
+# target's directory (install's fchmod: the server takes the descriptor,
+# as /proc/TID/fd is not root's to search) and refused on one of root's,
+# writable by all, which a chmod with root's ids (even without CAP_FOWNER)
+# would change, and on a file.
+@test "object form, root's chain under --user 1000: the bit with the target's ids, not the server's" {
+	sneed root
+	NET=$OBJECT policy
+	own 1000 "$TMP/w"
+	mkdir "$TMP/w/theirs"
+	chmod 777 "$TMP/w/theirs"
+	run sh -c 'cd "$1/w" && "$2" run --user 1000:1000 -p "$1/p.json" -- sh -c "install -d -m 2775 inst; echo inst \$?; chmod g+s theirs; echo theirs \$?; touch f; chmod g+s f; echo file \$?"' \
+		sh "$TMP" "$SHARNESS_EXEC"
+	echo "$output"
+	[[ "$output" == *"inst 0"* ]]
+	[[ "$output" == *"theirs 1"* ]]
+	[ "$(mode "$TMP/w/inst")" = 2775 ]
+	[ "$(stat -c %u "$TMP/w/inst")" = 1000 ]
+	[ "$(mode "$TMP/w/theirs")" = 777 ]
+	[[ "$output" == *"file 1"* ]]
+	[ ! -g "$TMP/w/f" ]
+}
+
+t_object_race() {
+	NET=$OBJECT t_race "$1"
+	grep -q connect_tcp_ports "$TMP/p.json"
+}
+
+@test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: root" { t_object_race root; }
+@test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: nobody" { t_object_race nobody; }
+@test "object form: a directory swapped for a file while chmod g+s runs never makes a setgid file: uid 1000" { t_object_race 1000; }
+
+t_object_file() {
+	NET=$OBJECT t_file "$1"
+	grep -q connect_tcp_ports "$TMP/p.json"
+}
+
+@test "object form: a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: root" { t_object_file root; }
+@test "object form: a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: nobody" { t_object_file nobody; }
+@test "object form: a file gets neither set-id bit, by name or descriptor, and a directory no S_ISUID: uid 1000" { t_object_file 1000; }
+
+# The race with the server's ids root's and the target's 1000's.
+@test "object form, root's chain under --user 1000: the swap never makes a setgid file" {
+	sneed root
+	NET=$OBJECT policy
+	own 1000 "$TMP/w"
+	run sh -c 'cd "$1/w" && "$2" run --user 1000:1000 -p "$1/p.json" -- "$3" -c "$4" 3000' \
+		sh "$TMP" "$SHARNESS_EXEC" "$PY" "$RACE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ set\ ([0-9]+)\ refused\ ([0-9]+) ]]
+	[ "${BASH_REMATCH[1]}" -gt 0 ]
+	[ "${BASH_REMATCH[2]}" -gt 0 ]
+	[ -z "$(find "$TMP/w" -type f -perm /6000)" ]
+	[ "$(find "$TMP/w" -type f | wc -l)" -eq 1 ]
+	[ "$(mode "$(find "$TMP/w" -type f)")" = 664 ]
 }
