@@ -192,3 +192,23 @@ first_run_held() {
 	[ "$status" = 2 ]
 	first_run_held
 }
+
+# Each installed program built static (no program interpreter) has its
+# lintian override, with its installed path: the egress step, static since
+# issue 40, had none, and lintian said statically-linked-binary.
+@test "debian: every static program the package installs has its lintian override" {
+	local p path n=0
+	require_feature static-front-end	# the build the package makes
+	for p in $(bash "$BATS_TEST_DIRNAME/../helpers/shape.sh" "$top_srcdir" programs); do
+		[ -x "$top_builddir/$p" ] || continue
+		readelf -l "$top_builddir/$p" | grep -q 'program interpreter' && continue
+		case $p in
+		sharness-exec) path=usr/bin/$p ;;
+		*) path=usr/libexec/sharness-exec/$p ;;
+		esac
+		grep -qxF "statically-linked-binary [$path]" "$top_srcdir/debian/sharness-exec.lintian-overrides" ||
+			{ echo "no override for $path"; false; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 9 ]	# the chain's steps and the front end at least
+}
