@@ -20,6 +20,11 @@ TRY="$TRYDIR/try-syscall"
 CONFORMANCE="$top_srcdir/tests/conformance"
 NOBODY_UID=65534
 NOBODY_GID=65534
+# The directories some teardown removes are the test's own, set by its own
+# mktemp: never one the caller's environment named. bats runs teardown
+# after a setup that failed or skipped before making its own, and a
+# caller's TMP=/tmp or GOTMPDIR would then be removed.
+unset TMP REACH WORK RUNNER_WORK SCRATCH_HOME PROJ OUTSIDE GOTMPDIR
 
 setup_tmp() {
 	# World-traversable so that tests run as nobody can use it too.

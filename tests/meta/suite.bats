@@ -26,3 +26,40 @@ load ../helpers/load
 	grep -q '^Copyright (c) 2016 Nicolas Seriot$' "$c/json-test-suite/LICENSE"
 	grep -q '^MIT License$' "$c/json-test-suite/LICENSE"
 }
+
+@test "a test whose setup skips removes nothing the caller's environment named" {
+	# bats runs teardown after a setup that skipped or failed before it
+	# made its own directories: each variable some teardown of the suite
+	# removes (load.bash unsets them), and HOME, which examples.bats once
+	# removed that way, name a canary of the caller's here.
+	local vars="TMP REACH WORK RUNNER_WORK SCRATCH_HOME PROJ OUTSIDE GOTMPDIR HOME" v
+	local inner=$BATS_TEST_TMPDIR/inner canaries=$BATS_TEST_TMPDIR/canaries
+	mkdir -p "$inner" "$canaries"
+	{
+		printf 'load %q\n' "$top_srcdir/tests/helpers/load"
+		printf 'load %q\n' "$top_srcdir/tests/helpers/learn"
+		printf 'setup() { not_here canary "this setup goes no further"; }\n'
+		printf 'teardown() {\n'
+		printf '\tteardown_tmp\n\tteardown_project\n'
+		for v in WORK RUNNER_WORK SCRATCH_HOME GOTMPDIR; do
+			printf '\t[ -n "${%s:-}" ] && rm -rf "$%s"\n' "$v" "$v"
+		done
+		printf '\treturn 0\n}\n'
+		printf '@''test "inner" { true; }\n'
+	} >"$inner/canary.bats"
+	local envs=()
+	for v in $vars; do
+		mkdir "$canaries/$v"
+		envs+=("$v=$canaries/$v")
+	done
+	run env -i PATH=/usr/local/bin:/usr/bin:/bin "${envs[@]}" \
+		top_srcdir="$top_srcdir" top_builddir="$top_builddir" \
+		bats --tap "$inner/canary.bats"
+	printf '%s\n' "$output"
+	[[ $output == *"ok 1 inner # skip"* ]]
+	local gone=0
+	for v in $vars; do
+		[ -d "$canaries/$v" ] || { echo "removed: \$$v"; gone=$((gone + 1)); }
+	done
+	[ "$gone" = 0 ]
+}

@@ -27,17 +27,27 @@ setup() {
 	# only, with a private /tmp: build there. $HOME, which the canaries try to write to, must lie
 	# outside /tmp, and is a scratch directory so that a broken
 	# confinement cannot touch the real one.
-	[ -d /tmp/examples ] || mkdir -m 1777 /tmp/examples
-	WORK=$(mktemp -d /tmp/examples/sharness-exec.XXXXXX)
+	# Another checkout's teardown removes /tmp/examples when it is empty:
+	# it may go between the mkdir and the mktemp, so try again.
+	local i
+	for i in 1 2 3 4 5; do
+		[ -d /tmp/examples ] || mkdir -m 1777 /tmp/examples 2>/dev/null || true
+		WORK=$(mktemp -d /tmp/examples/sharness-exec.XXXXXX 2>/dev/null) && break
+		WORK=
+	done
+	[ -n "$WORK" ]
 	REAL_HOME=$HOME
 	local base
-	HOME=
+	# The teardown removes SCRATCH_HOME, which only this mktemp sets: never
+	# $HOME, which is the caller's until the line below.
+	SCRATCH_HOME=
 	for base in /var/tmp "$top_builddir"; do
 		[ -d "$base" ] && [ -w "$base" ] || continue
 		case $(realpath "$base")/ in /tmp/*) continue ;; esac
-		HOME=$(mktemp -d "$base/sharness-exec-home.XXXXXX")
+		SCRATCH_HOME=$(mktemp -d "$base/sharness-exec-home.XXXXXX")
 		break
 	done
+	HOME=$SCRATCH_HOME
 	export HOME TMPDIR=$WORK
 	mkdir "$WORK/bin"
 	ln -s "$SHARNESS_EXEC" "$WORK/bin/sharness-exec"
@@ -49,7 +59,7 @@ teardown() {
 	[ -n "${WORK:-}" ] && rm -rf "$WORK"
 	[ -n "${RUNNER_WORK:-}" ] && rm -rf "${RUNNER_WORK%/work}"
 	rmdir /tmp/examples 2>/dev/null || true
-	[ -n "${HOME:-}" ] && [ "$HOME" != "${REAL_HOME:-}" ] && rm -rf "$HOME"
+	[ -n "${SCRATCH_HOME:-}" ] && rm -rf "$SCRATCH_HOME"
 	teardown_tmp
 }
 
@@ -89,8 +99,10 @@ command_line() {
 # no_canary: the canaries left nothing in $HOME, which holds at most the
 # wrappers an example wrote to ~/.local/bin.
 no_canary() {
-	[ -z "$(find "$HOME" -mindepth 1 ! -path "$HOME/.local" ! -path "$HOME/.local/bin" \
-		! -path "$HOME/.local/bin/sum-*-test")" ]
+	local left
+	left=$(find "$HOME" -mindepth 1 ! -path "$HOME/.local" ! -path "$HOME/.local/bin" \
+		! -path "$HOME/.local/bin/sum-*-test")
+	[ -z "$left" ] || { echo "left in \$HOME: $left"; return 1; }
 }
 
 # wrapper NAME: the wrapper ~/.local/bin/NAME that `sharness-exec wrap`
@@ -244,8 +256,11 @@ wrapper() {
 	require_feature tool:cargo
 	# cargo from rustup finds its toolchains through the real home.
 	[ -d "$REAL_HOME/.rustup" ] && export RUSTUP_HOME="${RUSTUP_HOME:-$REAL_HOME/.rustup}"
-	[ -d "$REAL_HOME/.cargo" ] && export CARGO_HOME="${CARGO_HOME:-$REAL_HOME/.cargo}"
 	example cargo
+	# cargo's own home (its package cache, which Debian's cargo locks as it
+	# writes Cargo.lock) is neither the scratch $HOME the canary watches
+	# nor the caller's.
+	export CARGO_HOME="$WORK/cargo-home"
 	pins . policy.json
 	grep -qx 'runner = "sum-cargo-test"' .cargo/config.toml
 	run -0 sh -c "$(command_line .cargo/config.toml '#')"
