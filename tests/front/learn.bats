@@ -217,8 +217,14 @@ verdicts() {
 	chmod -R u+w "$PROJ"
 	rm -rf "$PROJ/cargo/.cargo"   # its runner is the example's wrapper
 	cd "$PROJ/cargo"
-	[ -d "$HOME/.cargo" ] && export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
-	run -0 cargo test --offline --no-run
+	# cargo gets a CARGO_HOME of its own, so that nothing of the caller's
+	# (a package cache another test's cargo holds, a home some earlier
+	# run left) decides this test; rustup's proxies find their toolchains
+	# through RUSTUP_HOME, which stays the caller's.
+	export CARGO_HOME="$TMP/cargo-home"
+	run cargo test --offline --no-run
+	echo "$output"
+	[ "$status" -eq 0 ]
 	local bin
 	bin=$(find target/debug/deps -maxdepth 1 -type f -perm -u+x -name 'sum-*' | head -1)
 	[ -n "$bin" ]
