@@ -71,6 +71,7 @@ policy() { # CAPS: "" or "caps"
 		for sig in KILL TERM SEGV INT; do
 			n=$(kill -l "$sig")
 			run bash -c "'$SHARNESS_EXEC' run -p '$TMP/p.json' -- sh -c 'kill -$sig \$\$'; echo \$?"
+			echo "caps \"$caps\", SIG$sig: $output"
 			[ "${lines[-1]}" = $((128 + n)) ]
 		done
 	done

@@ -104,6 +104,7 @@ usage: sharness-exec hello" ]
 		"$SHARNESS_EXEC" hello
 	cd /
 	rmdir "$cwd"
+	printf '%s\n' "$output" "$stderr"
 	[ "${lines[2]}" = "hash $want (a test policy)" ]
 	printf '%s\n' "$output" | grep -qE '^write in /tmp +refused +NOT held +the file /tmp/sharness-exec-hello\.[0-9]+\.[A-Za-z0-9]{6}\.tmp was created'
 	printf '%s\n' "$output" | grep -qE '^write in the current directory +refused +held '
