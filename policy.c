@@ -32,6 +32,7 @@ static const char *const reserved_names[] = {
 /* ... and those launch sets, beside MANIFEST_READY_PREFIX's (policy.h). */
 static const char *const launch_names[] = {
 	"SHARNESS_AI_CERT", "SHARNESS_AI_KEY", "SHARNESS_AI_CA", "SHARNESS_AI_SESSION_CA",
+	"SHARNESS_AI_LOGS",
 };
 
 #define TYPE(c, i) json_type((c)->d, i)

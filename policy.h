@@ -120,8 +120,8 @@ int policy_hosts_check(const struct json_doc *d, unsigned net, size_t nhosts,
 
 /* 1 when NAME is a variable launch sets in every component and main
  * (DESIGN.md 4.8), as the front end sets SHARNESS_AI_POLICY_* (which
- * policy_check refuses): SHARNESS_AI_CERT, _KEY, _CA, _SESSION_CA and
- * every SHARNESS_AI_READY_*. No inline policy of a manifest may name one
+ * policy_check refuses): SHARNESS_AI_CERT, _KEY, _CA, _SESSION_CA, _LOGS
+ * and every SHARNESS_AI_READY_*. No inline policy of a manifest may name one
  * (launch/manifest.c); run passes them on under --launch-env. */
 #define MANIFEST_READY_PREFIX "SHARNESS_AI_READY_"
 int manifest_launch_sets(const char *name);

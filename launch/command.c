@@ -181,6 +181,8 @@ static void manifest_describe(const struct manifest *m, FILE *f)
 			fprintf(f, " within %lu s", p->ready_timeout);
 		for (size_t d = 0; d < p->nafter; d++)
 			fprintf(f, "%s%s", d ? ", " : "; starts once ready: ", m->comp[p->after[d]].role);
+		for (size_t d = 0; i == m->ncomp && d < m->nread_logs; d++)
+			fprintf(f, "%s%s", d ? ", " : "; reads the logs of: ", m->comp[m->read_logs[d]].role);
 		if (p->health)
 			fprintf(f, "; health: %s%s%s every %lu ms, each within %lu ms, %lu failed in a row "
 			        "end the session", p->health_port ? "TCP port " : "", p->health_port ?
@@ -208,7 +210,7 @@ static int show_chain(const struct launch *s, const struct component *p, char **
 
 	while (cmd[argc])
 		argc++;
-	if (!(v = calloc(argc + 11 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
+	if (!(v = calloc(argc + 13 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
 		diex(EXIT_REFUSED, "out of memory");
 	v[n++] = "sharness-exec";
 	v[n++] = "run";
@@ -222,6 +224,10 @@ static int show_chain(const struct launch *s, const struct component *p, char **
 			v[n++] = how == 'w' ? "--share" : "--share-read";
 			v[n++] = dirs[j];
 		}
+	if (p == s->man.comp + s->man.ncomp && s->man.nread_logs) {
+		v[n++] = "--share-read";
+		v[n++] = LOGS_DIR;
+	}
 	v[n++] = "--policy=-";
 	v[n++] = "--expect-hash";
 	v[n++] = p->hash;

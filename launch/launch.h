@@ -35,6 +35,7 @@
 #define SESSION_DIR  RUN_DIR "/session"
 #define UIDS_DIR     RUN_DIR "/uids"
 #define SHARE_DIR    MANIFEST_SHARE_DIR   /* SHARE_DIR/NAME, each share's */
+#define LOGS_DIR     MANIFEST_LOGS_DIR    /* LOGS_DIR/ROLE.log, main's read_logs */
 #define KEPT_DIR     RUN_DIR "/kept"     /* --keep's, root's alone (0700) */
 #define STATUS_FILE  MANIFEST_STATUS_FILE  /* in SESSION_DIR */
 #define READY_LINE_MAX 4096
@@ -61,6 +62,7 @@ struct role {
 	char part[2][LOG_LINE_MAX]; /* a line of its stdout, of its stderr, so far */
 	size_t plen[2];
 	int log;                    /* DIR/ROLE.log of --logs, or -1 */
+	int live;                   /* LOGS_DIR/ROLE.log, main's to read, or -1 */
 	char tail[LOG_TAIL][LOG_TAIL_MAX];  /* its last lines, escaped, a ring */
 	size_t ntail;               /* lines it wrote, all told */
 	int status;                 /* its wait status once it ended */
@@ -152,7 +154,8 @@ int own_dir(int at, const char *name, mode_t mode);
 /* session.c: the session's network namespace (lo up) and mount namespace
  * with its tmpfs at SESSION_DIR, a state directory per role, and each
  * share's directory in SHARE_DIR (its first writer's, its group's, 2770 or
- * 2750 with readers); the policies' memfds. */
+ * 2750 with readers); LOGS_DIR with the logs main reads (r->live); the
+ * policies' memfds. */
 void session_make(struct launch *s);
 /* identity.c: the CA and a certificate for each role with identity, in
  * its state directory; the CA's key wiped before this returns. */

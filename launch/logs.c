@@ -5,7 +5,9 @@
  * by the pipe a line came on, so it names the role that wrote it; and in
  * LINE a backslash is "\\", a control byte (C0, DEL, either byte of a C1)
  * or a byte that is not part of valid UTF-8 "\xHH": a line cannot end
- * early, move the cursor, or pass for another role's. A line longer than
+ * early, move the cursor, or pass for another role's. The same LINE goes
+ * to LOGS_DIR/ROLE.log as it comes, for a role that main's read_logs
+ * names (session.c makes it). A line longer than
  * LOG_LINE_MAX bytes is cut into lines of that size. The last LOG_TAIL
  * lines of each component are kept, for what "ended before it was ready"
  * says. A stderr that blocks (a full pipe nobody reads) holds the init,
@@ -25,7 +27,7 @@ void logs_open(struct launch *s, int dir)
 	char name[MANIFEST_ROLE_MAX + 8];
 
 	for (size_t i = 0; i < s->n; i++)
-		s->r[i].log = -1;
+		s->r[i].log = s->r[i].live = -1;
 	if (dir < 0)
 		return;
 	/* whatever ROLE.log was (a link, a FIFO, a file of a last session),
@@ -102,6 +104,8 @@ static void log_line(struct role *r, int err)
 	/* a full disk, or a closed stderr, loses the line there alone */
 	if (r->log >= 0)
 		(void)!write_all(r->log, line + pre, n + 1);
+	if (r->live >= 0)
+		(void)!write_all(r->live, line + pre, n + 1);
 	(void)!write_all(2, line, pre + n + 1);
 }
 

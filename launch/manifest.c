@@ -327,6 +327,7 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 	static const char *const required[] = { "role", "command", "policy" };
 	static const char *const keys[] = { "command", "ready", "freeze_when_ready", "after",
 	                                     "health", "role", "policy", "identity", NULL };
+	static const char *const main_keys[] = { "role", "policy", "identity", "read_logs", NULL };
 	char key[QUOTED_MAX];
 
 	if (TYPE(c, o) != JSON_OBJECT) {
@@ -352,10 +353,14 @@ static void check_component(struct mck *c, struct component *p, unsigned o, int 
 			check_health(c, p, k + 1);
 		else if (!main && json_streq(c->d, k, "after"))
 			p->after_tok = k + 1;   /* roles: once all are known (check_after) */
+		else if (main && json_streq(c->d, k, "read_logs"))
+			p->read_logs_tok = k + 1;   /* roles: once all are known (manifest_spans) */
 		else if (main && json_streq(c->d, k, "command"))
 			mck_problem(c, "command", "unknown key: main's command is launch's COMMAND");
+		else if (json_streq(c->d, k, "read_logs"))
+			mck_problem(c, "read_logs", "unknown key: main's alone, which reads the logs");
 		else
-			unknown(c, key_name(c, k, key), k, main ? keys + 5 : keys, "");
+			unknown(c, key_name(c, k, key), k, main ? main_keys : keys, "");
 	}
 	for (size_t i = 0; i < 3; i++)
 		if ((!main || i != 1) && !json_get(c->d, o, required[i]))

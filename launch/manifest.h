@@ -29,6 +29,9 @@
 #define MANIFEST_SHARE_DIR      MANIFEST_STATE_DIR "/share"
 #define MANIFEST_SHARE_MAX      16
 #define MANIFEST_SHARE_NAME_MAX 26          /* its group, "share.NAME", a user name */
+/* main's read_logs: ROLE.log of each role it names, beside them (no
+ * role is named "logs" where main has read_logs). */
+#define MANIFEST_LOGS_DIR       MANIFEST_STATE_DIR "/logs"
 /* The session's status, beside them (no role's name has a dot). */
 #define MANIFEST_STATUS_FILE    "session.status"
 
@@ -53,6 +56,7 @@ struct component {
 	struct strlist health_command;  /* health.command, or none */
 	unsigned long health_interval_ms, health_timeout_ms, health_fails;
 	unsigned after_tok;          /* its "after" in the manifest's document, or 0 */
+	unsigned read_logs_tok;      /* main's "read_logs" in it, or 0 */
 };
 
 /* A shared directory, MANIFEST_SHARE_DIR/NAME: its roles, as indices of
@@ -72,6 +76,8 @@ struct manifest {
 	struct share *share;         /* the manifest's "share", in file order */
 	size_t nshare;
 	unsigned share_tok;          /* "share" in the manifest's document, or 0 */
+	size_t read_logs[MANIFEST_MAX_COMPONENTS];  /* main's read_logs, by index */
+	size_t nread_logs;
 };
 
 /* Role I (an index of M's comp) shares S: 0, 'w' or 'r'. */

@@ -351,11 +351,57 @@ static void check_share_ready(struct mck *c, const struct manifest *m)
 	}
 }
 
+/* --- read_logs: the components whose logs main reads --- */
+
+/* main's "read_logs": components' roles, each once, into M; no role is
+ * named "logs" beside it, that directory's name. */
+static void check_read_logs(struct mck *c, struct manifest *m)
+{
+	unsigned a = m->comp[m->ncomp].read_logs_tok;
+	char at[32], qs[QUOTED_MAX];
+	const char *near;
+	size_t len, j, d;
+	char *s;
+
+	snprintf(c->label, sizeof c->label, "main \"%s\": ", m->comp[m->ncomp].role);
+	if (TYPE(c, a) != JSON_ARRAY)
+		mck_problem(c, "read_logs", "must be an array of the roles of components");
+	else JSON_EACH_ELEMENT(c->d, a, k, e) {
+		snprintf(at, sizeof at, "read_logs[%u]", k);
+		if (!(s = mck_string(c, at, e, &len)))
+			continue;
+		for (j = 0; j <= m->ncomp && (strlen(s) != len || strcmp(m->comp[j].role, s)); j++)
+			;
+		for (d = 0; d < m->nread_logs && m->read_logs[d] != j; d++)
+			;
+		near = j > m->ncomp ? near_word(s, len, role_at, m, m->ncomp) : NULL;
+		if (j == m->ncomp)
+			mck_problem(c, at, "main's own role: main has no log: %s", q(s));
+		else if (j > m->ncomp && near)
+			mck_problem(c, at, "no component's role: %s; did you mean \"%s\"?",
+			            quote(qs, s, len, QUOTE_ALWAYS), near);
+		else if (j > m->ncomp)
+			mck_problem(c, at, "no component's role: %s", quote(qs, s, len, QUOTE_ALWAYS));
+		else if (d < m->nread_logs)
+			mck_problem(c, at, "named twice: %s", q(s));
+		else
+			m->read_logs[m->nread_logs++] = j;
+		free(s);
+	}
+	for (j = 0; j < m->ncomp; j++)
+		if (!strcmp(m->comp[j].role, "logs"))
+			mck_problem(c, "read_logs", "no role may be named \"logs\" with it: %s is the "
+			            "logs' place", MANIFEST_LOGS_DIR);
+	*c->label = '\0';
+}
+
 void manifest_spans(struct mck *c, struct manifest *m)
 {
 	check_roles(c, m);
 	if (!c->n)
 		check_after(c, m);
+	if (!c->n && m->comp[m->ncomp].read_logs_tok)
+		check_read_logs(c, m);
 	if (!c->n && m->share_tok)
 		check_shares(c, m);
 	if (!c->n)
@@ -386,7 +432,8 @@ static void state_path(struct mck *c, const struct manifest *m, const char *key,
 	size_t len;
 
 	if (!path_beneath(path, MANIFEST_STATE_DIR) || !strcmp(path, MANIFEST_STATE_DIR) ||
-	    !strcmp(path, MANIFEST_STATE_DIR "/" MANIFEST_STATUS_FILE))
+	    !strcmp(path, MANIFEST_STATE_DIR "/" MANIFEST_STATUS_FILE) ||
+	    (m->nread_logs && path_beneath(path, MANIFEST_LOGS_DIR)))
 		return;
 	if (path_beneath(path, MANIFEST_SHARE_DIR) && m->nshare) {
 		name = path + strlen(MANIFEST_SHARE_DIR);

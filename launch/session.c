@@ -5,7 +5,8 @@
  * the host's mounts for a namespace of its own (slave to the host's, so
  * nothing mounted here goes back), with a tmpfs at SESSION_DIR: mounted
  * only there, it goes when the last process of the session does; the
- * manifest's shared directories beneath it, in SHARE_DIR. */
+ * manifest's shared directories beneath it, in SHARE_DIR, and the logs
+ * main reads in LOGS_DIR. */
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -74,6 +75,33 @@ static void shares_make(const struct launch *s, int dir)
 	close(share);
 }
 
+/* LOGS_DIR, for main's read_logs: the launcher's, main's group's, 0750;
+ * in it ROLE.log for each role named, 0640, which the init appends to. */
+static void logs_make(struct launch *s, int dir)
+{
+	gid_t gid = s->r[s->n - 1].gid;
+	char name[MANIFEST_ROLE_MAX + 8];
+	int logs;
+
+	if (!s->man.nread_logs)
+		return;
+	if (mkdirat(dir, "logs", 0700) < 0 ||
+	    fchownat(dir, "logs", (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fchmodat(dir, "logs", 0750, 0) < 0 ||
+	    (logs = openat(dir, "logs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		die(EXIT_CONFINE, "unable to make %s", LOGS_DIR);
+	for (size_t i = 0; i < s->man.nread_logs; i++) {
+		struct role *r = &s->r[s->man.read_logs[i]];
+
+		snprintf(name, sizeof name, "%s.log", r->c->role);
+		if ((r->live = openat(logs, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
+		                      O_CLOEXEC, 0600)) < 0 ||
+		    fchown(r->live, (uid_t)-1, gid) < 0 || fchmod(r->live, 0640) < 0)
+			die(EXIT_CONFINE, "unable to make %s/%s", LOGS_DIR, name);
+	}
+	close(logs);
+}
+
 void session_make(struct launch *s)
 {
 	int run = run_dir(), dir = own_dir(run, "session", 0755);
@@ -100,5 +128,6 @@ void session_make(struct launch *s)
 		r->policy = policy_memfd(s, r->c);
 	}
 	shares_make(s, dir);
+	logs_make(s, dir);
 	close(dir);
 }

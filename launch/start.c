@@ -12,7 +12,9 @@
  * policy's own, pinned. --state-dir gives the role its state directory,
  * read-write, whether its policy lists it or not; --share and --share-read
  * each share that names it (SHARE_DIR/NAME), with --user-groups and G's
- * line of the share's group naming it. --launch-env lets through the variables that
+ * line of the share's group naming it; main --share-read LOGS_DIR, and
+ * SHARNESS_AI_LOGS naming it, when it has read_logs (its group's, 0750).
+ * --launch-env lets through the variables that
  * launch sets, and only those (manifest_launch_sets); --in-session keeps
  * the session's network namespace, for "none" too; P and G are sealed
  * memfds of root's passwd and group lines and the role's own (its name
@@ -72,6 +74,8 @@ static void set_env(const struct launch *s, const struct role *r)
 		if (setenv("SHARNESS_AI_SESSION_CA", s->ca_hash, 1) < 0)
 			die(EXIT_CONFINE, "unable to set SHARNESS_AI_SESSION_CA");
 	}
+	if (r->main && s->man.nread_logs && setenv("SHARNESS_AI_LOGS", LOGS_DIR, 1) < 0)
+		die(EXIT_CONFINE, "unable to set SHARNESS_AI_LOGS");
 	for (size_t i = 0; r->main && i + 1 < s->n; i++) {
 		if (s->r[i].c->ready != READY_STDOUT_LINE)
 			continue;
@@ -134,7 +138,7 @@ static size_t push_ids(const struct launch *s, const struct role *r, const char 
 }
 
 /* In the child: --share DIR or --share-read DIR into V at K for each
- * share of R's. */
+ * share of R's, and main's LOGS_DIR. */
 static size_t push_shares(const struct launch *s, const struct role *r, const char **v,
                           size_t k)
 {
@@ -148,6 +152,10 @@ static size_t push_shares(const struct launch *s, const struct role *r, const ch
 		snprintf(dirs[j], sizeof dirs[j], "%s/%s", SHARE_DIR, s->man.share[j].name);
 		v[k++] = how == 'w' ? "--share" : "--share-read";
 		v[k++] = dirs[j];
+	}
+	if (r->main && s->man.nread_logs) {
+		v[k++] = "--share-read";
+		v[k++] = LOGS_DIR;
 	}
 	return k;
 }
@@ -180,7 +188,7 @@ static const char **run_argv(const struct launch *s, const struct role *r, char 
 
 	for (; cmd[words]; words++)
 		;
-	if (!(v = calloc(words + 21 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
+	if (!(v = calloc(words + 23 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
 	v[k++] = "sharness-exec";
 	v[k++] = "run";
