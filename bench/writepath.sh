@@ -99,6 +99,9 @@ for fs in fss:
                   + (f", {se/bw:5.2f} x bwrap {ms(bw)}" if bw else ", no bwrap") + f"); over the small run {ms(over)}, "
                   f"floor list {ms(lf)}" + (f" list+statx {ms(sf)}" if sf is not None else "")
                   + f": {over/floor if floor > 0 else float('nan'):5.2f} x its floor")
+    if f"bwrap-{fs}-{n}" in R:
+        print(f"  bwrap, which walks nothing: {R[f'bwrap-{fs}-{n}'] / R[f'bwrap-{fs}-{n0}']:.2f} x from "
+              f"{n0} to {n} entries (what the tree's size, or the noise, costs any run)")
 for fs in fss:
     if f"before-{fs}-{n}" in R:
         b, a = R[f"before-{fs}-{n}"], R[f"se-{fs}-{n}"]
