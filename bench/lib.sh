@@ -2,7 +2,8 @@
 #
 #   bench_init BUILD-DIR EXE...   BUILD is the build directory; each EXE
 #                                 (relative to it) must be built; hyperfine
-#                                 and bwrap must be installed; TMP is a
+#                                 and bwrap must be installed (bwrap not
+#                                 with BENCH_NO_BWRAP=1); TMP is a
 #                                 temporary directory removed on exit
 #   bench_run NAME CMD [NAME CMD]...
 #                                 one hyperfine run (-N, warmup 20, $RUNS
@@ -35,7 +36,8 @@ bench_init() {
 		[ -x "$build/$p" ] || { echo "bench: build first (make check builds tests/try): $build/$p" >&2; exit 2; }
 	done
 	command -v hyperfine >/dev/null || { echo "bench: apt-get install hyperfine" >&2; exit 2; }
-	command -v bwrap >/dev/null || { echo "bench: apt-get install bubblewrap" >&2; exit 2; }
+	[ -n "${BENCH_NO_BWRAP:-}" ] || command -v bwrap >/dev/null ||
+		{ echo "bench: apt-get install bubblewrap (or BENCH_NO_BWRAP=1, bench/writepath.sh)" >&2; exit 2; }
 	TMP=$(mktemp -d)
 	trap 'rm -rf "$TMP"' EXIT
 }
