@@ -23,8 +23,8 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
 	"[--in-session] [--passwd-fd FD] [--group-fd FD] [--hosts-fd FD] " \
-	"[--state-dir DIR] [--share DIR]... [--share-read DIR]... [--explain] [--launch-env] " \
-	"-- COMMAND [ARG...]"
+	"[--state-dir DIR] [--share DIR]... [--share-read DIR]... [--explain] " \
+	"[--explain-as ROLE] [--launch-env] -- COMMAND [ARG...]"
 #define LAUNCH_USAGE "sharness-exec launch [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \

@@ -89,6 +89,7 @@ complete -c sharness-exec -n $in_run -s n -l dry-run -d 'Print the chain and exi
 complete -c sharness-exec -n $in_run -s H -l expect-hash -x -a '(__sharness_exec_hash)' -d 'Refuse unless the policy has this hash'
 complete -c sharness-exec -n $in_run -l expect-id -x -d 'Refuse unless the policy has this id'
 complete -c sharness-exec -n $in_run -l explain -d 'When the command ends, list what the policy refused or hid'
+complete -c sharness-exec -n $in_run -l explain-as -x -d 'As --explain, each line naming this role (launch)'
 complete -c sharness-exec -n $in_run -l group-fd -x -d 'A sealed memfd of group lines, the view\'s /etc/group'
 complete -c sharness-exec -n $in_run -l help -d 'Print the usage of run'
 complete -c sharness-exec -n $in_run -l hosts-fd -x -d 'A sealed memfd of hosts lines, the view\'s /etc/hosts'

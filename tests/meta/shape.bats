@@ -37,8 +37,10 @@ ceiling() {
 # files, and of everything a run executes. Each is the figure the house
 # reached when its folders became one program each, as a ceiling: a
 # program that must grow raises its own line here, in a commit that says
-# why. A new program gets a line, or the test fails.
-BUDGETS="sharness-exec:5270 sharness-exec-netns:250 sharness-exec-supervise:2460
+# why. A new program gets a line, or the test fails. Raised: sharness-exec
+# 5270 to 5280 for run --explain-as ROLE (issue 41: launch --explain's
+# runs), the explain step's --as.
+BUDGETS="sharness-exec:5280 sharness-exec-netns:250 sharness-exec-supervise:2460
 	sharness-exec-explain:1330 sharness-exec-limits:1050 sharness-exec-view:2150
 	sharness-exec-listen:495 sharness-exec-landlock:900 sharness-exec-egress:1280
 	sharness-exec-probe:1550 sharness-exec-sign:3900 sharness-exec-learn:3530
@@ -56,12 +58,14 @@ BUDGETS="sharness-exec:5270 sharness-exec-netns:250 sharness-exec-supervise:2460
 # lib/notify.c, the view's procfs for it): 13,241 and 16,153, rounded up;
 # then issue 38's write_paths in the report (the view's "@write" notes,
 # supervise's reading of them) and launch's share (issue 41: run --share,
-# --share-read): 13,348 and 16,264, rounded up.
+# --share-read): 13,348 and 16,264, rounded up; then run --explain-as
+# (issue 41, for launch --explain; the explain step's --as): 13,405 and
+# 16,327, rounded up to the ten.
 RUN_DEFAULT="sharness-exec sharness-exec-netns sharness-exec-supervise sharness-exec-view
 	sharness-exec-landlock"
 RUN_LARGEST="$RUN_DEFAULT sharness-exec-egress sharness-exec-explain sharness-exec-limits"
-RUN_DEFAULT_MAX=13400
-RUN_LARGEST_MAX=16320
+RUN_DEFAULT_MAX=13410
+RUN_LARGEST_MAX=16330
 
 @test "each installed program's own code stays within its budget (issue 39)" {
 	local p n max over=0 seen=0
