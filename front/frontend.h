@@ -28,7 +28,7 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 #define LAUNCH_USAGE "sharness-exec launch [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
-	"[--keep] -- COMMAND [ARG...]"
+	"[--keep] [--explain] -- COMMAND [ARG...]"
 /* What launch does: its options and --help are the launcher's
  * (launch/command.c), which gets launch's words whole. */
 #define LAUNCH_WHAT  "run the session of a launch manifest, as root; --dry-run prints its plan"

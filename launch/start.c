@@ -5,14 +5,17 @@
  *   sharness-exec run --user UID:GID --launch-env --in-session \
  *       --state-dir SESSION_DIR/ROLE --passwd-fd P --group-fd G --hosts-fd H \
  *       [--user-groups --share DIR | --share-read DIR ...] \
- *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
+ *       [--explain-as ROLE] --policy=/proc/LAUNCHER/fd/N --expect-hash HASH \
+ *       -- COMMAND...
  *
  * N being the sealed memfd of the role's inline policy (run closes every
  * inherited descriptor first, so it opens the launcher's), HASH the
  * policy's own, pinned. --state-dir gives the role its state directory,
  * read-write, whether its policy lists it or not; --share and --share-read
  * each share that names it (SHARE_DIR/NAME), with --user-groups and G's
- * line of the share's group naming it. --launch-env lets through the variables that
+ * line of the share's group naming it; --explain-as, under launch --explain,
+ * the explain step's lines naming the role (not a health check's run,
+ * which health.c execs here too). --launch-env lets through the variables that
  * launch sets, and only those (manifest_launch_sets); --in-session keeps
  * the session's network namespace, for "none" too; P and G are sealed
  * memfds of root's passwd and group lines and the role's own (its name
@@ -40,6 +43,8 @@
 #include "launch.h"
 
 extern char **environ;
+
+static int traced;	/* in start_role's child: launch --explain */
 
 int pidfd_open_(pid_t pid)
 {
@@ -180,7 +185,7 @@ static const char **run_argv(const struct launch *s, const struct role *r, char 
 
 	for (; cmd[words]; words++)
 		;
-	if (!(v = calloc(words + 21 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
+	if (!(v = calloc(words + 23 + 2 * MANIFEST_SHARE_MAX, sizeof *v)))
 		diex(EXIT_CONFINE, "out of memory");
 	v[k++] = "sharness-exec";
 	v[k++] = "run";
@@ -194,6 +199,10 @@ static const char **run_argv(const struct launch *s, const struct role *r, char 
 	v[k++] = "--state-dir";
 	v[k++] = r->state;
 	k = push_shares(s, r, v, k);
+	if (traced) {
+		v[k++] = "--explain-as";
+		v[k++] = r->c->role;
+	}
 	v[k++] = "--expect-hash";
 	v[k++] = r->c->hash;
 	snprintf(policy, sizeof policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy);
@@ -254,6 +263,7 @@ void start_role(struct launch *s, struct role *r)
 	if (!pid) {
 		child_io(r, out, err);
 		freeze_join(r);
+		traced = s->explain;
 		exec_run(s, r, r->main ? s->cmd : r->c->command.v);
 	}
 	setpgid(pid, pid);

@@ -123,6 +123,7 @@ set -l in_launch '__fish_seen_subcommand_from launch; and not __fish_seen_argume
 complete -c sharness-exec -n $in_launch -s n -l dry-run -d 'Print the plan and each chain, and exit'
 complete -c sharness-exec -n $in_launch -s H -l expect-hash -x -d 'Refuse unless the manifest has this hash'
 complete -c sharness-exec -n $in_launch -l expect-id -x -d 'Refuse unless the manifest has this id'
+complete -c sharness-exec -n $in_launch -l explain -d 'When each role ends, list what its policy refused or hid'
 complete -c sharness-exec -n $in_launch -s m -l manifest -r -k -a '(__fish_complete_suffix .json)' -d 'The launch manifest'
 complete -c sharness-exec -n $in_launch -l signature -r -k -a '(__fish_complete_suffix .sig)' -d 'The signature file'
 complete -c sharness-exec -n $in_launch -l trust-key -r -k -a '(__fish_complete_suffix .pub)' -d 'Accept a manifest signed by this key'
