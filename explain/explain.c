@@ -29,8 +29,8 @@
 
 const char *progname = "sharness-exec-explain";
 
-#define USAGE "sharness-exec-explain [-Nt] [-D FD] [-E FD] [--as ROLE] [--proxy PORT] [-r PATH]... " \
-	"[-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-explain [-Nt] [-D FD] [-E FD] [--as ROLE] [--proxy PORT] " \
+	"[-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 static int dfd = -1, test;
 static const char *as;	/* --as ROLE: each line names it (launch --explain) */
