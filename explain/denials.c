@@ -502,16 +502,19 @@ const char *errname(int err)
 	return "errno";
 }
 
-void denials_print(const struct denials *d, FILE *f)
+void denials_print(const struct denials *d, const char *as, FILE *f)
 {
+	char who[128];	/* --as ROLE, quoted if need be */
+
+	snprintf(who, sizeof who, "%s%s", as ? qn(as) : "", as ? ": " : "");
 	if (!d->n)
-		fprintf(f, "%s: explain: nothing was refused or hidden\n", progname);
+		fprintf(f, "%s: explain: %snothing was refused or hidden\n", progname, who);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct denial *x = &d->v[i];
 
-		fprintf(f, "%s: explain: %s %s: %s (%s), %s, %lu time%s; ", progname, x->kind,
-		        qn(x->what), errname(x->err), strerror(x->err), x->status, x->count,
-		        x->count == 1 ? "" : "s");
+		fprintf(f, "%s: explain: %s%s %s: %s (%s), %s, %lu time%s; ", progname, who,
+		        x->kind, qn(x->what), errname(x->err), strerror(x->err), x->status,
+		        x->count, x->count == 1 ? "" : "s");
 		if (x->allow)
 			fprintf(f, "allow with %s\n", x->allow);
 		else if (!strcmp(x->status, "unknown"))
@@ -520,7 +523,7 @@ void denials_print(const struct denials *d, FILE *f)
 			fprintf(f, "no policy change allows it: %s\n", x->why);
 	}
 	if (d->dropped)
-		fprintf(f, "%s: explain: %lu more refusals not listed (after %d distinct ones)\n",
-		        progname, d->dropped, DENIALS_MAX);
+		fprintf(f, "%s: explain: %s%lu more refusals not listed (after %d distinct "
+		        "ones)\n", progname, who, d->dropped, DENIALS_MAX);
 	fflush(f);
 }

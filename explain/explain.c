@@ -29,10 +29,11 @@
 
 const char *progname = "sharness-exec-explain";
 
-#define USAGE "sharness-exec-explain [-Nt] [-D FD] [-E FD] [--proxy PORT] [-r PATH]... " \
-	"[-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
+#define USAGE "sharness-exec-explain [-Nt] [-D FD] [-E FD] [--as ROLE] [--proxy PORT] " \
+	"[-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 static int dfd = -1, test;
+static const char *as;	/* --as ROLE: each line names it (launch --explain) */
 static sigset_t all, caller_mask;
 static struct sigaction caller_chld;
 
@@ -45,6 +46,7 @@ static struct sigaction caller_chld;
 static void help(void)
 {
 	printf("usage: %s\n"
+	       "  --as ROLE      name ROLE in each line (launch --explain's roles)\n"
 	       "  -D FD          write the denials, the report's JSON array\n"
 	       "                 (sharness-exec-report(5)), to FD when PROGRAM ends\n"
 	       "  -E FD          the status pipe: also write warning and fatal lines\n"
@@ -69,6 +71,7 @@ static void parse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "proxy", required_argument, NULL, 'P' },
+		{ "as", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -84,6 +87,7 @@ static void parse(int argc, char **argv)
 				usage_fail(USAGE, "unable to use -D %d: not an open descriptor", dfd);
 			break;
 		case 'E': status_fd(optarg, USAGE); break;
+		case 'A': as = optarg; break;
 		case 'h': help(); break;
 		case 't': test = 1; break;
 		default:
@@ -194,7 +198,7 @@ int main(int argc, char **argv)
 		child(argv + optind, self);
 	observe_start(pid);
 	st = observe(pid);
-	denials_print(&denials, stderr);
+	denials_print(&denials, as, stderr);
 	denials_json(&denials, dfd);
 	exit_like(st);
 }

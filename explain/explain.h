@@ -43,11 +43,12 @@ struct denials {
 };
 extern struct denials denials;
 
-/* The printer: one line each on F, or one line saying there was none.
+/* The printer: one line each on F, or one line saying there was none;
+ * each names AS after "explain: " when AS is not NULL (--as ROLE).
  * denials_json (explainjson.c): the report's "denials" array, written to
  * FD in one write (nothing when FD is -1). errname: "ENOENT" for ENOENT,
  * "errno" for a number it does not name. */
-void denials_print(const struct denials *d, FILE *f);
+void denials_print(const struct denials *d, const char *as, FILE *f);
 void denials_json(const struct denials *d, int fd);
 const char *errname(int err);
 

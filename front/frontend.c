@@ -94,6 +94,7 @@ static const struct {
 	  "    --share DIR\ta shared directory, writable unlisted, its sockets reachable (launch)\n"
 	  "    --share-read DIR\ta shared directory, readable unlisted, its sockets reachable (launch)\n"
 	  "    --explain\twhen COMMAND ends, list what the policy refused or hid\n"
+	  "    --explain-as ROLE\tas --explain, each line naming ROLE (launch)\n"
 	  "    --launch-env\tpass on the variables launch sets (SHARNESS_AI_CERT...)\n" },
 	{ "launch", LAUNCH_USAGE, LAUNCH_WHAT, NULL },	/* its --help: the launcher's */
 	{ "hash", HASH_USAGE, "print the canonical hash of a JSON object",

@@ -23,12 +23,12 @@ void closefrom(int lo);		/* libbsd's; musl has none (muslfront.c) */
 	"--policy FILE [--expect-hash sha256:HEX] [--trust-key FILE]... " \
 	"[--signature FILE] [--expect-id ID] [--user USER [--user-groups]] " \
 	"[--in-session] [--passwd-fd FD] [--group-fd FD] [--hosts-fd FD] " \
-	"[--state-dir DIR] [--share DIR]... [--share-read DIR]... [--explain] [--launch-env] " \
-	"-- COMMAND [ARG...]"
+	"[--state-dir DIR] [--share DIR]... [--share-read DIR]... [--explain] " \
+	"[--explain-as ROLE] [--launch-env] -- COMMAND [ARG...]"
 #define LAUNCH_USAGE "sharness-exec launch [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
-	"[--keep] -- COMMAND [ARG...]"
+	"[--keep] [--explain] -- COMMAND [ARG...]"
 /* What launch does: its options and --help are the launcher's
  * (launch/command.c), which gets launch's words whole. */
 #define LAUNCH_WHAT  "run the session of a launch manifest, as root; --dry-run prints its plan"

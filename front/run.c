@@ -192,12 +192,18 @@ static void limits_step(struct vec *chain, const struct policy *p, int best_effo
 	push(chain, "--");
 }
 
+/* --explain-as ROLE: --explain, each of the explain step's lines naming
+ * ROLE (its --as); launch --explain runs each role with it. */
+static const char *explain_as;
+
 /* run --explain's step (DESIGN.md 4.7), right after supervise: the
  * observer, and what it is to know of the policy. */
 static void explain_step(struct vec *chain, const struct policy *p)
 {
 	helper(chain, "sharness-exec-explain");
 	report_push_explain(chain); /* -D: the report's denials */
+	if (explain_as)
+		push_opt(chain, "--as", "%s", explain_as);
 	if (!p->net_none || session_in()) /* the caller's network */
 		push(chain, "-N");
 	if (p->hosts.n) /* no route but the egress step's proxy */
@@ -397,6 +403,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		RUN_LONGOPTS,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "explain", no_argument, NULL, 'X' },	/* long only */
+		{ "explain-as", required_argument, NULL, 'A' },	/* long only */
 		{ "report", required_argument, NULL, 'r' },
 		SESSION_LONGOPTS,	/* long only */
 		{ "launch-env", no_argument, NULL, 'L' },	/* long only */
@@ -426,6 +433,10 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		case 'k': run_kill_after_ms = duration_ms("--kill-after", optarg); break;
 		case 'u': o->user = optarg; break;
 		case 'g': o->user_groups = 1; break;
+		case 'A': /* a word of the chain's: never "--" (build_chain) */
+			if (!*(explain_as = optarg) || *optarg == '-')
+				usage_fail(RUN_USAGE, "--explain-as needs a ROLE, not %s", q(optarg));
+			__attribute__((fallthrough));
 		case 'X': run_explain = 1; break;
 		case 'r': o->report = optarg; break;
 		case SESSION_OPT_IN: case SESSION_OPT_PASSWD: case SESSION_OPT_GROUP:

@@ -40,6 +40,7 @@
 	"    --user USER\tmain runs as USER, not a uid of the session's\n" \
 	"    --logs DIR\tkeep each component's output in DIR/ROLE.log\n" \
 	"    --keep\tafter a failure, keep the state directories in " KEPT_DIR "/ID\n" \
+	"    --explain\twhen each role ends, list what its policy refused or hid\n" \
 	"COMMAND\tmain's command\n" \
 	"-h, --help\tprint this help and exit\n"
 
@@ -99,6 +100,7 @@ static void parse_launch(struct launch *s, int argc, char **argv, struct launch_
 		{ "user", required_argument, NULL, 'u' },
 		{ "logs", required_argument, NULL, 'L' },
 		{ "keep", no_argument, NULL, 0x100 },
+		{ "explain", no_argument, NULL, 0x101 },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Options that take a value, by letter; -n, -h, -F and --trust-key
@@ -121,6 +123,8 @@ static void parse_launch(struct launch *s, int argc, char **argv, struct launch_
 			s->dry = 1;
 		} else if (c == 0x100) {
 			s->keep = 1;
+		} else if (c == 0x101) {
+			s->explain = 1;
 		} else if (c == 'h') {
 			exit(front ? launch_help() : usage_help());
 		} else if (c == 'F') {
@@ -227,6 +231,10 @@ static int show_chain(const struct launch *s, const struct component *p, char **
 	if (p == s->man.comp + s->man.ncomp && s->man.nread_logs) {
 		v[n++] = "--share-read";
 		v[n++] = LOGS_DIR;
+	}
+	if (s->explain) {	/* as start.c gives it */
+		v[n++] = "--explain-as";
+		v[n++] = p->role;
 	}
 	v[n++] = "--policy=-";
 	v[n++] = "--expect-hash";

@@ -105,6 +105,7 @@ struct launch {
 	int jobs;                   /* the launcher's word on it, "f" or "b" */
 	int main_stopped;           /* main stopped, so the launch too */
 	int keep;                   /* --keep */
+	int explain;                /* --explain: each role's run --explain-as ROLE */
 	int hostmnt;                /* --keep: the host's mount namespace, or -1 */
 	int keep_r;                 /* --keep: the watcher's end of how main ended, or -1 */
 	char kept[sizeof KEPT_DIR + 66];  /* KEPT_DIR/NAME of the manifest's id */
@@ -115,7 +116,7 @@ struct launch {
 #define USAGE "sharness-exec-launch -F FD [launch] [--dry-run] --manifest FILE " \
 	"[--expect-hash sha256:HEX] [--trust-key FILE]... [--signature FILE] " \
 	"[--expect-id ID] [--uid-range FIRST-LAST] [--user USER] [--logs DIR] " \
-	"[--keep] -- COMMAND [ARG...]\n" \
+	"[--keep] [--explain] -- COMMAND [ARG...]\n" \
 	"       sharness-exec-launch [--manifest-fd FD] check FILE\n" \
 	"       sharness-exec-launch [-F FD launch] status"
 

@@ -5,7 +5,8 @@
  *   sharness-exec run --user UID:GID --launch-env --in-session \
  *       --state-dir SESSION_DIR/ROLE --passwd-fd P --group-fd G --hosts-fd H \
  *       [--user-groups --share DIR | --share-read DIR ...] \
- *       --policy=/proc/LAUNCHER/fd/N --expect-hash HASH -- COMMAND...
+ *       [--explain-as ROLE] --policy=/proc/LAUNCHER/fd/N --expect-hash HASH \
+ *       -- COMMAND...
  *
  * N being the sealed memfd of the role's inline policy (run closes every
  * inherited descriptor first, so it opens the launcher's), HASH the
@@ -13,7 +14,9 @@
  * read-write, whether its policy lists it or not; --share and --share-read
  * each share that names it (SHARE_DIR/NAME), with --user-groups and G's
  * line of the share's group naming it; main --share-read LOGS_DIR, and
- * SHARNESS_AI_LOGS naming it, when it has read_logs (its group's, 0750).
+ * SHARNESS_AI_LOGS naming it, when it has read_logs (its group's, 0750);
+ * --explain-as, under launch --explain, the explain step's lines naming
+ * the role (not a health check's run, which health.c execs here too).
  * --launch-env lets through the variables that
  * launch sets, and only those (manifest_launch_sets); --in-session keeps
  * the session's network namespace, for "none" too; P and G are sealed
@@ -42,6 +45,8 @@
 #include "launch.h"
 
 extern char **environ;
+
+static int traced;	/* in start_role's child: launch --explain */
 
 int pidfd_open_(pid_t pid)
 {
@@ -202,6 +207,10 @@ static const char **run_argv(const struct launch *s, const struct role *r, char 
 	v[k++] = "--state-dir";
 	v[k++] = r->state;
 	k = push_shares(s, r, v, k);
+	if (traced) {
+		v[k++] = "--explain-as";
+		v[k++] = r->c->role;
+	}
 	v[k++] = "--expect-hash";
 	v[k++] = r->c->hash;
 	snprintf(policy, sizeof policy, "--policy=/proc/%ld/fd/%d", (long)s->self, r->policy);
@@ -262,6 +271,7 @@ void start_role(struct launch *s, struct role *r)
 	if (!pid) {
 		child_io(r, out, err);
 		freeze_join(r);
+		traced = s->explain;
 		exec_run(s, r, r->main ? s->cmd : r->c->command.v);
 	}
 	setpgid(pid, pid);

@@ -283,7 +283,7 @@ EOF
 	run -0 sed -n "/local -a commands=(/,/)/s/^ *'\\([a-z]*\\):.*/\\1/p" "$f"
 	[ "$output" = "$(help_commands)" ]
 	run -0 sed -n "/^        (run)/,/;;/s/.*--\\([a-z][a-z-]*\\)[]=}[].*/\\1/p" "$f"
-	[ "${#lines[@]}" = 24 ]
+	[ "${#lines[@]}" = 25 ]
 	LC_ALL=C sort -C <<<"$output"
 	[ "$(sed 's/^/--/' <<<"$output")" = "$(help_run_options)" ]
 }

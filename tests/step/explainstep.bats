@@ -11,7 +11,7 @@ load ../helpers/load
 
 EXPLAIN="$HELPERDIR/sharness-exec-explain"
 X="sharness-exec-explain: explain: "
-USAGE="usage: sharness-exec-explain [-Nt] [-D FD] [-E FD] [--proxy PORT] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
+USAGE="usage: sharness-exec-explain [-Nt] [-D FD] [-E FD] [--as ROLE] [--proxy PORT] [-r PATH]... [-x PATH]... [-w PATH]... [-s PATH]... [--] PROGRAM [ARG...]"
 
 setup() {
 	setup_tmp
