@@ -37,12 +37,14 @@ ceiling() {
 # files, and of everything a run executes. Each is the figure the house
 # reached when its folders became one program each, as a ceiling: a
 # program that must grow raises its own line here, in a commit that says
-# why. A new program gets a line, or the test fails.
+# why. A new program gets a line, or the test fails. Then launch's
+# health.http (issue 41: its checker, which sign links too, and the GET in
+# health.c): launch 7,152 and sign 3,940, rounded up.
 BUDGETS="sharness-exec:5270 sharness-exec-netns:250 sharness-exec-supervise:2460
 	sharness-exec-explain:1330 sharness-exec-limits:1050 sharness-exec-view:2150
 	sharness-exec-listen:495 sharness-exec-landlock:900 sharness-exec-egress:1280
-	sharness-exec-probe:1550 sharness-exec-sign:3900 sharness-exec-learn:3530
-	sharness-exec-launch:7040"
+	sharness-exec-probe:1550 sharness-exec-sign:3940 sharness-exec-learn:3530
+	sharness-exec-launch:7160"
 # What `run` executes: the front end and every step of its chain, each
 # file once (lib/ and the policy library are shared). The default run
 # (netns, supervise, view, landlock: "none", no caps) and the largest
