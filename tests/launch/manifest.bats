@@ -21,6 +21,16 @@ design_hash() {
 	grep '^manifest-design.json' "$VECTORS/expected.tsv" | cut -f2
 }
 
+# runnable: $TMP/m.json, the design manifest with db writing beneath its
+# state directory rather than /var/lib/redis, which a machine with Redis
+# installed has (a directory outside the session, which launch refuses
+# before it plans); its hash in $RH.
+runnable() {
+	sed 's|"/var/lib/redis"|"/run/sharness-exec/session/db/redis"|' "$DESIGN" >"$TMP/m.json"
+	chmod 644 "$TMP/m.json"
+	RH=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+}
+
 @test "every good manifest is valid: status 0, its first line names it, nothing on stderr" {
 	good_fixtures "$FIXTURES" 8 "launch 1 manifest"
 }
@@ -124,16 +134,15 @@ hint: mount cgroup2 (on a hybrid machine at /sys/fs/cgroup/unified), or leave fr
 
 @test "launch refuses a caller who is not root with 125 and a hint; --dry-run needs no root" {
 	require_feature nobody
-	cp "$DESIGN" "$TMP/m.json"
-	chmod 644 "$TMP/m.json"
-	run -125 --separate-stderr as_nobody "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$(design_hash)" -- make check
+	runnable
+	run -125 --separate-stderr as_nobody "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$RH" -- make check
 	[ "$stderr" = "sharness-exec: fatal: launch needs root: it makes a uid for each component. Nothing ran.
 hint: run it as root (sudo); --dry-run needs no root" ]
 	# (--user: main writes /tmp, which a uid of the session's may not;
 	# kms freezes, which needs cgroup2, whose mount alone nobody can see)
-	run --separate-stderr as_nobody "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$(design_hash)" -n \
+	run --separate-stderr as_nobody "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$RH" -n \
 		--user nobody -- make check
-	[ "${lines[0]}" = "manifest \"job\" $(design_hash) (pinned)" ]
+	[ "${lines[0]}" = "manifest \"job\" $RH (pinned)" ]
 	if findmnt -rn -t cgroup2 >/dev/null; then [ "$status" = 0 ]; else [ "$status" = 126 ]; fi
 }
 
@@ -141,18 +150,19 @@ hint: run it as root (sudo); --dry-run needs no root" ]
 	require_feature root
 	findmnt -rn -t cgroup2 >/dev/null || not_here cgroup2 "kms freezes: the dry run exits 126 where no cgroup2 hierarchy is mounted (tests/launch-daily.bats)"
 	# main writes /tmp: a launch without --user refuses it, and so its dry run
-	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" --dry-run -- make check
-	[ "${lines[0]}" = "manifest \"job\" $(design_hash) (pinned)" ]
+	runnable
+	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$RH" --dry-run -- make check
+	[ "${lines[0]}" = "manifest \"job\" $RH (pinned)" ]
 	[ "${lines[2]}" = "uids: allocated at run time by $HELPERDIR/sharness-exec-launch from 1879048192-1879113727, one for each component and main" ]
 	[[ ${stderr_lines[0]} == 'sharness-exec-launch: fatal: main "main": files.write[0] "/tmp" is a directory outside the session'* ]]
-	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$DESIGN" -H "$(design_hash)" --dry-run \
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$RH" --dry-run \
 		--uid-range 2000000000-2000000100 --user nobody -- make check
 	[ "${lines[2]}" = "uids: allocated at run time by $HELPERDIR/sharness-exec-launch from 2000000000-2000000100, one for each component; main runs as nobody" ]
 	grep -qx 'component "db": chain as run --dry-run shows it (launch adds the session.s namespace and the uid):' <<<"$output"
 	# db's chain is run's own for db's policy, taken from the manifest,
 	# with db's state directory, which it writes unlisted; and it has it
 	python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["components"][0]["policy"]))' \
-		"$DESIGN" >"$TMP/db.json"
+		"$TMP/m.json" >"$TMP/db.json"
 	chmod 644 "$TMP/db.json"
 	local db
 	db=$("$SHARNESS_EXEC" run --dry-run --state-dir /run/sharness-exec/session/db --policy "$TMP/db.json" -- /usr/bin/redis-server --port 6380 --save '' 2>/dev/null)
@@ -163,13 +173,12 @@ hint: run it as root (sudo); --dry-run needs no root" ]
 }
 
 @test "launch --trust-key: a signed manifest verifies; sign and verify take manifests" {
-	cp "$DESIGN" "$TMP/m.json"
-	chmod 644 "$TMP/m.json"
+	runnable
 	run -0 --separate-stderr "$SHARNESS_EXEC" keygen -o "$TMP/k"
 	local fp=$output
 	run -0 --separate-stderr "$SHARNESS_EXEC" sign -k "$TMP/k.key" "$TMP/m.json"
 	run -0 --separate-stderr "$SHARNESS_EXEC" verify -K "$TMP/k.pub" "$TMP/m.json"
-	[ "$output" = "hash: $(design_hash)
+	[ "$output" = "hash: $RH
 id: job
 key: $fp" ]
 	# openssl checks the same signature over the canonical bytes
@@ -177,7 +186,7 @@ key: $fp" ]
 	openssl dgst -sha256 -verify "$TMP/k.pub" -signature "$TMP/m.json.sig" "$TMP/canon"
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" --trust-key "$TMP/k.pub" -n \
 		--user nobody -- true
-	[ "${lines[0]}" = "manifest \"job\" $(design_hash) (signed by $fp)" ]
+	[ "${lines[0]}" = "manifest \"job\" $RH (signed by $fp)" ]
 	# changed after signing: refused
 	sed -i "s/\"max_memory_mb\": 256/\"max_memory_mb\": 257/" "$TMP/m.json"
 	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" --trust-key "$TMP/k.pub" -n -- true
@@ -185,11 +194,11 @@ key: $fp" ]
 }
 
 @test "launch unpinned takes a manifest only from a file nobody else could have changed" {
-	cp "$DESIGN" "$TMP/m.json"
+	runnable
 	chmod 666 "$TMP/m.json"
 	run -125 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -n -- true
 	[[ ${stderr_lines[0]} == *"manifest file"* ]]
 	chmod 644 "$TMP/m.json"
 	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -n --user nobody -- true
-	[ "${lines[0]}" = "manifest \"job\" $(design_hash) (not pinned)" ]
+	[ "${lines[0]}" = "manifest \"job\" $RH (not pinned)" ]
 }
