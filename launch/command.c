@@ -162,13 +162,33 @@ static void warn_line(void *ctx, const char *line)
 	warnx_("%s", line);
 }
 
+/* P's health checks, in the order they run, on F. */
+static void health_describe(const struct component *p, FILE *f)
+{
+	char tcp[24], http[MANIFEST_HTTP_PATH_MAX + 32];
+	const char *part[3];
+	int n = 0;
+
+	if (p->health_port && snprintf(tcp, sizeof tcp, "TCP port %u", p->health_port))
+		part[n++] = tcp;
+	if (p->http_port && snprintf(http, sizeof http, "HTTP GET %s on port %u", p->http_path,
+	                              p->http_port))
+		part[n++] = http;
+	if (p->health_command.n)
+		part[n++] = "its command";
+	fprintf(f, "; health: ");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%s", !i ? "" : i == n - 1 ? " and " : ", ", part[i]);
+	fprintf(f, " every %lu ms, each within %lu ms, %lu failed in a row end the session",
+	        p->health_interval_ms, p->health_timeout_ms, p->health_fails);
+}
+
 /* Each role's plan on F, after what manifest_warn finds on stderr. */
 static void manifest_describe(const struct manifest *m, FILE *f)
 {
 	manifest_warn(m, warn_line, NULL);
 	for (size_t i = 0; i <= m->ncomp; i++) {
 		const struct component *p = &m->comp[i];
-		char port[16];
 
 		if (i < m->ncomp)
 			fprintf(f, "components[%zu] \"%s\": ", i, p->role);
@@ -188,12 +208,7 @@ static void manifest_describe(const struct manifest *m, FILE *f)
 		for (size_t d = 0; i == m->ncomp && d < m->nread_logs; d++)
 			fprintf(f, "%s%s", d ? ", " : "; reads the logs of: ", m->comp[m->read_logs[d]].role);
 		if (p->health)
-			fprintf(f, "; health: %s%s%s every %lu ms, each within %lu ms, %lu failed in a row "
-			        "end the session", p->health_port ? "TCP port " : "", p->health_port ?
-			        (snprintf(port, sizeof port, "%u", p->health_port), port) : "",
-			        p->health_port && p->health_command.n ? " and its command" :
-			        p->health_command.n ? "its command" : "", p->health_interval_ms,
-			        p->health_timeout_ms, p->health_fails);
+			health_describe(p, f);
 		fprintf(f, "%s%s%s\n", p->freeze_when_ready ? "; frozen when ready" : "",
 		        p->identity ? "; identity spiffe://SESSION/" : "", p->identity ? p->role : "");
 	}

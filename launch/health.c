@@ -2,7 +2,10 @@
  * manifest's health). A check is a child of the init: with health.tcp,
  * one that drops to the component's uid and connects to the port on the
  * session's loopback, which counts only while every socket listening on
- * it is that uid's (as ready.tcp's probe); then, with health.command, one
+ * it is that uid's (as ready.tcp's probe); then, with health.http, one
+ * that connects so, sends an HTTP/1.0 GET of the path and reads the
+ * status line: 2xx and 3xx pass, and any other status reaches the init in
+ * a page it shares with its checks; then, with health.command, one
  * that runs the command as the component's run is run, under its policy
  * and uid (exec_run), its stdio /dev/null, exit 0 its health. A check
  * that has not ended within timeout_ms is killed and fails; the next
@@ -17,6 +20,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -28,6 +32,12 @@
 
 #define TCP_REFUSED 1
 #define TCP_SQUAT   3
+#define HTTP_NO_STATUS 4    /* no status line came */
+#define HTTP_STATUS 5       /* another status than 2xx or 3xx, in answer[] */
+
+/* Each component's last HTTP status that failed, by its index: a page
+ * shared with the checks, which write it before they exit. */
+static unsigned *answer;
 
 static void at_ms(struct timespec *t, unsigned long ms)
 {
@@ -48,9 +58,11 @@ static long ms_to(const struct timespec *t)
 	return (t->tv_sec - now.tv_sec) * 1000 + (t->tv_nsec - now.tv_nsec) / 1000000;
 }
 
-static NORETURN void tcp_once(const struct role *r)
+/* A TCP connection to PORT as R's uid that some socket of R's uid, and
+ * none of another uid, listens on: its descriptor, or an exit. */
+static int tcp_connect(const struct role *r, unsigned port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(r->c->health_port),
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
 	                         .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int fd, mine = 0, other = 0;
 
@@ -60,9 +72,51 @@ static NORETURN void tcp_once(const struct role *r)
 		_exit(EXIT_CONFINE);
 	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0)
 		_exit(TCP_REFUSED);
-	tcp_listeners("/proc/self/net/tcp", r->c->health_port, r->uid, &mine, &other);
-	tcp_listeners("/proc/self/net/tcp6", r->c->health_port, r->uid, &mine, &other);
-	_exit(other ? TCP_SQUAT : mine ? 0 : TCP_REFUSED);
+	tcp_listeners("/proc/self/net/tcp", port, r->uid, &mine, &other);
+	tcp_listeners("/proc/self/net/tcp6", port, r->uid, &mine, &other);
+	if (other || !mine)
+		_exit(other ? TCP_SQUAT : TCP_REFUSED);
+	return fd;
+}
+
+/* health.http's GET, and its status line ("HTTP/V NNN ..."). */
+static NORETURN void http_once(const struct launch *s, const struct role *r)
+{
+	char line[128], *sp;
+	int fd = tcp_connect(r, r->c->http_port);
+	int len = snprintf(line, sizeof line, "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n",
+	                   r->c->http_path);
+	size_t n = 0;
+	ssize_t k;
+
+	if (send(fd, line, (size_t)len, MSG_NOSIGNAL) != len)
+		_exit(HTTP_NO_STATUS);
+	while (n < sizeof line - 1 && !memchr(line, '\n', n) &&
+	       (k = read(fd, line + n, sizeof line - 1 - n)) > 0)
+		n += (size_t)k;
+	line[n] = '\0';
+	line[strcspn(line, "\r\n")] = '\0';
+	sp = strchr(line, ' ');
+	if (strncmp(line, "HTTP/", 5) || !sp || strspn(sp + 1, "0123456789") < 3 ||
+	    (sp[4] && sp[4] != ' ') || sp[1] == '0')
+		_exit(HTTP_NO_STATUS);
+	if (sp[1] == '2' || sp[1] == '3')
+		_exit(0);
+	answer[r - s->r] = (unsigned)(sp[1] - '0') * 100 + (unsigned)(sp[2] - '0') * 10 +
+	                   (unsigned)(sp[3] - '0');
+	_exit(HTTP_STATUS);
+}
+
+/* The first of R's checks after PHASE (0: its first), or 0. */
+static int next_phase(const struct role *r, int phase)
+{
+	if (phase < HEALTH_TCP && r->c->health_port)
+		return HEALTH_TCP;
+	if (phase < HEALTH_HTTP && r->c->http_port)
+		return HEALTH_HTTP;
+	if (phase < HEALTH_COMMAND && r->c->health_command.n)
+		return HEALTH_COMMAND;
+	return 0;
 }
 
 /* R's check of PHASE, started. */
@@ -85,7 +139,9 @@ static void check_start(struct launch *s, struct role *r, int phase)
 		    dup2(null, 1) < 0 || dup2(null, 2) < 0 || chdir(r->state) < 0)
 			_exit(EXIT_CONFINE);
 		if (phase == HEALTH_TCP)
-			tcp_once(r);
+			_exit(tcp_connect(r, r->c->health_port) < 0);
+		if (phase == HEALTH_HTTP)
+			http_once(s, r);
 		exec_run(s, r, r->c->health_command.v);
 	}
 	setpgid(pid, pid);
@@ -93,20 +149,55 @@ static void check_start(struct launch *s, struct role *r, int phase)
 		die(EXIT_CONFINE, "unable to open a pidfd for the health check of %s", q(r->c->role));
 	r->check = pid;
 	r->phase = phase;
-	if (phase == HEALTH_TCP || !r->c->health_port)
+	if (phase == next_phase(r, 0))
 		at_ms(&r->due, r->c->health_timeout_ms);
+}
+
+/* Why R's check failed, STATUS its end or -1, into r->unwell. */
+static void unwell(const struct launch *s, struct role *r, int status)
+{
+	const struct component *c = r->c;
+	char *w = r->unwell, http[MANIFEST_HTTP_PATH_MAX + 32];
+	size_t n = sizeof r->unwell;
+	const char *what = r->phase == HEALTH_TCP ? "its TCP check" : http;
+
+	if (r->phase == HEALTH_HTTP)
+		snprintf(http, sizeof http, "HTTP GET %s on port %u", c->http_path, c->http_port);
+	if (status < 0 && r->phase == HEALTH_COMMAND)
+		snprintf(w, n, "its health command did not end within %lu ms", c->health_timeout_ms);
+	else if (status < 0)
+		snprintf(w, n, "%s did not end within %lu ms", what, c->health_timeout_ms);
+	else if (r->phase == HEALTH_COMMAND && WIFSIGNALED(status))
+		snprintf(w, n, "its health command was killed by signal %d", WTERMSIG(status));
+	else if (r->phase == HEALTH_COMMAND)
+		snprintf(w, n, "its health command exited %d", WEXITSTATUS(status));
+	else if (status == HTTP_STATUS << 8)
+		snprintf(w, n, "%s answered %u", http, answer[r - s->r]);
+	else if (status == HTTP_NO_STATUS << 8)
+		snprintf(w, n, "%s answered no status line", http);
+	else if (status == TCP_SQUAT << 8 && r->phase == HEALTH_HTTP)
+		snprintf(w, n, "%s: another uid listens on the port", http);
+	else if (status == TCP_REFUSED << 8 && r->phase == HEALTH_HTTP)
+		snprintf(w, n, "%s: the port accepts no connection", http);
+	else if (status == TCP_SQUAT << 8)
+		snprintf(w, n, "another uid listens on TCP port %u", c->health_port);
+	else if (status == TCP_REFUSED << 8)
+		snprintf(w, n, "TCP port %u accepts no connection", c->health_port);
+	else
+		snprintf(w, n, "%s could not run (wait status %d)", what, status);
 }
 
 /* R's check is over: STATUS its end, or -1 when it did not end in time. */
 static void check_over(struct launch *s, struct role *r, int status)
 {
 	const struct component *c = r->c;
+	int next = next_phase(r, r->phase);
 
 	close(r->checkfd);
 	r->checkfd = -1;
 	r->check = -1;
-	if (status == 0 && r->phase == HEALTH_TCP && c->health_command.n) {
-		check_start(s, r, HEALTH_COMMAND);
+	if (status == 0 && next) {
+		check_start(s, r, next);
 		return;
 	}
 	at_ms(&r->due, c->health_interval_ms);
@@ -118,24 +209,7 @@ static void check_over(struct launch *s, struct role *r, int status)
 		}
 		return;
 	}
-	if (status < 0)
-		snprintf(r->unwell, sizeof r->unwell, "its %s did not end within %lu ms",
-		         r->phase == HEALTH_TCP ? "TCP check" : "health command", c->health_timeout_ms);
-	else if (r->phase == HEALTH_TCP && status == TCP_SQUAT << 8)
-		snprintf(r->unwell, sizeof r->unwell, "another uid listens on TCP port %u",
-		         c->health_port);
-	else if (r->phase == HEALTH_TCP && status == TCP_REFUSED << 8)
-		snprintf(r->unwell, sizeof r->unwell, "TCP port %u accepts no connection",
-		         c->health_port);
-	else if (r->phase == HEALTH_TCP)
-		snprintf(r->unwell, sizeof r->unwell, "its TCP check could not run (wait status "
-		         "%d)", status);
-	else if (WIFSIGNALED(status))
-		snprintf(r->unwell, sizeof r->unwell, "its health command was killed by signal %d",
-		         WTERMSIG(status));
-	else
-		snprintf(r->unwell, sizeof r->unwell, "its health command exited %d",
-		         WEXITSTATUS(status));
+	unwell(s, r, status);
 	r->unhealthy = ++r->fails >= c->health_fails;
 	status_write(s);
 	if (!r->unhealthy)
@@ -149,6 +223,10 @@ static void check_over(struct launch *s, struct role *r, int status)
 
 void health_start(struct launch *s)
 {
+	answer = mmap(NULL, s->n * sizeof *answer, PROT_READ | PROT_WRITE,
+	              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (answer == MAP_FAILED)
+		die(EXIT_CONFINE, "unable to map the health checks' answers");
 	for (size_t i = 0; i + 1 < s->n; i++) {
 		struct role *r = &s->r[i];
 
@@ -186,7 +264,7 @@ void health_events(struct launch *s)
 				;
 			check_over(s, r, -1);
 		} else if (r->check < 0 && ms_to(&r->due) <= 0) {
-			check_start(s, r, r->c->health_port ? HEALTH_TCP : HEALTH_COMMAND);
+			check_start(s, r, next_phase(r, 0));
 		}
 	}
 }

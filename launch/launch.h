@@ -75,10 +75,10 @@ struct role {
 	int frozen;                 /* it was frozen, and is not thawed yet */
 	pid_t check;                /* its health check's process, or -1 (health.c) */
 	int checkfd;                /* ... its pidfd */
-	int phase;                  /* ... HEALTH_TCP or HEALTH_COMMAND */
+	int phase;                  /* ... HEALTH_TCP, HEALTH_HTTP or HEALTH_COMMAND */
 	struct timespec due;        /* its next check, or the running one's limit */
 	unsigned long fails;        /* its checks failed in a row */
-	char unwell[96];            /* why the last one failed */
+	char unwell[160];           /* why the last one failed */
 	int checked, unhealthy;     /* a check of it passed; it failed its last */
 };
 
@@ -199,11 +199,12 @@ void log_tail(const struct role *r);
 void tcp_listeners(const char *file, unsigned port, uid_t uid, int *mine, int *other);
 /* health.c: each component's health check (the manifest's health) while
  * main runs, every interval_ms after the last one ended: a TCP connect to
- * its port as its uid, then its command run under its policy (exit 0);
- * fails checks in a row, each a refusal, another uid's listener, a status
- * or no answer within timeout_ms, end the session (126, naming it). The
+ * its port as its uid, then an HTTP GET so (2xx or 3xx), then its command
+ * run under its policy (exit 0); fails checks in a row, each a refusal,
+ * another uid's listener, a status or no answer within timeout_ms, end
+ * the session (126, naming it). The
  * loop polls each role's checkfd until health_ms, then health_events. */
-enum { HEALTH_TCP = 1, HEALTH_COMMAND };
+enum { HEALTH_TCP = 1, HEALTH_HTTP, HEALTH_COMMAND };
 void health_start(struct launch *s);
 long health_ms(const struct launch *s);
 void health_events(struct launch *s);

@@ -88,6 +88,15 @@ static void boolean(struct mck *c, const char *key, unsigned v, int *out)
 		mck_problem(c, key, "must be true or false");
 }
 
+/* KEY's value V, a TCP port, into *OUT. */
+static void tcp_port(struct mck *c, const char *key, unsigned v, unsigned *out)
+{
+	unsigned long port;
+
+	if (integer(c, key, v, 1, POLICY_MAX_PORT, &port))
+		*out = (unsigned)port;
+}
+
 /* A DNS label (RFC 1123), the role's host name in the session. */
 static int role_ok(const char *s, size_t len)
 {
@@ -202,7 +211,6 @@ static void ready_unix(struct mck *c, struct component *p, unsigned v)
 static void check_ready(struct mck *c, struct component *p, unsigned o)
 {
 	char key[QUOTED_MAX + 8], name[QUOTED_MAX];
-	unsigned long port;
 	int kinds = 0;
 
 	p->ready_timeout = MANIFEST_READY_TIMEOUT;
@@ -218,8 +226,7 @@ static void check_ready(struct mck *c, struct component *p, unsigned o)
 		kinds++;
 		if (json_streq(c->d, k, "tcp")) {
 			p->ready = READY_TCP;
-			if (integer(c, key, k + 1, 1, POLICY_MAX_PORT, &port))
-				p->ready_port = (unsigned)port;
+			tcp_port(c, key, k + 1, &p->ready_port);
 		} else if (json_streq(c->d, k, "unix")) {
 			p->ready = READY_UNIX;
 			ready_unix(c, p, k + 1);
@@ -237,12 +244,52 @@ static void check_ready(struct mck *c, struct component *p, unsigned o)
 		mck_problem(c, "ready", "needs exactly one of tcp, unix and stdout_line, not %d", kinds);
 }
 
-/* health: tcp, command or both, and optionally interval_ms, timeout_ms
- * and fails. */
+/* health.http.path: "/", then printable ASCII without spaces. */
+static void http_path(struct mck *c, const char *key, struct component *p, unsigned v)
+{
+	char qs[QUOTED_MAX];
+	size_t len, i;
+	char *s = mck_string(c, key, v, &len);
+
+	for (i = 0; s && i < len && s[i] > ' ' && s[i] < 0x7f; i++)
+		;
+	if (s && len && len <= MANIFEST_HTTP_PATH_MAX && s[0] == '/' && i == len) {
+		p->http_path = s;
+	} else if (s) {
+		mck_problem(c, key, "must be 1-%d bytes of printable ASCII without spaces, "
+		             "starting with /: %s", MANIFEST_HTTP_PATH_MAX,
+		             quote(qs, s, len, QUOTE_ALWAYS));
+		free(s);
+	}
+}
+
+/* health.http: a port and a path. */
+static void check_http(struct mck *c, struct component *p, unsigned o)
+{
+	char key[QUOTED_MAX + 16], name[QUOTED_MAX];
+
+	if (!mck_is(c, "health.http", o, JSON_OBJECT))
+		return;
+	JSON_EACH_MEMBER(c->d, o, m, k) {
+		(void)m;
+		snprintf(key, sizeof key, "health.http.%s", key_name(c, k, name));
+		if (json_streq(c->d, k, "port"))
+			tcp_port(c, key, k + 1, &p->http_port);
+		else if (json_streq(c->d, k, "path"))
+			http_path(c, key, p, k + 1);
+		else
+			unknown(c, key, k, (const char *const[]){ "port", "path", NULL },
+			        "health.http.");
+	}
+	if (!json_get(c->d, o, "port") || !json_get(c->d, o, "path"))
+		mck_problem(c, "health.http", "needs port and path");
+}
+
+/* health: tcp, http, command or more, and optionally interval_ms,
+ * timeout_ms and fails. */
 static void check_health(struct mck *c, struct component *p, unsigned o)
 {
 	char key[QUOTED_MAX + 8], name[QUOTED_MAX];
-	unsigned long port;
 
 	p->health_interval_ms = MANIFEST_HEALTH_INTERVAL_MS;
 	p->health_fails = MANIFEST_HEALTH_FAILS;
@@ -254,8 +301,9 @@ static void check_health(struct mck *c, struct component *p, unsigned o)
 		(void)m;
 		snprintf(key, sizeof key, "health.%s", key_name(c, k, name));
 		if (json_streq(c->d, k, "tcp")) {
-			if (integer(c, key, k + 1, 1, POLICY_MAX_PORT, &port))
-				p->health_port = (unsigned)port;
+			tcp_port(c, key, k + 1, &p->health_port);
+		} else if (json_streq(c->d, k, "http")) {
+			check_http(c, p, k + 1);
 		} else if (json_streq(c->d, k, "command")) {
 			check_command(c, "health.command", &p->health_command, k + 1);
 		} else if (json_streq(c->d, k, "interval_ms")) {
@@ -265,34 +313,39 @@ static void check_health(struct mck *c, struct component *p, unsigned o)
 		} else if (json_streq(c->d, k, "fails")) {
 			integer(c, key, k + 1, 1, 100, &p->health_fails);
 		} else {
-			unknown(c, key, k, (const char *const[]){ "tcp", "command", "interval_ms",
-			        "timeout_ms", "fails", NULL }, "health.");
+			unknown(c, key, k, (const char *const[]){ "tcp", "http", "command",
+			        "interval_ms", "timeout_ms", "fails", NULL }, "health.");
 		}
 	}
-	if (!json_get(c->d, o, "tcp") && !json_get(c->d, o, "command"))
-		mck_problem(c, "health", "needs tcp, command or both");
+	if (!json_get(c->d, o, "tcp") && !json_get(c->d, o, "http") && !json_get(c->d, o, "command"))
+		mck_problem(c, "health", "needs one or more of tcp, http and command");
 }
 
-/* What ready waits for must be what the component's own (valid) policy
- * lets it make: a TCP port it may bind, a socket where it may write. */
+/* The policy POL lets its process bind TCP PORT: "none" is the session's
+ * whole loopback, the object form its bind_tcp_ports. */
+static int may_bind(const struct policy *pol, unsigned port)
+{
+	for (size_t i = 0; i < pol->nbind; i++)
+		if (pol->bind_ports[i] == port)
+			return 1;
+	return pol->net_none;
+}
+
+/* What ready waits for and health checks must be what the component's
+ * own (valid) policy lets it make: a TCP port it may bind, a socket where
+ * it may write. */
+#define UNBOUND "port %u is not in policy.network.bind_tcp_ports"
 static void check_ready_policy(struct mck *c, const struct component *p)
 {
 	const struct policy *pol = &p->pol;
-	size_t i;
 
-	for (i = 0; p->ready == READY_TCP && !pol->net_none && i < pol->nbind; i++)
-		if (pol->bind_ports[i] == p->ready_port)
-			break;
-	if (p->ready == READY_TCP && !pol->net_none && i == pol->nbind)
-		mck_problem(c, "ready.tcp", "port %u is not in policy.network.bind_tcp_ports",
-		        p->ready_port);
-	for (i = 0; p->health_port && !pol->net_none && i < pol->nbind; i++)
-		if (pol->bind_ports[i] == p->health_port)
-			break;
-	if (p->health_port && !pol->net_none && i == pol->nbind)
-		mck_problem(c, "health.tcp", "port %u is not in policy.network.bind_tcp_ports",
-		        p->health_port);
-	for (i = 0; p->ready_path && i < pol->write.n + pol->tmpfs.n; i++)
+	if (p->ready == READY_TCP && !may_bind(pol, p->ready_port))
+		mck_problem(c, "ready.tcp", UNBOUND, p->ready_port);
+	if (p->health_port && !may_bind(pol, p->health_port))
+		mck_problem(c, "health.tcp", UNBOUND, p->health_port);
+	if (p->http_port && !may_bind(pol, p->http_port))
+		mck_problem(c, "health.http.port", UNBOUND, p->http_port);
+	for (size_t i = 0; p->ready_path && i < pol->write.n + pol->tmpfs.n; i++)
 		if (path_beneath(p->ready_path, i < pol->write.n ? pol->write.v[i] :
 		                 pol->tmpfs.v[i - pol->write.n]))
 			return;
@@ -452,6 +505,7 @@ void manifest_free(struct manifest *m)
 		free(p->health_command.v);
 		free(p->role);
 		free(p->ready_path);
+		free(p->http_path);
 		free(p->after);
 		policy_free(&p->pol);
 	}

@@ -19,6 +19,7 @@
 #define MANIFEST_HEALTH_INTERVAL_MS 5000    /* health.interval_ms, when not set */
 #define MANIFEST_HEALTH_FAILS   3           /* health.fails, when not set */
 #define MANIFEST_HEALTH_TIMEOUT_MS 10000    /* health.timeout_ms, when not set */
+#define MANIFEST_HTTP_PATH_MAX  64          /* health.http.path's bytes */
 /* launch's uids when --uid-range is not given: above systemd's container
  * range (524288-1879048191), below its foreign range (2147352576 on). */
 #define MANIFEST_UID_RANGE      "1879048192-1879113727"
@@ -53,6 +54,8 @@ struct component {
 	size_t *after, nafter;       /* the components it starts after, by index */
 	int health;                  /* it has a health check: ... */
 	unsigned health_port;        /* health.tcp, or 0 */
+	unsigned http_port;          /* health.http.port, or 0 */
+	char *http_path;             /* ... its path: "/", then 0x21-0x7e */
 	struct strlist health_command;  /* health.command, or none */
 	unsigned long health_interval_ms, health_timeout_ms, health_fails;
 	unsigned after_tok;          /* its "after" in the manifest's document, or 0 */

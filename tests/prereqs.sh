@@ -37,6 +37,9 @@ cargo cargo examples learn
 cmake cmake examples
 nodejs node web
 chromium chromium web
+postgresql psql launch-share launch-tls
+redis-server redis-server launch-tls
+curl curl launch-daily launch-tls
 LIST
 [ -n "$missing" ] || exit 0
 skipping=$(printf '%s\n' $skipping | sort -u | sed 's|.*|tests/&.bats|' | tr '\n' ' ')

@@ -2,9 +2,11 @@
 # launch for daily use, continued (issue 41, DESIGN.md 4.8), as root:
 # every role writes its own state directory without its policy listing it
 # (run --state-dir), and no other role's; a component's health check (a
-# TCP connect as its uid, a command under its policy) that fails ends the
-# session with 126 naming it, and a healthy one leaves main alone; check
-# validates health; --keep leaves the state directories and the status
+# TCP connect as its uid, an HTTP GET so, a command under its policy)
+# that fails ends the session with 126 naming it and why (for HTTP: the
+# status, no status line, a refused port, another uid's listener, no
+# answer in time), and a healthy one (HTTP: 2xx, 3xx) leaves main alone;
+# check validates health; --keep leaves the state directories and the status
 # after a failure, until the next launch of the id; launch status shows
 # each role's state.
 # The roles' scripts wait on FIFOs, never on time: the test makes a
@@ -170,14 +172,141 @@ serve_until() {
 	nothing_left
 }
 
-@test "check validates health, names the key a typo is near, and says what it does" {
+# $TMP/http.py PORT STATUS FIFO [TICKS]: an HTTP server on PORT that
+# answers each request with STATUS (200, 302, ...; "garbage": a line that
+# is no status line; "silent": nothing, holding the connection), and 503
+# once a line comes on FIFO; with TICKS, it writes there, for each request,
+# "STATUS PATH UID", UID the client socket's (/proc/net/tcp).
+http_serve() {
+	cat >"$TMP/http.py" <<'EOF'
+import os, select, socket, sys
+port, status, held = int(sys.argv[1]), sys.argv[2], []
+s = socket.socket()
+s.bind(("127.0.0.1", port))
+s.listen()
+f = os.open(sys.argv[3], os.O_RDWR)
+t = os.open(sys.argv[4], os.O_RDWR) if len(sys.argv) > 4 else None
+def uid(peer):
+    for line in open("/proc/net/tcp").readlines()[1:]:
+        w = line.split()
+        if int(w[1].split(":")[1], 16) == peer and int(w[2].split(":")[1], 16) == port:
+            return w[7]
+print("listening", flush=True)
+while True:
+    r, _, _ = select.select([s, f], [], [])
+    if f in r:
+        os.read(f, 64)
+        status = "503"
+        continue
+    c, a = s.accept()
+    req = b""
+    while b"\r\n\r\n" not in req:
+        d = c.recv(1024)
+        if not d:
+            break
+        req += d
+    if status == "silent":
+        held.append(c)
+        continue
+    c.sendall(b"hello\r\n" if status == "garbage" else b"HTTP/1.0 " + status.encode() + b" X\r\n\r\n")
+    if t is not None:
+        os.write(t, ("%s %s %s\n" % (status, req.split()[1].decode(), uid(a[1]))).encode())
+    c.close()
+EOF
+}
+
+# web ROLE PORT STATUS HEALTH [WRITE]: a component that runs http.py on
+# PORT answering STATUS, its stop FIFO $TMP/stop, HEALTH its "health"
+# (JSON); WRITE, one more path it writes, is its ticks FIFO.
+web() {
+	role "$1" '"'"$TMP"'/http.py","/proc"' '"write":["'"$TMP"'/stop"'"${5:+,\"$5\"}"']' \
+		'"ready":{"stdout_line":true},"health":'"$4" |
+		sed 's|"/bin/sh","'"$TMP/$1"'.sh"|"/usr/bin/python3","'"$TMP"'/http.py","'"$2"'","'"$3"'","'"$TMP"'/stop"'"${5:+,\"$5\"}"'|'
+}
+
+@test "health.http: a GET that turns 503 ends the session with 126 and a line naming the status; no status line, a refused port, another uid's listener and no answer in time do too" {
+	require_feature tool:python3
+	require_feature file:/usr/bin/python3
+	http_serve
+	mkfifo -m 666 "$TMP/stop"
+	manifest "$(web web 7000 200 '{"http":{"port":7000,"path":"/health"},"interval_ms":20,"fails":2}')"
+	script main "echo go >$TMP/to-test" 'exec sleep infinity'
+	exec 7<>"$TMP/to-test"
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	LAUNCHED=$!
+	read -r -t 60 -u 7 word
+	[ "$word" = go ]
+	echo stop >"$TMP/stop"
+	rc=0
+	wait "$LAUNCHED" || rc=$?
+	LAUNCHED=
+	[ "$rc" = 126 ]
+	[ ! -s "$TMP/out" ]
+	[ "$(tail -n 1 "$TMP/err")" = 'sharness-exec-launch: fatal: component "web" is unhealthy: HTTP GET /health on port 7000 answered 503, 2 checks in a row' ]
+	# each from the first check on, main waiting for ever: a status line
+	# that is none; a port with no listener; another role's uid listening
+	# on it (and answering 200); the connection held without a word past
+	# timeout_ms
+	local http='{"http":{"port":7000,"path":"/health"},"interval_ms":20,"fails":1}' other
+	local slow='{"http":{"port":7000,"path":"/health"},"interval_ms":20,"timeout_ms":50,"fails":1}'
+	other=$(web other 7001 200 '{"tcp":7001}' | tr -d '\n')
+	script main 'exec sleep infinity'
+	for case in "garbage|$http|on port 7000 answered no status line" \
+		"200|${http/7000/7001}|on port 7001: the port accepts no connection" \
+		"200|${http/7000/7001}|on port 7001: another uid listens on the port|$other" \
+		"silent|$slow|on port 7000 did not end within 50 ms"; do
+		IFS='|' read -r status health why more <<<"$case"
+		manifest "$(web web 7000 "$status" "$health")${more:+,$more}"
+		run -126 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh"
+		[ -z "$output" ]
+		[ "${stderr_lines[-1]}" = "sharness-exec-launch: fatal: component \"web\" is unhealthy: HTTP GET /health $why, 1 check in a row" ]
+	done
+	nothing_left
+}
+
+@test "health.http: 2xx and 3xx are healthy; each GET comes from the component's uid while main runs" {
+	require_feature tool:python3
+	require_feature file:/usr/bin/python3
+	http_serve
+	mkfifo -m 666 "$TMP/stop" "$TMP/ticks"
+	# the test holds the ticks FIFO open both ways, as the TCP test does
+	exec 8<>"$TMP/ticks"
+	manifest "$(web ok 7000 200 '{"http":{"port":7000,"path":"/health"},"interval_ms":20,"fails":1}' "$TMP/ticks"),
+		$(web moved 7001 302 '{"http":{"port":7001,"path":"/up?x=1"},"interval_ms":20,"fails":1}' "$TMP/ticks")"
+	sed -i 's|"read":\["'"$TMP"'/main.sh"|&,"'"$TMP"'/ticks"|' "$TMP/m.json"
+	H=$("$SHARNESS_EXEC" hash "$TMP/m.json")
+	# main reads the ticks until it has two of each server's
+	run -0 --separate-stderr "$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh -c \
+		"a=0 b=0; exec 3<$TMP/ticks; while [ \$a -lt 2 ] || [ \$b -lt 2 ]; do read -r x <&3; case \$x in
+		 '200 /health '*) a=\$((a + 1)) ;; '302 /up?x=1 '*) b=\$((b + 1)) ;; esac; echo \"\$x\"; done"
+	exec 8>&-
+	[ -z "$(grep unhealthy <<<"$stderr")" ]
+	# each server's GETs from one uid of the session's, not main's, each
+	# its own
+	local seen
+	seen=$(awk '{ print $1, $3 }' <<<"$output" | sort -u)
+	[ "$(cut -d' ' -f1 <<<"$seen" | tr '\n' ' ')" = "200 302 " ]
+	for uid in $(cut -d' ' -f2 <<<"$seen"); do
+		[ "$uid" -ge "$FIRST" ] && [ "$uid" -le "$LAST" ]
+	done
+	[ "$(cut -d' ' -f2 <<<"$seen" | sort -u | wc -l)" = 2 ]
+	nothing_left
+}
+
+@test "check validates health, http too, names the key a typo is near, and says what it does" {
 	write_policy "$TMP/h.json" '{"launch":1,"id":"h","components":[
 	 {"role":"db","command":["/bin/true"],"helth":{},
 	  "policy":{"pbp":1,"id":"db","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[5432]},"process":{"no_new_privs":true}}},
 	 {"role":"kv","command":["/bin/true"],"health":{"tcp":6379,"intervall_ms":5,"fails":0,"command":[]},
 	  "policy":{"pbp":1,"id":"kv","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[5432]},"process":{"no_new_privs":true}}},
 	 {"role":"fz","command":["/bin/true"],"health":{},"freeze_when_ready":true,"ready":{"stdout_line":true},
-	  "policy":{"pbp":1,"id":"fz","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}],
+	  "policy":{"pbp":1,"id":"fz","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}},
+	 {"role":"web","command":["/bin/true"],"health":{"htp":{},"http":{"prot":80,"path":"health"}},
+	  "policy":{"pbp":1,"id":"web","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[80]},"process":{"no_new_privs":true}}},
+	 {"role":"web2","command":["/bin/true"],"health":{"http":{"port":8080,"path":"/a b"}},
+	  "policy":{"pbp":1,"id":"web2","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[80]},"process":{"no_new_privs":true}}},
+	 {"role":"web3","command":["/bin/true"],"health":{"http":"/health"},
+	  "policy":{"pbp":1,"id":"web3","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}],
 	 "main":{"role":"main","health":{"tcp":1},"policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
 	run -125 --separate-stderr "$SHARNESS_EXEC" check "$TMP/h.json"
 	[ "$stderr" = "sharness-exec: $TMP/h.json: components[0] \"db\": helth: unknown key; did you mean health?
@@ -185,15 +314,28 @@ sharness-exec: $TMP/h.json: components[1] \"kv\": health.intervall_ms: unknown k
 sharness-exec: $TMP/h.json: components[1] \"kv\": health.fails: must be 1-100, not 0
 sharness-exec: $TMP/h.json: components[1] \"kv\": health.command: must be an array of at least one string
 sharness-exec: $TMP/h.json: components[1] \"kv\": health.tcp: port 6379 is not in policy.network.bind_tcp_ports
-sharness-exec: $TMP/h.json: components[2] \"fz\": health: needs tcp, command or both
+sharness-exec: $TMP/h.json: components[2] \"fz\": health: needs one or more of tcp, http and command
 sharness-exec: $TMP/h.json: components[2] \"fz\": health: a component frozen when ready answers no health check
+sharness-exec: $TMP/h.json: components[3] \"web\": health.htp: unknown key; did you mean health.http?
+sharness-exec: $TMP/h.json: components[3] \"web\": health.http.prot: unknown key; did you mean health.http.port?
+sharness-exec: $TMP/h.json: components[3] \"web\": health.http.path: must be 1-64 bytes of printable ASCII without spaces, starting with /: \"health\"
+sharness-exec: $TMP/h.json: components[3] \"web\": health.http: needs port and path
+sharness-exec: $TMP/h.json: components[4] \"web2\": health.http.path: must be 1-64 bytes of printable ASCII without spaces, starting with /: \"/a b\"
+sharness-exec: $TMP/h.json: components[4] \"web2\": health.http.port: port 8080 is not in policy.network.bind_tcp_ports
+sharness-exec: $TMP/h.json: components[5] \"web3\": health.http: must be an object
 sharness-exec: $TMP/h.json: main \"main\": health: unknown key" ]
 	write_policy "$TMP/h.json" '{"launch":1,"id":"h","components":[
 	 {"role":"kv","command":["/bin/true"],"health":{"tcp":6379,"command":["/bin/true"],"interval_ms":500},
-	  "policy":{"pbp":1,"id":"kv","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[6379]},"process":{"no_new_privs":true}}}],
+	  "policy":{"pbp":1,"id":"kv","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[6379]},"process":{"no_new_privs":true}}},
+	 {"role":"web","command":["/bin/true"],"health":{"http":{"path":"/health?full=1","port":8080},"tcp":8080,"command":["/bin/true"]},
+	  "policy":{"pbp":1,"id":"web","files":{"exec":['"$SYS"']},"network":{"bind_tcp_ports":[8080]},"process":{"no_new_privs":true}}},
+	 {"role":"web2","command":["/bin/true"],"health":{"http":{"port":8081,"path":"/"}},
+	  "policy":{"pbp":1,"id":"web2","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}],
 	 "main":{"role":"main","policy":{"pbp":1,"id":"m","files":{"exec":['"$SYS"']},"network":"none","process":{"no_new_privs":true}}}}'
 	run -0 --separate-stderr "$SHARNESS_EXEC" check "$TMP/h.json"
 	[[ ${lines[1]} == 'components[0] "kv": '*'; health: TCP port 6379 and its command every 500 ms, each within 10000 ms, 3 failed in a row end the session' ]]
+	[[ ${lines[2]} == 'components[1] "web": '*'; health: TCP port 8080, HTTP GET /health?full=1 on port 8080 and its command every 5000 ms, each within 10000 ms, 3 failed in a row end the session' ]]
+	[[ ${lines[3]} == 'components[2] "web2": '*'; health: HTTP GET / on port 8081 every 5000 ms, each within 10000 ms, 3 failed in a row end the session' ]]
 }
 
 # kept_gone: no state kept for the manifest "health", no mount of it left.

@@ -113,7 +113,7 @@ build_depends() {
 	[[ $stderr == *"tests/man.bats"* ]] && [[ $stderr == *"tests/sign.bats"* ]]
 	[[ $stderr == *"(Debian: apt-get install python3 mandoc golang-go "* ]]
 	# With everything there it says nothing.
-	run -0 --separate-stderr sh -c 'PATH=$1:$PATH; for p in python3 mandoc go openssl strace zsh fish meson ninja cargo cmake node chromium; do
+	run -0 --separate-stderr sh -c 'PATH=$1:$PATH; for p in python3 mandoc go openssl strace zsh fish meson ninja cargo cmake node chromium psql redis-server curl; do
 		printf "#!/bin/sh\n" >"$1/$p"; chmod 755 "$1/$p"; done
 		sh "$2" bats' sh "$TMP/bin" "$top_srcdir/tests/prereqs.sh"
 	if [ -e /usr/lib/python3.11/test/test_socketserver.py ] && [ -e /usr/share/bash-completion/bash_completion ]; then

@@ -43,12 +43,14 @@ ceiling() {
 # the logs directory, main's --share-read and SHARNESS_AI_LOGS); then
 # sharness-exec 5270 to 5280 and sharness-exec-launch 7130 to 7150 for
 # launch --explain (issue 41: run --explain-as ROLE, the explain step's
-# --as; launch's --explain, each role's run and dry-run chain with it).
+# --as; launch's --explain, each role's run and dry-run chain with it);
+# then launch's health.http (issue 41: its checker, which sign links too,
+# and the GET in health.c): launch 7150 to 7270, sign 3950 to 4000.
 BUDGETS="sharness-exec:5280 sharness-exec-netns:250 sharness-exec-supervise:2460
 	sharness-exec-explain:1330 sharness-exec-limits:1050 sharness-exec-view:2150
 	sharness-exec-listen:495 sharness-exec-landlock:900 sharness-exec-egress:1280
-	sharness-exec-probe:1550 sharness-exec-sign:3950 sharness-exec-learn:3530
-	sharness-exec-launch:7150"
+	sharness-exec-probe:1550 sharness-exec-sign:4000 sharness-exec-learn:3530
+	sharness-exec-launch:7270"
 # What `run` executes: the front end and every step of its chain, each
 # file once (lib/ and the policy library are shared). The default run
 # (netns, supervise, view, landlock: "none", no caps) and the largest
