@@ -109,10 +109,10 @@ go_suite() {
 	mkdir "$TMP/bare-tmp" "$TMP/confined-tmp"
 	# On a failure, regrtest's own account of it: which test, and why.
 	run bare env TMPDIR="$TMP/bare-tmp" "$PYTHON" "${args[@]}" --junit-xml "$TMP/bare.xml"
-	[ "$status" = 0 ] || { printf '%s\n' "${lines[@]: -40}"; false; }
+	[ "$status" = 0 ] || { echo "status $status"; printf '%s\n' "${lines[@]: -40}"; false; }
 	py_verdicts "$TMP/bare.xml" >"$TMP/bare"
 	run env TMPDIR="$TMP/confined-tmp" "${CONFINED[@]}" "$PYTHON" "${args[@]}" --junit-xml "$TMP/confined.xml"
-	[ "$status" = 0 ] || { printf '%s\n' "${lines[@]: -40}"; false; }
+	[ "$status" = 0 ] || { echo "status $status"; printf '%s\n' "${lines[@]: -40}"; false; }
 	py_verdicts "$TMP/confined.xml" >"$TMP/confined"
 	diff -u "$TMP/bare" "$TMP/confined"
 	grep -qx 'test.test_socketserver.SocketServerTest.test_UnixStreamServer ok' "$TMP/bare"
