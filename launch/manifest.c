@@ -355,11 +355,16 @@ static void check_ready_policy(struct mck *c, const struct component *p)
 		        q(p->ready_path));
 }
 
-/* An inline policy's env may neither inherit nor set what launch sets. */
+/* An inline policy's env may neither inherit nor set what launch sets;
+ * and it names no hosts: a role keeps the session's network, where no
+ * egress step stands (run --in-session refuses it, once the role starts). */
 static void check_launch_env(struct mck *c, const struct policy *pol)
 {
 	char kp[64 + MANIFEST_READY_NAME_MAX];
 
+	if (pol->hosts.n)
+		mck_problem(c, "policy.network.hosts", "a role keeps the session's network, "
+		            "where no egress step stands: name ports, or \"none\"");
 	for (size_t i = 0; i < pol->env_inherit.n; i++)
 		if (manifest_launch_sets(pol->env_inherit.v[i])) {
 			snprintf(kp, sizeof kp, "policy.env.inherit[%zu]", i);
