@@ -105,7 +105,7 @@ JSON
 	# directories are, each its role's uid's
 	mkdir "$hand"
 	mount -t tmpfs -o nosuid,nodev,mode=0755 bench-launch-by-hand "$hand"
-	trap 'umount "$TMP/hand"; rm -rf "$TMP"' EXIT
+	trap 'umount "$TMP/hand" || true; rm -rf "$TMP"' EXIT
 	mkdir -m 700 "$hand/db" "$hand/redis"
 	chown "$db" "$hand/db"
 	chown "$redis" "$hand/redis"
