@@ -139,6 +139,7 @@ rm -rf $hand/db/data
 SH
 	chmod 755 "$TMP/by-hand" "$TMP/bare"
 	mh=$(hash m)
+	hand_outside
 	cd /
 	# each once, what it says shown only when it fails
 	for c in "$fe launch -m $TMP/m.json -H $mh -- /bin/true" "$TMP/by-hand" "$TMP/bare"; do
@@ -153,6 +154,15 @@ SH
 }
 line='["/bin/sh","-c","echo ready; exec sleep infinity"]'
 hash() { "$fe" hash "$TMP/$1.json"; }
+# hand_outside: the by-hand uids lie outside the range launch takes from
+# (its dry run of $TMP/m.json, pinned by $mh, says which)
+hand_outside() {
+	local r
+	r=$("$fe" launch --dry-run -m "$TMP/m.json" -H "$mh" -- /bin/true 2>/dev/null |
+		sed -n 's/^uids: .* from \([0-9]*-[0-9]*\),.*/\1/p') || true
+	[ -n "$r" ] && { [ $((HAND + 2)) -lt "${r%-*}" ] || [ "$HAND" -gt "${r#*-}" ]; } ||
+		{ echo "bench/launch.sh: by-hand uids $HAND-$((HAND + 2)) in launch's range ${r:-(none said)}" >&2; exit 2; }
+}
 if [ "$mode" = services ]; then
 	services
 	exit
@@ -189,6 +199,7 @@ wait \$a \$b || true
 SH
 chmod 755 "$TMP/by-hand"
 mh=$(hash m)
+hand_outside
 cd /
 "$fe" launch -m "$TMP/m.json" -H "$mh" -- /bin/true
 "$TMP/by-hand"
