@@ -61,16 +61,6 @@ void tcp_listeners(const char *file, unsigned port, uid_t uid, int *mine, int *o
 	fclose(f);
 }
 
-void probe_pause(const struct timespec *t0, long *ms)
-{
-	struct timespec t = { 0, *ms * 1000 * 1000 }, now;
-
-	nanosleep(&t, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - t0->tv_sec > 1 || (now.tv_sec - t0->tv_sec == 1 && now.tv_nsec >= t0->tv_nsec))
-		*ms = *ms < 100 ? *ms + 10 : 100;
-}
-
 static NORETURN void tcp_probe(const struct role *r)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(r->c->ready_port),

@@ -165,15 +165,9 @@ static void scan_busy(const struct launch *s)
 		snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
-		while (fgets(line, sizeof line, f)) {
-			int gid = !strncmp(line, "Gid:", 4);
-
-			if ((gid || !strncmp(line, "Uid:", 4)) &&
-			    sscanf(line + 4, "%lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4)
+		for (int n = 0; n < 2 && fgets(line, sizeof line, f);)	/* Uid's, Gid's */
+			if (sscanf(line, "%*[UG]id: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4 && ++n)
 				note_busy(s, id);
-			if (gid)
-				break;
-		}
 		fclose(f);
 	}
 	closedir(d);

@@ -84,6 +84,16 @@ static long find_confined(long pid, ino_t mnt, int depth)
 	return found;
 }
 
+void probe_pause(const struct timespec *t0, long *ms)
+{
+	struct timespec t = { 0, *ms * 1000 * 1000 }, now;
+
+	nanosleep(&t, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - t0->tv_sec > 1 || (now.tv_sec - t0->tv_sec == 1 && now.tv_nsec >= t0->tv_nsec))
+		*ms = *ms < 100 ? *ms + 10 : 100;
+}
+
 NORETURN void unix_probe(const struct role *r)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
