@@ -174,6 +174,9 @@ NORETURN void exec_run(const struct launch *s, const struct role *r, char **cmd)
 void components_start(struct launch *s);
 /* unixready.c: the probe of R's UNIX socket, in R's view, as R. */
 NORETURN void unix_probe(const struct role *r);
+/* unixready.c: a probe's pause before its next try: 10 ms (*MS) through its
+ * first second from T0, then 10 ms longer each time, up to 100 ms. */
+void probe_pause(const struct timespec *t0, long *ms);
 /* line.c: read what component R wrote on its stdout and stderr: its
  * first stdout line, for stdout_line, as its ready line, the rest to
  * log_bytes; 0 once both are at their end. */

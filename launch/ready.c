@@ -7,7 +7,9 @@
  * within its timeout (the manifest's timeout_seconds, else
  * MANIFEST_READY_TIMEOUT). The TCP probe is a child of the session's init
  * that drops to the component's uid before it connects, in the session's
- * network namespace; it retries a refused connection every 10 to 100 ms.
+ * network namespace; it retries a refused connection every 10 ms through
+ * its first second, when most services come up, then every 10 ms longer
+ * up to 100 ms (probe_pause).
  * The port counts only while every socket listening on it in the session
  * belongs to the component's uid (/proc/self/net/tcp and tcp6, written by
  * the kernel): another role that squats it first is not the component,
@@ -63,12 +65,14 @@ static NORETURN void tcp_probe(const struct role *r)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(r->c->ready_port),
 	                         .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	struct timespec t0;
+	long ms = 10;
 	int fd;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || setgroups(0, NULL) < 0 ||
 	    setresgid(r->gid, r->gid, r->gid) < 0 || setresuid(r->uid, r->uid, r->uid) < 0)
 		_exit(EXIT_CONFINE);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
 			_exit(EXIT_CONFINE);
@@ -82,9 +86,7 @@ static NORETURN void tcp_probe(const struct role *r)
 				_exit(0);
 		}
 		close(fd);
-		nanosleep(&pause, NULL);
-		if (pause.tv_nsec < 100 * 1000 * 1000)
-			pause.tv_nsec += 10 * 1000 * 1000;
+		probe_pause(&t0, &ms);
 	}
 }
 

@@ -136,7 +136,9 @@ int run_dir(void)
 
 /* The ids of S's range that a process runs as (real, effective, saved or
  * fs uid or gid), from one walk of /proc: such a uid is not free,
- * whatever its lock says. */
+ * whatever its lock says. Each status is read only up to its Gid line,
+ * which follows its Uid line, near its start: a busy machine has many
+ * processes, and the lines after it are most of each file. */
 static unsigned long busy[1024];
 static size_t nbusy;
 
@@ -163,9 +165,8 @@ static void scan_busy(const struct launch *s)
 		snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
-		while (fgets(line, sizeof line, f))
-			if (sscanf(line, "Uid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4 ||
-			    sscanf(line, "Gid: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4)
+		for (int n = 0; n < 2 && fgets(line, sizeof line, f);)	/* Uid's, Gid's */
+			if (sscanf(line, "%*[UG]id: %lu %lu %lu %lu", &id[0], &id[1], &id[2], &id[3]) == 4 && ++n)
 				note_busy(s, id);
 		fclose(f);
 	}

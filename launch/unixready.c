@@ -5,8 +5,9 @@
  * process stands (a descendant of its run's supervisor in another mount
  * namespace than the session's, with a seccomp filter, so past the view
  * step and the landlock step), joins that process's mount namespace,
- * drops to the component's uid and gid, and only then connects, every 10
- * to 100 ms until the socket accepts. Pids are read from the host's
+ * drops to the component's uid and gid, and only then connects until the
+ * socket accepts, each wait every 10 ms through the probe's first second,
+ * then up to 100 ms (probe_pause). Pids are read from the host's
  * /proc, where the supervisor's pid is the one its pidfd's fdinfo gives. */
 #include <dirent.h>
 #include <errno.h>
@@ -83,35 +84,38 @@ static long find_confined(long pid, ino_t mnt, int depth)
 	return found;
 }
 
-static void pause_ms(long *ms)
+void probe_pause(const struct timespec *t0, long *ms)
 {
-	struct timespec t = { 0, *ms * 1000 * 1000 };
+	struct timespec t = { 0, *ms * 1000 * 1000 }, now;
 
 	nanosleep(&t, NULL);
-	if (*ms < 100)
-		*ms += 10;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - t0->tv_sec > 1 || (now.tv_sec - t0->tv_sec == 1 && now.tv_nsec >= t0->tv_nsec))
+		*ms = *ms < 100 ? *ms + 10 : 100;
 }
 
 NORETURN void unix_probe(const struct role *r)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	long supervisor = host_pid(r->pidfd), target, ms = 10;
+	struct timespec t0;
 	char path[64];
 	struct stat self;
 	int ns, fd;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || supervisor < 0 ||
 	    stat("/proc/self/ns/mnt", &self) < 0)
 		_exit(EXIT_CONFINE);
 	while (!(target = find_confined(supervisor, self.st_ino, 8)))
-		pause_ms(&ms);
+		probe_pause(&t0, &ms);
 	snprintf(path, sizeof path, "/proc/%ld/ns/mnt", target);
 	if ((ns = open(path, O_RDONLY | O_CLOEXEC)) < 0 || setns(ns, CLONE_NEWNS) < 0 ||
 	    chdir("/") < 0 || setgroups(0, NULL) < 0 || setresgid(r->gid, r->gid, r->gid) < 0 ||
 	    setresuid(r->uid, r->uid, r->uid) < 0)
 		_exit(EXIT_CONFINE);
 	snprintf(a.sun_path, sizeof a.sun_path, "%s", r->c->ready_path);
-	for (ms = 10;; pause_ms(&ms)) {
+	for (;; probe_pause(&t0, &ms)) {
 		if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
 			_exit(EXIT_CONFINE);
 		if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0)
