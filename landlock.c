@@ -392,16 +392,27 @@ static void refuse_reopenable_fds(void)
 
 /* The view's procfs for the setgid server (view/viewdev.c: procfd=FD in
  * the walls record), close-on-exec at once: the target never holds it.
- * -1 where there is none. */
+ * Without one (no mount namespace, or the step run by hand), this step's
+ * own /proc where it is a procfs whose "self" is this process: then its
+ * pids are the server's and the notifications' (not where a pid namespace
+ * came without a mount namespace: there /proc is the host's). -1: none. */
 static int take_procfd(void)
 {
 	const char *v = walls_value("procfd");
-	unsigned long fd;
+	unsigned long fd = ULONG_MAX;
 	struct statfs sf;
+	char self[16] = "", me[16];
 
-	if (!v || !parse_ulong(v, 3, INT_MAX, &fd))
+	if (v && parse_ulong(v, 3, INT_MAX, &fd) && fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
 		return -1;
-	if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+	if (fd == ULONG_MAX) {
+		snprintf(me, sizeof me, "%d", (int)getpid());
+		fd = (unsigned long)open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if ((int)fd < 0 || readlinkat((int)fd, "self", self, sizeof self - 1) < 0 ||
+		    strcmp(self, me))
+			fd = (unsigned long)-1;
+	}
+	if ((int)fd < 0)
 		return -1;
 	if (fstatfs((int)fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */) {
 		close((int)fd);
@@ -412,20 +423,19 @@ static int take_procfd(void)
 
 /* The setgid bit on directories (issue 42): a server outside the domain
  * sets it, where one can be had; else the filter refuses it everywhere,
- * as on files. Not in the object form, where the listen step holds the
- * chain's one listener and its server sets the bit instead, nor under -X
- * (the observer lists the refusal instead, which a server's answer would
- * hide from it). */
+ * as on files. Under -X too: the observer traces the server, which tells
+ * it of each file it refuses (lib/setgidcall.h). Not in the object form,
+ * where the listen step holds the chain's one listener and its server
+ * sets the bit instead (listen/setgidguard.c), where it has the view's
+ * procfs. */
 static unsigned setgid_server(int procfd)
 {
 	const char *why;
 
-	if (o.net || o.explain) {
+	if (o.net) {
 		if (procfd >= 0)
 			close(procfd);
-		/* The listen guard's server takes the calls (listen/setgidguard.c). */
-		return o.net && !o.explain && walls_noted("setgid", "listen") ?
-		       SECCOMP_SETGID_ABOVE : 0;
+		return walls_noted("setgid", "listen") ? SECCOMP_SETGID_ABOVE : 0;
 	}
 	return setgid_start(procfd, &why) == 0 ? SECCOMP_NOTIFY_SETGID : 0;
 }

@@ -75,9 +75,10 @@ struct call {
 void explain_call(pid_t pid, const struct call *c, int err, const char *cwd);
 /* explaincall.c: does the seccomp filter refuse call C for a set-id bit
  * in its mode (seccomp.h's SECCOMP_DENY_SETID)? explain_setid records it,
- * refused with ERR. */
+ * refused with ERR, by the filter or (SERVER) by a setgid server, which
+ * told the observer of a file (observer.c). */
 int setid_refused(const struct call *c);
-void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd);
+void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd, int server);
 /* explainnet.c: the call C of PID was refused with ERR by a rule of the
  * seccomp filter (SECCOMP_EXPLAIN): record it from the filter's rule
  * table. */

@@ -100,6 +100,7 @@ static void serve(int sock) NORETURN;
 static void serve(int sock)
 {
 	notify_detach(keep_ptrace ? 1U << CAP_SYS_PTRACE : 0, 0, "setgid-server", sock, proc_fd);
+	setgid_tell_install();	/* --explain hears of a file's refusal */
 	notify_serve(sock, handle);
 }
 
