@@ -399,26 +399,31 @@ static void refuse_reopenable_fds(void)
 static int take_procfd(void)
 {
 	const char *v = walls_value("procfd");
-	unsigned long fd = ULONG_MAX;
+	unsigned long n;
 	struct statfs sf;
 	char self[16] = "", me[16];
+	int fd;
 
-	if (v && parse_ulong(v, 3, INT_MAX, &fd) && fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
-		return -1;
-	if (fd == ULONG_MAX) {
+	if (v) {
+		if (!parse_ulong(v, 3, INT_MAX, &n) || fcntl((int)n, F_SETFD, FD_CLOEXEC) < 0)
+			return -1;
+		fd = (int)n;
+	} else {
 		snprintf(me, sizeof me, "%d", (int)getpid());
-		fd = (unsigned long)open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if ((int)fd < 0 || readlinkat((int)fd, "self", self, sizeof self - 1) < 0 ||
-		    strcmp(self, me))
-			fd = (unsigned long)-1;
+		fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 && (readlinkat(fd, "self", self, sizeof self - 1) < 0 ||
+		                strcmp(self, me))) {
+			close(fd);
+			return -1;
+		}
 	}
-	if ((int)fd < 0)
+	if (fd < 0)
 		return -1;
-	if (fstatfs((int)fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */) {
-		close((int)fd);
+	if (fstatfs(fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */) {
+		close(fd);
 		return -1;
 	}
-	return (int)fd;
+	return fd;
 }
 
 /* The setgid bit on directories (issue 42): a server outside the domain
