@@ -392,34 +392,39 @@ static void refuse_reopenable_fds(void)
 
 /* The view's procfs for the setgid server (view/viewdev.c: procfd=FD in
  * the walls record), close-on-exec at once: the target never holds it.
- * Without one (no mount namespace, or the step run by hand), this step's
- * own /proc where it is a procfs whose "self" is this process: then its
- * pids are the server's and the notifications' (not where a pid namespace
- * came without a mount namespace: there /proc is the host's). -1: none. */
+ * -1 where there is none. */
 static int take_procfd(void)
 {
 	const char *v = walls_value("procfd");
-	unsigned long n;
+	unsigned long fd;
 	struct statfs sf;
-	char self[16] = "", me[16];
-	int fd;
 
-	if (v) {
-		if (!parse_ulong(v, 3, INT_MAX, &n) || fcntl((int)n, F_SETFD, FD_CLOEXEC) < 0)
-			return -1;
-		fd = (int)n;
-	} else {
-		snprintf(me, sizeof me, "%d", (int)getpid());
-		fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0 && (readlinkat(fd, "self", self, sizeof self - 1) < 0 ||
-		                strcmp(self, me))) {
-			close(fd);
-			return -1;
-		}
-	}
-	if (fd < 0)
+	if (!v || !parse_ulong(v, 3, INT_MAX, &fd))
 		return -1;
-	if (fstatfs(fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */) {
+	if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+		return -1;
+	if (fstatfs((int)fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */) {
+		close((int)fd);
+		return -1;
+	}
+	return (int)fd;
+}
+
+/* A chain with no namespace at all (the record notes neither a view nor
+ * a pid namespace): this step's own /proc, where it is a procfs whose
+ * "self" is this process, so that its pids are the server's and the
+ * notifications' (a pid namespace without a mount namespace fails both:
+ * there /proc is the host's). By hand, no record tells: none, as before.
+ * Opened only now, after the ruleset's paths. -1: none. */
+static int own_procfd(void)
+{
+	char self[16] = "";
+	struct statfs sf;
+	int fd = !o.record || walls_value("view") || walls_value("pid") ? -1 :
+	         open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0 && (readlinkat(fd, "self", self, sizeof self - 1) < 0 || atoi(self) != getpid() ||
+	                fstatfs(fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */)) {
 		close(fd);
 		return -1;
 	}
@@ -442,7 +447,8 @@ static unsigned setgid_server(int procfd)
 			close(procfd);
 		return walls_noted("setgid", "listen") ? SECCOMP_SETGID_ABOVE : 0;
 	}
-	return setgid_start(procfd, &why) == 0 ? SECCOMP_NOTIFY_SETGID : 0;
+	return setgid_start(procfd >= 0 ? procfd : own_procfd(), &why) == 0 ?
+	       SECCOMP_NOTIFY_SETGID : 0;
 }
 
 /* Install the filter; with the setgid server, hand it the listener, or

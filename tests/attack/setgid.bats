@@ -338,24 +338,35 @@ t_nons() {
 
 # A pid namespace without a mount namespace: /proc is not of the step's
 # pid namespace (its "self" is another number), so no server: the bit is
-# refused on a directory, and under --explain listed as such. With
-# --mount-proc it is the step's again, and the bit is set. (The landlock
-# and explain steps by hand, as root: unshare(1) makes the namespaces.)
+# refused on a directory, and under --explain listed as such; so it is
+# where the walls record notes the pid namespace. With --mount-proc it is
+# the step's again, and the bit is set. (The landlock and explain steps
+# by hand, as root, with a walls record of their own, -W: unshare(1)
+# makes the namespaces. Without a record, by hand, there is no server.)
 @test "a pid namespace without a mount namespace: no server, the bit refused and listed; with its own /proc, set" {
 	sneed root
-	local sh='mkdir "$0"; chmod g+s "$0"; echo $?' L=(-b -x /usr -w "$TMP/w")
+	local sh='mkdir "$0"; chmod g+s "$0"; echo $?' R=(-b -x /usr -w "$TMP/w") L
+	L=(-W 3 "${R[@]}")
+	: >"$TMP/walls"
+	printf 'pid=namespace\n' >"$TMP/walls-pid"
 	cd "$TMP/w"
-	run --separate-stderr "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" none
+	run --separate-stderr "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" none 3<"$TMP/walls"
 	[ "$output" = 0 ]
 	[ -g "$TMP/w/none" ]
-	run --separate-stderr unshare --pid --fork "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" pid
+	run --separate-stderr "$LANDLOCK" "${R[@]}" -- /usr/bin/sh -c "$sh" norecord
+	[ "$output" = 1 ]
+	[ ! -g "$TMP/w/norecord" ]
+	run --separate-stderr unshare --pid --fork "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" pid 3<"$TMP/walls"
 	[ "$output" = 1 ]
 	[ ! -g "$TMP/w/pid" ]
-	run --separate-stderr unshare --pid --fork --mount-proc "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" both
+	run --separate-stderr unshare --pid --fork --mount-proc "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" both 3<"$TMP/walls"
 	[ "$output" = 0 ]
 	[ -g "$TMP/w/both" ]
+	run --separate-stderr unshare --pid --fork --mount-proc "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" noted 3<"$TMP/walls-pid"
+	[ "$output" = 1 ]
+	[ ! -g "$TMP/w/noted" ]
 	[[ "$(uname -m)" == x86_64 ]] || return 0 # SECCOMP_EXPLAIN's traps
-	run --separate-stderr unshare --pid --fork "$HELPERDIR/sharness-exec-explain" -x /usr -w "$TMP/w" -- "$LANDLOCK" -X "${L[@]}" -- /usr/bin/sh -c "$sh" pidx
+	run --separate-stderr unshare --pid --fork "$HELPERDIR/sharness-exec-explain" -x /usr -w "$TMP/w" -- "$LANDLOCK" -X "${L[@]}" -- /usr/bin/sh -c "$sh" pidx 3<"$TMP/walls"
 	echo "$output"$'\n'"$stderr"
 	[ "$output" = 1 ]
 	[ ! -g "$TMP/w/pidx" ]
