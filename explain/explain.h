@@ -25,7 +25,8 @@ struct denial {
 	char *what;          /* the path, or ADDRESS:PORT, or what was asked */
 	int err;             /* the errno the target saw */
 	const char *status;  /* "hidden by the policy", "refused by the policy",
-	                      * "absent", "unknown", "refused by the seccomp filter" */
+	                      * "absent", "unknown", "refused by the seccomp filter",
+	                      * "refused by the setgid server" */
 	char *allow;         /* the JSON to paste into the policy, or NULL */
 	const char *why;     /* with no ALLOW: why no policy change allows it
 	                      * (or, "unknown", why none can be suggested) */
