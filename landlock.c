@@ -410,24 +410,45 @@ static int take_procfd(void)
 	return (int)fd;
 }
 
+/* A chain with no namespace at all (the record notes neither a view nor
+ * a pid namespace): this step's own /proc, where it is a procfs whose
+ * "self" is this process, so that its pids are the server's and the
+ * notifications' (a pid namespace without a mount namespace fails both:
+ * there /proc is the host's). By hand, no record tells: none, as before.
+ * Opened only now, after the ruleset's paths. -1: none. */
+static int own_procfd(void)
+{
+	char self[16] = "";
+	struct statfs sf;
+	int fd = !o.record || walls_value("view") || walls_value("pid") ? -1 :
+	         open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0 && (readlinkat(fd, "self", self, sizeof self - 1) < 0 || atoi(self) != getpid() ||
+	                fstatfs(fd, &sf) < 0 || sf.f_type != 0x9fa0 /* PROC_SUPER_MAGIC */)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* The setgid bit on directories (issue 42): a server outside the domain
  * sets it, where one can be had; else the filter refuses it everywhere,
- * as on files. Not in the object form, where the listen step holds the
- * chain's one listener and its server sets the bit instead, nor under -X
- * (the observer lists the refusal instead, which a server's answer would
- * hide from it). */
+ * as on files. Under -X too: the observer traces the server, which tells
+ * it of each file it refuses (lib/setgidcall.h). Not in the object form,
+ * where the listen step holds the chain's one listener and its server
+ * sets the bit instead (listen/setgidguard.c), where it has the view's
+ * procfs. */
 static unsigned setgid_server(int procfd)
 {
 	const char *why;
 
-	if (o.net || o.explain) {
+	if (o.net) {
 		if (procfd >= 0)
 			close(procfd);
-		/* The listen guard's server takes the calls (listen/setgidguard.c). */
-		return o.net && !o.explain && walls_noted("setgid", "listen") ?
-		       SECCOMP_SETGID_ABOVE : 0;
+		return walls_noted("setgid", "listen") ? SECCOMP_SETGID_ABOVE : 0;
 	}
-	return setgid_start(procfd, &why) == 0 ? SECCOMP_NOTIFY_SETGID : 0;
+	return setgid_start(procfd >= 0 ? procfd : own_procfd(), &why) == 0 ?
+	       SECCOMP_NOTIFY_SETGID : 0;
 }
 
 /* Install the filter; with the setgid server, hand it the listener, or

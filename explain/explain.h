@@ -25,7 +25,8 @@ struct denial {
 	char *what;          /* the path, or ADDRESS:PORT, or what was asked */
 	int err;             /* the errno the target saw */
 	const char *status;  /* "hidden by the policy", "refused by the policy",
-	                      * "absent", "unknown", "refused by the seccomp filter" */
+	                      * "absent", "unknown", "refused by the seccomp filter",
+	                      * "refused by the setgid server" */
 	char *allow;         /* the JSON to paste into the policy, or NULL */
 	const char *why;     /* with no ALLOW: why no policy change allows it
 	                      * (or, "unknown", why none can be suggested) */
@@ -76,9 +77,10 @@ struct call {
 void explain_call(pid_t pid, const struct call *c, int err, const char *cwd);
 /* explaincall.c: does the seccomp filter refuse call C for a set-id bit
  * in its mode (seccomp.h's SECCOMP_DENY_SETID)? explain_setid records it,
- * refused with ERR. */
+ * refused with ERR, by the filter or (SERVER) by a setgid server, which
+ * told the observer of a file (observer.c). */
 int setid_refused(const struct call *c);
-void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd);
+void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd, int server);
 /* explainnet.c: the call C of PID was refused with ERR by a rule of the
  * seccomp filter (SECCOMP_EXPLAIN): record it from the filter's rule
  * table. */

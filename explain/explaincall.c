@@ -156,7 +156,7 @@ static int setid_on_dir(pid_t pid, const struct setidcall *s, int dirfd, const c
 	return r && S_ISDIR(st.st_mode);
 }
 
-void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd)
+void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd, int server)
 {
 	const struct setidcall *s = setid_call(c);
 	char name[PATH_MAX], abs[PATH_MAX], what[PATH_MAX + 64];
@@ -173,15 +173,16 @@ void explain_setid(pid_t pid, const struct call *c, int err, const char *cwd)
 		path = absolute(pid, dirfd, name, cwd, abs) ? abs : name;
 	mode = (unsigned)c->args[(int)s->mode] & 07777;
 	snprintf(what, sizeof what, "%s, mode %04o", path ? path : "?", mode);
-	/* A directory's setgid bit: the landlock step's setgid server sets
-	 * it without --explain (landlock/setgid.c); its answers would not
-	 * reach this observer, so under --explain the filter refuses it. */
-	record("set-id bit", what, err, "refused by the seccomp filter", NULL,
-	       !(mode & S_ISUID) && s->flags < 0 && setid_on_dir(pid, s, dirfd, path) ?
-	       "under --explain only: without it the landlock step's setgid server "
-	       "sets a directory's setgid bit where the target owns the directory "
-	       "(not in the object form, whose listen step holds the filters' one "
-	       "listener)" :
+	/* A directory's setgid bit reaches the filter's refusal only where
+	 * no setgid server could be had (landlock/setgid.c); the server's
+	 * refusals (SERVER) are of files. */
+	record("set-id bit", what, err, server ? "refused by the setgid server" :
+	       "refused by the seccomp filter", NULL,
+	       !server && !(mode & S_ISUID) && s->flags < 0 && setid_on_dir(pid, s, dirfd, path) ?
+	       "this run has no setgid server, which sets a directory's setgid bit where "
+	       "the target owns the directory: it needs seccomp user notification, and "
+	       "the view's mount namespace or no namespace at all (in the object form, "
+	       "the view)" :
 	       "no target makes a set-id file: a file's set-id bit hands its owner "
 	       "or group to whoever runs it, and the filter refuses S_ISUID in every "
 	       "mode, and S_ISGID on everything but a directory the target owns");

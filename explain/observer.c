@@ -237,6 +237,23 @@ static void refuse(pid_t pid)
 		kill(pid, SIGKILL);
 }
 
+/* A setgid server's getppid (lib/setgidcall.h: setgid_tell), let run as
+ * it came: it refused a file's bit to a traced task, still waiting in
+ * the call whose number and first four arguments the registers hold.
+ * Anything may make that call (a filter of the target's own could give
+ * the data too), and tell no more than the call it names would, made for
+ * real; the tid must be a task this observer traces. */
+static void told(const struct sysinfo_ *i)
+{
+	pid_t tid = (pid_t)i->u.seccomp.args[0];
+	struct task *w = task_find(tid, 0);
+	struct call c = { (long)i->u.seccomp.args[1], { i->u.seccomp.args[2],
+	                  i->u.seccomp.args[3], i->u.seccomp.args[4], i->u.seccomp.args[5], 0, 0 } };
+
+	if (w && tid > 0)
+		explain_setid(tid, &c, EPERM, w->cwd, 1);
+}
+
 static void seccomp_stop(struct task *t)
 {
 	struct sysinfo_ i;
@@ -249,6 +266,11 @@ static void seccomp_stop(struct task *t)
 	}
 	t->call.nr = (long)i.u.seccomp.nr;
 	memcpy(t->call.args, i.u.seccomp.args, sizeof t->call.args);
+	if (i.u.seccomp.ret_data == SECCOMP_TRACE_SETGID && t->call.nr == SYS_getppid) {
+		told(&i);
+		ptrace(PTRACE_CONT, t->pid, 0, 0);
+		return;
+	}
 	if (!seccomp_traced(t->call.nr) || i.u.seccomp.ret_data) {
 		refuse(t->pid);
 		ptrace(PTRACE_CONT, t->pid, 0, 0);
@@ -280,7 +302,7 @@ static int trap_stop(struct task *t)
 	    set_result(t->pid, err) < 0)
 		return 0;
 	if (setid_refused(&t->call))
-		explain_setid(t->pid, &t->call, err, t->cwd);
+		explain_setid(t->pid, &t->call, err, t->cwd, 0);
 	else
 		explain_refused(t->pid, &t->call, err);
 	ptrace(PTRACE_CONT, t->pid, 0, 0);

@@ -37,7 +37,12 @@
  *   takes the listener with it and the kernel fails the calls with ENOSYS:
  *   closed, never open.
  * - Only the calls with S_ISGID and without S_ISUID stop; the others run
- *   the filter as before. */
+ *   the filter as before.
+ * - Under --explain too: the notification outranks every TRACE, so the
+ *   observer sees no such call before it is decided here; this server,
+ *   which the observer traces, tells it of each file it refuses through
+ *   a getppid its own filter stops (lib/setgidcall.h: setgid_tell), which
+ *   changes nothing of the answer. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -100,6 +105,7 @@ static void serve(int sock) NORETURN;
 static void serve(int sock)
 {
 	notify_detach(keep_ptrace ? 1U << CAP_SYS_PTRACE : 0, 0, "setgid-server", sock, proc_fd);
+	setgid_tell_install();	/* --explain hears of a file's refusal */
 	notify_serve(sock, handle);
 }
 
@@ -113,7 +119,7 @@ int setgid_start(int fd, const char **why)
 		*why = "the kernel lacks seccomp user notification (Linux 5.0)";
 	else if (proc_fd < 0)
 		*why = "no procfs of the run's pid namespace reached this step "
-		       "(no view, or the step run by hand)";
+		       "(a pid namespace without a mount namespace)";
 	else if (keep_ptrace = yama_scope(proc_fd) > 0, (to_server = notify_fork(serve)) < 0)
 		*why = "unable to fork the setgid server (a process cap of 1?)";
 	if (proc_fd >= 0)

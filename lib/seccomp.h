@@ -121,6 +121,12 @@
  * server (the object form: listen/setgidguard.c). */
 #define SECCOMP_SETGID_ABOVE   0x4000
 
+/* The data of the setgid servers' one SECCOMP_RET_TRACE rule, on their
+ * own getppid(2) (lib/setgidcall.h: setgid_tell), by which the --explain
+ * observer hears of a file's refused bit. The observer's own rules give
+ * data 0. */
+#define SECCOMP_TRACE_SETGID 0x5347
+
 /* Everything the landlock step always refuses; it adds SECCOMP_DENY_USERNS
  * unless -U, and SECCOMP_NET_ALLOWLIST in the object form. */
 #define SECCOMP_TARGET (SECCOMP_DENY_TIOCSTI | SECCOMP_DENY_SETID | \

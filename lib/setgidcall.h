@@ -19,6 +19,8 @@ struct setgidcall {
 	unsigned long long addr;
 	unsigned mode;
 	int base;		/* where the lookup starts: /proc/TID/cwd or fd/N */
+	pid_t tid;		/* the caller, and its call as made: for setgid_tell */
+	unsigned long long nr, args[4];
 	char path[PATH_MAX];
 };
 
@@ -35,5 +37,17 @@ int setgid_begin(int procfd, const struct seccomp_notif *req, struct setgidcall 
  * it O_PATH, and set C's mode on it where it is a directory whose owner is
  * this process's effective uid (EPERM otherwise). 0 or the errno. */
 int setgid_finish(int procfd, struct setgidcall *c);
+
+/* run --explain (DESIGN.md 4.7): the observer traces the servers too (they
+ * are forked in its tree), and hears of each refusal of a file's bit
+ * through one harmless call: getppid(2) with the caller's tid, the call's
+ * number and its first four arguments in its registers, which the
+ * server's one-rule filter stops with SECCOMP_RET_TRACE and
+ * SECCOMP_TRACE_SETGID (seccomp.h) as data. The observer only reads it; where nobody
+ * traces the server the kernel fails it with ENOSYS. setgid_tell_install:
+ * in the server, once, after no_new_privs (0, or -1: no tells).
+ * setgid_finish tells of a file itself. */
+int setgid_tell_install(void);
+void setgid_tell(const struct setgidcall *c);
 
 #endif

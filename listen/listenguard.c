@@ -56,6 +56,7 @@
 #include "notify.h"
 #include "rights.h"
 #include "seccomp.h"
+#include "setgidcall.h"
 #include "setgidguard.h"
 #include "statuspipe.h"
 
@@ -276,6 +277,8 @@ static void serve(int sock)
 	 * CAP_SETGID only permitted, for the setgid calls' children. */
 	notify_detach(1U << CAP_SYS_PTRACE, !setgid_served ? 0 :
 	              1U << CAP_SETUID | 1U << CAP_SETGID, "listen-guard", sock, proc_fd);
+	if (setgid_served)
+		setgid_tell_install();	/* its children's, for --explain */
 	block4 = blocker(AF_INET);
 	block6 = blocker(AF_INET6);
 	notify_serve(sock, handle);

@@ -12,11 +12,17 @@
 # sets it (listen/setgidguard.c), with the caller's ids and groups: the
 # same directory, file and race cases below, as root, nobody and uid 1000,
 # and under root's --user 1000, where the server's ids are root's.
+# Under run --explain and learn the servers run too, in both forms (on
+# main the filter refused the bit there): the directories get it, and a
+# file's g+s and u+s each get one explain line. Without namespaces the
+# server uses the landlock step's own /proc; a pid namespace without a
+# mount namespace, and the object form without one, have no server.
 # not tested: a kernel without user notification
-# (the bit refused everywhere, as without namespaces below:
-# tests/step/seccomp.bats holds the filter's refusals), Yama's
+# (the bit refused everywhere, as in the object form without namespaces
+# below: tests/step/seccomp.bats holds the filter's refusals), Yama's
 # ptrace_scope 1 (not on this machine).
 load ../helpers/load
+load ../helpers/learn
 
 PY=/usr/bin/python3
 
@@ -25,7 +31,10 @@ setup() {
 	mkdir -p "$TMP/w" "$TMP/ro"
 }
 
-teardown() { teardown_tmp; }
+teardown() {
+	teardown_project
+	teardown_tmp
+}
 
 # sneed MODE: what running as MODE needs.
 sneed() {
@@ -49,6 +58,7 @@ own() {
 # policy [READ-EXTRA]: write $TMP/w (and /dev/null, which git opens),
 # read $TMP/ro.
 NET='"none"'
+OBJECT='{"connect_tcp_ports":[],"bind_tcp_ports":[]}'
 policy() {
 	chain_policy setgid "$NET" '"/etc","'"$TMP"'/ro"'"${1:-}" '"'"$TMP"'/w","/dev/null"'
 }
@@ -192,21 +202,74 @@ t_race() {
 @test "a directory swapped for a file at its name while chmod g+s runs never makes a setgid file: nobody" { t_race nobody; }
 @test "a directory swapped for a file at its name while chmod g+s runs never makes a setgid file: uid 1000" { t_race 1000; }
 
-t_explain() {
+# Under --explain the server runs too (on main the filter refused the bit
+# there, and install and git failed): the directories get the bit, and
+# nothing is listed as refused.
+t_explain_dir() {
 	local m=$1
+	sneed "$m"
+	require_feature tool:git
+	policy
+	own "$m" "$TMP/w"
+	run --separate-stderr as_m "$m" sh -c 'cd "$0/w" && "$1" run --explain -p "$0/p.json" -- sh -c "install -d -m 2775 inst && git init -q --shared=group repo"' "$TMP" "$SHARNESS_EXEC"
+	echo "$output"$'\n'"$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(mode "$TMP/w/inst")" = 2775 ]
+	[ -g "$TMP/w/repo/.git" ]
+	[ -g "$TMP/w/repo/.git/objects" ]
+	[[ "$stderr" != *"set-id"* ]]
+}
+
+@test "--explain: install -d -m 2775 and git init --shared=group set the bit: root" { t_explain_dir root; }
+@test "--explain: install -d -m 2775 and git init --shared=group set the bit: nobody" { t_explain_dir nobody; }
+@test "--explain: install -d -m 2775 and git init --shared=group set the bit: uid 1000" { t_explain_dir 1000; }
+
+# A file's g+s (the server's refusal, which it tells the observer) and u+s
+# (the filter's): refused, the file unchanged, one explain line each.
+WHYF="no policy change allows it: no target makes a set-id file: a file's set-id bit hands its owner or group to whoever runs it, and the filter refuses S_ISUID in every mode, and S_ISGID on everything but a directory the target owns"
+t_explain() {
+	local m=$1 lines
 	sneed "$m"
 	policy
 	own "$m" "$TMP/w"
-	run confined "$m" sh -c 'touch f && chmod 2644 f'
-	[ "$status" -ne 0 ]
-	run --separate-stderr as_m "$m" sh -c 'cd "$0/w" && "$1" run --explain -p "$0/p.json" -- sh -c "touch f && chmod 2644 f"' "$TMP" "$SHARNESS_EXEC"
-	echo "$stderr"
-	[[ "$stderr" == *"set-id bit $TMP/w/f, mode 2644: EPERM"*"refused by the seccomp filter"*"a file's set-id bit hands its owner or group to whoever runs it"* ]]
-	[ "$(mode "$TMP/w/f")" = 644 ]
+	run --separate-stderr as_m "$m" sh -c 'cd "$0/w" && "$1" run --explain -p "$0/p.json" -- sh -c "touch f && chmod 755 f && { chmod g+s f; echo g \$?; chmod u+s f; echo u \$?; }"' "$TMP" "$SHARNESS_EXEC"
+	echo "$output"$'\n'"$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"g 1"* ]]
+	[[ "$output" == *"u 1"* ]]
+	[ "$(mode "$TMP/w/f")" = 755 ]
+	lines=$(grep 'set-id bit' <<<"$stderr")
+	[ "$(wc -l <<<"$lines")" = 2 ]
+	grep -qxF "sharness-exec-explain: explain: set-id bit $TMP/w/f, mode 2755: EPERM (Operation not permitted), refused by the setgid server, 1 time; $WHYF" <<<"$lines"
+	grep -qxF "sharness-exec-explain: explain: set-id bit $TMP/w/f, mode 4755: EPERM (Operation not permitted), refused by the seccomp filter, 1 time; $WHYF" <<<"$lines"
 }
 
-@test "--explain lists a file's refused setgid bit: root" { t_explain root; }
-@test "--explain lists a file's refused setgid bit: nobody" { t_explain nobody; }
+@test "--explain lists a file's refused setgid and setuid bits, one line each: root" { t_explain root; }
+@test "--explain lists a file's refused setgid and setuid bits, one line each: nobody" { t_explain nobody; }
+@test "--explain lists a file's refused setgid and setuid bits, one line each: uid 1000" { t_explain 1000; }
+
+# learn runs the command under --explain, round after round: install and
+# git init --shared=group succeed in its first round (on main they failed
+# in every round, and learn could not say why).
+t_learn() {
+	local m=$1
+	sneed "$m"
+	require_feature tool:git
+	setup_project
+	own "$m" "$PROJ"
+	run --separate-stderr as_m "$m" sh -c 'cd "$0" && HOME="$1" "$2" learn -o draft.json -- sh -c "install -d -m 2775 inst && git init -q --shared=group repo"' "$PROJ" "$OUTSIDE" "$SHARNESS_EXEC"
+	echo "$output"$'\n'"$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"round 1: exit 0"* ]]
+	[ "$(mode "$PROJ/inst")" = 2775 ]
+	[ -g "$PROJ/repo/.git" ]
+	[ "$(stat -c %u "$PROJ/inst")" = "$(uid_of "$m")" ]
+	[ -s "$PROJ/draft.json" ]
+}
+
+@test "learn: install -d -m 2775 and git init --shared=group work in its rounds: root" { t_learn root; }
+@test "learn: install -d -m 2775 and git init --shared=group work in its rounds: nobody" { t_learn nobody; }
+@test "learn: install -d -m 2775 and git init --shared=group work in its rounds: uid 1000" { t_learn 1000; }
 
 # The server holds the view's procfs and the filter's listener; the target
 # holds neither (only 0-2 and ls's own), and does not see the server in
@@ -235,24 +298,83 @@ t_nothing_held() {
 @test "the target holds neither the server's procfs nor its listener, and does not see it: root" { t_nothing_held root; }
 @test "the target holds neither the server's procfs nor its listener, and does not see it: nobody" { t_nothing_held nobody; }
 
-# Where no namespace can be made there is no view, so no procfs for the
-# server, and no server: the bit is refused on a directory too, as before
-# (the run is --best-effort, as without a view it must be).
-@test "without namespaces (unshare refused) the bit is refused on a directory too: nobody" {
-	sneed nobody
+# Where no namespace can be made there is no view, and the server uses the
+# landlock step's own /proc, a procfs whose "self" is the step (on main
+# there was no server, and the bit was refused on a directory too). The
+# run is --best-effort, as without a view it must be. Under --explain a
+# file's g+s is the server's refusal, listed. The object form has no
+# server there (its guard needs the view's procfs): refused, and listed
+# as a directory's bit that no server could set.
+t_nons() {
+	local m=$1
+	sneed "$m"
 	policy
-	own nobody "$TMP/w"
-	run --separate-stderr as_m nobody sh -c 'cd "$1/w" && "$2" "$3" run -b -p "$1/p.json" -- sh -c "mkdir d; chmod g+s d; echo \$?"' \
+	own "$m" "$TMP/w"
+	run --separate-stderr as_m "$m" sh -c 'cd "$1/w" && "$2" "$3" run -b -p "$1/p.json" -- sh -c "install -d -m 2775 inst; echo \$?"' \
 		sh "$TMP" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC"
 	echo "$output"
+	[ "$output" = 0 ]
+	[ "$(mode "$TMP/w/inst")" = 2775 ]
+	run --separate-stderr as_m "$m" sh -c 'cd "$1/w" && "$2" "$3" run -b --explain -p "$1/p.json" -- sh -c "install -d -m 2775 inst2; echo \$?; touch f; chmod g+s f; echo \$?"' \
+		sh "$TMP" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC"
+	echo "$output"$'\n'"$stderr"
+	[ "$output" = $'0\n1' ]
+	[ "$(mode "$TMP/w/inst2")" = 2775 ]
+	[ "$(mode "$TMP/w/f")" = 644 ]
+	[ "$(grep -c 'set-id bit' <<<"$stderr")" = 1 ]
+	grep -qF "set-id bit $TMP/w/f, mode 2644: EPERM (Operation not permitted), refused by the setgid server" <<<"$stderr"
+	NET=$OBJECT policy
+	run --separate-stderr as_m "$m" sh -c 'cd "$1/w" && "$2" "$3" run -b --explain -p "$1/p.json" -- sh -c "mkdir d; chmod g+s d; echo \$?"' \
+		sh "$TMP" "$TRYDIR/deny-unshare" "$SHARNESS_EXEC"
+	echo "$output"$'\n'"$stderr"
 	[ "$output" = 1 ]
-	[ -d "$TMP/w/d" ]
 	[ ! -g "$TMP/w/d" ]
+	[ "$(grep -c 'set-id bit' <<<"$stderr")" = 1 ]
+	grep -qF "set-id bit $TMP/w/d, mode 2755: EPERM (Operation not permitted), refused by the seccomp filter, 1 time; no policy change allows it: this run has no setgid server" <<<"$stderr"
+}
+
+@test "without namespaces (unshare refused) the server uses the step's /proc, and --explain lists a file's refusal: nobody" { t_nons nobody; }
+@test "without namespaces (unshare refused) the server uses the step's /proc, and --explain lists a file's refusal: uid 1000" { t_nons 1000; }
+
+# A pid namespace without a mount namespace: /proc is not of the step's
+# pid namespace (its "self" is another number), so no server: the bit is
+# refused on a directory, and under --explain listed as such; so it is
+# where the walls record notes the pid namespace. With --mount-proc it is
+# the step's again, and the bit is set. (The landlock and explain steps
+# by hand, as root, with a walls record of their own, -W: unshare(1)
+# makes the namespaces. Without a record, by hand, there is no server.)
+@test "a pid namespace without a mount namespace: no server, the bit refused and listed; with its own /proc, set" {
+	sneed root
+	local sh='mkdir "$0"; chmod g+s "$0"; echo $?' R=(-b -x /usr -w "$TMP/w") L
+	L=(-W 3 "${R[@]}")
+	: >"$TMP/walls"
+	printf 'pid=namespace\n' >"$TMP/walls-pid"
+	cd "$TMP/w"
+	run --separate-stderr "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" none 3<"$TMP/walls"
+	[ "$output" = 0 ]
+	[ -g "$TMP/w/none" ]
+	run --separate-stderr "$LANDLOCK" "${R[@]}" -- /usr/bin/sh -c "$sh" norecord
+	[ "$output" = 1 ]
+	[ ! -g "$TMP/w/norecord" ]
+	run --separate-stderr unshare --pid --fork "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" pid 3<"$TMP/walls"
+	[ "$output" = 1 ]
+	[ ! -g "$TMP/w/pid" ]
+	run --separate-stderr unshare --pid --fork --mount-proc "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" both 3<"$TMP/walls"
+	[ "$output" = 0 ]
+	[ -g "$TMP/w/both" ]
+	run --separate-stderr unshare --pid --fork --mount-proc "$LANDLOCK" "${L[@]}" -- /usr/bin/sh -c "$sh" noted 3<"$TMP/walls-pid"
+	[ "$output" = 1 ]
+	[ ! -g "$TMP/w/noted" ]
+	[[ "$(uname -m)" == x86_64 ]] || return 0 # SECCOMP_EXPLAIN's traps
+	run --separate-stderr unshare --pid --fork "$HELPERDIR/sharness-exec-explain" -x /usr -w "$TMP/w" -- "$LANDLOCK" -X "${L[@]}" -- /usr/bin/sh -c "$sh" pidx 3<"$TMP/walls"
+	echo "$output"$'\n'"$stderr"
+	[ "$output" = 1 ]
+	[ ! -g "$TMP/w/pidx" ]
+	grep -qF "set-id bit $TMP/w/pidx, mode 2755: EPERM (Operation not permitted), refused by the seccomp filter, 1 time; no policy change allows it: this run has no setgid server" <<<"$stderr"
 }
 
 # The object form: the listen guard holds the chain's one listener, and its
 # server takes the setgid calls too (on main the bit was refused there).
-OBJECT='{"connect_tcp_ports":[],"bind_tcp_ports":[]}'
 
 t_object_dir() {
 	local m=$1
@@ -331,3 +453,13 @@ t_object_file() {
 	[ "$(find "$TMP/w" -type f | wc -l)" -eq 1 ]
 	[ "$(mode "$(find "$TMP/w" -type f)")" = 664 ]
 }
+
+# The object form under --explain: the guard's server sets the bit (on
+# main the landlock step's filter trapped it there), and tells the
+# observer of a file's g+s, which it refuses.
+@test "object form, --explain: install -d -m 2775 and git init --shared=group set the bit: root" { NET=$OBJECT t_explain_dir root; }
+@test "object form, --explain: install -d -m 2775 and git init --shared=group set the bit: nobody" { NET=$OBJECT t_explain_dir nobody; }
+@test "object form, --explain: install -d -m 2775 and git init --shared=group set the bit: uid 1000" { NET=$OBJECT t_explain_dir 1000; }
+@test "object form, --explain lists a file's refused setgid and setuid bits, one line each: root" { NET=$OBJECT t_explain root; }
+@test "object form, --explain lists a file's refused setgid and setuid bits, one line each: nobody" { NET=$OBJECT t_explain nobody; }
+@test "object form, --explain lists a file's refused setgid and setuid bits, one line each: uid 1000" { NET=$OBJECT t_explain 1000; }
