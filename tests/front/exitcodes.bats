@@ -70,7 +70,9 @@ policy() { # CAPS: "" or "caps"
 		policy $caps
 		for sig in KILL TERM SEGV INT; do
 			n=$(kill -l "$sig")
-			run bash -c "'$SHARNESS_EXEC' run -p '$TMP/p.json' -- sh -c 'kill -$sig \$\$'; echo \$?"
+			# SIGINT at its default, which a make check started in the
+			# background of a script does not have (it ignores it).
+			run env --default-signal=INT bash -c "'$SHARNESS_EXEC' run -p '$TMP/p.json' -- sh -c 'kill -$sig \$\$'; echo \$?"
 			echo "caps \"$caps\", SIG$sig: $output"
 			[ "${lines[-1]}" = $((128 + n)) ]
 		done

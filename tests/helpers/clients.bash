@@ -13,9 +13,15 @@ go_env() {
 
 # bare CMD...: CMD as a user's shell would run it, with no descriptor
 # above 2 (bats and make leave some open; sharness-exec closes them, and
-# suites check for leaks).
+# suites check for leaks), and SIGINT and SIGQUIT at their defaults: a
+# make check started in the background of a script ignores both, which
+# every child inherits, and CPython's test_signal then fails, bare or not.
 bare() {
-	"$PYTHON" -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+	"$PYTHON" -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT):
+    signal.signal(s, signal.SIG_DFL)
+os.closerange(3, 65536)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
 }
 
 # go_verdicts: from go test -json, "PACKAGE TEST pass|fail|skip" a line,

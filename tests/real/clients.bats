@@ -111,7 +111,7 @@ go_suite() {
 	run bare env TMPDIR="$TMP/bare-tmp" "$PYTHON" "${args[@]}" --junit-xml "$TMP/bare.xml"
 	[ "$status" = 0 ] || { echo "status $status"; printf '%s\n' "${lines[@]: -40}"; false; }
 	py_verdicts "$TMP/bare.xml" >"$TMP/bare"
-	run env TMPDIR="$TMP/confined-tmp" "${CONFINED[@]}" "$PYTHON" "${args[@]}" --junit-xml "$TMP/confined.xml"
+	run bare env TMPDIR="$TMP/confined-tmp" "${CONFINED[@]}" "$PYTHON" "${args[@]}" --junit-xml "$TMP/confined.xml"
 	[ "$status" = 0 ] || { echo "status $status"; printf '%s\n' "${lines[@]: -40}"; false; }
 	py_verdicts "$TMP/confined.xml" >"$TMP/confined"
 	diff -u "$TMP/bare" "$TMP/confined"
