@@ -102,6 +102,24 @@ serve_until() {
 		'while True:' '    signal.pause()' >"$TMP/srv.py"
 }
 
+# sicken: launch $TMP/m.json with a main that says go and waits for
+# ever, then write "stop" to $TMP/stop (which makes the component sick):
+# the launch ends 126 with nothing on stdout, its stderr in $TMP/err.
+sicken() {
+	local word rc=0
+	script main "echo go >$TMP/to-test" 'exec sleep infinity'
+	exec 7<>"$TMP/to-test"
+	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
+	LAUNCHED=$!
+	read -r -t 60 -u 7 word
+	[ "$word" = go ]
+	echo stop >"$TMP/stop"
+	wait "$LAUNCHED" || rc=$?
+	LAUNCHED=
+	[ "$rc" = 126 ]
+	[ ! -s "$TMP/out" ]
+}
+
 @test "a component that stops listening while main runs ends the session with 126 naming it; so does a failing health command" {
 	require_feature tool:python3
 	require_feature file:/usr/bin/python3
@@ -110,18 +128,7 @@ serve_until() {
 	manifest "$(role srv '"'"$TMP"'/srv.py"' '"write":["'"$TMP"'/stop"]' \
 		'"ready":{"stdout_line":true},"health":{"tcp":7000,"interval_ms":20,"fails":2}' |
 		sed 's|"/bin/sh","'"$TMP"'/srv.sh"|"/usr/bin/python3","'"$TMP"'/srv.py","7000","'"$TMP"'/stop"|')"
-	script main "echo go >$TMP/to-test" 'exec sleep infinity'
-	exec 7<>"$TMP/to-test"
-	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
-	LAUNCHED=$!
-	read -r -t 60 -u 7 word
-	[ "$word" = go ]
-	echo stop >"$TMP/stop"
-	rc=0
-	wait "$LAUNCHED" || rc=$?
-	LAUNCHED=
-	[ "$rc" = 126 ]
-	[ ! -s "$TMP/out" ]
+	sicken
 	[ "$(tail -n 1 "$TMP/err")" = 'sharness-exec-launch: fatal: component "srv" is unhealthy: TCP port 7000 accepts no connection, 2 checks in a row' ]
 	# a health command, under the component's policy, that fails once
 	# $TMP/sick is there
@@ -230,18 +237,7 @@ web() {
 	http_serve
 	mkfifo -m 666 "$TMP/stop"
 	manifest "$(web web 7000 200 '{"http":{"port":7000,"path":"/health"},"interval_ms":20,"fails":2}')"
-	script main "echo go >$TMP/to-test" 'exec sleep infinity'
-	exec 7<>"$TMP/to-test"
-	"$SHARNESS_EXEC" launch -m "$TMP/m.json" -H "$H" -- /bin/sh "$TMP/main.sh" >"$TMP/out" 2>"$TMP/err" &
-	LAUNCHED=$!
-	read -r -t 60 -u 7 word
-	[ "$word" = go ]
-	echo stop >"$TMP/stop"
-	rc=0
-	wait "$LAUNCHED" || rc=$?
-	LAUNCHED=
-	[ "$rc" = 126 ]
-	[ ! -s "$TMP/out" ]
+	sicken
 	[ "$(tail -n 1 "$TMP/err")" = 'sharness-exec-launch: fatal: component "web" is unhealthy: HTTP GET /health on port 7000 answered 503, 2 checks in a row' ]
 	# each from the first check on, main waiting for ever: a status line
 	# that is none; a port with no listener; another role's uid listening
