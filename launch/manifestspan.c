@@ -101,6 +101,17 @@ static void check_roles(struct mck *c, struct manifest *m)
 	*c->label = '\0';
 }
 
+/* The index of the first of M's first N roles (components, then main)
+ * that is S (LEN bytes, a NUL among them matching none), or N. */
+static size_t role_index(const struct manifest *m, const char *s, size_t len, size_t n)
+{
+	size_t j = 0;
+
+	for (; j < n && (!m->comp[j].role || strlen(s) != len || strcmp(m->comp[j].role, s)); j++)
+		;
+	return j;
+}
+
 /* Component P's "after", I its index: the roles of other components, each
  * once, as indices. */
 static void after_roles(struct mck *c, struct manifest *m, size_t i)
@@ -120,8 +131,7 @@ static void after_roles(struct mck *c, struct manifest *m, size_t i)
 		snprintf(at, sizeof at, "after[%u]", k);
 		if (!(s = mck_string(c, at, e, &len)))
 			continue;
-		for (j = 0; j < m->ncomp && (!m->comp[j].role || strcmp(m->comp[j].role, s)); j++)
-			;
+		j = role_index(m, s, len, m->ncomp);
 		if (j == i || j == m->ncomp)
 			mck_problem(c, at, j == i ? "the component itself: %s" : "no other component's role: %s",
 			        quote(qs, s, len, QUOTE_ALWAYS));
@@ -221,8 +231,7 @@ static void share_roles(struct mck *c, const struct manifest *m, struct share *s
 		snprintf(at, sizeof at, "share.%s.%s[%u]", sh->name, key, k);
 		if (!(s = mck_string(c, at, e, &len)))
 			continue;
-		for (j = 0; j <= m->ncomp && (!m->comp[j].role || strcmp(m->comp[j].role, s)); j++)
-			;
+		j = role_index(m, s, len, m->ncomp + 1);
 		near = j > m->ncomp ? near_word(s, len, role_at, m, m->ncomp + 1) : NULL;
 		if (j > m->ncomp && near)
 			mck_problem(c, at, "no role is %s; did you mean \"%s\"?",
@@ -370,8 +379,7 @@ static void check_read_logs(struct mck *c, struct manifest *m)
 		snprintf(at, sizeof at, "read_logs[%u]", k);
 		if (!(s = mck_string(c, at, e, &len)))
 			continue;
-		for (j = 0; j <= m->ncomp && (strlen(s) != len || strcmp(m->comp[j].role, s)); j++)
-			;
+		j = role_index(m, s, len, m->ncomp + 1);
 		for (d = 0; d < m->nread_logs && m->read_logs[d] != j; d++)
 			;
 		near = j > m->ncomp ? near_word(s, len, role_at, m, m->ncomp) : NULL;
