@@ -12,9 +12,10 @@
  * more: call it after the user switch and before the filter is installed
  * and landlock_restrict_self. PROCFD: a procfs of the run's pid
  * namespace (the view's, or in a chain with no namespace at all this
- * step's own /proc, whose self is this step), which the server takes (it is closed here). 0, or -1 where
- * the server cannot be had (no user notification in this kernel, no
- * procfs, no fork under the process cap): WHY then says why. */
+ * step's own /proc, whose self is this step), which the server takes (it
+ * is closed here). 0, or -1 where the server cannot be had (no user
+ * notification in this kernel, no procfs, no fork under the process
+ * cap): WHY then says why. */
 int setgid_start(int procfd, const char **why);
 /* Hand the server the filter's listener NFD (closed here) and wait until
  * it holds it; 126 if it does not answer. */
