@@ -24,6 +24,19 @@ launch_unlock() {
 	exec {launch_lock_fd}>&-
 }
 
+# launch_setup [FEATURE...]: a setup of a file that launches: root,
+# Landlock and each FEATURE (require_feature), then the lock, the test's
+# $TMP, and the programs where the session's uids reach them.
+launch_setup() {
+	local f
+	for f in root landlock "$@"; do
+		require_feature "$f"
+	done
+	launch_lock
+	setup_tmp
+	reach_programs
+}
+
 # session_procs: every process of a uid in the default range, "UID PID".
 session_procs() {
 	ps -eo uid=,pid= | awk -v lo="$FIRST" -v hi="$LAST" '$1 >= lo && $1 <= hi'

@@ -14,11 +14,7 @@ load ../helpers/load
 load ../helpers/launch
 
 setup() {
-	require_feature root
-	require_feature landlock
-	launch_lock
-	setup_tmp
-	reach_programs
+	launch_setup
 	mkfifo -m 666 "$TMP/fa" "$TMP/fb"
 }
 

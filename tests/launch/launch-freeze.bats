@@ -29,15 +29,7 @@ FIRST=1879113728
 LAST=1879179263
 
 setup() {
-	require_feature root
-	require_feature landlock
-	require_feature tool:python3
-	require_feature file:/usr/bin/python3
-	require_feature tool:nsenter
-	require_feature tool:ss
-	launch_lock
-	setup_tmp
-	reach_programs
+	launch_setup tool:python3 file:/usr/bin/python3 tool:nsenter tool:ss
 	lp=
 	# serve.py PORT [LINE]: an echo service on PORT that, with LINE,
 	# prints it and its uid once it listens

@@ -24,11 +24,7 @@ load ../helpers/launch
 LOGS=$STATE/logs
 
 setup() {
-	require_feature root
-	require_feature landlock
-	launch_lock
-	setup_tmp
-	reach_programs
+	launch_setup
 	mkfifo -m 666 "$TMP/go"
 	install -m 666 /dev/null "$TMP/live"
 }

@@ -35,13 +35,7 @@ setup_file() { build_svid_check; }
 ECHO_PING='python3 -c "import socket; s = socket.create_connection((\"127.0.0.1\", 7000)); s.sendall(b\"ping\"); print(\"echo\", s.recv(64).decode())"'
 
 setup() {
-	require_feature root
-	require_feature landlock
-	require_feature tool:python3
-	require_feature file:/usr/bin/python3
-	launch_lock
-	setup_tmp
-	reach_programs
+	launch_setup tool:python3 file:/usr/bin/python3
 	lp=
 	listener=
 	printf '%s\n' 'import socket' 's = socket.socket()' \

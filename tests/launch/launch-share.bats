@@ -24,13 +24,7 @@ load ../helpers/launch
 SHARE=$STATE/share/sock
 
 setup() {
-	require_feature root
-	require_feature landlock
-	require_feature tool:python3
-	require_feature file:/usr/bin/python3
-	launch_lock
-	setup_tmp
-	reach_programs
+	launch_setup tool:python3 file:/usr/bin/python3
 }
 
 teardown() {

@@ -21,19 +21,10 @@ load ../helpers/load
 load ../helpers/launch
 
 setup() {
-	require_feature root
-	require_feature landlock
 	PGBIN=/usr/lib/postgresql/15/bin
 	[ -x "$PGBIN/postgres" ] || PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -n 1)
-	require_feature "file:$PGBIN/postgres"
-	require_feature tool:psql
-	require_feature tool:redis-server
-	require_feature tool:curl
-	require_feature tool:go
-	require_feature file:/usr/bin/python3
-	launch_lock
-	setup_tmp
-	reach_programs
+	launch_setup "file:$PGBIN/postgres" tool:psql tool:redis-server tool:curl tool:go \
+		file:/usr/bin/python3
 }
 
 teardown() {
